@@ -1,0 +1,224 @@
+//! The headless commands of `tilesmith`: `run` steps a level and prints a JSON summary,
+//! `check` validates level files. Both print `FILE:LINE:COL: message (at PATH)` for bad input
+//! and exit with code 1, never panicking.
+
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+use serde_json::{Value, json};
+use tilesmith_engine::observe::Phase;
+use tilesmith_engine::{Document, Input, LoadError, Problem, StepReport, load_file};
+
+/// Tilesmith: a level editor and rule-authoring tool for rule-driven tile puzzles.
+///
+/// With no command, opens the editor (on FILE, or on the default level).
+#[derive(Debug, Parser)]
+#[command(name = "tilesmith", version, args_conflicts_with_subcommands = true)]
+pub struct Args {
+    /// A level file to open in the editor.
+    pub file: Option<PathBuf>,
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Play a level headlessly and print one JSON line with the outcome.
+    Run(RunArgs),
+    /// Validate level files; print one line per problem and exit 1 if any file has errors.
+    Check {
+        /// The files to check.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+    },
+    /// Open a level in the editor.
+    Edit {
+        /// The level file.
+        file: Option<PathBuf>,
+    },
+}
+
+/// Arguments of `tilesmith run`.
+#[derive(Debug, clap::Args)]
+pub struct RunArgs {
+    /// The level file.
+    pub level: PathBuf,
+    /// Inputs, one per tick, separated by spaces: `.` no key; `L R U D` arrows; `ML MR MU MD`
+    /// arrows with the meta (shift) key.
+    #[arg(long, default_value = "", allow_hyphen_values = true)]
+    pub inputs: String,
+    /// Number of ticks to compute (default: the number of inputs); ticks past the inputs get
+    /// no key.
+    #[arg(long)]
+    pub ticks: Option<u64>,
+    /// Seed of the random number generator (slime).
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Write the final state to this file, in the level format (it loads again).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Print one JSON line per event to stderr: each rule that fired with its match
+    /// positions, and the cells each main rule changed.
+    #[arg(long)]
+    pub trace: bool,
+}
+
+/// Runs a CLI command and gives the process exit code.
+pub fn run_command(cmd: Command) -> ExitCode {
+    match cmd {
+        Command::Run(a) => run(&a),
+        Command::Check { files } => check(&files),
+        Command::Edit { file } => open_editor(file),
+    }
+}
+
+/// Opens the editor. The GUI is not built yet, so this prints the CLI help.
+pub fn open_editor(_file: Option<PathBuf>) -> ExitCode {
+    use clap::CommandFactory as _;
+    let _ = Args::command().print_long_help();
+    ExitCode::SUCCESS
+}
+
+fn print_problems(file: &Path, problems: &[Problem]) {
+    let name = file.display().to_string();
+    let mut err = std::io::stderr().lock();
+    for p in problems {
+        let _ = writeln!(err, "{}", p.render(&name));
+    }
+}
+
+/// Loads a file, or prints its problems (as `FILE:LINE:COL: …`) and gives `None`.
+fn load(file: &Path) -> Result<Document, Vec<Problem>> {
+    match load_file(file) {
+        Ok(d) => Ok(d),
+        Err(LoadError::Io(e)) => Err(vec![Problem {
+            line: Some(1),
+            column: Some(1),
+            ..Problem::error(
+                tilesmith_engine::JsonPath::root(),
+                format!("cannot read the file: {e}"),
+            )
+        }]),
+        Err(LoadError::Problems(p)) => Err(p),
+    }
+}
+
+fn check(files: &[PathBuf]) -> ExitCode {
+    let mut failed = false;
+    let mut out = std::io::stdout().lock();
+    for f in files {
+        let problems = match load(f) {
+            Ok(doc) => doc.check(),
+            Err(p) => p,
+        };
+        failed |= problems.iter().any(Problem::is_error);
+        for p in &problems {
+            let _ = writeln!(out, "{}", p.render(&f.display().to_string()));
+        }
+    }
+    if failed {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+/// Parses the `--inputs` string.
+///
+/// # Errors
+/// A message naming the first word that is not an input.
+pub fn parse_inputs(s: &str) -> Result<Vec<Input>, String> {
+    s.split_whitespace()
+        .enumerate()
+        .map(|(i, w)| {
+            Input::parse(w).ok_or_else(|| {
+                format!(
+                    "--inputs: word {} \"{w}\" is not an input (use . L R U D ML MR MU MD)",
+                    i + 1
+                )
+            })
+        })
+        .collect()
+}
+
+fn phase_rank(p: &Phase) -> u8 {
+    match p {
+        Phase::Reset => 0,
+        Phase::Pre(_) => 1,
+        Phase::Main(_) => 2,
+        Phase::Post(_) => 3,
+    }
+}
+
+/// The `--trace` lines of one step, in phase order.
+pub fn trace_lines(report: &StepReport) -> Vec<String> {
+    let xy =
+        |ps: &[tilesmith_engine::Pos]| Value::Array(ps.iter().map(|p| json!([p.x, p.y])).collect());
+    let mut events: Vec<(u8, Value)> = Vec::new();
+    for f in &report.fired {
+        events.push((
+            phase_rank(&f.phase),
+            json!({"tick": report.step, "phase": f.phase.label(), "rule": f.phase.rule_index(), "name": f.name, "at": xy(&f.at)}),
+        ));
+    }
+    for (phase, cells) in &report.phases {
+        if let Phase::Main(_) = phase {
+            events.push((
+                phase_rank(phase),
+                json!({"tick": report.step, "phase": phase.label(), "changed": xy(cells)}),
+            ));
+        }
+    }
+    events.sort_by_key(|(r, _)| *r);
+    events.into_iter().map(|(_, v)| v.to_string()).collect()
+}
+
+fn run(a: &RunArgs) -> ExitCode {
+    let inputs = match parse_inputs(&a.inputs) {
+        Ok(i) => i,
+        Err(e) => {
+            eprintln!("tilesmith: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let doc = match load(&a.level) {
+        Ok(d) => d,
+        Err(p) => {
+            print_problems(&a.level, &p);
+            return ExitCode::FAILURE;
+        }
+    };
+    let mut game = match doc.start(a.seed) {
+        Ok(g) => g,
+        Err(p) => {
+            print_problems(&a.level, &p);
+            return ExitCode::FAILURE;
+        }
+    };
+    let ticks = a.ticks.unwrap_or(inputs.len() as u64);
+    let mut err = std::io::stderr().lock();
+    for t in 0..ticks {
+        if game.status().is_over() {
+            break;
+        }
+        let input = inputs.get(t as usize).copied().unwrap_or(Input::Wait);
+        let report = game.step(input);
+        if a.trace {
+            for line in trace_lines(&report) {
+                let _ = writeln!(err, "{line}");
+            }
+        }
+    }
+    if let Some(out) = &a.out {
+        let text = tilesmith_engine::json_text::layout(&game.to_level());
+        if let Err(e) = tilesmith_engine::json_text::write_atomic(out, text.as_bytes()) {
+            eprintln!("{}:1:1: cannot write the state: {e}", out.display());
+            return ExitCode::FAILURE;
+        }
+    }
+    println!("{}", game.summary());
+    ExitCode::SUCCESS
+}

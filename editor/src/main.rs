@@ -1,0 +1,17 @@
+//! `tilesmith`: the Tilesmith editor (GUI) and its headless CLI (`run`, `check`).
+//!
+//! A thin main: clap parses the arguments, then either a CLI command runs or the editor opens.
+
+mod cli;
+
+use std::process::ExitCode;
+
+use clap::Parser as _;
+
+fn main() -> ExitCode {
+    let args = cli::Args::parse();
+    match args.command {
+        Some(cmd) => cli::run_command(cmd),
+        None => cli::open_editor(args.file),
+    }
+}

@@ -1,0 +1,411 @@
+//! A running boulder game: the tick (spec boulder §4.2), its phases, and undo/redo of ticks.
+
+use rand_chacha::ChaCha8Rng;
+use rand_core::SeedableRng as _;
+use serde_json::{Value, json};
+
+use super::board::{Board, Saved};
+use super::level::BoulderLevel;
+use super::rules::CompiledRule;
+use super::token::{Global, Globals, Token, ValueKey};
+use crate::grid::Pos;
+use crate::kind::{Game, Input, Layer, RuleFiring, Status, StepReport};
+use crate::observe::{Collector, NoObserver, Phase, TickObserver};
+
+/// The main rules, in the order they run (§6 P3).
+pub const MAIN_PHASES: [&str; 5] = ["player", "gravity", "enemies", "slime", "explosions"];
+
+/// What undoing one tick needs: the other side of everything the tick changed.
+#[derive(Clone, Debug)]
+struct TickPatch {
+    cells: Vec<Saved>,
+    globals: Globals,
+    rng: ChaCha8Rng,
+    status: Status,
+    tick: u64,
+}
+
+/// A tick being computed phase by phase.
+#[derive(Clone, Debug)]
+struct OpenTick {
+    input: Input,
+    globals: Globals,
+    rng: ChaCha8Rng,
+    status: Status,
+    next_phase: usize,
+}
+
+/// A boulder game in play.
+///
+/// The map is a [`Board`]; the globals `gems`, `ticks`, `x`, `y`, `z` are kept apart. A tick is
+/// the phases of [`BoulderGame::phases`]; [`BoulderGame::tick_with`] runs them all, and the
+/// phase-by-phase API ([`BoulderGame::begin_tick`], [`BoulderGame::run_next_phase`],
+/// [`BoulderGame::finish_tick`]) runs them one at a time for the debugger, with the same result.
+#[derive(Clone, Debug)]
+pub struct BoulderGame {
+    pub(super) level: BoulderLevel,
+    pre: Vec<CompiledRule>,
+    post: Vec<CompiledRule>,
+    disabled_pre: Vec<bool>,
+    disabled_post: Vec<bool>,
+    pub(super) board: Board,
+    pub(super) globals: Globals,
+    /// Ticks computed so far (the internal counter, which rules cannot change).
+    tick: u64,
+    pub(super) rng: ChaCha8Rng,
+    status: Status,
+    pub(super) entered_exit: bool,
+    pub(super) explosions_at_start: Vec<usize>,
+    history: Vec<TickPatch>,
+    cursor: usize,
+    open: Option<OpenTick>,
+}
+
+impl BoulderGame {
+    /// Starts a game of `level` with RNG seed `seed`. The globals start from the level's
+    /// `"state"` when it has one, else at 0.
+    pub fn new(level: BoulderLevel, seed: u64) -> Self {
+        let board = Board::new(&level.map);
+        let pre = level.pre.iter().map(CompiledRule::new).collect::<Vec<_>>();
+        let post = level.post.iter().map(CompiledRule::new).collect::<Vec<_>>();
+        Self {
+            disabled_pre: vec![false; pre.len()],
+            disabled_post: vec![false; post.len()],
+            pre,
+            post,
+            board,
+            globals: level.state.unwrap_or([0; 5]),
+            level,
+            tick: 0,
+            rng: ChaCha8Rng::seed_from_u64(seed),
+            status: Status::Running,
+            entered_exit: false,
+            explosions_at_start: Vec::new(),
+            history: Vec::new(),
+            cursor: 0,
+            open: None,
+        }
+    }
+
+    /// The level this game started from.
+    pub fn level(&self) -> &BoulderLevel {
+        &self.level
+    }
+
+    /// The live map.
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+
+    /// The globals, indexed by [`Global`].
+    pub fn globals(&self) -> Globals {
+        self.globals
+    }
+
+    /// Ticks computed so far (the internal counter; the `ticks` global may differ when rules
+    /// change it).
+    pub fn tick_count(&self) -> u64 {
+        self.tick
+    }
+
+    /// Switches a rule off (`on == false`) or on for this game only. `post` selects the list.
+    /// Out-of-range indices are ignored.
+    pub fn set_rule_enabled(&mut self, post: bool, index: usize, on: bool) {
+        let list = if post {
+            &mut self.disabled_post
+        } else {
+            &mut self.disabled_pre
+        };
+        if let Some(d) = list.get_mut(index) {
+            *d = !on;
+        }
+    }
+
+    /// The phases of one tick, in order: reset, each `pre` rule, the main rules, each `post`
+    /// rule (§4.2).
+    pub fn phases(&self) -> Vec<Phase> {
+        let mut v = vec![Phase::Reset];
+        v.extend((0..self.pre.len()).map(Phase::Pre));
+        v.extend(MAIN_PHASES.iter().map(|m| Phase::Main(m)));
+        v.extend((0..self.post.len()).map(Phase::Post));
+        v
+    }
+
+    /// The points for the current gems and ticks: the largest k with `gems ≥ gems[k−1]` and
+    /// `ticks ≤ ticks[k−1]`, or 0 (§5, §6 W4).
+    pub fn points(&self) -> u32 {
+        let (g, t) = (
+            self.globals[Global::Gems as usize],
+            self.globals[Global::Ticks as usize],
+        );
+        (1..=3)
+            .rev()
+            .find(|&k| g >= self.level.gems[k - 1] && t <= self.level.ticks[k - 1])
+            .unwrap_or(0) as u32
+    }
+
+    /// Starts a tick with `input`. Returns false (and does nothing) when the game is over or a
+    /// tick is already open.
+    pub fn begin_tick(&mut self, input: Input) -> bool {
+        if self.status.is_over() || self.open.is_some() {
+            return false;
+        }
+        self.open = Some(OpenTick {
+            input,
+            globals: self.globals,
+            rng: self.rng.clone(),
+            status: self.status.clone(),
+            next_phase: 0,
+        });
+        self.board.begin_tick();
+        self.tick += 1;
+        self.entered_exit = false;
+        self.explosions_at_start = self.board.find(Token::Explosion.bit());
+        true
+    }
+
+    /// The phase [`BoulderGame::run_next_phase`] would run, if a tick is open and has one left.
+    pub fn next_phase(&self) -> Option<Phase> {
+        let open = self.open.as_ref()?;
+        self.phases().get(open.next_phase).copied()
+    }
+
+    /// Runs the next phase of the open tick. Returns the phase run, or `None` when no tick is
+    /// open or all its phases ran.
+    pub fn run_next_phase<O: TickObserver>(&mut self, obs: &mut O) -> Option<Phase> {
+        let phase = self.next_phase()?;
+        let input = self.open.as_ref()?.input;
+        self.board.begin_phase();
+        obs.phase_begin(phase);
+        match phase {
+            Phase::Reset => self.reset_values(),
+            Phase::Pre(i) => {
+                if !self.disabled_pre[i] && self.pre[i].active(input, self.tick) {
+                    self.pre[i].apply(&mut self.board, &mut self.globals, phase, obs);
+                }
+            }
+            Phase::Post(i) => {
+                if !self.disabled_post[i] && self.post[i].active(input, self.tick) {
+                    self.post[i].apply(&mut self.board, &mut self.globals, phase, obs);
+                }
+            }
+            Phase::Main("player") => self.player(input),
+            Phase::Main("gravity") => self.gravity(),
+            Phase::Main("enemies") => self.enemies(),
+            Phase::Main("slime") => self.slime(),
+            Phase::Main(_) => self.explosions(),
+        }
+        if obs.wants_changes() {
+            let changed: Vec<Pos> = self
+                .board
+                .phase_changes()
+                .iter()
+                .map(|&i| self.board.pos(i as usize))
+                .collect();
+            obs.phase_end(phase, &changed);
+        }
+        if let Some(o) = self.open.as_mut() {
+            o.next_phase += 1;
+        }
+        Some(phase)
+    }
+
+    /// Runs the open tick's remaining phases, then ends it: `ticks` goes up by one (§6 T2), the
+    /// status is decided (§6 W1–W4), and the tick is recorded for undo. Returns the changed
+    /// cells, or `None` when no tick was open.
+    pub fn finish_tick<O: TickObserver>(&mut self, obs: &mut O) -> Option<Vec<Pos>> {
+        while self.run_next_phase(obs).is_some() {}
+        let open = self.open.take()?;
+        let t = &mut self.globals[Global::Ticks as usize];
+        *t = t.saturating_add(1);
+        self.status = if self.entered_exit {
+            match self.points() {
+                0 => Status::Lost {
+                    reason: "the exit was reached after the time limit".into(),
+                },
+                points => Status::Won { points },
+            }
+        } else if self.board.count(Token::Me) == 0 {
+            Status::Lost {
+                reason: "the figure was destroyed".into(),
+            }
+        } else if self.globals[Global::Ticks as usize] > self.level.ticks[0] {
+            Status::Lost {
+                reason: "the time ran out".into(),
+            }
+        } else {
+            Status::Running
+        };
+        let cells = self.board.end_tick();
+        let mut changed: Vec<Pos> = cells
+            .iter()
+            .map(|s| self.board.pos(s.index as usize))
+            .collect();
+        changed.sort_by_key(|p| (p.y, p.x));
+        self.history.truncate(self.cursor);
+        self.history.push(TickPatch {
+            cells,
+            globals: open.globals,
+            rng: open.rng,
+            status: open.status,
+            tick: self.tick - 1,
+        });
+        self.cursor += 1;
+        Some(changed)
+    }
+
+    /// Computes one whole tick with `input`, reporting to `obs`. Returns the changed cells, or
+    /// `None` when the game is over (nothing happens then).
+    pub fn tick_with<O: TickObserver>(&mut self, input: Input, obs: &mut O) -> Option<Vec<Pos>> {
+        if !self.begin_tick(input) {
+            return None;
+        }
+        self.finish_tick(obs)
+    }
+
+    /// Computes one tick without observing it (the fast path used by benchmarks).
+    pub fn tick(&mut self, input: Input) {
+        self.tick_with(input, &mut NoObserver);
+    }
+
+    fn swap(&mut self, i: usize) {
+        let p = &mut self.history[i];
+        self.board.swap_patch(&mut p.cells);
+        std::mem::swap(&mut self.globals, &mut p.globals);
+        std::mem::swap(&mut self.rng, &mut p.rng);
+        std::mem::swap(&mut self.status, &mut p.status);
+        std::mem::swap(&mut self.tick, &mut p.tick);
+    }
+
+    /// The number of fields stored in the undo history (its memory is proportional to this).
+    pub fn history_cells(&self) -> usize {
+        self.history.iter().map(|p| p.cells.len()).sum()
+    }
+
+    /// The current state as a level: the live map with its values and the globals in `state`.
+    pub fn to_boulder_level(&self) -> BoulderLevel {
+        let mut l = self.level.clone();
+        l.map = self.board.to_grid();
+        l.state = Some(self.globals);
+        l
+    }
+}
+
+impl Game for BoulderGame {
+    fn kind(&self) -> &'static str {
+        "boulder"
+    }
+
+    fn size(&self) -> (usize, usize) {
+        (self.board.width(), self.board.height())
+    }
+
+    fn step(&mut self, input: Input) -> StepReport {
+        let mut c = Collector::default();
+        let changed = self.tick_with(input, &mut c).unwrap_or_default();
+        let fired = c
+            .fired
+            .into_iter()
+            .map(|(phase, at)| {
+                let name = match phase {
+                    Phase::Pre(i) => self.level.pre.get(i).and_then(|r| r.name.clone()),
+                    Phase::Post(i) => self.level.post.get(i).and_then(|r| r.name.clone()),
+                    _ => None,
+                };
+                RuleFiring { phase, name, at }
+            })
+            .collect();
+        StepReport {
+            step: self.tick,
+            changed,
+            fired,
+            phases: c.changed,
+        }
+    }
+
+    fn undo(&mut self) -> bool {
+        if self.open.is_some() || self.cursor == 0 {
+            return false;
+        }
+        self.cursor -= 1;
+        self.swap(self.cursor);
+        true
+    }
+
+    fn redo(&mut self) -> bool {
+        if self.open.is_some() || self.cursor >= self.history.len() {
+            return false;
+        }
+        self.swap(self.cursor);
+        self.cursor += 1;
+        true
+    }
+
+    fn steps(&self) -> u64 {
+        self.tick
+    }
+
+    fn redo_len(&self) -> usize {
+        self.history.len() - self.cursor
+    }
+
+    fn status(&self) -> Status {
+        self.status.clone()
+    }
+
+    fn summary(&self) -> Value {
+        let g = |x: Global| self.globals[x as usize];
+        let points = match self.status {
+            Status::Won { points } => points,
+            _ => 0,
+        };
+        json!({
+            "kind": "boulder",
+            "status": self.status.word(),
+            "ticks": g(Global::Ticks),
+            "gems": g(Global::Gems),
+            "points": points,
+            "x": g(Global::X),
+            "y": g(Global::Y),
+            "z": g(Global::Z),
+        })
+    }
+
+    fn to_level(&self) -> Value {
+        self.to_boulder_level().to_json()
+    }
+
+    fn layers(&self, pos: Pos) -> Vec<Layer> {
+        if pos.x >= self.board.width() || pos.y >= self.board.height() {
+            return Vec::new();
+        }
+        let i = self.board.idx(pos);
+        let t = self.board.token(i);
+        let dir = if t.is_enemy() {
+            crate::grid::Dir::from_value(self.board.val(i, ValueKey::Direction))
+        } else {
+            None
+        };
+        vec![Layer {
+            token: t.name().into(),
+            dir,
+        }]
+    }
+
+    fn state_hash(&self) -> u64 {
+        let mut h = crate::hash::Fnv::new();
+        h.write_u64(self.board.width() as u64);
+        h.write_u64(self.board.height() as u64);
+        for i in 0..self.board.len() {
+            h.write_u64(self.board.token(i) as u64);
+            for v in self.board.values(i) {
+                h.write_u64(v as u64);
+            }
+        }
+        for g in self.globals {
+            h.write_u64(g as u64);
+        }
+        h.write(self.status.word().as_bytes());
+        h.finish()
+    }
+}

@@ -1,0 +1,1206 @@
+//! The boulder level document: load from JSON with located problems, and save (spec boulder §3).
+//!
+//! The format is the WS 2017/18 course format (§3) plus two optional top-level fields:
+//! `"kind"` (default `"boulder"`) and `"state"` (the globals of a saved play state). Unknown
+//! top-level fields (e.g. `time1`) are kept in [`BoulderLevel::extra`] and written back.
+//! Token and value names are read case-insensitively and written lower case (§6 F1).
+
+use serde_json::{Map, Value, json};
+
+use super::token::{Global, Globals, Token, VALUE_COUNT, ValueKey, ValueName, Values};
+use crate::grid::{Dir, Grid, Pos};
+use crate::problem::{JsonPath, Problem};
+
+/// The largest `width` or `height` accepted.
+pub const MAX_SIDE: usize = 10_000;
+/// The largest number of cells (`width * height`) accepted.
+pub const MAX_CELLS: usize = 16 * 1024 * 1024;
+/// The largest absolute number accepted for a value in a file.
+pub const MAX_VALUE: i64 = u32::MAX as i64;
+
+/// One field of the map: a token and its values (spec boulder §3.1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Cell {
+    /// The object on the field.
+    pub token: Token,
+    /// The field's values, indexed by [`ValueKey`]; all 0 means "none set".
+    pub values: Values,
+}
+
+impl Cell {
+    /// A cell with `token` and no value set.
+    pub const fn new(token: Token) -> Self {
+        Self {
+            token,
+            values: [0; VALUE_COUNT],
+        }
+    }
+
+    /// The value `key` of this field.
+    pub fn get(&self, key: ValueKey) -> u32 {
+        self.values[key as usize]
+    }
+
+    /// This cell with value `key` set to `v`.
+    pub fn with(mut self, key: ValueKey, v: u32) -> Self {
+        self.values[key as usize] = v;
+        self
+    }
+
+    /// The enemy heading stored in `direction`, if it is 1–4.
+    pub fn direction(&self) -> Option<Dir> {
+        Dir::from_value(self.get(ValueKey::Direction))
+    }
+
+    /// The JSON form: the plain token string when every value is 0, otherwise
+    /// `{"token": …, "values": {…}}` listing the non-zero values.
+    pub fn to_json(&self) -> Value {
+        if self.values.iter().all(|&v| v == 0) {
+            return Value::String(self.token.name().into());
+        }
+        let mut values = Map::new();
+        for k in ValueKey::ALL {
+            let v = self.get(*k);
+            if v != 0 {
+                values.insert(k.name().into(), json!(v));
+            }
+        }
+        json!({"token": self.token.name(), "values": values})
+    }
+}
+
+/// When a rule runs (spec boulder §4.5 "situation").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Situation {
+    /// Every tick.
+    Any,
+    /// Every `sparsity` ticks: in ticks whose number (1-based, not the `ticks` global) is a
+    /// multiple of `sparsity` (§6 L9).
+    Rare {
+        /// The period in ticks, at least 1.
+        sparsity: u32,
+    },
+    /// When the input is this arrow without meta (`left`, `right`, `up`, `down`).
+    Input(Dir),
+    /// When the input is this arrow with meta (`metaleft`, …).
+    Meta(Dir),
+}
+
+impl Situation {
+    /// The file name of the situation (`any`, `rare`, `left`, `metaup`, …).
+    pub fn name(&self) -> String {
+        match self {
+            Situation::Any => "any".into(),
+            Situation::Rare { .. } => "rare".into(),
+            Situation::Input(d) => d.name().into(),
+            Situation::Meta(d) => format!("meta{}", d.name()),
+        }
+    }
+
+    /// Parses a situation name case-insensitively; `rare` gets `sparsity` 1 here and the caller
+    /// fills in the real period.
+    pub fn from_name(s: &str) -> Option<Situation> {
+        let s = s.to_ascii_lowercase();
+        let dir = |n: &str| Dir::ALL.into_iter().find(|d| d.name() == n);
+        match s.as_str() {
+            "any" => Some(Situation::Any),
+            "rare" => Some(Situation::Rare { sparsity: 1 }),
+            _ => match s.strip_prefix("meta") {
+                Some(rest) => dir(rest).map(Situation::Meta),
+                None => dir(&s).map(Situation::Input),
+            },
+        }
+    }
+}
+
+/// The token part of an `original` rule block.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum TokenPattern {
+    /// `"*"`: matches every field.
+    Any,
+    /// One name or a list of alternatives.
+    OneOf(Vec<Token>),
+    /// A number (integer or digit string): never matches a field (§4.5, §6 L2).
+    Index(u32),
+}
+
+/// The token part of a `result` rule block.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum TokenWrite {
+    /// Write this token.
+    Set(Token),
+    /// Copy the token of position k (0-based) of the matched window, as it was before this
+    /// match wrote anything (§6 L6).
+    Copy(usize),
+}
+
+/// A rule block of an `original` list: what a field must hold.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Pattern {
+    /// The accepted tokens.
+    pub token: TokenPattern,
+    /// `(value, n)`: n = 0 means "must be 0", n > 0 means "at least n" (§4.5).
+    pub values: Vec<(ValueName, i64)>,
+}
+
+/// A rule block of a `result` list: how a matched field changes.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Write {
+    /// The token to write.
+    pub token: TokenWrite,
+    /// `(value, n)`: n = 0 sets 0, other n is added and the sum clamped at 0 (§4.5). A global is
+    /// changed once per field this block writes (§6 V4).
+    pub values: Vec<(ValueName, i64)>,
+}
+
+/// A level rule (spec boulder §4.5).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Rule {
+    /// Optional comment shown by the editor; ignored by the engine.
+    pub name: Option<String>,
+    /// When the rule runs.
+    pub situation: Situation,
+    /// The direction lines are read in: `Right` = east (rows left to right), `Left` = west,
+    /// `Down` = south (columns top to bottom), `Up` = north.
+    pub direction: Dir,
+    /// The blocks to find, in line direction.
+    pub original: Vec<Pattern>,
+    /// The blocks written over the found window; same length as `original`.
+    pub result: Vec<Write>,
+    /// Unknown members of the rule object, kept for saving.
+    pub extra: Map<String, Value>,
+}
+
+/// A boulder level (spec boulder §3).
+#[derive(Clone, Debug, PartialEq)]
+pub struct BoulderLevel {
+    /// Display name.
+    pub name: String,
+    /// Gems needed for 1, 2 and 3 points.
+    pub gems: [u32; 3],
+    /// Tick limits for 1, 2 and 3 points.
+    pub ticks: [u32; 3],
+    /// Rules run before the main rules each tick.
+    pub pre: Vec<Rule>,
+    /// Rules run after the main rules each tick.
+    pub post: Vec<Rule>,
+    /// Optional slime limit.
+    pub maxslime: Option<u32>,
+    /// The map, `map[y][x]` with row 0 at the top.
+    pub map: Grid<Cell>,
+    /// Globals of a saved play state (`"state"`), if any.
+    pub state: Option<Globals>,
+    /// Unknown top-level members, in file order.
+    pub extra: Map<String, Value>,
+}
+
+/// Top-level members this loader understands; everything else goes to `extra`.
+const KNOWN_KEYS: &[&str] = &[
+    "kind", "name", "width", "height", "gems", "ticks", "pre", "post", "maxslime", "map", "state",
+];
+
+impl BoulderLevel {
+    /// A new level of `width` × `height`: a `wall` border around `mud`, `me` at (1, 1) and an
+    /// `exit` at the bottom-right inside corner. Sizes are clamped to 3…[`MAX_SIDE`].
+    pub fn new(name: &str, width: usize, height: usize) -> Self {
+        let (w, h) = (width.clamp(3, MAX_SIDE), height.clamp(3, MAX_SIDE));
+        let mut map = Grid::new(w, h, Cell::new(Token::Mud));
+        for (i, c) in map.cells_mut().iter_mut().enumerate() {
+            let (x, y) = (i % w, i / w);
+            if x == 0 || y == 0 || x == w - 1 || y == h - 1 {
+                *c = Cell::new(Token::Wall);
+            }
+        }
+        *map.get_mut(Pos::new(1, 1)).expect("inside") = Cell::new(Token::Me);
+        *map.get_mut(Pos::new(w - 2, h - 2)).expect("inside") = Cell::new(Token::Exit);
+        Self {
+            name: name.into(),
+            gems: [0, 0, 0],
+            ticks: [1000, 500, 250],
+            pre: Vec::new(),
+            post: Vec::new(),
+            maxslime: None,
+            map,
+            state: None,
+            extra: Map::new(),
+        }
+    }
+
+    /// Reads a level from a parsed JSON document.
+    ///
+    /// # Errors
+    /// Every error-severity problem found (warnings are not reported here; see
+    /// [`BoulderLevel::warnings`]). Paths are set; lines and columns are not.
+    pub fn from_json(doc: &Value) -> Result<Self, Vec<Problem>> {
+        let mut p = Vec::new();
+        let level = parse_level(doc, &mut p);
+        match level {
+            Some(l) if p.iter().all(|x| !x.is_error()) => Ok(l),
+            _ => Err(p.into_iter().filter(Problem::is_error).collect()),
+        }
+    }
+
+    /// Warnings about a loadable level: no exit, fewer gems on the map than `gems[0]`,
+    /// thresholds out of order, rules that can never match.
+    pub fn warnings(&self) -> Vec<Problem> {
+        let root = JsonPath::root();
+        let mut w = Vec::new();
+        let count = |t: Token| self.map.cells().iter().filter(|c| c.token == t).count();
+        if count(Token::Exit) == 0 {
+            w.push(Problem::warning(
+                root.key("map"),
+                "the map has no exit, so the level cannot be won",
+            ));
+        }
+        let gems = count(Token::Gem);
+        if (gems as u64) < self.gems[0] as u64 {
+            w.push(Problem::warning(
+                root.key("gems"),
+                format!("the map has {gems} gem(s) but the exit needs {}; more must come from rules or enemies", self.gems[0]),
+            ));
+        }
+        if !(self.gems[0] <= self.gems[1] && self.gems[1] <= self.gems[2]) {
+            w.push(Problem::warning(
+                root.key("gems"),
+                "gems thresholds should not decrease (1, 2, 3 points)",
+            ));
+        }
+        if !(self.ticks[0] >= self.ticks[1] && self.ticks[1] >= self.ticks[2]) {
+            w.push(Problem::warning(
+                root.key("ticks"),
+                "ticks limits should not increase (1, 2, 3 points)",
+            ));
+        }
+        for (list, rules) in [("pre", &self.pre), ("post", &self.post)] {
+            for (i, r) in rules.iter().enumerate() {
+                for (k, b) in r.original.iter().enumerate() {
+                    if let TokenPattern::Index(_) = b.token {
+                        w.push(Problem::warning(
+                            root.key(list)
+                                .index(i)
+                                .key("original")
+                                .index(k)
+                                .key("token"),
+                            "a number in an original block never matches a field",
+                        ));
+                    }
+                }
+            }
+        }
+        w
+    }
+
+    /// Map width in cells.
+    pub fn width(&self) -> usize {
+        self.map.width()
+    }
+
+    /// Map height in cells.
+    pub fn height(&self) -> usize {
+        self.map.height()
+    }
+
+    /// The level as a JSON document in the course format (with `"kind": "boulder"` first).
+    pub fn to_json(&self) -> Value {
+        let mut o = Map::new();
+        o.insert("kind".into(), json!("boulder"));
+        o.insert("name".into(), json!(self.name));
+        o.insert("width".into(), json!(self.width()));
+        o.insert("height".into(), json!(self.height()));
+        o.insert("gems".into(), json!(self.gems));
+        o.insert("ticks".into(), json!(self.ticks));
+        if let Some(m) = self.maxslime {
+            o.insert("maxslime".into(), json!(m));
+        }
+        if !self.pre.is_empty() {
+            o.insert(
+                "pre".into(),
+                Value::Array(self.pre.iter().map(rule_to_json).collect()),
+            );
+        }
+        if !self.post.is_empty() {
+            o.insert(
+                "post".into(),
+                Value::Array(self.post.iter().map(rule_to_json).collect()),
+            );
+        }
+        if let Some(s) = self.state {
+            let mut st = Map::new();
+            for g in Global::ALL {
+                st.insert(g.name().into(), json!(s[g as usize]));
+            }
+            o.insert("state".into(), Value::Object(st));
+        }
+        for (k, v) in &self.extra {
+            o.insert(k.clone(), v.clone());
+        }
+        let rows: Vec<Value> = (0..self.height())
+            .map(|y| Value::Array(self.map.row(y).iter().map(Cell::to_json).collect()))
+            .collect();
+        o.insert("map".into(), Value::Array(rows));
+        Value::Object(o)
+    }
+
+    /// The level as text: one member per line, one rule per line and one map row per line, so
+    /// files diff well. Ends with a newline.
+    pub fn to_pretty_string(&self) -> String {
+        crate::json_text::layout(&self.to_json())
+    }
+}
+
+/// The JSON form of a rule (members `name`, `situation`, `sparsity`, `direction`, `original`,
+/// `result`, then unknown members).
+pub fn rule_to_json(r: &Rule) -> Value {
+    let mut o = Map::new();
+    if let Some(n) = &r.name {
+        o.insert("name".into(), json!(n));
+    }
+    o.insert("situation".into(), json!(r.situation.name()));
+    if let Situation::Rare { sparsity } = r.situation {
+        o.insert("sparsity".into(), json!(sparsity));
+    }
+    o.insert("direction".into(), json!(r.direction.compass()));
+    let values = |vs: &[(ValueName, i64)]| {
+        let mut m = Map::new();
+        for (k, v) in vs {
+            m.insert(k.name().into(), json!(v));
+        }
+        m
+    };
+    let block = |token: Value, vs: &[(ValueName, i64)]| {
+        let mut b = Map::new();
+        b.insert("token".into(), token);
+        if !vs.is_empty() {
+            b.insert("values".into(), Value::Object(values(vs)));
+        }
+        Value::Object(b)
+    };
+    let original = r
+        .original
+        .iter()
+        .map(|p| {
+            let t = match &p.token {
+                TokenPattern::Any => json!("*"),
+                TokenPattern::OneOf(ts) if ts.len() == 1 => json!(ts[0].name()),
+                TokenPattern::OneOf(ts) => json!(ts.iter().map(|t| t.name()).collect::<Vec<_>>()),
+                TokenPattern::Index(k) => json!(k.to_string()),
+            };
+            block(t, &p.values)
+        })
+        .collect();
+    let result = r
+        .result
+        .iter()
+        .map(|w| {
+            let t = match w.token {
+                TokenWrite::Set(t) => json!(t.name()),
+                TokenWrite::Copy(k) => json!(k.to_string()),
+            };
+            block(t, &w.values)
+        })
+        .collect();
+    o.insert("original".into(), Value::Array(original));
+    o.insert("result".into(), Value::Array(result));
+    for (k, v) in &r.extra {
+        o.insert(k.clone(), v.clone());
+    }
+    Value::Object(o)
+}
+
+/// Reads a rule from JSON (used by the editor's JSON view too).
+///
+/// # Errors
+/// The rule's problems, with paths relative to `path`.
+pub fn rule_from_json(v: &Value, path: &JsonPath) -> Result<Rule, Vec<Problem>> {
+    let mut p = Vec::new();
+    match parse_rule(v, path, &mut p) {
+        Some(r) if p.iter().all(|x| !x.is_error()) => Ok(r),
+        _ => Err(p),
+    }
+}
+
+fn int(v: &Value) -> Option<i64> {
+    v.as_i64().or_else(|| {
+        v.as_f64()
+            .filter(|f| f.fract() == 0.0 && f.abs() < 9e15)
+            .map(|f| f as i64)
+    })
+}
+
+fn type_name(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+/// A non-negative integer up to `max`, or a problem.
+fn natural(v: &Value, path: &JsonPath, what: &str, max: i64, p: &mut Vec<Problem>) -> Option<u64> {
+    match int(v) {
+        Some(n) if n < 0 => {
+            p.push(Problem::error(
+                path.clone(),
+                format!("{what} must not be negative, found {n}"),
+            ));
+            None
+        }
+        Some(n) if n > max => {
+            p.push(Problem::error(
+                path.clone(),
+                format!("{what} is too large ({n}; at most {max})"),
+            ));
+            None
+        }
+        Some(n) => Some(n as u64),
+        None => {
+            p.push(Problem::error(
+                path.clone(),
+                format!("{what} must be a whole number, found {}", type_name(v)),
+            ));
+            None
+        }
+    }
+}
+
+fn three(doc: &Map<String, Value>, key: &str, p: &mut Vec<Problem>) -> Option<[u32; 3]> {
+    let path = JsonPath::root().key(key);
+    match doc.get(key) {
+        None => {
+            p.push(Problem::error(
+                path,
+                format!("\"{key}\" is missing (three numbers for 1, 2 and 3 points)"),
+            ));
+            None
+        }
+        Some(Value::Array(a)) if a.len() == 3 => {
+            let mut out = [0u32; 3];
+            let mut ok = true;
+            for (i, v) in a.iter().enumerate() {
+                match natural(v, &path.index(i), &format!("\"{key}\"[{i}]"), MAX_VALUE, p) {
+                    Some(n) => out[i] = n as u32,
+                    None => ok = false,
+                }
+            }
+            ok.then_some(out)
+        }
+        Some(v) => {
+            let found = match v {
+                Value::Array(a) => format!("{} entries", a.len()),
+                other => type_name(other).to_string(),
+            };
+            p.push(Problem::error(
+                path,
+                format!("\"{key}\" must be an array of three numbers, found {found}"),
+            ));
+            None
+        }
+    }
+}
+
+fn parse_level(doc: &Value, p: &mut Vec<Problem>) -> Option<BoulderLevel> {
+    let root = JsonPath::root();
+    let Value::Object(o) = doc else {
+        p.push(Problem::error(
+            root,
+            format!("a level must be a JSON object, found {}", type_name(doc)),
+        ));
+        return None;
+    };
+    let name = match o.get("name") {
+        Some(Value::String(s)) => s.clone(),
+        Some(v) => {
+            p.push(Problem::error(
+                root.key("name"),
+                format!("\"name\" must be a string, found {}", type_name(v)),
+            ));
+            String::new()
+        }
+        None => String::new(),
+    };
+    let mut side = |key: &str| -> Option<usize> {
+        match o.get(key) {
+            None => {
+                p.push(Problem::error(
+                    root.key(key),
+                    format!("\"{key}\" is missing"),
+                ));
+                None
+            }
+            Some(v) => {
+                match natural(v, &root.key(key), &format!("\"{key}\""), MAX_SIDE as i64, p) {
+                    Some(0) => {
+                        p.push(Problem::error(
+                            root.key(key),
+                            format!("\"{key}\" must be at least 1"),
+                        ));
+                        None
+                    }
+                    n => n.map(|n| n as usize),
+                }
+            }
+        }
+    };
+    let width = side("width");
+    let height = side("height");
+    let gems = three(o, "gems", p);
+    let ticks = three(o, "ticks", p);
+    let maxslime = o
+        .get("maxslime")
+        .and_then(|v| natural(v, &root.key("maxslime"), "\"maxslime\"", MAX_VALUE, p))
+        .map(|n| n as u32);
+    let mut rules = |key: &str| -> Vec<Rule> {
+        match o.get(key) {
+            None => Vec::new(),
+            Some(Value::Array(a)) => a
+                .iter()
+                .enumerate()
+                .filter_map(|(i, r)| parse_rule(r, &root.key(key).index(i), p))
+                .collect(),
+            Some(v) => {
+                p.push(Problem::error(
+                    root.key(key),
+                    format!(
+                        "\"{key}\" must be an array of rules, found {}",
+                        type_name(v)
+                    ),
+                ));
+                Vec::new()
+            }
+        }
+    };
+    let pre = rules("pre");
+    let post = rules("post");
+    let state = o.get("state").and_then(|s| parse_state(s, p));
+    let map = parse_map(o.get("map"), width, height, p);
+    let extra: Map<String, Value> = o
+        .iter()
+        .filter(|(k, _)| !KNOWN_KEYS.contains(&k.as_str()))
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .collect();
+    let map = map?;
+    let mes: Vec<Pos> = map
+        .iter()
+        .filter(|(_, c)| c.token == Token::Me)
+        .map(|(p, _)| p)
+        .collect();
+    match mes.len() {
+        0 => p.push(Problem::error(
+            root.key("map"),
+            "the map has no \"me\" (exactly one is required)",
+        )),
+        1 => {}
+        n => {
+            for &at in &mes[1..] {
+                p.push(
+                    Problem::error(
+                        root.key("map").index(at.y).index(at.x),
+                        format!("the map has {n} \"me\" fields (exactly one is required)"),
+                    )
+                    .at_cell(at),
+                );
+            }
+        }
+    }
+    Some(BoulderLevel {
+        name,
+        gems: gems?,
+        ticks: ticks?,
+        pre,
+        post,
+        maxslime,
+        map,
+        state,
+        extra,
+    })
+}
+
+fn parse_state(v: &Value, p: &mut Vec<Problem>) -> Option<Globals> {
+    let path = JsonPath::root().key("state");
+    let Value::Object(o) = v else {
+        p.push(Problem::error(
+            path,
+            format!(
+                "\"state\" must be an object of globals, found {}",
+                type_name(v)
+            ),
+        ));
+        return None;
+    };
+    let mut g = [0u32; 5];
+    for (k, v) in o {
+        match Global::ALL
+            .iter()
+            .find(|x| x.name().eq_ignore_ascii_case(k))
+        {
+            Some(gl) => {
+                g[*gl as usize] =
+                    natural(v, &path.key(k), &format!("\"state\".{k}"), MAX_VALUE, p)? as u32
+            }
+            None => p.push(Problem::error(
+                path.key(k),
+                format!("unknown global \"{k}\" (known: gems, ticks, x, y, z)"),
+            )),
+        }
+    }
+    Some(g)
+}
+
+fn parse_map(
+    v: Option<&Value>,
+    width: Option<usize>,
+    height: Option<usize>,
+    p: &mut Vec<Problem>,
+) -> Option<Grid<Cell>> {
+    let path = JsonPath::root().key("map");
+    let Some(v) = v else {
+        p.push(Problem::error(path, "\"map\" is missing"));
+        return None;
+    };
+    let Value::Array(rows) = v else {
+        p.push(Problem::error(
+            path,
+            format!("\"map\" must be an array of rows, found {}", type_name(v)),
+        ));
+        return None;
+    };
+    if rows.is_empty() {
+        p.push(Problem::error(path, "\"map\" has no rows"));
+        return None;
+    }
+    let w0 = match &rows[0] {
+        Value::Array(r) => r.len(),
+        _ => 0,
+    };
+    if rows.len() > MAX_SIDE || w0 > MAX_SIDE || rows.len().saturating_mul(w0) > MAX_CELLS {
+        p.push(Problem::error(
+            path,
+            format!("the map is too large (at most {MAX_SIDE} per side and {MAX_CELLS} fields)"),
+        ));
+        return None;
+    }
+    let errors_before = p.len();
+    let mut cells = Vec::with_capacity(rows.len() * w0);
+    for (y, row) in rows.iter().enumerate() {
+        let rp = path.index(y);
+        let Value::Array(r) = row else {
+            p.push(Problem::error(
+                rp,
+                format!(
+                    "row {y} must be an array of fields, found {}",
+                    type_name(row)
+                ),
+            ));
+            continue;
+        };
+        if r.len() != w0 {
+            p.push(Problem::error(
+                rp,
+                format!("row {y} has {} fields but row 0 has {w0}", r.len()),
+            ));
+            continue;
+        }
+        for (x, c) in r.iter().enumerate() {
+            if let Some(cell) = parse_cell(c, &rp.index(x), Pos::new(x, y), p) {
+                cells.push(cell);
+            }
+        }
+    }
+    if let Some(h) = height
+        && h != rows.len()
+    {
+        p.push(Problem::error(
+            JsonPath::root().key("height"),
+            format!("\"height\" is {h} but the map has {} rows", rows.len()),
+        ));
+    }
+    if let Some(w) = width
+        && w != w0
+    {
+        p.push(Problem::error(
+            JsonPath::root().key("width"),
+            format!("\"width\" is {w} but the map rows have {w0} fields"),
+        ));
+    }
+    if w0 == 0 {
+        p.push(Problem::error(path.index(0), "map rows must not be empty"));
+    }
+    if p[errors_before..].iter().any(Problem::is_error) {
+        return None;
+    }
+    Grid::from_vec(w0, rows.len(), cells)
+}
+
+fn parse_cell(v: &Value, path: &JsonPath, at: Pos, p: &mut Vec<Problem>) -> Option<Cell> {
+    let token_of = |s: &str, path: JsonPath, p: &mut Vec<Problem>| match Token::from_name(s) {
+        Some(t) => Some(t),
+        None => {
+            p.push(Problem::error(path, format!("unknown token \"{s}\"")).at_cell(at));
+            None
+        }
+    };
+    match v {
+        Value::String(s) => token_of(s, path.clone(), p).map(Cell::new),
+        Value::Object(o) => {
+            let token = match o.get("token") {
+                Some(Value::String(s)) => token_of(s, path.key("token"), p),
+                Some(other) => {
+                    p.push(
+                        Problem::error(
+                            path.key("token"),
+                            format!(
+                                "a field's token must be a string, found {}",
+                                type_name(other)
+                            ),
+                        )
+                        .at_cell(at),
+                    );
+                    None
+                }
+                None => {
+                    p.push(
+                        Problem::error(path.clone(), "a field object needs a \"token\"")
+                            .at_cell(at),
+                    );
+                    None
+                }
+            };
+            let mut values = [0u32; VALUE_COUNT];
+            match o.get("values") {
+                None | Some(Value::Null) => {}
+                Some(Value::Object(vs)) => {
+                    for (k, v) in vs {
+                        let vp = path.key("values").key(k);
+                        match ValueName::from_name(k) {
+                            Some(ValueName::Field(key)) => {
+                                if let Some(n) =
+                                    natural(v, &vp, &format!("value \"{k}\""), MAX_VALUE, p)
+                                {
+                                    values[key as usize] = n as u32;
+                                }
+                            }
+                            Some(ValueName::Global(_)) => p.push(
+                                Problem::error(
+                                    vp,
+                                    format!(
+                                        "\"{k}\" is a global value and cannot be set on a field"
+                                    ),
+                                )
+                                .at_cell(at),
+                            ),
+                            None => p.push(
+                                Problem::error(vp, format!("unknown value \"{k}\"")).at_cell(at),
+                            ),
+                        }
+                    }
+                }
+                Some(other) => p.push(
+                    Problem::error(
+                        path.key("values"),
+                        format!("\"values\" must be an object, found {}", type_name(other)),
+                    )
+                    .at_cell(at),
+                ),
+            }
+            for k in o.keys().filter(|k| *k != "token" && *k != "values") {
+                p.push(
+                    Problem::warning(
+                        path.key(k),
+                        format!("unknown member \"{k}\" of a field is ignored"),
+                    )
+                    .at_cell(at),
+                );
+            }
+            Some(Cell {
+                token: token?,
+                values,
+            })
+        }
+        other => {
+            p.push(
+                Problem::error(
+                    path.clone(),
+                    format!(
+                        "a field must be a token string or an object, found {}",
+                        type_name(other)
+                    ),
+                )
+                .at_cell(at),
+            );
+            None
+        }
+    }
+}
+
+/// A digit-only string or a JSON integer as an index.
+fn index_token(v: &Value) -> Option<i64> {
+    match v {
+        Value::String(s) if !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()) => {
+            Some(s.parse().unwrap_or(i64::MAX))
+        }
+        Value::Number(_) => int(v),
+        _ => None,
+    }
+}
+
+fn parse_values(
+    v: Option<&Value>,
+    path: &JsonPath,
+    original: bool,
+    p: &mut Vec<Problem>,
+) -> Vec<(ValueName, i64)> {
+    let mut out = Vec::new();
+    match v {
+        None | Some(Value::Null) => {}
+        Some(Value::Object(o)) => {
+            for (k, v) in o {
+                let vp = path.key(k);
+                let Some(name) = ValueName::from_name(k) else {
+                    p.push(Problem::error(vp, format!("unknown value \"{k}\"")));
+                    continue;
+                };
+                match int(v) {
+                    Some(n) if n.abs() > MAX_VALUE => p.push(Problem::error(vp, format!("value \"{k}\" is out of range ({n})"))),
+                    Some(n) if n < 0 && original => p.push(Problem::error(
+                        vp,
+                        format!("value \"{k}\" is negative ({n}) in an original block, which can never match"),
+                    )),
+                    Some(n) => {
+                        out.retain(|(x, _)| *x != name);
+                        out.push((name, n));
+                    }
+                    None => {
+                        p.push(Problem::error(vp, format!("value \"{k}\" must be a whole number, found {}", type_name(v))))
+                    }
+                }
+            }
+        }
+        Some(other) => p.push(Problem::error(
+            path.clone(),
+            format!("\"values\" must be an object, found {}", type_name(other)),
+        )),
+    }
+    out
+}
+
+fn parse_rule(v: &Value, path: &JsonPath, p: &mut Vec<Problem>) -> Option<Rule> {
+    let Value::Object(o) = v else {
+        p.push(Problem::error(
+            path.clone(),
+            format!("a rule must be an object, found {}", type_name(v)),
+        ));
+        return None;
+    };
+    let errors_before = p.iter().filter(|x| x.is_error()).count();
+    let name = match o.get("name") {
+        None | Some(Value::Null) => None,
+        Some(Value::String(s)) => Some(s.clone()),
+        Some(other) => {
+            p.push(Problem::error(
+                path.key("name"),
+                format!(
+                    "a rule's \"name\" must be a string, found {}",
+                    type_name(other)
+                ),
+            ));
+            None
+        }
+    };
+    let situation = match o.get("situation") {
+        Some(Value::String(s)) => match Situation::from_name(s) {
+            Some(Situation::Rare { .. }) => match o.get("sparsity") {
+                None => {
+                    p.push(Problem::error(
+                        path.key("situation"),
+                        "situation \"rare\" needs a \"sparsity\" (a whole number ≥ 1)",
+                    ));
+                    None
+                }
+                Some(sv) => match int(sv) {
+                    Some(n) if (1..=MAX_VALUE).contains(&n) => {
+                        Some(Situation::Rare { sparsity: n as u32 })
+                    }
+                    _ => {
+                        p.push(Problem::error(
+                            path.key("sparsity"),
+                            "\"sparsity\" must be a whole number ≥ 1",
+                        ));
+                        None
+                    }
+                },
+            },
+            Some(s) => Some(s),
+            None => {
+                p.push(Problem::error(
+                    path.key("situation"),
+                    format!("unknown situation \"{s}\" (known: any, rare, left, right, up, down, metaleft, metaright, metaup, metadown)"),
+                ));
+                None
+            }
+        },
+        Some(other) => {
+            p.push(Problem::error(
+                path.key("situation"),
+                format!("\"situation\" must be a string, found {}", type_name(other)),
+            ));
+            None
+        }
+        None => {
+            p.push(Problem::error(path.clone(), "a rule needs a \"situation\""));
+            None
+        }
+    };
+    if o.contains_key("sparsity") && !matches!(situation, Some(Situation::Rare { .. }) | None) {
+        p.push(Problem::warning(
+            path.key("sparsity"),
+            "\"sparsity\" only matters with situation \"rare\" and is ignored",
+        ));
+    }
+    let direction = match o.get("direction") {
+        Some(Value::String(s)) => match Dir::ALL
+            .into_iter()
+            .find(|d| d.compass().eq_ignore_ascii_case(s))
+        {
+            Some(d) => Some(d),
+            None => {
+                p.push(Problem::error(
+                    path.key("direction"),
+                    format!("unknown direction \"{s}\" (known: east, west, north, south)"),
+                ));
+                None
+            }
+        },
+        Some(other) => {
+            p.push(Problem::error(
+                path.key("direction"),
+                format!("\"direction\" must be a string, found {}", type_name(other)),
+            ));
+            None
+        }
+        None => {
+            p.push(Problem::error(path.clone(), "a rule needs a \"direction\""));
+            None
+        }
+    };
+    let blocks = |key: &str, p: &mut Vec<Problem>| -> Option<&Vec<Value>> {
+        match o.get(key) {
+            Some(Value::Array(a)) if !a.is_empty() => Some(a),
+            Some(Value::Array(_)) => {
+                p.push(Problem::error(
+                    path.key(key),
+                    format!("\"{key}\" must have at least one block"),
+                ));
+                None
+            }
+            Some(other) => {
+                p.push(Problem::error(
+                    path.key(key),
+                    format!(
+                        "\"{key}\" must be an array of blocks, found {}",
+                        type_name(other)
+                    ),
+                ));
+                None
+            }
+            None => {
+                p.push(Problem::error(
+                    path.clone(),
+                    format!("a rule needs \"{key}\""),
+                ));
+                None
+            }
+        }
+    };
+    let orig_json = blocks("original", p);
+    let res_json = blocks("result", p);
+    let mut original = Vec::new();
+    if let Some(a) = orig_json {
+        for (i, b) in a.iter().enumerate() {
+            let bp = path.key("original").index(i);
+            let Value::Object(bo) = b else {
+                p.push(Problem::error(
+                    bp,
+                    format!("a rule block must be an object, found {}", type_name(b)),
+                ));
+                continue;
+            };
+            let tp = bp.key("token");
+            let token = match bo.get("token") {
+                Some(Value::String(s)) if s == "*" => Some(TokenPattern::Any),
+                Some(t) if index_token(t).is_some() => {
+                    let k = index_token(t).unwrap_or(0);
+                    if k < 0 || k > MAX_VALUE {
+                        p.push(Problem::error(tp, format!("index {k} is out of range")));
+                        None
+                    } else {
+                        Some(TokenPattern::Index(k as u32))
+                    }
+                }
+                Some(Value::String(s)) => match Token::from_name(s) {
+                    Some(t) => Some(TokenPattern::OneOf(vec![t])),
+                    None => {
+                        p.push(Problem::error(tp, format!("unknown token \"{s}\"")));
+                        None
+                    }
+                },
+                Some(Value::Array(alts)) if !alts.is_empty() => {
+                    let mut ts = Vec::new();
+                    let mut any = false;
+                    for (j, a) in alts.iter().enumerate() {
+                        match a.as_str() {
+                            Some("*") => any = true,
+                            Some(s) => match Token::from_name(s) {
+                                Some(t) => ts.push(t),
+                                None => p.push(Problem::error(
+                                    tp.index(j),
+                                    format!("unknown token \"{s}\""),
+                                )),
+                            },
+                            None => p.push(Problem::error(
+                                tp.index(j),
+                                format!(
+                                    "a token alternative must be a string, found {}",
+                                    type_name(a)
+                                ),
+                            )),
+                        }
+                    }
+                    Some(if any {
+                        TokenPattern::Any
+                    } else {
+                        TokenPattern::OneOf(ts)
+                    })
+                }
+                Some(Value::Array(_)) => {
+                    p.push(Problem::error(tp, "a token list must not be empty"));
+                    None
+                }
+                Some(other) => {
+                    p.push(Problem::error(
+                        tp,
+                        format!(
+                            "a token must be a string, a list or an index, found {}",
+                            type_name(other)
+                        ),
+                    ));
+                    None
+                }
+                None => {
+                    p.push(Problem::error(bp.clone(), "a rule block needs a \"token\""));
+                    None
+                }
+            };
+            let values = parse_values(bo.get("values"), &bp.key("values"), true, p);
+            if let Some(token) = token {
+                original.push(Pattern { token, values });
+            }
+        }
+    }
+    let len = orig_json.map_or(0, Vec::len);
+    let mut result = Vec::new();
+    if let Some(a) = res_json {
+        for (i, b) in a.iter().enumerate() {
+            let bp = path.key("result").index(i);
+            let Value::Object(bo) = b else {
+                p.push(Problem::error(
+                    bp,
+                    format!("a rule block must be an object, found {}", type_name(b)),
+                ));
+                continue;
+            };
+            let tp = bp.key("token");
+            let token = match bo.get("token") {
+                Some(t) if index_token(t).is_some() => {
+                    let k = index_token(t).unwrap_or(0);
+                    if k < 0 || k as u64 >= len as u64 {
+                        p.push(Problem::error(
+                            tp,
+                            format!("index {k} is outside the window (the original has {len} block(s), so 0…{})", len.saturating_sub(1)),
+                        ));
+                        None
+                    } else {
+                        Some(TokenWrite::Copy(k as usize))
+                    }
+                }
+                Some(Value::String(s)) if s == "*" => {
+                    p.push(Problem::error(
+                        tp,
+                        "\"*\" is not allowed in a result block; use a token or an index",
+                    ));
+                    None
+                }
+                Some(Value::String(s)) => match Token::from_name(s) {
+                    Some(t) => Some(TokenWrite::Set(t)),
+                    None => {
+                        p.push(Problem::error(tp, format!("unknown token \"{s}\"")));
+                        None
+                    }
+                },
+                Some(Value::Array(_)) => {
+                    p.push(Problem::error(
+                        tp,
+                        "a token list is not allowed in a result block (it must say one token)",
+                    ));
+                    None
+                }
+                Some(other) => {
+                    p.push(Problem::error(
+                        tp,
+                        format!(
+                            "a token must be a string or an index, found {}",
+                            type_name(other)
+                        ),
+                    ));
+                    None
+                }
+                None => {
+                    p.push(Problem::error(bp.clone(), "a rule block needs a \"token\""));
+                    None
+                }
+            };
+            let values = parse_values(bo.get("values"), &bp.key("values"), false, p);
+            if let Some(token) = token {
+                result.push(Write { token, values });
+            }
+        }
+    }
+    if let (Some(o), Some(r)) = (orig_json, res_json)
+        && o.len() != r.len()
+    {
+        p.push(Problem::error(
+            path.key("result"),
+            format!(
+                "\"original\" has {} block(s) but \"result\" has {}; they must be the same length",
+                o.len(),
+                r.len()
+            ),
+        ));
+    }
+    const RULE_KEYS: &[&str] = &[
+        "name",
+        "situation",
+        "sparsity",
+        "direction",
+        "original",
+        "result",
+    ];
+    let extra: Map<String, Value> = o
+        .iter()
+        .filter(|(k, _)| !RULE_KEYS.contains(&k.as_str()))
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .collect();
+    if p.iter().filter(|x| x.is_error()).count() > errors_before {
+        return None;
+    }
+    Some(Rule {
+        name,
+        situation: situation?,
+        direction: direction?,
+        original,
+        result,
+        extra,
+    })
+}

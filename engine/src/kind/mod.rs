@@ -1,0 +1,220 @@
+//! Game kinds behind one small trait.
+//!
+//! A game kind (boulder now; baba and falling blocks later) is one module that implements
+//! [`GameKind`]: check a level document, start a [`Game`] from it, and parse the kind's input
+//! words. A running [`Game`] steps deterministically, undoes and redoes steps, and describes its
+//! cells for drawing. The CLI and the editor talk to kinds only through these two traits, so
+//! nothing outside a kind's module assumes "one token per cell" or "a tick is 1/5 s".
+
+pub mod boulder;
+
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::grid::{Dir, Pos};
+use crate::observe::Phase;
+use crate::problem::{JsonPath, Problem};
+
+/// One input for one step. Each kind accepts the subset that makes sense for it and treats the
+/// rest as [`Input::Wait`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[non_exhaustive]
+pub enum Input {
+    /// No key (`.` on the command line).
+    Wait,
+    /// An arrow key (`L`, `R`, `U`, `D`).
+    Move(Dir),
+    /// An arrow key with the meta/shift key (`ML`, `MR`, `MU`, `MD`): dig without moving.
+    Meta(Dir),
+}
+
+impl Input {
+    /// Parses one CLI input word: `.`, `L`, `R`, `U`, `D`, `ML`, `MR`, `MU`, `MD`
+    /// (case-insensitive). Returns `None` for anything else.
+    pub fn parse(word: &str) -> Option<Input> {
+        let w = word.to_ascii_uppercase();
+        let dir = |c: &str| match c {
+            "L" => Some(Dir::Left),
+            "R" => Some(Dir::Right),
+            "U" => Some(Dir::Up),
+            "D" => Some(Dir::Down),
+            _ => None,
+        };
+        match w.as_str() {
+            "." => Some(Input::Wait),
+            _ if w.len() == 2 && w.starts_with('M') => dir(&w[1..]).map(Input::Meta),
+            _ => dir(&w).map(Input::Move),
+        }
+    }
+
+    /// The CLI word for this input (`.`, `L`, `MR`, …).
+    pub fn word(self) -> &'static str {
+        match self {
+            Input::Wait => ".",
+            Input::Move(Dir::Left) => "L",
+            Input::Move(Dir::Right) => "R",
+            Input::Move(Dir::Up) => "U",
+            Input::Move(Dir::Down) => "D",
+            Input::Meta(Dir::Left) => "ML",
+            Input::Meta(Dir::Right) => "MR",
+            Input::Meta(Dir::Up) => "MU",
+            Input::Meta(Dir::Down) => "MD",
+        }
+    }
+}
+
+/// Whether a game goes on, was won or was lost.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub enum Status {
+    /// The game goes on.
+    Running,
+    /// Won, with the points earned (boulder: 1–3).
+    Won {
+        /// Points earned, 1–3 for boulder (spec boulder §5).
+        points: u32,
+    },
+    /// Lost, with the reason in a few words (e.g. "the figure was destroyed").
+    Lost {
+        /// Why the game was lost, in a few lower-case words.
+        reason: String,
+    },
+}
+
+impl Status {
+    /// `running`, `won` or `lost`, as printed by `tilesmith run`.
+    pub fn word(&self) -> &'static str {
+        match self {
+            Status::Running => "running",
+            Status::Won { .. } => "won",
+            Status::Lost { .. } => "lost",
+        }
+    }
+
+    /// True unless [`Status::Running`].
+    pub fn is_over(&self) -> bool {
+        !matches!(self, Status::Running)
+    }
+}
+
+/// One level rule that fired in a step, with where it matched.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct RuleFiring {
+    /// The phase the rule ran in (`Phase::Pre(i)` or `Phase::Post(i)`; `i` is the rule index).
+    pub phase: Phase,
+    /// The rule's optional `name`.
+    pub name: Option<String>,
+    /// The first cell (position 0 of the window) of each match, in the order applied.
+    pub at: Vec<Pos>,
+}
+
+/// What one step changed and why. Built by [`Game::step`].
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct StepReport {
+    /// The number of the step just computed, 1 for the first.
+    pub step: u64,
+    /// Every cell whose contents differ from before the step, row-major.
+    pub changed: Vec<Pos>,
+    /// Every level rule that matched at least once, in the order it ran.
+    pub fired: Vec<RuleFiring>,
+    /// For each phase that changed anything, the cells it changed (first change in that phase).
+    pub phases: Vec<(Phase, Vec<Pos>)>,
+}
+
+/// One drawable layer of a cell, bottom first.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Layer {
+    /// The token name (`stone`, `text_baba`, …).
+    pub token: String,
+    /// The direction the object faces, when it has one.
+    pub dir: Option<Dir>,
+}
+
+/// A running game of one kind. Created by [`GameKind::start`].
+pub trait Game {
+    /// The kind's name (`boulder`, …).
+    fn kind(&self) -> &'static str;
+    /// `(width, height)` in cells.
+    fn size(&self) -> (usize, usize);
+    /// Computes one step (a tick for boulder) with `input`, records it for undo and reports what
+    /// changed. Once the game is over, a step changes nothing.
+    fn step(&mut self, input: Input) -> StepReport;
+    /// Undoes the last step; false when there is nothing to undo.
+    fn undo(&mut self) -> bool;
+    /// Redoes the last undone step exactly; false when there is nothing to redo.
+    fn redo(&mut self) -> bool;
+    /// Number of steps currently applied (the position in the history).
+    fn steps(&self) -> u64;
+    /// Number of steps that can be redone.
+    fn redo_len(&self) -> usize;
+    /// Won, lost or running.
+    fn status(&self) -> Status;
+    /// The one-line JSON summary printed by `tilesmith run`.
+    fn summary(&self) -> Value;
+    /// The current state as a level document of this kind, which loads again.
+    fn to_level(&self) -> Value;
+    /// The layers of the cell at `pos`, bottom first.
+    fn layers(&self, pos: Pos) -> Vec<Layer>;
+    /// A 64-bit FNV-1a hash of the whole state (map, values, globals, status), for replays.
+    fn state_hash(&self) -> u64;
+}
+
+/// A game kind: the rules of one family of tile puzzles.
+pub trait GameKind: Sync {
+    /// The kind's name as written in a level's `"kind"` field.
+    fn name(&self) -> &'static str;
+    /// All problems (errors and warnings) of a parsed level document, with their JSON paths.
+    fn check(&self, doc: &Value) -> Vec<Problem>;
+    /// Starts a game from a level document with RNG seed `seed`.
+    ///
+    /// # Errors
+    /// The level's error-severity problems when it cannot be played.
+    fn start(&self, doc: &Value, seed: u64) -> Result<Box<dyn Game>, Vec<Problem>>;
+    /// How many steps make one second at normal speed (boulder: 5).
+    fn steps_per_second(&self) -> f64;
+}
+
+/// Every game kind the engine knows, default first.
+pub fn kinds() -> &'static [&'static dyn GameKind] {
+    &[&boulder::Boulder]
+}
+
+/// The kind a document declares in its `"kind"` field (default `boulder`).
+///
+/// # Errors
+/// A problem at `$.kind` when the field is not a string or names no known kind.
+pub fn kind_of(doc: &Value) -> Result<&'static dyn GameKind, Problem> {
+    let path = JsonPath::root().key("kind");
+    let name = match doc.get("kind") {
+        None => "boulder",
+        Some(Value::String(s)) => s.as_str(),
+        Some(_) => return Err(Problem::error(path, "\"kind\" must be a string")),
+    };
+    let lower = name.to_ascii_lowercase();
+    kinds()
+        .iter()
+        .copied()
+        .find(|k| k.name() == lower)
+        .ok_or_else(|| {
+            let known: Vec<_> = kinds().iter().map(|k| k.name()).collect();
+            Problem::error(
+                path,
+                format!("unknown kind \"{name}\" (known: {})", known.join(", ")),
+            )
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn input_words_round_trip() {
+        for w in [".", "L", "R", "U", "D", "ML", "MR", "MU", "MD"] {
+            assert_eq!(Input::parse(w).unwrap().word(), w);
+        }
+        assert_eq!(Input::parse("mr"), Some(Input::Meta(Dir::Right)));
+        assert_eq!(Input::parse("X"), None);
+        assert_eq!(Input::parse("M"), None);
+        assert_eq!(Input::parse("MX"), None);
+    }
+}

@@ -1,0 +1,24 @@
+//! The Tilesmith engine: rule-driven tile puzzle games behind one small trait.
+//!
+//! Design decision: every game kind is one module implementing [`kind::GameKind`] (check a
+//! level document, start a game) and [`kind::Game`] (step, undo/redo, describe cells), so the
+//! CLI and the editor never `match` on the kind. A step is deterministic: all randomness comes
+//! from one seeded ChaCha8 RNG per game, kept in the tick history. Undo stores backward diffs of
+//! the cells a step changed, never a snapshot of the map. Observation of a step goes through a
+//! generic [`observe::TickObserver`] whose no-op default costs nothing in plain play.
+//!
+//! Coordinates everywhere: `x` = column from the left, `y` = row from the top, 0-based.
+//! This crate depends on no GUI and no CLI crate.
+
+pub mod document;
+pub mod grid;
+pub mod hash;
+pub mod json_text;
+pub mod kind;
+pub mod observe;
+pub mod problem;
+
+pub use document::{Document, LoadError, load_file, load_text};
+pub use grid::{Dir, Grid, Pos};
+pub use kind::{Game, GameKind, Input, Status, StepReport};
+pub use problem::{JsonPath, Problem, Severity};
