@@ -9,6 +9,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 use serde_json::{Value, json};
 use tilesmith_engine::observe::Phase;
+use tilesmith_engine::replay::{Replay, ReplayLevel};
 use tilesmith_engine::{Document, Input, LoadError, Problem, StepReport, load_file};
 
 /// Tilesmith: a level editor and rule-authoring tool for rule-driven tile puzzles.
@@ -44,8 +45,9 @@ pub enum Command {
 /// Arguments of `tilesmith run`.
 #[derive(Debug, clap::Args)]
 pub struct RunArgs {
-    /// The level file.
-    pub level: PathBuf,
+    /// The level file (not needed with `--replay`).
+    #[arg(required_unless_present = "replay")]
+    pub level: Option<PathBuf>,
     /// Inputs, one per tick, separated by spaces: `.` no key; `L R U D` arrows; `ML MR MU MD`
     /// arrows with the meta (shift) key.
     #[arg(long, default_value = "", allow_hyphen_values = true)]
@@ -64,6 +66,13 @@ pub struct RunArgs {
     /// positions, and the cells each main rule changed.
     #[arg(long)]
     pub trace: bool,
+    /// Re-run a replay file (level, seed, inputs, final-state hash) instead of LEVEL; exit 1
+    /// when the final state differs from the recorded one.
+    #[arg(long, conflicts_with_all = ["level", "inputs", "ticks", "seed"])]
+    pub replay: Option<PathBuf>,
+    /// Record this run as a replay file (level path, seed, inputs, final-state hash).
+    #[arg(long)]
+    pub record: Option<PathBuf>,
 }
 
 /// Runs a CLI command and gives the process exit code.
@@ -75,11 +84,9 @@ pub fn run_command(cmd: Command) -> ExitCode {
     }
 }
 
-/// Opens the editor. The GUI is not built yet, so this prints the CLI help.
-pub fn open_editor(_file: Option<PathBuf>) -> ExitCode {
-    use clap::CommandFactory as _;
-    let _ = Args::command().print_long_help();
-    ExitCode::SUCCESS
+/// Opens the editor window on `file` (or on the default level) and runs it until it closes.
+pub fn open_editor(file: Option<PathBuf>) -> ExitCode {
+    tilesmith_editor::run(file)
 }
 
 fn print_problems(file: &Path, problems: &[Problem]) {
@@ -176,7 +183,64 @@ pub fn trace_lines(report: &StepReport) -> Vec<String> {
     events.into_iter().map(|(_, v)| v.to_string()).collect()
 }
 
+fn load_problems(file: &Path, e: LoadError) -> Vec<Problem> {
+    match e {
+        LoadError::Io(e) => vec![Problem {
+            line: Some(1),
+            column: Some(1),
+            ..Problem::error(tilesmith_engine::JsonPath::root(), format!("cannot read the file: {e}"))
+        }],
+        LoadError::Problems(p) => {
+            let _ = file;
+            p
+        }
+    }
+}
+
+fn run_replay(file: &Path, a: &RunArgs) -> ExitCode {
+    let replay = match Replay::load(file) {
+        Ok(r) => r,
+        Err(e) => {
+            print_problems(file, &load_problems(file, e));
+            return ExitCode::FAILURE;
+        }
+    };
+    let level_name = match &replay.level {
+        ReplayLevel::Path(p) => p.clone(),
+        ReplayLevel::Embedded(_) => file.to_path_buf(),
+    };
+    let outcome = match replay.run() {
+        Ok(o) => o,
+        Err(e) => {
+            print_problems(&level_name, &load_problems(&level_name, e));
+            return ExitCode::FAILURE;
+        }
+    };
+    let _ = a;
+    println!("{}", outcome.game.summary());
+    if outcome.matches {
+        ExitCode::SUCCESS
+    } else {
+        eprintln!(
+            "{}:1:1: the final state differs from the recorded one (hash {:016x}, recorded {}; status {}, recorded {})",
+            file.display(),
+            outcome.hash,
+            replay.hash.map_or("none".into(), |h| format!("{h:016x}")),
+            outcome.game.status().word(),
+            replay.status.as_deref().unwrap_or("none"),
+        );
+        ExitCode::FAILURE
+    }
+}
+
 fn run(a: &RunArgs) -> ExitCode {
+    if let Some(r) = &a.replay {
+        return run_replay(r, a);
+    }
+    let Some(level) = &a.level else {
+        eprintln!("tilesmith: run needs a LEVEL file or --replay FILE");
+        return ExitCode::FAILURE;
+    };
     let inputs = match parse_inputs(&a.inputs) {
         Ok(i) => i,
         Err(e) => {
@@ -184,17 +248,17 @@ fn run(a: &RunArgs) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let doc = match load(&a.level) {
+    let doc = match load(level) {
         Ok(d) => d,
         Err(p) => {
-            print_problems(&a.level, &p);
+            print_problems(level, &p);
             return ExitCode::FAILURE;
         }
     };
     let mut game = match doc.start(a.seed) {
         Ok(g) => g,
         Err(p) => {
-            print_problems(&a.level, &p);
+            print_problems(level, &p);
             return ExitCode::FAILURE;
         }
     };
@@ -216,6 +280,16 @@ fn run(a: &RunArgs) -> ExitCode {
         let text = tilesmith_engine::json_text::layout(&game.to_level());
         if let Err(e) = tilesmith_engine::json_text::write_atomic(out, text.as_bytes()) {
             eprintln!("{}:1:1: cannot write the state: {e}", out.display());
+            return ExitCode::FAILURE;
+        }
+    }
+    if let Some(rec) = &a.record {
+        let replay = Replay { level: ReplayLevel::Path(level.clone()), seed: a.seed, inputs, ticks, hash: None, status: None, summary: None }
+            .recorded(game.as_ref());
+        let base = rec.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+        let text = format!("{}\n", serde_json::to_string_pretty(&replay.to_json(base)).unwrap_or_default());
+        if let Err(e) = tilesmith_engine::json_text::write_atomic(rec, text.as_bytes()) {
+            eprintln!("{}:1:1: cannot write the replay: {e}", rec.display());
             return ExitCode::FAILURE;
         }
     }

@@ -17,6 +17,7 @@ pub mod json_text;
 pub mod kind;
 pub mod observe;
 pub mod problem;
+pub mod replay;
 
 pub use document::{Document, LoadError, load_file, load_text};
 pub use grid::{Dir, Grid, Pos};

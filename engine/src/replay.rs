@@ -1,0 +1,240 @@
+//! Replay files: a level, a seed, the inputs, and a fingerprint of the final state, so that a
+//! designer's play-through becomes a regression test (`tilesmith run --replay FILE`).
+//!
+//! Format (JSON):
+//! ```json
+//! { "tilesmith": "replay", "version": 1,
+//!   "level": "../levels/boulder/first-steps.json",
+//!   "seed": 0, "inputs": "R R D . ML",
+//!   "expect": { "status": "won", "hash": "9f0c…", "summary": { … } } }
+//! ```
+//! `level` is a path relative to the replay file's folder, or a level document embedded as an
+//! object. `ticks` (optional) is the number of steps, default the number of inputs; steps past
+//! the inputs get no key. `hash` is [`crate::Game::state_hash`] of the final state, as 16 hex
+//! digits.
+
+use std::path::{Path, PathBuf};
+
+use serde_json::{Map, Value, json};
+
+use crate::document::{Document, LoadError, load_bytes, load_file};
+use crate::kind::{Game, Input};
+use crate::problem::{JsonPath, Problem, locate};
+
+/// Where a replay's level comes from.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ReplayLevel {
+    /// A file, relative to the replay file's folder when read from a file.
+    Path(PathBuf),
+    /// A level document embedded in the replay.
+    Embedded(Value),
+}
+
+/// A replay: level, seed, inputs and the expected outcome.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Replay {
+    /// The level played.
+    pub level: ReplayLevel,
+    /// The RNG seed.
+    pub seed: u64,
+    /// One input per step.
+    pub inputs: Vec<Input>,
+    /// Number of steps (at least the number of inputs is usual; extra steps get no key).
+    pub ticks: u64,
+    /// The final state's hash, when recorded.
+    pub hash: Option<u64>,
+    /// The final `status` word (`running`, `won`, `lost`), when recorded.
+    pub status: Option<String>,
+    /// The final summary line, when recorded (informational).
+    pub summary: Option<Value>,
+}
+
+/// The result of checking a replay.
+#[derive(Debug)]
+pub struct ReplayOutcome {
+    /// The game after the replay.
+    pub game: Box<dyn Game>,
+    /// The final state's hash.
+    pub hash: u64,
+    /// True when the recorded hash and status (if any) equal the replayed ones.
+    pub matches: bool,
+}
+
+impl std::fmt::Debug for dyn Game {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Game({}, {})", self.kind(), self.summary())
+    }
+}
+
+fn bad(path: JsonPath, msg: impl Into<String>) -> Vec<Problem> {
+    vec![Problem::error(path, msg)]
+}
+
+impl Replay {
+    /// Reads a replay from JSON text. Relative level paths are resolved against `base`.
+    ///
+    /// # Errors
+    /// Located problems for invalid JSON or members of the wrong shape.
+    pub fn from_text(text: &str, base: &Path) -> Result<Replay, Vec<Problem>> {
+        let v: Value = serde_json::from_str(text).map_err(|e| {
+            vec![Problem {
+                line: Some(e.line().max(1)),
+                column: Some(e.column().max(1)),
+                ..Problem::error(JsonPath::root(), format!("invalid JSON: {e}"))
+            }]
+        })?;
+        Self::from_json(&v, base).map_err(|mut p| {
+            locate(text, &mut p);
+            p
+        })
+    }
+
+    /// Reads a replay from a parsed JSON value; see [`Replay::from_text`].
+    ///
+    /// # Errors
+    /// Problems for members of the wrong shape.
+    pub fn from_json(v: &Value, base: &Path) -> Result<Replay, Vec<Problem>> {
+        let root = JsonPath::root();
+        let o = v.as_object().ok_or_else(|| bad(root.clone(), "a replay must be a JSON object"))?;
+        if o.get("tilesmith").and_then(Value::as_str) != Some("replay") {
+            return Err(bad(root.key("tilesmith"), "not a replay file (\"tilesmith\": \"replay\" is missing)"));
+        }
+        let level = match o.get("level") {
+            Some(Value::String(s)) => ReplayLevel::Path(base.join(s)),
+            Some(Value::Object(_)) => ReplayLevel::Embedded(o["level"].clone()),
+            _ => return Err(bad(root.key("level"), "\"level\" must be a path string or an embedded level object")),
+        };
+        let seed = match o.get("seed") {
+            None => 0,
+            Some(s) => s.as_u64().ok_or_else(|| bad(root.key("seed"), "\"seed\" must be a non-negative whole number"))?,
+        };
+        let words = o.get("inputs").and_then(Value::as_str).unwrap_or("");
+        let mut inputs = Vec::new();
+        for (i, w) in words.split_whitespace().enumerate() {
+            inputs.push(Input::parse(w).ok_or_else(|| bad(root.key("inputs"), format!("word {} \"{w}\" is not an input", i + 1)))?);
+        }
+        let ticks = match o.get("ticks") {
+            None => inputs.len() as u64,
+            Some(t) => t.as_u64().ok_or_else(|| bad(root.key("ticks"), "\"ticks\" must be a non-negative whole number"))?,
+        };
+        let expect = o.get("expect").and_then(Value::as_object);
+        let hash = match expect.and_then(|e| e.get("hash")) {
+            None => None,
+            Some(h) => Some(
+                h.as_str()
+                    .and_then(|s| u64::from_str_radix(s, 16).ok())
+                    .ok_or_else(|| bad(root.key("expect").key("hash"), "\"hash\" must be 16 hex digits"))?,
+            ),
+        };
+        let status = expect.and_then(|e| e.get("status")).and_then(Value::as_str).map(str::to_string);
+        let summary = expect.and_then(|e| e.get("summary")).cloned();
+        Ok(Replay { level, seed, inputs, ticks, hash, status, summary })
+    }
+
+    /// Reads a replay file.
+    ///
+    /// # Errors
+    /// I/O errors, or the file's problems.
+    pub fn load(path: &Path) -> Result<Replay, LoadError> {
+        let text = std::fs::read_to_string(path)?;
+        let base = path.parent().unwrap_or(Path::new("."));
+        Self::from_text(&text, base).map_err(LoadError::Problems)
+    }
+
+    /// The level document.
+    ///
+    /// # Errors
+    /// When the level file cannot be read or parsed.
+    pub fn document(&self) -> Result<Document, LoadError> {
+        match &self.level {
+            ReplayLevel::Path(p) => load_file(p),
+            ReplayLevel::Embedded(v) => load_bytes(v.to_string().as_bytes()).map_err(LoadError::Problems),
+        }
+    }
+
+    /// Plays the replay and compares the result with what was recorded.
+    ///
+    /// # Errors
+    /// When the level cannot be loaded or started.
+    pub fn run(&self) -> Result<ReplayOutcome, LoadError> {
+        let doc = self.document()?;
+        let mut game = doc.start(self.seed).map_err(LoadError::Problems)?;
+        play(game.as_mut(), &self.inputs, self.ticks);
+        let hash = game.state_hash();
+        let matches = self.hash.is_none_or(|h| h == hash) && self.status.as_deref().is_none_or(|s| s == game.status().word());
+        Ok(ReplayOutcome { game, hash, matches })
+    }
+
+    /// This replay with its expectations set from a game's final state.
+    pub fn recorded(mut self, game: &dyn Game) -> Replay {
+        self.hash = Some(game.state_hash());
+        self.status = Some(game.status().word().into());
+        self.summary = Some(game.summary());
+        self
+    }
+
+    /// The JSON form. A `Path` level is written relative to `base` when it lies below it,
+    /// else as given.
+    pub fn to_json(&self, base: &Path) -> Value {
+        let mut o = Map::new();
+        o.insert("tilesmith".into(), json!("replay"));
+        o.insert("version".into(), json!(1));
+        o.insert(
+            "level".into(),
+            match &self.level {
+                ReplayLevel::Path(p) => json!(relative(p, base).to_string_lossy()),
+                ReplayLevel::Embedded(v) => v.clone(),
+            },
+        );
+        o.insert("seed".into(), json!(self.seed));
+        o.insert("inputs".into(), json!(self.inputs.iter().map(|i| i.word()).collect::<Vec<_>>().join(" ")));
+        if self.ticks != self.inputs.len() as u64 {
+            o.insert("ticks".into(), json!(self.ticks));
+        }
+        let mut e = Map::new();
+        if let Some(s) = &self.status {
+            e.insert("status".into(), json!(s));
+        }
+        if let Some(h) = self.hash {
+            e.insert("hash".into(), json!(format!("{h:016x}")));
+        }
+        if let Some(s) = &self.summary {
+            e.insert("summary".into(), s.clone());
+        }
+        o.insert("expect".into(), Value::Object(e));
+        Value::Object(o)
+    }
+}
+
+/// Steps `game` `ticks` times with `inputs` (no key past their end), stopping when it is over.
+pub fn play(game: &mut dyn Game, inputs: &[Input], ticks: u64) {
+    for t in 0..ticks {
+        if game.status().is_over() {
+            break;
+        }
+        game.step(inputs.get(t as usize).copied().unwrap_or(Input::Wait));
+    }
+}
+
+/// `p` relative to `base` when both are relative or both absolute and `p` can be reached with
+/// `..` steps; otherwise `p` unchanged.
+fn relative(p: &Path, base: &Path) -> PathBuf {
+    let full = |x: &Path| std::fs::canonicalize(x).or_else(|_| std::path::absolute(x));
+    let (Ok(p_abs), Ok(b_abs)) = (full(p), full(base)) else {
+        return p.to_path_buf();
+    };
+    let pc: Vec<_> = p_abs.components().collect();
+    let bc: Vec<_> = b_abs.components().collect();
+    let common = pc.iter().zip(&bc).take_while(|(a, b)| a == b).count();
+    if common == 0 {
+        return p.to_path_buf();
+    }
+    let mut out = PathBuf::new();
+    for _ in common..bc.len() {
+        out.push("..");
+    }
+    for c in &pc[common..] {
+        out.push(c);
+    }
+    out
+}
