@@ -95,27 +95,52 @@ impl Replay {
     /// Problems for members of the wrong shape.
     pub fn from_json(v: &Value, base: &Path) -> Result<Replay, Vec<Problem>> {
         let root = JsonPath::root();
-        let o = v.as_object().ok_or_else(|| bad(root.clone(), "a replay must be a JSON object"))?;
+        let o = v
+            .as_object()
+            .ok_or_else(|| bad(root.clone(), "a replay must be a JSON object"))?;
         if o.get("tilesmith").and_then(Value::as_str) != Some("replay") {
-            return Err(bad(root.key("tilesmith"), "not a replay file (\"tilesmith\": \"replay\" is missing)"));
+            return Err(bad(
+                root.key("tilesmith"),
+                "not a replay file (\"tilesmith\": \"replay\" is missing)",
+            ));
         }
         let level = match o.get("level") {
             Some(Value::String(s)) => ReplayLevel::Path(base.join(s)),
             Some(Value::Object(_)) => ReplayLevel::Embedded(o["level"].clone()),
-            _ => return Err(bad(root.key("level"), "\"level\" must be a path string or an embedded level object")),
+            _ => {
+                return Err(bad(
+                    root.key("level"),
+                    "\"level\" must be a path string or an embedded level object",
+                ));
+            }
         };
         let seed = match o.get("seed") {
             None => 0,
-            Some(s) => s.as_u64().ok_or_else(|| bad(root.key("seed"), "\"seed\" must be a non-negative whole number"))?,
+            Some(s) => s.as_u64().ok_or_else(|| {
+                bad(
+                    root.key("seed"),
+                    "\"seed\" must be a non-negative whole number",
+                )
+            })?,
         };
         let words = o.get("inputs").and_then(Value::as_str).unwrap_or("");
         let mut inputs = Vec::new();
         for (i, w) in words.split_whitespace().enumerate() {
-            inputs.push(Input::parse(w).ok_or_else(|| bad(root.key("inputs"), format!("word {} \"{w}\" is not an input", i + 1)))?);
+            inputs.push(Input::parse(w).ok_or_else(|| {
+                bad(
+                    root.key("inputs"),
+                    format!("word {} \"{w}\" is not an input", i + 1),
+                )
+            })?);
         }
         let ticks = match o.get("ticks") {
             None => inputs.len() as u64,
-            Some(t) => t.as_u64().ok_or_else(|| bad(root.key("ticks"), "\"ticks\" must be a non-negative whole number"))?,
+            Some(t) => t.as_u64().ok_or_else(|| {
+                bad(
+                    root.key("ticks"),
+                    "\"ticks\" must be a non-negative whole number",
+                )
+            })?,
         };
         let expect = o.get("expect").and_then(Value::as_object);
         let hash = match expect.and_then(|e| e.get("hash")) {
@@ -123,12 +148,28 @@ impl Replay {
             Some(h) => Some(
                 h.as_str()
                     .and_then(|s| u64::from_str_radix(s, 16).ok())
-                    .ok_or_else(|| bad(root.key("expect").key("hash"), "\"hash\" must be 16 hex digits"))?,
+                    .ok_or_else(|| {
+                        bad(
+                            root.key("expect").key("hash"),
+                            "\"hash\" must be 16 hex digits",
+                        )
+                    })?,
             ),
         };
-        let status = expect.and_then(|e| e.get("status")).and_then(Value::as_str).map(str::to_string);
+        let status = expect
+            .and_then(|e| e.get("status"))
+            .and_then(Value::as_str)
+            .map(str::to_string);
         let summary = expect.and_then(|e| e.get("summary")).cloned();
-        Ok(Replay { level, seed, inputs, ticks, hash, status, summary })
+        Ok(Replay {
+            level,
+            seed,
+            inputs,
+            ticks,
+            hash,
+            status,
+            summary,
+        })
     }
 
     /// Reads a replay file.
@@ -148,7 +189,9 @@ impl Replay {
     pub fn document(&self) -> Result<Document, LoadError> {
         match &self.level {
             ReplayLevel::Path(p) => load_file(p),
-            ReplayLevel::Embedded(v) => load_bytes(v.to_string().as_bytes()).map_err(LoadError::Problems),
+            ReplayLevel::Embedded(v) => {
+                load_bytes(v.to_string().as_bytes()).map_err(LoadError::Problems)
+            }
         }
     }
 
@@ -161,8 +204,16 @@ impl Replay {
         let mut game = doc.start(self.seed).map_err(LoadError::Problems)?;
         play(game.as_mut(), &self.inputs, self.ticks);
         let hash = game.state_hash();
-        let matches = self.hash.is_none_or(|h| h == hash) && self.status.as_deref().is_none_or(|s| s == game.status().word());
-        Ok(ReplayOutcome { game, hash, matches })
+        let matches = self.hash.is_none_or(|h| h == hash)
+            && self
+                .status
+                .as_deref()
+                .is_none_or(|s| s == game.status().word());
+        Ok(ReplayOutcome {
+            game,
+            hash,
+            matches,
+        })
     }
 
     /// This replay with its expectations set from a game's final state.
@@ -187,7 +238,16 @@ impl Replay {
             },
         );
         o.insert("seed".into(), json!(self.seed));
-        o.insert("inputs".into(), json!(self.inputs.iter().map(|i| i.word()).collect::<Vec<_>>().join(" ")));
+        o.insert(
+            "inputs".into(),
+            json!(
+                self.inputs
+                    .iter()
+                    .map(|i| i.word())
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            ),
+        );
         if self.ticks != self.inputs.len() as u64 {
             o.insert("ticks".into(), json!(self.ticks));
         }

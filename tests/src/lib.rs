@@ -14,8 +14,16 @@ pub fn workspace() -> PathBuf {
 /// `../shared/corpus/<sub>` beside the workspace. Panics with a clear message when missing: the
 /// corpus is part of the test environment (CI clones it beside the project).
 pub fn corpus(sub: &str) -> PathBuf {
-    let p = workspace().join("..").join("shared").join("corpus").join(sub);
-    assert!(p.is_dir(), "the shared corpus folder {} is missing; clone shared/ beside the project", p.display());
+    let p = workspace()
+        .join("..")
+        .join("shared")
+        .join("corpus")
+        .join(sub);
+    assert!(
+        p.is_dir(),
+        "the shared corpus folder {} is missing; clone shared/ beside the project",
+        p.display()
+    );
     p
 }
 
@@ -60,7 +68,10 @@ fn cell(word: &str) -> Cell {
     }
     for kv in vals.into_iter().flat_map(|v| v.split(',')) {
         let (k, v) = kv.split_once('=').expect("k=v");
-        let key = ValueKey::ALL.iter().find(|x| x.name() == k).unwrap_or_else(|| panic!("unknown value {k}"));
+        let key = ValueKey::ALL
+            .iter()
+            .find(|x| x.name() == k)
+            .unwrap_or_else(|| panic!("unknown value {k}"));
         c.values[*key as usize] = v.parse().expect("number");
     }
     c

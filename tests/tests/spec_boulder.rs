@@ -71,7 +71,12 @@ fn pushing_a_stone_right_then_holding_the_key_changes_nothing_more() {
          mud  path me   stone mud
          mud  mud  mud  mud   mud",
     );
-    assert!(report.changed.iter().all(|p| p.y == 1 && (1..=3).contains(&p.x)));
+    assert!(
+        report
+            .changed
+            .iter()
+            .all(|p| p.y == 1 && (1..=3).contains(&p.x))
+    );
 }
 
 #[test]
@@ -176,8 +181,17 @@ fn line_example_1_matches_do_not_overlap() {
     let r = rule(json!({"situation":"any","direction":"east",
         "original":[{"token":"stone"},{"token":"stone"},{"token":"path"}],
         "result":[{"token":"gem"},{"token":"path"},{"token":"stone"}]}));
-    let (b, at) = apply("path stone stone path path stone stone path stone path stone", &r);
-    assert_eq!(tokens(&b), ["path", "gem", "path", "stone", "path", "gem", "path", "stone", "stone", "path", "stone"]);
+    let (b, at) = apply(
+        "path stone stone path path stone stone path stone path stone",
+        &r,
+    );
+    assert_eq!(
+        tokens(&b),
+        [
+            "path", "gem", "path", "stone", "path", "gem", "path", "stone", "stone", "path",
+            "stone"
+        ]
+    );
     assert_eq!(at, [Pos::new(1, 0), Pos::new(5, 0)]);
 }
 
@@ -188,7 +202,12 @@ fn line_example_2_index_copies_the_token_of_the_match() {
         "original":[{"token":"stone"},{"token":["stone","gem"]},{"token":"stone"}],
         "result":[{"token":"gem"},{"token":"path"},{"token":"1"}]}));
     let (b, at) = apply("stone stone stone stone stone gem stone stone stone", &r);
-    assert_eq!(tokens(&b), ["gem", "path", "stone", "stone", "gem", "path", "gem", "stone", "stone"]);
+    assert_eq!(
+        tokens(&b),
+        [
+            "gem", "path", "stone", "stone", "gem", "path", "gem", "stone", "stone"
+        ]
+    );
     assert_eq!(at, [Pos::new(0, 0), Pos::new(4, 0)]);
 }
 
@@ -202,7 +221,11 @@ fn full_map_example_three_rules_in_turn() {
         "result":[{"token":"path","values":{"moved":1}},{"token":"me","values":{"moved":1}}]});
     let r1 = rule(down);
     assert!(r1.active(Input::Move(Dir::Down), 1));
-    assert!(!r1.active(Input::Wait, 1) && !r1.active(Input::Meta(Dir::Down), 1) && !r1.active(Input::Move(Dir::Up), 1));
+    assert!(
+        !r1.active(Input::Wait, 1)
+            && !r1.active(Input::Meta(Dir::Down), 1)
+            && !r1.active(Input::Move(Dir::Up), 1)
+    );
     let mut b = Board::new(&grid(start));
     let mut globals = [0; 5];
     let mut none = tilesmith_engine::observe::NoObserver;
@@ -215,7 +238,9 @@ fn full_map_example_three_rules_in_turn() {
              path me*   mud   mud"
         ))
     );
-    let r2 = rule(json!({"situation":"any","direction":"east","original":[{"token":"*"}],"result":[{"token":"0","values":{"moved":0}}]}));
+    let r2 = rule(
+        json!({"situation":"any","direction":"east","original":[{"token":"*"}],"result":[{"token":"0","values":{"moved":0}}]}),
+    );
     r2.apply(&mut b, &mut globals, Phase::Pre(1), &mut none);
     assert_eq!(
         shown(&b.to_grid()),
@@ -225,7 +250,9 @@ fn full_map_example_three_rules_in_turn() {
              path me    mud   mud"
         ))
     );
-    let r3 = rule(json!({"situation":"any","direction":"west","original":[{"token":"stone"},{"token":"*"}],"result":[{"token":"1"},{"token":"0"}]}));
+    let r3 = rule(
+        json!({"situation":"any","direction":"west","original":[{"token":"stone"},{"token":"*"}],"result":[{"token":"1"},{"token":"0"}]}),
+    );
     r3.apply(&mut b, &mut globals, Phase::Pre(2), &mut none);
     assert_eq!(
         shown(&b.to_grid()),
@@ -241,9 +268,15 @@ fn full_map_example_three_rules_in_turn() {
 fn value_table_of_section_4_5() {
     // Field before / rule block / field after: 5/4/9, 5/-4/1, 4/-5/0, 7/0/0, applied to `a`.
     for (before, block, after) in [(5, 4, 9), (5, -4, 1), (4, -5, 0), (7, 0, 0)] {
-        let r = rule(json!({"situation":"any","direction":"east","original":[{"token":"mud"}],"result":[{"token":"0","values":{"a":block}}]}));
+        let r = rule(
+            json!({"situation":"any","direction":"east","original":[{"token":"mud"}],"result":[{"token":"0","values":{"a":block}}]}),
+        );
         let (b, _) = apply(&format!("mud[a={before}]"), &r);
-        assert_eq!(b.val(0, tilesmith_engine::kind::boulder::ValueKey::A), after, "{before} {block}");
+        assert_eq!(
+            b.val(0, tilesmith_engine::kind::boulder::ValueKey::A),
+            after,
+            "{before} {block}"
+        );
     }
 }
 

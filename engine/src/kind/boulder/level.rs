@@ -637,8 +637,9 @@ fn parse_state(v: &Value, p: &mut Vec<Problem>) -> Option<Globals> {
             .find(|x| x.name().eq_ignore_ascii_case(k))
         {
             Some(gl) => {
-                g[*gl as usize] =
-                    natural(v, &path.key(k), &format!("\"state\".{k}"), MAX_VALUE, p)? as u32
+                if let Some(n) = natural(v, &path.key(k), &format!("\"state\".{k}"), MAX_VALUE, p) {
+                    g[*gl as usize] = n as u32;
+                }
             }
             None => p.push(Problem::error(
                 path.key(k),
@@ -886,6 +887,15 @@ fn parse_values(
     out
 }
 
+fn warn_unknown_block_members(block: &Map<String, Value>, path: &JsonPath, p: &mut Vec<Problem>) {
+    for k in block.keys().filter(|k| *k != "token" && *k != "values") {
+        p.push(Problem::warning(
+            path.key(k),
+            format!("unknown member \"{k}\" of a rule block is ignored"),
+        ));
+    }
+}
+
 fn parse_rule(v: &Value, path: &JsonPath, p: &mut Vec<Problem>) -> Option<Rule> {
     let Value::Object(o) = v else {
         p.push(Problem::error(
@@ -1032,7 +1042,7 @@ fn parse_rule(v: &Value, path: &JsonPath, p: &mut Vec<Problem>) -> Option<Rule> 
                 Some(Value::String(s)) if s == "*" => Some(TokenPattern::Any),
                 Some(t) if index_token(t).is_some() => {
                     let k = index_token(t).unwrap_or(0);
-                    if k < 0 || k > MAX_VALUE {
+                    if !(0..=MAX_VALUE).contains(&k) {
                         p.push(Problem::error(tp, format!("index {k} is out of range")));
                         None
                     } else {
@@ -1093,6 +1103,7 @@ fn parse_rule(v: &Value, path: &JsonPath, p: &mut Vec<Problem>) -> Option<Rule> 
                     None
                 }
             };
+            warn_unknown_block_members(bo, &bp, p);
             let values = parse_values(bo.get("values"), &bp.key("values"), true, p);
             if let Some(token) = token {
                 original.push(Pattern { token, values });
@@ -1161,6 +1172,7 @@ fn parse_rule(v: &Value, path: &JsonPath, p: &mut Vec<Problem>) -> Option<Rule> 
                     None
                 }
             };
+            warn_unknown_block_members(bo, &bp, p);
             let values = parse_values(bo.get("values"), &bp.key("values"), false, p);
             if let Some(token) = token {
                 result.push(Write { token, values });

@@ -37,7 +37,10 @@ pub struct CompiledRule {
     needed: Vec<TokenSet>,
 }
 
-fn split(values: &[(ValueName, i64)]) -> (Vec<(ValueKey, i64)>, Vec<(Global, i64)>) {
+/// Field conditions or writes, and global ones.
+type Split = (Vec<(ValueKey, i64)>, Vec<(Global, i64)>);
+
+fn split(values: &[(ValueName, i64)]) -> Split {
     let mut f = Vec::new();
     let mut g = Vec::new();
     for (n, v) in values {

@@ -1,0 +1,344 @@
+//! Every class of bad input named by the engine issue gets a located error, never a panic.
+//! Expected lines and columns are counted by hand in the texts below.
+
+use proptest::prelude::*;
+use tilesmith_engine::document::load_bytes;
+use tilesmith_engine::{Problem, load_text};
+
+/// All problems of a text (syntax or meaning), errors only, located.
+fn errors(text: &str) -> Vec<Problem> {
+    match load_text(text) {
+        Err(p) => p,
+        Ok(doc) => doc.check().into_iter().filter(Problem::is_error).collect(),
+    }
+}
+
+/// The one error of `text`, with its rendering as `check` prints it.
+fn one_error(text: &str) -> (Problem, String) {
+    let e = errors(text);
+    assert_eq!(e.len(), 1, "expected exactly one error, got {e:#?}");
+    let line = e[0].render("f.json");
+    (e[0].clone(), line)
+}
+
+/// A valid level, written one member per line, with `{MAP}` etc. replaced.
+fn level_with(name_value_pairs: &[(&str, &str)]) -> String {
+    let mut members = vec![
+        ("name", "\"t\""),
+        ("width", "3"),
+        ("height", "2"),
+        ("gems", "[0, 1, 2]"),
+        ("ticks", "[100, 50, 20]"),
+        (
+            "map",
+            "[[\"me\", \"mud\", \"exit\"],\n  [\"wall\", \"wall\", \"wall\"]]",
+        ),
+    ];
+    for (k, v) in name_value_pairs {
+        match members.iter_mut().find(|(n, _)| n == k) {
+            Some(m) => m.1 = v,
+            None => members.insert(members.len() - 1, (k, v)),
+        }
+    }
+    let body: Vec<String> = members
+        .iter()
+        .map(|(k, v)| format!("  \"{k}\": {v}"))
+        .collect();
+    format!("{{\n{}\n}}\n", body.join(",\n"))
+}
+
+#[test]
+fn the_base_level_is_valid() {
+    assert!(errors(&level_with(&[])).is_empty());
+}
+
+#[test]
+fn json_syntax_error_has_line_and_column() {
+    let (p, line) = one_error("{\n  \"name\": \"x\",\n  \"width\": 3,,\n}");
+    assert_eq!((p.line, p.column), (Some(3), Some(14)));
+    assert!(line.starts_with("f.json:3:14: invalid JSON"), "{line}");
+}
+
+#[test]
+fn empty_file_and_binary_garbage() {
+    let (_, line) = one_error("   \n");
+    assert_eq!(line, "f.json:1:1: the file is empty (at $)");
+    let e = load_bytes(&[b'{', b'\n', 0xff, 0xfe, 0x00]).unwrap_err();
+    assert_eq!((e[0].line, e[0].column), (Some(2), Some(1)));
+    assert!(e[0].message.contains("not UTF-8"));
+    // Valid UTF-8 but not JSON.
+    let e = load_bytes(b"\x01\x02garbage").unwrap_err();
+    assert!(e[0].message.starts_with("invalid JSON"));
+}
+
+#[test]
+fn a_row_of_the_wrong_length() {
+    let text = level_with(&[(
+        "map",
+        "[[\"me\", \"mud\", \"exit\"],\n  [\"wall\", \"wall\"]]",
+    )]);
+    let (p, line) = one_error(&text);
+    assert_eq!(p.path.to_string(), "$.map[1]");
+    assert!(
+        line.contains("row 1 has 2 fields but row 0 has 3"),
+        "{line}"
+    );
+    assert_eq!((p.line, p.column), (Some(8), Some(3)));
+}
+
+#[test]
+fn width_and_height_that_do_not_match_the_map() {
+    let e = errors(&level_with(&[("width", "4"), ("height", "3")]));
+    let paths: Vec<String> = e.iter().map(|p| p.path.to_string()).collect();
+    assert_eq!(paths, ["$.height", "$.width"]);
+    assert!(
+        e[0].message
+            .contains("\"height\" is 3 but the map has 2 rows")
+    );
+    assert_eq!((e[1].line, e[1].column), (Some(3), Some(12)));
+}
+
+#[test]
+fn unknown_token_in_the_map() {
+    let (p, line) = one_error(&level_with(&[(
+        "map",
+        "[[\"me\", \"lava\", \"exit\"],\n  [\"wall\", \"wall\", \"wall\"]]",
+    )]));
+    assert_eq!(p.path.to_string(), "$.map[0][1]");
+    assert_eq!(p.cell, Some(tilesmith_engine::Pos::new(1, 0)));
+    assert_eq!(line, "f.json:7:18: unknown token \"lava\" (at $.map[0][1])");
+}
+
+#[test]
+fn negative_values_in_the_map() {
+    let (p, line) = one_error(&level_with(&[(
+        "map",
+        "[[\"me\", {\"token\": \"mud\", \"values\": {\"a\": -2}}, \"exit\"],\n  [\"wall\", \"wall\", \"wall\"]]",
+    )]));
+    assert_eq!(p.path.to_string(), "$.map[0][1].values.a");
+    assert!(line.contains("must not be negative, found -2"), "{line}");
+}
+
+fn rule_error(rule: &str) -> (Problem, String) {
+    one_error(&level_with(&[("pre", &format!("[{rule}]"))]))
+}
+
+#[test]
+fn rule_lengths_differ() {
+    let (p, line) = rule_error(
+        r#"{"situation":"any","direction":"east","original":[{"token":"mud"},{"token":"path"}],"result":[{"token":"path"}]}"#,
+    );
+    assert_eq!(p.path.to_string(), "$.pre[0].result");
+    assert!(
+        line.contains("\"original\" has 2 block(s) but \"result\" has 1"),
+        "{line}"
+    );
+}
+
+#[test]
+fn index_outside_the_window() {
+    let (p, line) = rule_error(
+        r#"{"situation":"any","direction":"east","original":[{"token":"mud"}],"result":[{"token":"1"}]}"#,
+    );
+    assert_eq!(p.path.to_string(), "$.pre[0].result[0].token");
+    assert!(line.contains("index 1 is outside the window"), "{line}");
+    // An integer index is the same as a digit string (§6 L2).
+    let (p, _) = rule_error(
+        r#"{"situation":"any","direction":"east","original":[{"token":"mud"}],"result":[{"token":3}]}"#,
+    );
+    assert_eq!(p.path.to_string(), "$.pre[0].result[0].token");
+}
+
+#[test]
+fn a_list_token_in_a_result() {
+    let (p, line) = rule_error(
+        r#"{"situation":"any","direction":"east","original":[{"token":"mud"}],"result":[{"token":["mud","path"]}]}"#,
+    );
+    assert_eq!(p.path.to_string(), "$.pre[0].result[0].token");
+    assert!(
+        line.contains("token list is not allowed in a result block"),
+        "{line}"
+    );
+}
+
+#[test]
+fn unknown_situation_and_direction() {
+    let (p, line) = rule_error(
+        r#"{"situation":"sometimes","direction":"east","original":[{"token":"mud"}],"result":[{"token":"0"}]}"#,
+    );
+    assert_eq!(p.path.to_string(), "$.pre[0].situation");
+    assert!(line.contains("unknown situation \"sometimes\""), "{line}");
+    let (p, line) = rule_error(
+        r#"{"situation":"any","direction":"northeast","original":[{"token":"mud"}],"result":[{"token":"0"}]}"#,
+    );
+    assert_eq!(p.path.to_string(), "$.pre[0].direction");
+    assert!(line.contains("unknown direction \"northeast\""), "{line}");
+}
+
+#[test]
+fn rare_without_sparsity() {
+    let (p, line) = rule_error(
+        r#"{"situation":"rare","direction":"east","original":[{"token":"mud"}],"result":[{"token":"0"}]}"#,
+    );
+    assert_eq!(p.path.to_string(), "$.pre[0].situation");
+    assert!(line.contains("needs a \"sparsity\""), "{line}");
+    let (p, _) = rule_error(
+        r#"{"situation":"rare","sparsity":0,"direction":"east","original":[{"token":"mud"}],"result":[{"token":"0"}]}"#,
+    );
+    assert_eq!(p.path.to_string(), "$.pre[0].sparsity");
+    assert!(errors(&level_with(&[(
+        "pre",
+        r#"[{"situation":"rare","sparsity":4,"direction":"east","original":[{"token":"mud"}],"result":[{"token":"0"}]}]"#
+    )]))
+    .is_empty());
+}
+
+#[test]
+fn gems_and_ticks_must_be_three_numbers() {
+    let (p, line) = one_error(&level_with(&[("gems", "[1, 2]")]));
+    assert_eq!(p.path.to_string(), "$.gems");
+    assert!(
+        line.contains("must be an array of three numbers, found 2 entries"),
+        "{line}"
+    );
+    let (p, _) = one_error(&level_with(&[("ticks", "[100, \"fifty\", 20]")]));
+    assert_eq!(p.path.to_string(), "$.ticks[1]");
+    let (p, _) = one_error(&level_with(&[("ticks", "12")]));
+    assert_eq!(p.path.to_string(), "$.ticks");
+    let (p, _) = one_error(&level_with(&[("gems", "[0, 1.5, 2]")]));
+    assert_eq!(p.path.to_string(), "$.gems[1]");
+}
+
+#[test]
+fn absurd_sizes_are_refused_without_allocating() {
+    let e = errors(&level_with(&[("width", "1000000000000")]));
+    assert!(
+        e.iter()
+            .any(|p| p.path.to_string() == "$.width" && p.message.contains("too large")),
+        "{e:#?}"
+    );
+    let e = errors(&level_with(&[("height", "-3")]));
+    assert!(
+        e.iter()
+            .any(|p| p.path.to_string() == "$.height" && p.message.contains("negative")),
+        "{e:#?}"
+    );
+    // A map wider than the limit: one row of 10 001 fields.
+    let row = vec!["\"mud\""; 10_001].join(",");
+    let e = errors(&level_with(&[
+        ("width", "10001"),
+        ("height", "1"),
+        ("map", &format!("[[{row}]]")),
+    ]));
+    assert!(e.iter().any(|p| p.message.contains("too large")), "{e:#?}");
+    // Deep nesting is a syntax error (serde_json's depth limit), not a stack overflow.
+    let deep = format!("{}{}", "[".repeat(100_000), "]".repeat(100_000));
+    assert!(errors(&deep)[0].message.contains("invalid JSON"));
+}
+
+#[test]
+fn a_level_needs_exactly_one_me() {
+    let (p, _) = one_error(&level_with(&[(
+        "map",
+        "[[\"mud\", \"mud\", \"exit\"],\n  [\"wall\", \"wall\", \"wall\"]]",
+    )]));
+    assert!(p.message.contains("no \"me\""));
+    let (p, _) = one_error(&level_with(&[(
+        "map",
+        "[[\"me\", \"me\", \"exit\"],\n  [\"wall\", \"wall\", \"wall\"]]",
+    )]));
+    assert_eq!(p.path.to_string(), "$.map[0][1]");
+}
+
+#[test]
+fn unknown_kind_and_unknown_value_names() {
+    let (p, _) = one_error(&level_with(&[("kind", "\"tetris\"")]));
+    assert_eq!(p.path.to_string(), "$.kind");
+    let (p, _) = rule_error(
+        r#"{"situation":"any","direction":"east","original":[{"token":"mud","values":{"speed":1}}],"result":[{"token":"0"}]}"#,
+    );
+    assert_eq!(p.path.to_string(), "$.pre[0].original[0].values.speed");
+}
+
+fn corpus_texts() -> Vec<String> {
+    let dir = tilesmith_tests::corpus("boulder/ws1718");
+    tilesmith_tests::json_files(&dir)
+        .iter()
+        .map(|f| std::fs::read_to_string(f).unwrap())
+        .collect()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 400, ..ProptestConfig::default() })]
+
+    #[test]
+    fn arbitrary_bytes_never_panic(bytes in proptest::collection::vec(any::<u8>(), 0..2000)) {
+        if let Ok(doc) = load_bytes(&bytes) {
+            let _ = doc.check();
+            let _ = doc.start(0);
+        }
+    }
+
+    /// Mutated course levels: cut, splice and byte flips. Loading and checking never panics,
+    /// and whatever loads also plays 20 ticks without panicking.
+    #[test]
+    fn mutated_levels_never_panic(which in 0usize..10, cut in 0usize..20_000, len in 0usize..40, flip in any::<u8>(), pos in 0usize..20_000) {
+        let texts = corpus_texts();
+        let mut bytes = texts[which % texts.len()].clone().into_bytes();
+        let p = pos % bytes.len();
+        bytes[p] = flip;
+        let c = cut % bytes.len();
+        let end = (c + len).min(bytes.len());
+        bytes.drain(c..end);
+        if let Ok(doc) = load_bytes(&bytes) {
+            let _ = doc.check();
+            if let Ok(mut g) = doc.start(1) {
+                for _ in 0..20 {
+                    g.step(tilesmith_engine::Input::Move(tilesmith_engine::Dir::Right));
+                }
+            }
+        }
+    }
+
+    /// Structural mutations of a valid JSON document: replace one value anywhere by another
+    /// JSON value. Exercises every type check of the loader.
+    #[test]
+    fn values_of_the_wrong_type_never_panic(which in 0usize..10, target in 0usize..5000, replacement in prop_oneof![
+        Just(serde_json::json!(null)), Just(serde_json::json!(-1)), Just(serde_json::json!(1e300)),
+        Just(serde_json::json!("*")), Just(serde_json::json!("9")), Just(serde_json::json!([])),
+        Just(serde_json::json!({})), Just(serde_json::json!([["me"]])), Just(serde_json::json!(4294967296u64)),
+    ]) {
+        let texts = corpus_texts();
+        let mut v: serde_json::Value = serde_json::from_str(&texts[which % texts.len()]).unwrap();
+        let mut n = 0;
+        replace_nth(&mut v, target, &replacement, &mut n);
+        let text = v.to_string();
+        if let Ok(doc) = load_text(&text) {
+            let _ = doc.check();
+            if let Ok(mut g) = doc.start(0) {
+                for _ in 0..10 {
+                    g.step(tilesmith_engine::Input::Wait);
+                }
+                let _ = g.to_level();
+            }
+        }
+    }
+}
+
+fn replace_nth(
+    v: &mut serde_json::Value,
+    target: usize,
+    with: &serde_json::Value,
+    n: &mut usize,
+) -> bool {
+    if *n == target {
+        *v = with.clone();
+        return true;
+    }
+    *n += 1;
+    match v {
+        serde_json::Value::Array(a) => a.iter_mut().any(|e| replace_nth(e, target, with, n)),
+        serde_json::Value::Object(o) => o.values_mut().any(|e| replace_nth(e, target, with, n)),
+        _ => false,
+    }
+}

@@ -1,0 +1,1032 @@
+//! The JSON Schema of the boulder level format (`schemas/level.schema.json`): it compiles, it
+//! accepts our levels and the course corpus, it rejects hand-written invalid documents, and it
+//! never accepts what the engine loader rejects.
+//!
+//! The engine loader is the authority on what a level is; the schema documents the format for
+//! designers and tools. Everything the schema accepts must load without errors, and the schema
+//! may be stricter than the loader only where a document is surely a mistake (unknown members of
+//! fields and rule blocks, `null` where an object is expected).
+
+use std::path::{Path, PathBuf};
+
+use jsonschema::Validator;
+use serde_json::{Value, json};
+use tilesmith_engine::kind::boulder::{Global, Token, ValueKey};
+
+/// The workspace root (`/work/main`).
+fn workspace() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+fn schema_path() -> PathBuf {
+    workspace().join("schemas/level.schema.json")
+}
+
+fn read_json(path: &Path) -> Value {
+    let text = std::fs::read_to_string(path)
+        .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+    serde_json::from_str(&text)
+        .unwrap_or_else(|e| panic!("{} is not valid JSON: {e}", path.display()))
+}
+
+fn schema() -> Value {
+    read_json(&schema_path())
+}
+
+fn validator() -> Validator {
+    jsonschema::draft202012::new(&schema())
+        .unwrap_or_else(|e| panic!("schemas/level.schema.json does not compile: {e}"))
+}
+
+/// A validator for one entry of the schema's `$defs` (only for definitions without `$ref`).
+fn def_validator(name: &str) -> Validator {
+    let s = schema();
+    let def = s["$defs"]
+        .get(name)
+        .unwrap_or_else(|| panic!("the schema has no $defs/{name}"));
+    jsonschema::draft202012::new(def)
+        .unwrap_or_else(|e| panic!("$defs/{name} does not compile on its own: {e}"))
+}
+
+/// The schema's errors for `doc`, one line each (`/path: message`).
+fn schema_errors(v: &Validator, doc: &Value) -> Vec<String> {
+    v.iter_errors(doc)
+        .map(|e| format!("{}: {e}", e.instance_path()))
+        .collect()
+}
+
+/// Every `*.json` file under `dir`, recursively, sorted; plus the number of files of any kind.
+fn json_files(dir: &Path) -> (Vec<PathBuf>, usize) {
+    fn walk(dir: &Path, json: &mut Vec<PathBuf>, all: &mut usize) {
+        let entries =
+            std::fs::read_dir(dir).unwrap_or_else(|e| panic!("cannot list {}: {e}", dir.display()));
+        for entry in entries {
+            let path = entry
+                .unwrap_or_else(|e| panic!("cannot list {}: {e}", dir.display()))
+                .path();
+            if path.is_dir() {
+                walk(&path, json, all);
+            } else {
+                *all += 1;
+                if path.extension().is_some_and(|x| x == "json") {
+                    json.push(path);
+                }
+            }
+        }
+    }
+    let (mut json, mut all) = (Vec::new(), 0);
+    walk(dir, &mut json, &mut all);
+    json.sort();
+    (json, all)
+}
+
+/// The engine's error-severity problems for a level text (empty = the engine accepts it).
+fn engine_errors_text(text: &str) -> Vec<String> {
+    match tilesmith_engine::load_text(text) {
+        Ok(doc) => doc
+            .check()
+            .into_iter()
+            .filter(|p| p.is_error())
+            .map(|p| p.render("<doc>"))
+            .collect(),
+        Err(problems) => problems.iter().map(|p| p.render("<doc>")).collect(),
+    }
+}
+
+/// The engine's error-severity problems for a level file.
+fn engine_errors_file(path: &Path) -> Vec<String> {
+    let name = path.display().to_string();
+    match tilesmith_engine::load_file(path) {
+        Ok(doc) => doc
+            .check()
+            .into_iter()
+            .filter(|p| p.is_error())
+            .map(|p| p.render(&name))
+            .collect(),
+        Err(tilesmith_engine::LoadError::Io(e)) => vec![format!("{name}: {e}")],
+        Err(tilesmith_engine::LoadError::Problems(ps)) => {
+            ps.iter().map(|p| p.render(&name)).collect()
+        }
+    }
+}
+
+/// Validates every file against the schema and fails with all problems at once.
+fn assert_all_valid(v: &Validator, files: &[PathBuf]) {
+    let mut failures = Vec::new();
+    for f in files {
+        let errors = schema_errors(v, &read_json(f));
+        if !errors.is_empty() {
+            failures.push(format!("{}:\n  {}", f.display(), errors.join("\n  ")));
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} file(s) do not match schemas/level.schema.json:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
+/// The files of a corpus folder under `/work/shared/corpus/boulder/`; fails when it is missing.
+fn corpus(folder: &str) -> Vec<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../shared/corpus/boulder")
+        .join(folder);
+    assert!(
+        dir.is_dir(),
+        "the course corpus folder {} is missing (expected the shared material next to the \
+         workspace: ../shared/corpus/boulder/{folder})",
+        dir.display()
+    );
+    let (files, _) = json_files(&dir);
+    assert!(
+        !files.is_empty(),
+        "the corpus folder {} has no *.json files",
+        dir.display()
+    );
+    files
+}
+
+// ---------------------------------------------------------------------------------------------
+// (a) The schema compiles.
+
+#[test]
+fn schema_is_valid_draft_2020_12_and_compiles() {
+    let s = schema();
+    assert_eq!(
+        s["$schema"], "https://json-schema.org/draft/2020-12/schema",
+        "the schema must declare draft 2020-12"
+    );
+    assert!(s["$id"].is_string(), "the schema needs an $id");
+    if let Err(e) = jsonschema::meta::validate(&s) {
+        panic!("the schema does not match the draft 2020-12 meta-schema: {e}");
+    }
+    validator();
+}
+
+#[test]
+fn every_definition_has_a_title_and_a_description() {
+    let s = schema();
+    let defs = s["$defs"].as_object().expect("$defs is an object");
+    for required in ["cell", "values", "rule", "originalBlock", "resultBlock"] {
+        assert!(defs.contains_key(required), "$defs/{required} is missing");
+    }
+    let mut missing = Vec::new();
+    for (name, def) in defs {
+        for key in ["title", "description"] {
+            if def[key].as_str().is_none_or(str::is_empty) {
+                missing.push(format!("$defs/{name} has no {key}"));
+            }
+        }
+    }
+    for (name, prop) in s["properties"].as_object().expect("properties") {
+        if prop.get("description").is_none() && prop.get("$ref").is_none() {
+            missing.push(format!("properties/{name} has no description"));
+        }
+    }
+    for key in ["title", "description"] {
+        if !s[key].is_string() {
+            missing.push(format!("the schema has no top-level {key}"));
+        }
+    }
+    assert!(missing.is_empty(), "{}", missing.join("\n"));
+}
+
+/// The name patterns must list exactly the engine's tokens, values and globals, in any ASCII
+/// letter case, and nothing else (catches drift when the engine gains a token).
+#[test]
+fn name_patterns_match_the_engine_names() {
+    let cases = |name: &str| {
+        let mut mixed = String::new();
+        for (i, c) in name.chars().enumerate() {
+            mixed.push(if i % 2 == 0 {
+                c.to_ascii_uppercase()
+            } else {
+                c
+            });
+        }
+        [name.to_string(), name.to_ascii_uppercase(), mixed]
+    };
+    let check = |def: &str, names: &[&str], others: &[&str]| {
+        let v = def_validator(def);
+        for n in names {
+            for c in cases(n) {
+                assert!(v.is_valid(&json!(c)), "$defs/{def} rejects {c:?}");
+            }
+        }
+        for o in others {
+            assert!(!v.is_valid(&json!(o)), "$defs/{def} accepts {o:?}");
+        }
+    };
+    let tokens: Vec<&str> = Token::ALL.iter().map(|t| t.name()).collect();
+    let fields: Vec<&str> = ValueKey::ALL.iter().map(|k| k.name()).collect();
+    let globals: Vec<&str> = Global::ALL.iter().map(|g| g.name()).collect();
+    let both: Vec<&str> = fields.iter().chain(&globals).copied().collect();
+    check(
+        "tokenName",
+        &tokens,
+        &[
+            "",
+            "*",
+            "0",
+            "lava",
+            "mee",
+            " me",
+            "me ",
+            "stones",
+            "ſtone",
+            "bloc\u{212A}ling",
+        ],
+    );
+    check("fieldValueName", &fields, &["gems", "x", "speed", "", "e"]);
+    check("ruleValueName", &both, &["speed", "w", "", "gem"]);
+    check(
+        "situation",
+        &[
+            "any",
+            "rare",
+            "left",
+            "right",
+            "up",
+            "down",
+            "metaleft",
+            "metaright",
+            "metaup",
+            "metadown",
+        ],
+        &["sometimes", "meta", "metaany", "northeast", ""],
+    );
+    check(
+        "direction",
+        &["east", "west", "north", "south"],
+        &["northeast", "left", ""],
+    );
+    // Every name the schema accepts is one the engine knows.
+    for t in &tokens {
+        assert!(Token::from_name(&t.to_ascii_uppercase()).is_some());
+    }
+    assert_eq!(
+        Token::from_name("ſtone"),
+        None,
+        "the engine folds ASCII only"
+    );
+}
+
+/// Why the schema spells case-insensitive names as `[Mm][Ee]` and not `(?i:me)`: the crate
+/// accepts the ES2025 modifier group, but folds case by Unicode rules, so `(?i:stone)` also
+/// matches "ſtone" (U+017F LONG S), which the engine rejects. If this test fails after a
+/// `jsonschema` upgrade, the `$comment` of the schema and docs/level-format.md need a review.
+#[test]
+fn modifier_groups_would_fold_unicode() {
+    let v = jsonschema::draft202012::new(&json!({"type": "string", "pattern": "^(?i:stone)$"}))
+        .expect("(?i:…) compiles");
+    assert!(v.is_valid(&json!("STONE")));
+    assert!(v.is_valid(&json!("ſtone")));
+    assert!(!def_validator("tokenName").is_valid(&json!("ſtone")));
+}
+
+// ---------------------------------------------------------------------------------------------
+// (b) and (e): our levels.
+
+#[test]
+fn every_level_in_levels_matches_the_schema() {
+    let dir = workspace().join("levels");
+    assert!(dir.is_dir(), "{} is missing", dir.display());
+    let (files, all) = json_files(&dir);
+    // TODO: once the first levels are committed, make this unconditional:
+    // `assert!(!files.is_empty(), …)`. For now levels/ may still be empty.
+    if all > 0 {
+        assert!(
+            !files.is_empty(),
+            "levels/ holds {all} file(s) but no *.json level"
+        );
+    }
+    assert_all_valid(&validator(), &files);
+}
+
+#[test]
+fn every_level_the_schema_accepts_loads_in_the_engine() {
+    let v = validator();
+    let (files, _) = json_files(&workspace().join("levels"));
+    let mut failures = Vec::new();
+    for f in &files {
+        if !v.is_valid(&read_json(f)) {
+            continue; // reported by every_level_in_levels_matches_the_schema
+        }
+        let errors = engine_errors_file(f);
+        if !errors.is_empty() {
+            failures.push(errors.join("\n"));
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "the schema accepts level(s) that the engine rejects:\n{}",
+        failures.join("\n")
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// (c) The course corpus.
+
+#[test]
+fn course_levels_ws1718_match_the_schema() {
+    let files = corpus("ws1718");
+    assert_all_valid(&validator(), &files);
+    for f in &files {
+        let errors = engine_errors_file(f);
+        assert!(errors.is_empty(), "{}", errors.join("\n"));
+    }
+}
+
+#[test]
+fn course_group_tests_ws1718_match_the_schema() {
+    let files = corpus("ws1718_group_tests");
+    assert_all_valid(&validator(), &files);
+    for f in &files {
+        let errors = engine_errors_file(f);
+        assert!(errors.is_empty(), "{}", errors.join("\n"));
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// (d) Hand-written documents.
+
+/// A small valid level: a wall border, `me`, an exit and one rule of each list.
+fn base() -> Value {
+    json!({
+        "name": "Base",
+        "width": 4,
+        "height": 3,
+        "gems": [0, 1, 2],
+        "ticks": [100, 50, 20],
+        "pre": [{
+            "situation": "any",
+            "direction": "east",
+            "original": [{"token": "stone"}, {"token": "path"}],
+            "result": [{"token": "1"}, {"token": "0"}]
+        }],
+        "post": [],
+        "map": [
+            ["wall", "wall", "wall", "wall"],
+            ["wall", "me", "exit", "wall"],
+            ["wall", "wall", "wall", "wall"]
+        ]
+    })
+}
+
+/// `base()` changed by `f`.
+fn with(f: impl FnOnce(&mut Value)) -> Value {
+    let mut v = base();
+    f(&mut v);
+    v
+}
+
+/// `base()` without the top-level member `key`.
+fn without(key: &str) -> Value {
+    with(|v| {
+        v.as_object_mut().expect("an object").remove(key);
+    })
+}
+
+/// `base()` with its single `pre` rule replaced by `rule`.
+fn with_rule(rule: Value) -> Value {
+    with(|v| v["pre"] = json!([rule]))
+}
+
+/// A rule with one original and one result block.
+fn rule1(original: Value, result: Value) -> Value {
+    json!({"situation": "any", "direction": "east", "original": [original], "result": [result]})
+}
+
+/// Does the engine reject the document too, or is the schema deliberately stricter?
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Engine {
+    Rejects,
+    /// The engine accepts it (with a warning or silently); the schema rejects it on purpose.
+    StricterSchema,
+}
+
+fn invalid_cases() -> Vec<(&'static str, Value, Engine)> {
+    use Engine::*;
+    vec![
+        ("a level that is not an object", json!([1, 2]), Rejects),
+        (
+            "gems with 2 entries",
+            with(|v| v["gems"] = json!([1, 2])),
+            Rejects,
+        ),
+        (
+            "gems with 4 entries",
+            with(|v| v["gems"] = json!([1, 2, 3, 4])),
+            Rejects,
+        ),
+        ("gems not an array", with(|v| v["gems"] = json!(3)), Rejects),
+        (
+            "a negative tick limit",
+            with(|v| v["ticks"] = json!([10, -1, 0])),
+            Rejects,
+        ),
+        (
+            "a fractional gem count",
+            with(|v| v["gems"] = json!([0, 1.5, 2])),
+            Rejects,
+        ),
+        (
+            "a threshold above 2^32-1",
+            with(|v| v["ticks"] = json!([4_294_967_296_u64, 1, 0])),
+            Rejects,
+        ),
+        ("missing gems", without("gems"), Rejects),
+        ("missing map", without("map"), Rejects),
+        ("missing width", without("width"), Rejects),
+        ("width 0", with(|v| v["width"] = json!(0)), Rejects),
+        ("width 10001", with(|v| v["width"] = json!(10_001)), Rejects),
+        (
+            "width as a string",
+            with(|v| v["width"] = json!("4")),
+            Rejects,
+        ),
+        ("name not a string", with(|v| v["name"] = json!(5)), Rejects),
+        (
+            "negative maxslime",
+            with(|v| v["maxslime"] = json!(-1)),
+            Rejects,
+        ),
+        ("pre not an array", with(|v| v["pre"] = json!({})), Rejects),
+        ("unknown kind", with(|v| v["kind"] = json!("baba")), Rejects),
+        ("kind not a string", with(|v| v["kind"] = json!(1)), Rejects),
+        (
+            "state not an object",
+            with(|v| v["state"] = json!([1])),
+            Rejects,
+        ),
+        (
+            "state with an unknown global",
+            with(|v| v["state"] = json!({"w": 1})),
+            Rejects,
+        ),
+        (
+            "state with a negative global",
+            with(|v| v["state"] = json!({"gems": -1})),
+            Rejects,
+        ),
+        (
+            "state with a per-field value",
+            with(|v| v["state"] = json!({"a": 1})),
+            Rejects,
+        ),
+        ("an empty map", with(|v| v["map"] = json!([])), Rejects),
+        ("an empty row", with(|v| v["map"] = json!([[]])), Rejects),
+        (
+            "a row that is not an array",
+            with(|v| v["map"][1] = json!("wall")),
+            Rejects,
+        ),
+        ("no me", with(|v| v["map"][1][1] = json!("path")), Rejects),
+        (
+            "two me in one row",
+            with(|v| v["map"][1][2] = json!("ME")),
+            Rejects,
+        ),
+        (
+            "two me in two rows",
+            with(|v| v["map"][2][1] = json!({"token": "me"})),
+            Rejects,
+        ),
+        (
+            "an unknown token in the map",
+            with(|v| v["map"][0][0] = json!("lava")),
+            Rejects,
+        ),
+        (
+            "a digit token in the map",
+            with(|v| v["map"][0][0] = json!("0")),
+            Rejects,
+        ),
+        (
+            "a number as a map field",
+            with(|v| v["map"][0][0] = json!(0)),
+            Rejects,
+        ),
+        (
+            "a token with a LONG S",
+            with(|v| v["map"][0][0] = json!("ſtone")),
+            Rejects,
+        ),
+        (
+            "a token with a KELVIN SIGN",
+            with(|v| v["map"][0][0] = json!("bloc\u{212A}ling")),
+            Rejects,
+        ),
+        (
+            "a field object without token",
+            with(|v| v["map"][0][0] = json!({"values": {"a": 1}})),
+            Rejects,
+        ),
+        (
+            "a negative value in a map field",
+            with(|v| v["map"][0][0] = json!({"token": "wall", "values": {"a": -1}})),
+            Rejects,
+        ),
+        (
+            "a fractional value in a map field",
+            with(|v| v["map"][0][0] = json!({"token": "wall", "values": {"a": 0.5}})),
+            Rejects,
+        ),
+        (
+            "a value above 2^32-1 in a map field",
+            with(|v| v["map"][0][0] = json!({"token": "wall", "values": {"a": 4_294_967_296_u64}})),
+            Rejects,
+        ),
+        (
+            "a global in a map field",
+            with(|v| v["map"][0][0] = json!({"token": "wall", "values": {"gems": 1}})),
+            Rejects,
+        ),
+        (
+            "an unknown value in a map field",
+            with(|v| v["map"][0][0] = json!({"token": "wall", "values": {"speed": 1}})),
+            Rejects,
+        ),
+        (
+            "field values as an array",
+            with(|v| v["map"][0][0] = json!({"token": "wall", "values": [1]})),
+            Rejects,
+        ),
+        (
+            "an unknown situation",
+            with_rule(
+                json!({"situation": "sometimes", "direction": "east", "original": [{"token": "*"}], "result": [{"token": "0"}]}),
+            ),
+            Rejects,
+        ),
+        (
+            "situation northeast is a direction typo",
+            with_rule(
+                json!({"situation": "any", "direction": "northeast", "original": [{"token": "*"}], "result": [{"token": "0"}]}),
+            ),
+            Rejects,
+        ),
+        (
+            "rare without sparsity",
+            with_rule(
+                json!({"situation": "rare", "direction": "east", "original": [{"token": "*"}], "result": [{"token": "0"}]}),
+            ),
+            Rejects,
+        ),
+        (
+            "RARE without sparsity",
+            with_rule(
+                json!({"situation": "RARE", "direction": "east", "original": [{"token": "*"}], "result": [{"token": "0"}]}),
+            ),
+            Rejects,
+        ),
+        (
+            "rare with sparsity 0",
+            with_rule(
+                json!({"situation": "rare", "sparsity": 0, "direction": "east", "original": [{"token": "*"}], "result": [{"token": "0"}]}),
+            ),
+            Rejects,
+        ),
+        (
+            "a rule without direction",
+            with_rule(
+                json!({"situation": "any", "original": [{"token": "*"}], "result": [{"token": "0"}]}),
+            ),
+            Rejects,
+        ),
+        (
+            "a rule without result",
+            with_rule(
+                json!({"situation": "any", "direction": "east", "original": [{"token": "*"}]}),
+            ),
+            Rejects,
+        ),
+        (
+            "an empty original",
+            with_rule(
+                json!({"situation": "any", "direction": "east", "original": [], "result": []}),
+            ),
+            Rejects,
+        ),
+        (
+            "a rule name that is not a string",
+            with_rule(
+                json!({"name": 3, "situation": "any", "direction": "east", "original": [{"token": "*"}], "result": [{"token": "0"}]}),
+            ),
+            Rejects,
+        ),
+        (
+            "\"*\" in a result block",
+            with_rule(rule1(json!({"token": "stone"}), json!({"token": "*"}))),
+            Rejects,
+        ),
+        (
+            "an array in a result block",
+            with_rule(rule1(json!({"token": "stone"}), json!({"token": ["gem"]}))),
+            Rejects,
+        ),
+        (
+            "a negative index in a result block",
+            with_rule(rule1(json!({"token": "stone"}), json!({"token": -1}))),
+            Rejects,
+        ),
+        (
+            "an unknown token in a result block",
+            with_rule(rule1(json!({"token": "stone"}), json!({"token": "lava"}))),
+            Rejects,
+        ),
+        (
+            "an unknown token in an original block",
+            with_rule(rule1(json!({"token": "lava"}), json!({"token": "0"}))),
+            Rejects,
+        ),
+        (
+            "an unknown alternative in an original block",
+            with_rule(rule1(
+                json!({"token": ["mud", "lava"]}),
+                json!({"token": "0"}),
+            )),
+            Rejects,
+        ),
+        (
+            "a digit string alternative in an original block",
+            with_rule(rule1(json!({"token": ["mud", "1"]}), json!({"token": "0"}))),
+            Rejects,
+        ),
+        (
+            "an empty alternative list",
+            with_rule(rule1(json!({"token": []}), json!({"token": "0"}))),
+            Rejects,
+        ),
+        (
+            "a block without token",
+            with_rule(rule1(json!({"values": {"a": 1}}), json!({"token": "0"}))),
+            Rejects,
+        ),
+        (
+            "a boolean token",
+            with_rule(rule1(json!({"token": true}), json!({"token": "0"}))),
+            Rejects,
+        ),
+        (
+            "a fractional index",
+            with_rule(rule1(json!({"token": "stone"}), json!({"token": 0.5}))),
+            Rejects,
+        ),
+        (
+            "a negative value in an original block",
+            with_rule(rule1(
+                json!({"token": "stone", "values": {"a": -1}}),
+                json!({"token": "0"}),
+            )),
+            Rejects,
+        ),
+        (
+            "an unknown value in a rule block",
+            with_rule(rule1(
+                json!({"token": "stone", "values": {"speed": 1}}),
+                json!({"token": "0"}),
+            )),
+            Rejects,
+        ),
+        (
+            "a result value below -(2^32-1)",
+            with_rule(rule1(
+                json!({"token": "stone"}),
+                json!({"token": "0", "values": {"a": -4_294_967_296_i64}}),
+            )),
+            Rejects,
+        ),
+        (
+            "a rule block that is a string",
+            with_rule(rule1(json!("stone"), json!({"token": "0"}))),
+            Rejects,
+        ),
+        // The schema is stricter than the engine here on purpose: these are typos or noise.
+        (
+            "an unknown member of a map field",
+            with(|v| v["map"][0][0] = json!({"token": "wall", "value": {"a": 1}})),
+            StricterSchema,
+        ),
+        (
+            "null field values",
+            with(|v| v["map"][0][0] = json!({"token": "wall", "values": null})),
+            StricterSchema,
+        ),
+        (
+            "an unknown member of a rule block",
+            with_rule(rule1(
+                json!({"token": "stone", "value": {"a": 1}}),
+                json!({"token": "0"}),
+            )),
+            StricterSchema,
+        ),
+        (
+            "null block values",
+            with_rule(rule1(
+                json!({"token": "stone", "values": null}),
+                json!({"token": "0"}),
+            )),
+            StricterSchema,
+        ),
+        (
+            "a null rule name",
+            with_rule(
+                json!({"name": null, "situation": "any", "direction": "east", "original": [{"token": "*"}], "result": [{"token": "0"}]}),
+            ),
+            StricterSchema,
+        ),
+        (
+            "a non-numeric sparsity on a non-rare rule",
+            with_rule(
+                json!({"situation": "any", "sparsity": "x", "direction": "east", "original": [{"token": "*"}], "result": [{"token": "0"}]}),
+            ),
+            StricterSchema,
+        ),
+    ]
+}
+
+#[test]
+fn invalid_documents_are_rejected() {
+    let v = validator();
+    let mut failures = Vec::new();
+    for (what, doc, engine) in invalid_cases() {
+        if v.is_valid(&doc) {
+            failures.push(format!("the schema accepts {what}"));
+        }
+        let engine_errors = engine_errors_text(&doc.to_string());
+        match engine {
+            Engine::Rejects if engine_errors.is_empty() => {
+                failures.push(format!(
+                    "the engine accepts {what} (expected both to reject)"
+                ));
+            }
+            Engine::StricterSchema if !engine_errors.is_empty() => failures.push(format!(
+                "the engine now rejects {what}; mark the case Engine::Rejects"
+            )),
+            _ => {}
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+fn valid_cases() -> Vec<(&'static str, Value)> {
+    let any_rule = |situation: &str, direction: &str| json!({"situation": situation, "direction": direction, "original": [{"token": "*"}], "result": [{"token": 0}]});
+    vec![
+        ("the base level", base()),
+        (
+            "no name, no pre, no post",
+            with(|v| {
+                let o = v.as_object_mut().unwrap();
+                o.remove("name");
+                o.remove("pre");
+                o.remove("post");
+            }),
+        ),
+        (
+            "upper- and mixed-case tokens",
+            with(|v| {
+                v["map"][0] = json!(["WALL", "Wall", "wAlL", "wall"]);
+                v["map"][1][1] = json!({"token": "ME"});
+            }),
+        ),
+        (
+            "upper-case value names in a map field",
+            with(|v| {
+                v["map"][0][0] =
+                    json!({"token": "wall", "values": {"A": 1, "Direction": 2, "d": 0}})
+            }),
+        ),
+        (
+            "every per-field value in a map field",
+            with(|v| {
+                v["map"][0][0] = json!({"token": "swapling", "values": {
+            "moved": 1, "falling": 1, "loose": 1, "slippery": 1, "pushable": 1, "bam": 0, "bamrich": 0,
+            "direction": 4, "a": 1, "b": 2, "c": 3, "d": 4_294_967_295_u64}})
+            }),
+        ),
+        (
+            "empty field values",
+            with(|v| v["map"][0][0] = json!({"token": "mud", "values": {}})),
+        ),
+        (
+            "whole numbers written with a zero fraction",
+            with(|v| {
+                v["width"] = json!(4.0);
+                v["gems"] = json!([0.0, 1, 2]);
+            }),
+        ),
+        ("kind boulder", with(|v| v["kind"] = json!("boulder"))),
+        ("kind Boulder", with(|v| v["kind"] = json!("Boulder"))),
+        (
+            "a state object",
+            with(|v| v["state"] = json!({"gems": 3, "ticks": 120, "x": 1, "y": 0, "z": 2})),
+        ),
+        (
+            "a partial upper-case state",
+            with(|v| v["state"] = json!({"GEMS": 1, "X": 4})),
+        ),
+        ("an empty state", with(|v| v["state"] = json!({}))),
+        (
+            "unknown top-level members",
+            with(|v| {
+                v["time1"] = json!(280);
+                v["editor"] = json!({"zoom": 2});
+            }),
+        ),
+        ("maxslime 0", with(|v| v["maxslime"] = json!(0))),
+        (
+            "upper-case situation and direction",
+            with_rule(any_rule("ANY", "EAST")),
+        ),
+        (
+            "every situation and direction",
+            with(|v| {
+                let mut rules = Vec::new();
+                for (s, d) in [
+                    ("any", "east"),
+                    ("left", "west"),
+                    ("right", "north"),
+                    ("up", "south"),
+                    ("down", "East"),
+                    ("metaleft", "WEST"),
+                    ("metaright", "North"),
+                    ("metaup", "south"),
+                    ("metadown", "east"),
+                ] {
+                    rules.push(any_rule(s, d));
+                }
+                rules.push(
+                    json!({"situation": "Rare", "sparsity": 5, "direction": "east",
+                "original": [{"token": "*"}], "result": [{"token": "0"}]}),
+                );
+                v["post"] = json!(rules);
+            }),
+        ),
+        (
+            "integer index tokens",
+            with_rule(json!({"situation": "any", "direction": "west",
+            "original": [{"token": "stone"}, {"token": 1}], "result": [{"token": 1}, {"token": 0}]})),
+        ),
+        (
+            "digit string index tokens with a leading zero",
+            with_rule(json!({"situation": "any", "direction": "west",
+            "original": [{"token": "stone"}, {"token": "*"}], "result": [{"token": "01"}, {"token": "0"}]})),
+        ),
+        (
+            "a digit string in an original block",
+            with_rule(rule1(json!({"token": "7"}), json!({"token": "gem"}))),
+        ),
+        (
+            "alternatives with \"*\" and upper case",
+            with_rule(rule1(
+                json!({"token": ["MUD", "*", "path"]}),
+                json!({"token": "Gem"}),
+            )),
+        ),
+        (
+            "globals and upper-case values in rule blocks",
+            with_rule(rule1(
+                json!({"token": "*", "values": {"A": 1, "GEMS": 4, "x": 0, "Ticks": 2}}),
+                json!({"token": "0", "values": {"gems": 1, "Z": 1, "ticks": 0, "moved": 1}}),
+            )),
+        ),
+        (
+            "negative values in a result block",
+            with_rule(rule1(
+                json!({"token": "path", "values": {"a": 1}}),
+                json!({"token": "0", "values": {"a": -1, "x": -4_294_967_295_i64}}),
+            )),
+        ),
+        (
+            "a rule name and an unknown rule member",
+            with_rule(json!({"name": "stones fall left",
+            "note": "kept by the engine", "situation": "any", "direction": "east",
+            "original": [{"token": "stone"}], "result": [{"token": "0"}]})),
+        ),
+        (
+            "a sparsity on a non-rare rule",
+            with_rule(
+                json!({"situation": "any", "sparsity": 3, "direction": "east",
+            "original": [{"token": "stone"}], "result": [{"token": "0"}]}),
+            ),
+        ),
+        (
+            "a one-field level",
+            json!({"width": 1, "height": 1, "gems": [0, 0, 0], "ticks": [1, 1, 1], "map": [["me"]]}),
+        ),
+    ]
+}
+
+#[test]
+fn valid_edge_cases_are_accepted_by_schema_and_engine() {
+    let v = validator();
+    let mut failures = Vec::new();
+    for (what, doc) in valid_cases() {
+        let errors = schema_errors(&v, &doc);
+        if !errors.is_empty() {
+            failures.push(format!(
+                "the schema rejects {what}:\n  {}",
+                errors.join("\n  ")
+            ));
+        }
+        let errors = engine_errors_text(&doc.to_string());
+        if !errors.is_empty() {
+            failures.push(format!(
+                "the engine rejects {what}:\n  {}",
+                errors.join("\n  ")
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// What the schema cannot check: it accepts these, and the engine rejects them.
+#[test]
+fn engine_checks_what_the_schema_cannot() {
+    let v = validator();
+    let cases = [
+        (
+            "width different from the rows",
+            with(|v| v["width"] = json!(5)),
+        ),
+        (
+            "height different from the rows",
+            with(|v| v["height"] = json!(2)),
+        ),
+        (
+            "rows of different lengths",
+            with(|v| v["map"][2] = json!(["wall", "wall", "wall"])),
+        ),
+        (
+            "original and result of different lengths",
+            with_rule(json!({"situation": "any", "direction": "east",
+            "original": [{"token": "stone"}, {"token": "path"}], "result": [{"token": "0"}]})),
+        ),
+        (
+            "an index outside the window",
+            with_rule(rule1(json!({"token": "stone"}), json!({"token": "1"}))),
+        ),
+    ];
+    for (what, doc) in cases {
+        assert!(
+            v.is_valid(&doc),
+            "the schema now rejects {what}; update the docs"
+        );
+        assert!(
+            !engine_errors_text(&doc.to_string()).is_empty(),
+            "the engine accepts {what}"
+        );
+    }
+}
+
+/// A level saved by the engine (with `kind`, `state` and rule names) matches the schema.
+#[test]
+fn engine_output_matches_the_schema() {
+    use tilesmith_engine::kind::boulder::BoulderLevel;
+    let v = validator();
+    let mut doc = with_rule(
+        json!({"name": "swap", "situation": "rare", "sparsity": 2, "direction": "west",
+        "original": [{"token": ["stone", "gem"], "values": {"a": 0}}, {"token": "*"}],
+        "result": [{"token": 1, "values": {"a": -1}}, {"token": "0", "values": {"gems": 1}}]}),
+    );
+    doc["state"] = json!({"gems": 1, "ticks": 9, "x": 0, "y": 0, "z": 0});
+    doc["map"][0][0] = json!({"token": "WALL", "values": {"A": 1}});
+    let level = BoulderLevel::from_json(&doc).expect("the engine loads the document");
+    let saved = level.to_json();
+    let errors = schema_errors(&v, &saved);
+    assert!(errors.is_empty(), "{}\n{saved:#}", errors.join("\n"));
+    let blank = BoulderLevel::new("Blank", 10, 8).to_json();
+    let errors = schema_errors(&v, &blank);
+    assert!(errors.is_empty(), "{}", errors.join("\n"));
+}
+
+/// The JSON examples of docs/level-format.md are valid: whole levels as they are, rules inside
+/// `base()`.
+#[test]
+fn documentation_examples_are_valid() {
+    let path = workspace().join("docs/level-format.md");
+    let text = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+    let v = validator();
+    let mut blocks = 0;
+    for block in text.split("```json\n").skip(1) {
+        let json_text = block.split("```").next().unwrap_or_default();
+        let example: Value = serde_json::from_str(json_text)
+            .unwrap_or_else(|e| panic!("a docs example is not JSON ({e}):\n{json_text}"));
+        let doc = if example.get("map").is_some() {
+            example
+        } else {
+            with_rule(example)
+        };
+        let mut errors = schema_errors(&v, &doc);
+        errors.extend(engine_errors_text(&doc.to_string()));
+        assert!(errors.is_empty(), "{}\n{doc:#}", errors.join("\n"));
+        blocks += 1;
+    }
+    assert!(
+        blocks >= 2,
+        "expected a level and a rule example in the docs"
+    );
+}
