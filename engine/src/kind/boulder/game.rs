@@ -56,8 +56,9 @@ pub struct BoulderGame {
     status: Status,
     pub(super) entered_exit: bool,
     pub(super) explosions_at_start: Vec<usize>,
-    history: Vec<TickPatch>,
+    history: std::collections::VecDeque<TickPatch>,
     cursor: usize,
+    history_limit: usize,
     open: Option<OpenTick>,
 }
 
@@ -81,8 +82,9 @@ impl BoulderGame {
             status: Status::Running,
             entered_exit: false,
             explosions_at_start: Vec::new(),
-            history: Vec::new(),
+            history: std::collections::VecDeque::new(),
             cursor: 0,
+            history_limit: usize::MAX,
             open: None,
         }
     }
@@ -243,7 +245,14 @@ impl BoulderGame {
             .collect();
         changed.sort_by_key(|p| (p.y, p.x));
         self.history.truncate(self.cursor);
-        self.history.push(TickPatch {
+        if self.history_limit == 0 {
+            return Some(changed);
+        }
+        if self.history.len() >= self.history_limit {
+            self.history.pop_front();
+            self.cursor -= 1;
+        }
+        self.history.push_back(TickPatch {
             cells,
             globals: open.globals,
             rng: open.rng,
@@ -275,6 +284,16 @@ impl BoulderGame {
         std::mem::swap(&mut self.rng, &mut p.rng);
         std::mem::swap(&mut self.status, &mut p.status);
         std::mem::swap(&mut self.tick, &mut p.tick);
+    }
+
+    /// Keeps at most `limit` ticks of undo history, dropping the oldest first (default: no
+    /// limit). 0 turns recording off.
+    pub fn set_history_limit(&mut self, limit: usize) {
+        self.history_limit = limit;
+        while self.history.len() > limit {
+            self.history.pop_front();
+            self.cursor = self.cursor.saturating_sub(1);
+        }
     }
 
     /// The number of fields stored in the undo history (its memory is proportional to this).
