@@ -14,8 +14,12 @@ use tilesmith_engine::{Dir, Game, Input, Pos, Status};
 
 /// The snake level's rules, read from the shared course corpus beside the workspace.
 fn snake() -> BoulderLevel {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/corpus/boulder/ws1718/snake.json");
-    let doc = tilesmith_engine::load_file(std::path::Path::new(path)).expect("the shared corpus must be beside the workspace");
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../shared/corpus/boulder/ws1718/snake.json"
+    );
+    let doc = tilesmith_engine::load_file(std::path::Path::new(path))
+        .expect("the shared corpus must be beside the workspace");
     BoulderLevel::from_json(&doc.value).expect("snake.json is valid")
 }
 
@@ -71,7 +75,11 @@ fn bench(c: &mut Criterion) {
         for _ in 0..10 {
             game.tick(Input::Wait);
         }
-        assert_eq!(game.status(), Status::Running, "the benchmark state must be a running game");
+        assert_eq!(
+            game.status(),
+            Status::Running,
+            "the benchmark state must be a running game"
+        );
         // Every sample computes the same tick from the same settled state.
         group.bench_function(format!("tick {size}x{size} snake rules"), |b| {
             b.iter_batched(
@@ -84,7 +92,9 @@ fn bench(c: &mut Criterion) {
             )
         });
         let board = game.board().clone();
-        group.bench_function(format!("copy state {size}x{size}"), |b| b.iter(|| black_box(board.clone())));
+        group.bench_function(format!("copy state {size}x{size}"), |b| {
+            b.iter(|| black_box(board.clone()))
+        });
     }
     group.finish();
 }

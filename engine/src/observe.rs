@@ -49,7 +49,7 @@ pub trait TickObserver {
     fn phase_begin(&mut self, _phase: Phase) {}
     /// A level rule matched a window whose position 0 is `at`.
     fn rule_fired(&mut self, _phase: Phase, _at: Pos) {}
-    /// A phase ended; `changed` are the cells it changed, in the order first changed.
+    /// A phase ended; `changed` are the cells it changed, row-major (top row first).
     fn phase_end(&mut self, _phase: Phase, _changed: &[Pos]) {}
     /// Whether [`TickObserver::phase_end`] wants the changed cells; false skips collecting them.
     fn wants_changes(&self) -> bool {

@@ -116,7 +116,7 @@ pub struct StepReport {
     pub changed: Vec<Pos>,
     /// Every level rule that matched at least once, in the order it ran.
     pub fired: Vec<RuleFiring>,
-    /// For each phase that changed anything, the cells it changed (first change in that phase).
+    /// For each phase that changed anything, the cells it changed, row-major.
     pub phases: Vec<(Phase, Vec<Pos>)>,
 }
 

@@ -198,12 +198,13 @@ impl BoulderGame {
             Phase::Main(_) => self.explosions(),
         }
         if obs.wants_changes() {
-            let changed: Vec<Pos> = self
+            let mut changed: Vec<Pos> = self
                 .board
                 .phase_changes()
                 .iter()
                 .map(|&i| self.board.pos(i as usize))
                 .collect();
+            changed.sort_by_key(|p| (p.y, p.x));
             obs.phase_end(phase, &changed);
         }
         if let Some(o) = self.open.as_mut() {

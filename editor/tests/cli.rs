@@ -1,0 +1,251 @@
+//! The headless CLI as a user runs it: exit codes, the one-line summary, `check` lines, `--out`,
+//! `--trace` and replays. Expected values are worked out by hand from the spec.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use serde_json::{Value, json};
+
+fn tilesmith(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_tilesmith"))
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+fn tmp(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("tilesmith-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name)
+}
+
+fn write(name: &str, v: &Value) -> PathBuf {
+    let p = tmp(name);
+    std::fs::write(&p, serde_json::to_string_pretty(v).unwrap()).unwrap();
+    p
+}
+
+fn stdout_json(o: &Output) -> Value {
+    assert!(
+        o.status.success(),
+        "exit {:?}, stderr {}",
+        o.status,
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let text = String::from_utf8(o.stdout.clone()).unwrap();
+    assert_eq!(text.lines().count(), 1, "one JSON line: {text}");
+    serde_json::from_str(text.trim()).unwrap()
+}
+
+/// me, a gem, and an exit that opens with one gem.
+fn corridor() -> Value {
+    json!({"name":"corridor","width":5,"height":3,"gems":[1,1,1],"ticks":[20,10,5],
+        "map":[["wall","wall","wall","wall","wall"],["wall","me","gem","exit","wall"],["wall","wall","wall","wall","wall"]]})
+}
+
+#[test]
+fn run_wins_a_level_and_prints_one_summary_line() {
+    let f = write("corridor.json", &corridor());
+    let v = stdout_json(&tilesmith(&["run", f.to_str().unwrap(), "--inputs", "R R"]));
+    // Tick 1 collects the gem, tick 2 enters the open exit: 1 gem, 2 ticks ≤ 5 → 3 points.
+    assert_eq!(
+        v,
+        json!({"kind":"boulder","status":"won","ticks":2,"gems":1,"points":3,"x":0,"y":0,"z":0})
+    );
+}
+
+#[test]
+fn extra_ticks_get_no_key_and_time_runs_out() {
+    let f = write("corridor2.json", &corridor());
+    let v = stdout_json(&tilesmith(&[
+        "run",
+        f.to_str().unwrap(),
+        "--inputs",
+        "R",
+        "--ticks",
+        "25",
+    ]));
+    assert_eq!(v["status"], "lost");
+    assert_eq!(
+        v["ticks"], 21,
+        "lost at the end of the first tick past ticks[0] = 20"
+    );
+}
+
+#[test]
+fn bad_inputs_and_bad_files_exit_1_with_located_messages() {
+    let f = write("corridor3.json", &corridor());
+    let o = tilesmith(&["run", f.to_str().unwrap(), "--inputs", "R X"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("word 2 \"X\""));
+
+    let empty = tmp("empty.json");
+    std::fs::write(&empty, "").unwrap();
+    let o = tilesmith(&["run", empty.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8_lossy(&o.stderr).trim(),
+        format!("{}:1:1: the file is empty (at $)", empty.display())
+    );
+
+    let mut bad = corridor();
+    bad["map"][1][2] = json!("lava");
+    let b = write("bad.json", &bad);
+    let o = tilesmith(&["check", b.to_str().unwrap(), f.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    let out = String::from_utf8_lossy(&o.stdout);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 1, "{out}");
+    assert!(lines[0].starts_with(&format!("{}:", b.display())));
+    assert!(
+        lines[0].ends_with("unknown token \"lava\" (at $.map[1][2])"),
+        "{}",
+        lines[0]
+    );
+
+    let missing = tilesmith(&["check", "/no/such/file.json"]);
+    assert_eq!(missing.status.code(), Some(1));
+    assert!(
+        String::from_utf8_lossy(&missing.stdout)
+            .starts_with("/no/such/file.json:1:1: cannot read the file")
+    );
+
+    let ok = tilesmith(&["check", f.to_str().unwrap()]);
+    assert_eq!(ok.status.code(), Some(0));
+}
+
+#[test]
+fn out_writes_a_state_that_loads_again() {
+    let f = write("corridor4.json", &corridor());
+    let out = tmp("state.json");
+    stdout_json(&tilesmith(&[
+        "run",
+        f.to_str().unwrap(),
+        "--inputs",
+        "R",
+        "--out",
+        out.to_str().unwrap(),
+    ]));
+    let state: Value = serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    assert_eq!(state["state"]["gems"], 1);
+    assert_eq!(state["state"]["ticks"], 1);
+    assert_eq!(
+        state["map"][1],
+        json!(["wall", {"token":"path","values":{"moved":1}}, {"token":"me","values":{"moved":1}}, "exit", "wall"])
+    );
+    // Loading the state and stepping once more enters the exit with the saved gem.
+    let v = stdout_json(&tilesmith(&["run", out.to_str().unwrap(), "--inputs", "R"]));
+    assert_eq!(v["status"], "won");
+    assert_eq!(v["ticks"], 2);
+}
+
+#[test]
+fn trace_reports_the_spec_line_example_positions() {
+    // §4.5 line example 1 as a one-row level: matches start at columns 1 and 5.
+    let mut row: Vec<Value> = [
+        "path", "stone", "stone", "path", "path", "stone", "stone", "path", "stone", "path",
+        "stone",
+    ]
+    .iter()
+    .map(|t| json!(t))
+    .collect();
+    row.push(json!("me"));
+    let level = json!({"name":"line","width":12,"height":1,"gems":[0,0,0],"ticks":[9,9,9],
+        "pre":[{"name":"stones","situation":"any","direction":"east",
+            "original":[{"token":"stone"},{"token":"stone"},{"token":"path"}],
+            "result":[{"token":"gem"},{"token":"path"},{"token":"stone"}]}],
+        "map":[row]});
+    let f = write("line.json", &level);
+    let o = tilesmith(&["run", f.to_str().unwrap(), "--ticks", "1", "--trace"]);
+    assert!(o.status.success());
+    let trace: Vec<Value> = String::from_utf8_lossy(&o.stderr)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(
+        trace[0],
+        json!({"tick":1,"phase":"pre","rule":0,"name":"stones","at":[[1,0],[5,0]]})
+    );
+    // No main rule moves anything on a one-row map with nothing to do, so nothing else fired.
+    assert!(
+        trace[1..]
+            .iter()
+            .all(|e| e["phase"].as_str().unwrap().starts_with("main:")),
+        "{trace:?}"
+    );
+}
+
+#[test]
+fn trace_attributes_gravity_changes() {
+    let level = json!({"name":"fall","width":3,"height":3,"gems":[0,0,0],"ticks":[9,9,9],
+        "map":[["wall","stone","wall"],["wall","path","wall"],["me","mud","wall"]]});
+    let f = write("fall.json", &level);
+    let o = tilesmith(&["run", f.to_str().unwrap(), "--ticks", "1", "--trace"]);
+    let trace: Vec<Value> = String::from_utf8_lossy(&o.stderr)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(
+        trace,
+        vec![json!({"tick":1,"phase":"main:gravity","changed":[[1,0],[1,1]]})]
+    );
+}
+
+#[test]
+fn replays_pass_and_a_changed_level_fails() {
+    let f = write("corridor5.json", &corridor());
+    let rec = tmp("corridor5.replay.json");
+    stdout_json(&tilesmith(&[
+        "run",
+        f.to_str().unwrap(),
+        "--inputs",
+        "R R",
+        "--record",
+        rec.to_str().unwrap(),
+    ]));
+    let replay: Value = serde_json::from_str(&std::fs::read_to_string(&rec).unwrap()).unwrap();
+    assert_eq!(
+        replay["level"], "corridor5.json",
+        "the level path is relative to the replay"
+    );
+    assert_eq!(replay["expect"]["status"], "won");
+    assert_eq!(
+        tilesmith(&["run", "--replay", rec.to_str().unwrap()])
+            .status
+            .code(),
+        Some(0)
+    );
+    // The designer changes the level: the gem moves, so the same inputs no longer win.
+    let mut changed = corridor();
+    changed["map"][1][2] = json!("path");
+    changed["map"][2][2] = json!("wall");
+    std::fs::write(&f, changed.to_string()).unwrap();
+    let o = tilesmith(&["run", "--replay", rec.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("differs from the recorded one"));
+}
+
+#[test]
+fn the_engine_repository_levels_all_check_clean() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../levels/boulder");
+    let files: Vec<String> = std::fs::read_dir(&dir)
+        .map(|d| {
+            d.filter_map(|e| e.ok())
+                .map(|e| e.path().display().to_string())
+                .filter(|p| p.ends_with(".json"))
+                .collect()
+        })
+        .unwrap_or_default();
+    if files.is_empty() {
+        return;
+    }
+    let mut args = vec!["check"];
+    args.extend(files.iter().map(String::as_str));
+    let o = tilesmith(&args);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stdout)
+    );
+}
