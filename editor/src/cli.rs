@@ -143,7 +143,7 @@ pub fn parse_inputs(s: &str) -> Result<Vec<Input>, String> {
         .map(|(i, w)| {
             Input::parse(w).ok_or_else(|| {
                 format!(
-                    "--inputs: word {} \"{w}\" is not an input (use . L R U D ML MR MU MD)",
+                    "--inputs: word {} \"{w}\" is not an input (use . L R U D ML MR MU MD undo restart)",
                     i + 1
                 )
             })
@@ -188,7 +188,10 @@ fn load_problems(file: &Path, e: LoadError) -> Vec<Problem> {
         LoadError::Io(e) => vec![Problem {
             line: Some(1),
             column: Some(1),
-            ..Problem::error(tilesmith_engine::JsonPath::root(), format!("cannot read the file: {e}"))
+            ..Problem::error(
+                tilesmith_engine::JsonPath::root(),
+                format!("cannot read the file: {e}"),
+            )
         }],
         LoadError::Problems(p) => {
             let _ = file;
@@ -265,10 +268,10 @@ fn run(a: &RunArgs) -> ExitCode {
     let ticks = a.ticks.unwrap_or(inputs.len() as u64);
     let mut err = std::io::stderr().lock();
     for t in 0..ticks {
-        if game.status().is_over() {
+        let input = inputs.get(t as usize).copied().unwrap_or(Input::Wait);
+        if game.status().is_over() && !matches!(input, Input::Undo | Input::Restart) {
             break;
         }
-        let input = inputs.get(t as usize).copied().unwrap_or(Input::Wait);
         let report = game.step(input);
         if a.trace {
             for line in trace_lines(&report) {
@@ -284,10 +287,24 @@ fn run(a: &RunArgs) -> ExitCode {
         }
     }
     if let Some(rec) = &a.record {
-        let replay = Replay { level: ReplayLevel::Path(level.clone()), seed: a.seed, inputs, ticks, hash: None, status: None, summary: None }
-            .recorded(game.as_ref());
-        let base = rec.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
-        let text = format!("{}\n", serde_json::to_string_pretty(&replay.to_json(base)).unwrap_or_default());
+        let replay = Replay {
+            level: ReplayLevel::Path(level.clone()),
+            seed: a.seed,
+            inputs,
+            ticks,
+            hash: None,
+            status: None,
+            summary: None,
+        }
+        .recorded(game.as_ref());
+        let base = rec
+            .parent()
+            .filter(|p| !p.as_os_str().is_empty())
+            .unwrap_or(Path::new("."));
+        let text = format!(
+            "{}\n",
+            serde_json::to_string_pretty(&replay.to_json(base)).unwrap_or_default()
+        );
         if let Err(e) = tilesmith_engine::json_text::write_atomic(rec, text.as_bytes()) {
             eprintln!("{}:1:1: cannot write the replay: {e}", rec.display());
             return ExitCode::FAILURE;

@@ -269,10 +269,11 @@ impl Replay {
 /// Steps `game` `ticks` times with `inputs` (no key past their end), stopping when it is over.
 pub fn play(game: &mut dyn Game, inputs: &[Input], ticks: u64) {
     for t in 0..ticks {
-        if game.status().is_over() {
+        let input = inputs.get(t as usize).copied().unwrap_or(Input::Wait);
+        if game.status().is_over() && !matches!(input, Input::Undo | Input::Restart) {
             break;
         }
-        game.step(inputs.get(t as usize).copied().unwrap_or(Input::Wait));
+        game.step(input);
     }
 }
 

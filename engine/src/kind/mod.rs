@@ -26,11 +26,15 @@ pub enum Input {
     Move(Dir),
     /// An arrow key with the meta/shift key (`ML`, `MR`, `MU`, `MD`): dig without moving.
     Meta(Dir),
+    /// Take back the last step, as the game's own undo key does (`undo`). Not a step itself.
+    Undo,
+    /// Go back to the level's start (`restart`).
+    Restart,
 }
 
 impl Input {
-    /// Parses one CLI input word: `.`, `L`, `R`, `U`, `D`, `ML`, `MR`, `MU`, `MD`
-    /// (case-insensitive). Returns `None` for anything else.
+    /// Parses one CLI input word: `.`, `L`, `R`, `U`, `D`, `ML`, `MR`, `MU`, `MD`, `undo`,
+    /// `restart` (case-insensitive). Returns `None` for anything else.
     pub fn parse(word: &str) -> Option<Input> {
         let w = word.to_ascii_uppercase();
         let dir = |c: &str| match c {
@@ -42,6 +46,8 @@ impl Input {
         };
         match w.as_str() {
             "." => Some(Input::Wait),
+            "UNDO" => Some(Input::Undo),
+            "RESTART" => Some(Input::Restart),
             _ if w.len() == 2 && w.starts_with('M') => dir(&w[1..]).map(Input::Meta),
             _ => dir(&w).map(Input::Move),
         }
@@ -59,6 +65,8 @@ impl Input {
             Input::Meta(Dir::Right) => "MR",
             Input::Meta(Dir::Up) => "MU",
             Input::Meta(Dir::Down) => "MD",
+            Input::Undo => "undo",
+            Input::Restart => "restart",
         }
     }
 }
@@ -136,7 +144,8 @@ pub trait Game {
     /// `(width, height)` in cells.
     fn size(&self) -> (usize, usize);
     /// Computes one step (a tick for boulder) with `input`, records it for undo and reports what
-    /// changed. Once the game is over, a step changes nothing.
+    /// changed. Once the game is over, a step changes nothing. [`Input::Undo`] undoes the last
+    /// step and [`Input::Restart`] undoes all of them (both also after the game is over).
     fn step(&mut self, input: Input) -> StepReport;
     /// Undoes the last step; false when there is nothing to undo.
     fn undo(&mut self) -> bool;
@@ -209,7 +218,9 @@ mod tests {
 
     #[test]
     fn input_words_round_trip() {
-        for w in [".", "L", "R", "U", "D", "ML", "MR", "MU", "MD"] {
+        for w in [
+            ".", "L", "R", "U", "D", "ML", "MR", "MU", "MD", "undo", "restart",
+        ] {
             assert_eq!(Input::parse(w).unwrap().word(), w);
         }
         assert_eq!(Input::parse("mr"), Some(Input::Meta(Dir::Right)));

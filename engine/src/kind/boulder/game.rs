@@ -321,6 +321,23 @@ impl Game for BoulderGame {
     }
 
     fn step(&mut self, input: Input) -> StepReport {
+        match input {
+            Input::Undo => {
+                self.undo();
+                return StepReport {
+                    step: self.tick,
+                    ..StepReport::default()
+                };
+            }
+            Input::Restart => {
+                while self.undo() {}
+                return StepReport {
+                    step: self.tick,
+                    ..StepReport::default()
+                };
+            }
+            _ => {}
+        }
         let mut c = Collector::default();
         let changed = self.tick_with(input, &mut c).unwrap_or_default();
         let fired = c
