@@ -89,6 +89,13 @@ impl BoulderGame {
         }
     }
 
+    /// Applies only the value reset of §4.3 to the live map, outside any tick and without
+    /// recording undo: the state the first tick's rules see. Used by rule previews.
+    pub fn reset_for_preview(&mut self) {
+        self.reset_values();
+        self.board.end_tick();
+    }
+
     /// The level this game started from.
     pub fn level(&self) -> &BoulderLevel {
         &self.level

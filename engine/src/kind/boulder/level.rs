@@ -271,6 +271,17 @@ impl BoulderLevel {
                 "ticks limits should not increase (1, 2, 3 points)",
             ));
         }
+        for nm in super::analysis::never_matching(self) {
+            let list = if nm.post { "post" } else { "pre" };
+            let names: Vec<&str> = nm.missing.iter().map(|t| t.name()).collect();
+            w.push(Problem::warning(
+                root.key(list).index(nm.index).key("original").index(nm.block).key("token"),
+                format!(
+                    "this rule can never match: it needs {} here, which is on no field and which no rule or main rule creates",
+                    names.join(" or ")
+                ),
+            ));
+        }
         for (list, rules) in [("pre", &self.pre), ("post", &self.post)] {
             for (i, r) in rules.iter().enumerate() {
                 for (k, b) in r.original.iter().enumerate() {

@@ -3,6 +3,7 @@
 //! One token per field, values per field, five globals, and a tick of 1/5 s made of: reset of
 //! values, `pre` rules, main rules, `post` rules (§4.2).
 
+pub mod analysis;
 pub mod board;
 pub mod game;
 pub mod level;
