@@ -527,3 +527,42 @@ fn phase_by_phase_equals_a_whole_tick() {
         assert_eq!(stepped.state_hash(), whole.state_hash());
     }
 }
+
+#[test]
+fn recorded_phases_give_each_cells_history_within_a_tick() {
+    // The figure digs right (player), then the stone above its old field cannot fall into the
+    // freed field (gravity, §6 G2); the stone to the right falls into the path below it.
+    let map = "wall stone wall  stone wall
+               wall me    mud   path  wall
+               wall mud   wall  path  wall
+               wall wall  wall  wall  exit";
+    let mut g = BoulderGame::new(level(grid(map)), 0);
+    let mut reference = g.clone();
+    let rec = g.tick_recorded(Input::Move(Dir::Right));
+    reference.step(Input::Move(Dir::Right));
+    assert_eq!(g.state_hash(), reference.state_hash());
+    let phases: Vec<String> = rec.iter().map(|(p, _)| p.label()).collect();
+    assert_eq!(phases, ["reset", "main:player", "main:gravity"]);
+    let player = &rec[1].1;
+    let at = |x, y| tilesmith_engine::Pos::new(x, y);
+    assert_eq!(
+        player.iter().map(|(p, _, _)| *p).collect::<Vec<_>>(),
+        [at(1, 1), at(2, 1)]
+    );
+    assert_eq!(
+        (player[1].1.token, player[1].2.token),
+        (Token::Mud, Token::Me)
+    );
+    let gravity: Vec<_> = rec[2]
+        .1
+        .iter()
+        .map(|(p, b, a)| (*p, b.token, a.token))
+        .collect();
+    assert_eq!(
+        gravity,
+        [
+            (at(3, 0), Token::Stone, Token::Path),
+            (at(3, 1), Token::Path, Token::Stone)
+        ]
+    );
+}

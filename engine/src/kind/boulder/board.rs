@@ -36,10 +36,10 @@ pub struct Board {
     tick_stamp: Vec<u32>,
     tick_epoch: u32,
     journal: Vec<Saved>,
-    // Fields changed in the current phase.
+    // Fields changed in the current phase, with their contents when the phase began.
     phase_stamp: Vec<u32>,
     phase_epoch: u32,
-    phase_changed: Vec<u32>,
+    phase_changed: Vec<Saved>,
 }
 
 impl Board {
@@ -207,7 +207,11 @@ impl Board {
         }
         if self.phase_stamp[i] != self.phase_epoch {
             self.phase_stamp[i] = self.phase_epoch;
-            self.phase_changed.push(i as u32);
+            let cell = self.cell(i);
+            self.phase_changed.push(Saved {
+                index: i as u32,
+                cell,
+            });
         }
     }
 
@@ -287,8 +291,9 @@ impl Board {
         }
     }
 
-    /// The fields changed since [`Board::begin_phase`], in the order first changed.
-    pub fn phase_changes(&self) -> &[u32] {
+    /// The fields written since [`Board::begin_phase`], in the order first written, with their
+    /// contents when the phase began (a field written back to its old contents is included).
+    pub fn phase_changes(&self) -> &[Saved] {
         &self.phase_changed
     }
 

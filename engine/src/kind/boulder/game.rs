@@ -5,7 +5,7 @@ use rand_core::SeedableRng as _;
 use serde_json::{Value, json};
 
 use super::board::{Board, Saved};
-use super::level::BoulderLevel;
+use super::level::{BoulderLevel, Cell};
 use super::rules::CompiledRule;
 use super::token::{Global, Globals, Token, ValueKey};
 use crate::grid::Pos;
@@ -205,19 +205,56 @@ impl BoulderGame {
             Phase::Main(_) => self.explosions(),
         }
         if obs.wants_changes() {
-            let mut changed: Vec<Pos> = self
-                .board
-                .phase_changes()
-                .iter()
-                .map(|&i| self.board.pos(i as usize))
+            let changed: Vec<Pos> = self
+                .last_phase_changes()
+                .into_iter()
+                .map(|(p, _, _)| p)
                 .collect();
-            changed.sort_by_key(|p| (p.y, p.x));
             obs.phase_end(phase, &changed);
         }
         if let Some(o) = self.open.as_mut() {
             o.next_phase += 1;
         }
         Some(phase)
+    }
+
+    /// The fields the last phase run changed: `(position, before, after)`, row-major. Valid
+    /// after [`BoulderGame::run_next_phase`] until the next phase starts; the tick debugger
+    /// uses it for the per-cell history of a tick.
+    pub fn last_phase_changes(&self) -> Vec<(Pos, Cell, Cell)> {
+        let mut v: Vec<(Pos, Cell, Cell)> = self
+            .board
+            .phase_changes()
+            .iter()
+            .map(|s| {
+                (
+                    self.board.pos(s.index as usize),
+                    s.cell,
+                    self.board.cell(s.index as usize),
+                )
+            })
+            .filter(|(_, before, after)| before != after)
+            .collect();
+        v.sort_by_key(|(p, _, _)| (p.y, p.x));
+        v
+    }
+
+    /// Computes one tick phase by phase and returns, for every phase that changed anything,
+    /// the phase and its `(position, before, after)` fields. Same result as a whole tick.
+    /// Returns an empty list when the game is over.
+    pub fn tick_recorded(&mut self, input: Input) -> Vec<(Phase, Vec<(Pos, Cell, Cell)>)> {
+        let mut out = Vec::new();
+        if !self.begin_tick(input) {
+            return out;
+        }
+        while let Some(phase) = self.run_next_phase(&mut NoObserver) {
+            let changes = self.last_phase_changes();
+            if !changes.is_empty() {
+                out.push((phase, changes));
+            }
+        }
+        self.finish_tick(&mut NoObserver);
+        out
     }
 
     /// Runs the open tick's remaining phases, then ends it: `ticks` goes up by one (§6 T2), the
