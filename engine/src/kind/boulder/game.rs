@@ -243,18 +243,50 @@ impl BoulderGame {
     /// the phase and its `(position, before, after)` fields. Same result as a whole tick.
     /// Returns an empty list when the game is over.
     pub fn tick_recorded(&mut self, input: Input) -> Vec<(Phase, Vec<(Pos, Cell, Cell)>)> {
-        let mut out = Vec::new();
-        if !self.begin_tick(input) {
-            return out;
+        self.step_detailed(input).1
+    }
+
+    /// [`Game::step`] plus the per-phase records of [`BoulderGame::tick_recorded`]: what the
+    /// play pane's tick debugger shows after each step (fired rules, changed fields, and each
+    /// field's history through the phases).
+    pub fn step_detailed(
+        &mut self,
+        input: Input,
+    ) -> (StepReport, Vec<(Phase, Vec<(Pos, Cell, Cell)>)>) {
+        let mut records = Vec::new();
+        if matches!(input, Input::Undo | Input::Restart) || !self.begin_tick(input) {
+            return (self.step(input), records);
         }
-        while let Some(phase) = self.run_next_phase(&mut NoObserver) {
+        let mut c = Collector::default();
+        while let Some(phase) = self.run_next_phase(&mut c) {
             let changes = self.last_phase_changes();
             if !changes.is_empty() {
-                out.push((phase, changes));
+                records.push((phase, changes));
             }
         }
-        self.finish_tick(&mut NoObserver);
-        out
+        let changed = self.finish_tick(&mut c).unwrap_or_default();
+        (self.report(changed, c), records)
+    }
+
+    fn report(&self, changed: Vec<Pos>, c: Collector) -> StepReport {
+        let fired = c
+            .fired
+            .into_iter()
+            .map(|(phase, at)| {
+                let name = match phase {
+                    Phase::Pre(i) => self.level.pre.get(i).and_then(|r| r.name.clone()),
+                    Phase::Post(i) => self.level.post.get(i).and_then(|r| r.name.clone()),
+                    _ => None,
+                };
+                RuleFiring { phase, name, at }
+            })
+            .collect();
+        StepReport {
+            step: self.tick,
+            changed,
+            fired,
+            phases: c.changed,
+        }
     }
 
     /// Runs the open tick's remaining phases, then ends it: `ticks` goes up by one (§6 T2), the
@@ -384,24 +416,7 @@ impl Game for BoulderGame {
         }
         let mut c = Collector::default();
         let changed = self.tick_with(input, &mut c).unwrap_or_default();
-        let fired = c
-            .fired
-            .into_iter()
-            .map(|(phase, at)| {
-                let name = match phase {
-                    Phase::Pre(i) => self.level.pre.get(i).and_then(|r| r.name.clone()),
-                    Phase::Post(i) => self.level.post.get(i).and_then(|r| r.name.clone()),
-                    _ => None,
-                };
-                RuleFiring { phase, name, at }
-            })
-            .collect();
-        StepReport {
-            step: self.tick,
-            changed,
-            fired,
-            phases: c.changed,
-        }
+        self.report(changed, c)
     }
 
     fn undo(&mut self) -> bool {
