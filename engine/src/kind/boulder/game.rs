@@ -12,6 +12,10 @@ use crate::grid::Pos;
 use crate::kind::{Game, Input, Layer, RuleFiring, Status, StepReport};
 use crate::observe::{Collector, NoObserver, Phase, TickObserver};
 
+/// One phase of a recorded tick: the phase and each field it changed as
+/// `(position, before, after)`, row-major.
+pub type PhaseRecord = (Phase, Vec<(Pos, Cell, Cell)>);
+
 /// The main rules, in the order they run (§6 P3).
 pub const MAIN_PHASES: [&str; 5] = ["player", "gravity", "enemies", "slime", "explosions"];
 
@@ -242,17 +246,14 @@ impl BoulderGame {
     /// Computes one tick phase by phase and returns, for every phase that changed anything,
     /// the phase and its `(position, before, after)` fields. Same result as a whole tick.
     /// Returns an empty list when the game is over.
-    pub fn tick_recorded(&mut self, input: Input) -> Vec<(Phase, Vec<(Pos, Cell, Cell)>)> {
+    pub fn tick_recorded(&mut self, input: Input) -> Vec<PhaseRecord> {
         self.step_detailed(input).1
     }
 
     /// [`Game::step`] plus the per-phase records of [`BoulderGame::tick_recorded`]: what the
     /// play pane's tick debugger shows after each step (fired rules, changed fields, and each
     /// field's history through the phases).
-    pub fn step_detailed(
-        &mut self,
-        input: Input,
-    ) -> (StepReport, Vec<(Phase, Vec<(Pos, Cell, Cell)>)>) {
+    pub fn step_detailed(&mut self, input: Input) -> (StepReport, Vec<PhaseRecord>) {
         let mut records = Vec::new();
         if matches!(input, Input::Undo | Input::Restart) || !self.begin_tick(input) {
             return (self.step(input), records);

@@ -1,0 +1,337 @@
+//! The eframe application: draws the UI, applies the actions afterwards, and connects the
+//! state to the outside world (window title and close, file watcher, autosave timer, frame
+//! benchmark).
+
+use std::path::{Path, PathBuf};
+use std::sync::mpsc::{Receiver, channel};
+use std::time::{Duration, Instant};
+
+use eframe::egui::{self, Ui};
+use tilesmith_engine::kind::boulder::{BoulderLevel, Cell, Token, ValueKey};
+use tilesmith_engine::{Game as _, Input};
+
+use crate::files::{Autosave, RfdDialogs, Settings, project_dirs};
+use crate::state::{Action, EditorState, Pending, default_level_file};
+use crate::ui::{self, UiState};
+
+/// How often the autosave copy is written while there are unsaved changes.
+pub const AUTOSAVE_EVERY: Duration = Duration::from_secs(30);
+/// How long the file must stay quiet after a change event before it is read.
+pub const WATCH_DEBOUNCE: Duration = Duration::from_millis(250);
+
+/// Watches the folder of the open file with `notify`.
+struct Watch {
+    /// The file watched.
+    file: PathBuf,
+    _watcher: Box<dyn notify::Watcher + Send>,
+    rx: Receiver<notify::Result<notify::Event>>,
+    /// When the last event about the file arrived (not yet handled).
+    dirty_since: Option<Instant>,
+}
+
+/// The frame benchmark (`TILESMITH_BENCH_FRAMES=N`): pans and zooms a 500×500 level for N
+/// frames and prints the mean frame time.
+#[derive(Debug)]
+struct Bench {
+    frames: u32,
+    done: u32,
+    last: Option<Instant>,
+    total: Duration,
+}
+
+/// The editor application.
+pub struct TilesmithApp {
+    /// The editor state.
+    pub state: EditorState,
+    /// UI buffers and caches.
+    pub ui: UiState,
+    watch: Option<Watch>,
+    /// Whether to watch the open file (off in tests unless asked).
+    watching: bool,
+    last_title: String,
+    last_autosave: Instant,
+    bench: Option<Bench>,
+    latched: Option<Input>,
+    pending_latch_clear: Option<u64>,
+    fitted: bool,
+}
+
+impl std::fmt::Debug for TilesmithApp {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("TilesmithApp")
+            .field("state", &self.state)
+            .finish_non_exhaustive()
+    }
+}
+
+impl TilesmithApp {
+    /// An app around `state`, not watching files (tests).
+    pub fn new(state: EditorState) -> Self {
+        Self {
+            state,
+            ui: UiState::default(),
+            watch: None,
+            watching: false,
+            last_title: String::new(),
+            last_autosave: Instant::now(),
+            bench: None,
+            latched: None,
+            pending_latch_clear: None,
+            fitted: false,
+        }
+    }
+
+    /// The app as run by `tilesmith`: settings and autosave in the platform directories,
+    /// native dialogs, watching the open file; opens `file`, or the default level.
+    pub fn new_native(file: Option<PathBuf>) -> Self {
+        let mut st = EditorState::new(EditorState::new_level());
+        st.dialogs = Box::new(RfdDialogs {
+            dir: default_level_file().and_then(|f| f.parent().map(Path::to_path_buf)),
+        });
+        if let Some((config, data)) = project_dirs() {
+            let f = config.join("settings.json");
+            st.settings = Settings::load(&f);
+            st.settings_file = Some(f);
+            st.autosave = Some(Autosave { dir: data });
+        }
+        match file.or_else(default_level_file) {
+            Some(f) => st.apply(Action::OpenPath(f)),
+            None => st.apply(Action::New),
+        }
+        st.offer_untitled_autosave();
+        let mut app = Self::new(st);
+        app.watching = true;
+        app
+    }
+
+    /// Starts watching the open file for changes on disk.
+    pub fn enable_watch(&mut self) {
+        self.watching = true;
+    }
+
+    /// Replaces the document by a generated 500×500 level and benchmarks `frames` frames.
+    pub fn start_bench(&mut self, frames: u32) {
+        self.state
+            .apply(Action::Answer(crate::state::Answer::Cancel));
+        let side = std::env::var("TILESMITH_BENCH_SIZE")
+            .ok()
+            .and_then(|s| s.parse::<usize>().ok())
+            .unwrap_or(500);
+        let level = bench_level(side, side);
+        self.state = EditorState::new(level);
+        self.bench = Some(Bench {
+            frames: frames.max(2),
+            done: 0,
+            last: None,
+            total: Duration::ZERO,
+        });
+    }
+
+    /// One frame: draw, then apply the actions, then sync title, watcher and timers.
+    pub fn frame(&mut self, ui: &mut Ui) {
+        let ctx = ui.ctx().clone();
+        let mut out = Vec::new();
+        if let Some(b) = &mut self.bench {
+            let size = (self.state.level.width(), self.state.level.height());
+            bench_frame(b, &ctx, size, &mut out);
+        }
+        ui::draw(ui, &self.state, &mut self.ui, &mut out);
+        if !self.fitted && self.state.view.canvas != [800.0, 600.0] {
+            self.fitted = true;
+            out.push(Action::Fit);
+        }
+        if let Some(p) = &self.state.play {
+            let pressed = ctx.input(|i| {
+                [
+                    egui::Key::ArrowLeft,
+                    egui::Key::ArrowRight,
+                    egui::Key::ArrowUp,
+                    egui::Key::ArrowDown,
+                ]
+                .into_iter()
+                .any(|k| i.key_pressed(k))
+            });
+            if p.running {
+                if pressed {
+                    self.latched = ui::held_input(&ctx).or(self.latched);
+                }
+                let held = ui::held_input(&ctx).or(self.latched);
+                let dt = ctx.input(|i| i.stable_dt).min(0.25) as f64;
+                let before = p.game.steps();
+                out.push(Action::PlayAdvance { dt, held });
+                ctx.request_repaint();
+                self.pending_latch_clear = Some(before);
+            }
+        }
+        for a in out {
+            let copied = matches!(a, Action::Copy | Action::Cut);
+            self.state.apply(a);
+            if copied && self.state.clipboard.is_some() {
+                // So the platform's Ctrl+V is delivered as a paste event.
+                ctx.copy_text("tilesmith cells".into());
+            }
+        }
+        if let (Some(before), Some(p)) = (self.pending_latch_clear.take(), &self.state.play)
+            && p.game.steps() != before
+        {
+            self.latched = None;
+        }
+        self.state.refresh();
+        let title = self.state.title();
+        if title != self.last_title {
+            ctx.send_viewport_cmd(egui::ViewportCommand::Title(title.clone()));
+            self.last_title = title;
+        }
+        self.poll_watch(&ctx);
+        if self.last_autosave.elapsed() >= AUTOSAVE_EVERY {
+            self.last_autosave = Instant::now();
+            self.state.apply(Action::Autosave);
+        }
+        if self.state.dirty() {
+            ctx.request_repaint_after(AUTOSAVE_EVERY);
+        }
+        // Closing: ask first when there are unsaved changes.
+        if ctx.input(|i| i.viewport().close_requested()) && !self.state.close_ok {
+            ctx.send_viewport_cmd(egui::ViewportCommand::CancelClose);
+            self.state.apply(Action::Quit);
+        }
+        if self.state.close_ok {
+            ctx.send_viewport_cmd(egui::ViewportCommand::Close);
+        }
+    }
+
+    fn poll_watch(&mut self, ctx: &egui::Context) {
+        if !self.watching {
+            return;
+        }
+        let want = self.state.path.clone();
+        if self.watch.as_ref().map(|w| &w.file) != want.as_ref() {
+            self.watch = want.and_then(|f| start_watch(&f, ctx));
+        }
+        let Some(w) = &mut self.watch else { return };
+        let name = w.file.file_name().map(|n| n.to_os_string());
+        while let Ok(ev) = w.rx.try_recv() {
+            if let Ok(ev) = ev
+                && ev
+                    .paths
+                    .iter()
+                    .any(|p| p.file_name().map(|n| n.to_os_string()) == name)
+            {
+                w.dirty_since = Some(Instant::now());
+            }
+        }
+        if let Some(t) = w.dirty_since {
+            if t.elapsed() >= WATCH_DEBOUNCE {
+                w.dirty_since = None;
+                if self.state.pending.is_none()
+                    || matches!(self.state.pending, Some(Pending::Message(_)))
+                {
+                    self.state.apply(Action::DiskChanged);
+                } else {
+                    w.dirty_since = Some(Instant::now());
+                }
+            }
+            ctx.request_repaint_after(WATCH_DEBOUNCE);
+        }
+    }
+}
+
+fn start_watch(file: &Path, ctx: &egui::Context) -> Option<Watch> {
+    use notify::Watcher as _;
+    let dir = file
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."))
+        .to_path_buf();
+    let (tx, rx) = channel();
+    let handler = {
+        let (tx, ctx) = (tx.clone(), ctx.clone());
+        move |res| {
+            let _ = tx.send(res);
+            ctx.request_repaint();
+        }
+    };
+    // The platform's watcher (inotify on Linux); if it cannot start (no inotify in some
+    // sandboxes), poll the folder once a second instead.
+    let native = notify::recommended_watcher(handler).and_then(|mut w| {
+        w.watch(&dir, notify::RecursiveMode::NonRecursive)?;
+        Ok(Box::new(w) as Box<dyn notify::Watcher + Send>)
+    });
+    let watcher = match native {
+        Ok(w) => w,
+        Err(_) => {
+            let ctx = ctx.clone();
+            let config = notify::Config::default()
+                .with_poll_interval(Duration::from_secs(1))
+                .with_compare_contents(true);
+            let mut w = notify::PollWatcher::new(
+                move |res| {
+                    let _ = tx.send(res);
+                    ctx.request_repaint();
+                },
+                config,
+            )
+            .ok()?;
+            w.watch(&dir, notify::RecursiveMode::NonRecursive).ok()?;
+            Box::new(w)
+        }
+    };
+    Some(Watch {
+        file: file.to_path_buf(),
+        _watcher: watcher,
+        rx,
+        dirty_since: None,
+    })
+}
+
+impl eframe::App for TilesmithApp {
+    fn ui(&mut self, ui: &mut Ui, _frame: &mut eframe::Frame) {
+        self.frame(ui);
+    }
+}
+
+/// A `w` × `h` level with a varied pattern of every token (for the frame benchmark).
+pub fn bench_level(w: usize, h: usize) -> BoulderLevel {
+    let mut level = BoulderLevel::new("bench", w, h);
+    let n = Token::ALL.len();
+    for (i, c) in level.map.cells_mut().iter_mut().enumerate() {
+        let (x, y) = (i % w, i / w);
+        let k = (x * 7 + y * 13 + (x * y) % 5) % n;
+        *c = Cell::new(Token::ALL[k]).with(ValueKey::Direction, ((x + y) % 4 + 1) as u32);
+    }
+    level
+}
+
+fn bench_frame(b: &mut Bench, ctx: &egui::Context, (w, h): (usize, usize), out: &mut Vec<Action>) {
+    let now = Instant::now();
+    if let Some(last) = b.last {
+        b.total += now - last;
+        b.done += 1;
+    }
+    b.last = Some(now);
+    // Alternate panning and zooming, through zooms from "whole map" to "large glyphs".
+    let phase = b.done % 120;
+    match phase {
+        0 => out.push(Action::Fit),
+        1..=39 => out.push(Action::ZoomAt {
+            factor: 1.08,
+            at: [400.0, 300.0],
+        }),
+        40..=79 => out.push(Action::Pan([-9.0, -5.0])),
+        _ => out.push(Action::ZoomAt {
+            factor: 1.0 / 1.08,
+            at: [300.0, 200.0],
+        }),
+    }
+    ctx.request_repaint();
+    if b.done >= b.frames {
+        let mean = b.total.as_secs_f64() * 1000.0 / b.done as f64;
+        println!(
+            "bench: {} frames of a {w}x{h} level (pan and zoom), mean frame time {mean:.2} ms ({:.0} fps)",
+            b.done,
+            1000.0 / mean
+        );
+        ctx.send_viewport_cmd(egui::ViewportCommand::Close);
+        b.frames = u32::MAX;
+    }
+}

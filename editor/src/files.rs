@@ -1,0 +1,209 @@
+//! Files around the document: native dialogs behind a trait, the settings file with the recent
+//! files, and the autosave copy in the platform's data directory.
+
+use std::path::{Path, PathBuf};
+
+use serde_json::{Value, json};
+
+/// File dialogs. The app uses [`RfdDialogs`]; tests script answers with [`ScriptedDialogs`] so
+/// no real dialog ever opens.
+pub trait Dialogs {
+    /// Asks for a level file to open; `None` when cancelled.
+    fn pick_open(&mut self) -> Option<PathBuf>;
+    /// Asks where to save a level, suggesting `file_name`; `None` when cancelled.
+    fn pick_save(&mut self, file_name: &str) -> Option<PathBuf>;
+    /// Asks where to save a replay, suggesting `file_name`; `None` when cancelled.
+    fn pick_save_replay(&mut self, file_name: &str) -> Option<PathBuf> {
+        self.pick_save(file_name)
+    }
+}
+
+/// Native dialogs through `rfd` (the XDG desktop portal, or `zenity` as a fallback).
+#[derive(Debug, Default)]
+pub struct RfdDialogs {
+    /// The folder dialogs start in.
+    pub dir: Option<PathBuf>,
+}
+
+impl Dialogs for RfdDialogs {
+    fn pick_open(&mut self) -> Option<PathBuf> {
+        let mut d = rfd::FileDialog::new()
+            .add_filter("Level (JSON)", &["json"])
+            .add_filter("All files", &["*"]);
+        if let Some(dir) = &self.dir {
+            d = d.set_directory(dir);
+        }
+        d.pick_file()
+    }
+
+    fn pick_save(&mut self, file_name: &str) -> Option<PathBuf> {
+        let mut d = rfd::FileDialog::new()
+            .add_filter("Level (JSON)", &["json"])
+            .set_file_name(file_name);
+        if let Some(dir) = &self.dir {
+            d = d.set_directory(dir);
+        }
+        d.save_file()
+    }
+}
+
+/// Dialogs that give pre-set answers, for tests (each call pops the next answer).
+#[derive(Debug, Default)]
+pub struct ScriptedDialogs {
+    /// Answers to [`Dialogs::pick_open`], first used first.
+    pub opens: Vec<PathBuf>,
+    /// Answers to [`Dialogs::pick_save`], first used first.
+    pub saves: Vec<PathBuf>,
+}
+
+impl Dialogs for ScriptedDialogs {
+    fn pick_open(&mut self) -> Option<PathBuf> {
+        (!self.opens.is_empty()).then(|| self.opens.remove(0))
+    }
+
+    fn pick_save(&mut self, _file_name: &str) -> Option<PathBuf> {
+        (!self.saves.is_empty()).then(|| self.saves.remove(0))
+    }
+}
+
+/// How many recent files are remembered.
+pub const MAX_RECENT: usize = 10;
+
+/// Settings kept between runs (a small JSON file in the config directory).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Settings {
+    /// Recently opened or saved files, newest first.
+    pub recent: Vec<PathBuf>,
+    /// Whether the grid is shown.
+    pub grid: bool,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Self {
+            recent: Vec::new(),
+            grid: true,
+        }
+    }
+}
+
+impl Settings {
+    /// Puts `path` first in the recent list (once), keeping at most [`MAX_RECENT`].
+    pub fn add_recent(&mut self, path: &Path) {
+        let p = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+        self.recent.retain(|r| r != &p);
+        self.recent.insert(0, p);
+        self.recent.truncate(MAX_RECENT);
+    }
+
+    /// Reads settings from `file`; defaults when missing or unreadable.
+    pub fn load(file: &Path) -> Self {
+        let mut s = Self::default();
+        let Ok(text) = std::fs::read_to_string(file) else {
+            return s;
+        };
+        let Ok(v) = serde_json::from_str::<Value>(&text) else {
+            return s;
+        };
+        if let Some(list) = v.get("recent").and_then(Value::as_array) {
+            s.recent = list
+                .iter()
+                .filter_map(Value::as_str)
+                .map(PathBuf::from)
+                .take(MAX_RECENT)
+                .collect();
+        }
+        if let Some(g) = v.get("grid").and_then(Value::as_bool) {
+            s.grid = g;
+        }
+        s
+    }
+
+    /// Writes settings to `file` (atomically); errors are returned, not fatal.
+    ///
+    /// # Errors
+    /// When the directory cannot be created or the file cannot be written.
+    pub fn save(&self, file: &Path) -> std::io::Result<()> {
+        if let Some(dir) = file.parent() {
+            std::fs::create_dir_all(dir)?;
+        }
+        let v = json!({
+            "recent": self.recent.iter().map(|p| p.display().to_string()).collect::<Vec<_>>(),
+            "grid": self.grid,
+        });
+        tilesmith_engine::json_text::write_atomic(file, v.to_string().as_bytes())
+    }
+}
+
+/// The platform directories of the editor: `(config dir, data dir)`, e.g.
+/// `~/.config/tilesmith` and `~/.local/share/tilesmith` on Linux.
+pub fn project_dirs() -> Option<(PathBuf, PathBuf)> {
+    let d = directories::ProjectDirs::from("", "", "tilesmith")?;
+    Some((d.config_dir().to_path_buf(), d.data_dir().to_path_buf()))
+}
+
+/// The autosave copy of one document: `DIR/autosave-KEY.json` holding
+/// `{"file": original path or null, "level": …}`, where KEY is a hash of the original path
+/// (`untitled` for a new document).
+#[derive(Clone, Debug)]
+pub struct Autosave {
+    /// The folder holding autosave copies (the platform data directory).
+    pub dir: PathBuf,
+}
+
+/// An autosave copy found on disk.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Found {
+    /// Where the copy is.
+    pub copy: PathBuf,
+    /// The document it belongs to (`None` for an untitled one).
+    pub file: Option<PathBuf>,
+    /// The saved level document.
+    pub level: Value,
+}
+
+impl Autosave {
+    /// The copy's path for a document at `file` (or an untitled one).
+    pub fn path_for(&self, file: Option<&Path>) -> PathBuf {
+        let key = match file {
+            None => "untitled".to_string(),
+            Some(f) => {
+                let f = std::fs::canonicalize(f).unwrap_or_else(|_| f.to_path_buf());
+                let mut h = tilesmith_engine::hash::Fnv::new();
+                h.write(f.display().to_string().as_bytes());
+                format!("{:016x}", h.finish())
+            }
+        };
+        self.dir.join(format!("autosave-{key}.json"))
+    }
+
+    /// Writes the copy of `level` for the document at `file`.
+    ///
+    /// # Errors
+    /// When the folder cannot be created or the copy cannot be written.
+    pub fn write(&self, file: Option<&Path>, level: &Value) -> std::io::Result<()> {
+        std::fs::create_dir_all(&self.dir)?;
+        let v = json!({
+            "file": file.map(|f| f.display().to_string()),
+            "level": level,
+        });
+        tilesmith_engine::json_text::write_atomic(&self.path_for(file), v.to_string().as_bytes())
+    }
+
+    /// The copy for the document at `file`, if one was left behind (by a crash).
+    pub fn find(&self, file: Option<&Path>) -> Option<Found> {
+        let copy = self.path_for(file);
+        let text = std::fs::read_to_string(&copy).ok()?;
+        let v: Value = serde_json::from_str(&text).ok()?;
+        Some(Found {
+            file: v.get("file").and_then(Value::as_str).map(PathBuf::from),
+            level: v.get("level")?.clone(),
+            copy,
+        })
+    }
+
+    /// Deletes the copy for the document at `file` (after a save or a clean exit).
+    pub fn remove(&self, file: Option<&Path>) {
+        let _ = std::fs::remove_file(self.path_for(file));
+    }
+}

@@ -1,0 +1,63 @@
+//! The Tilesmith editor: an eframe/egui window to paint boulder levels, edit their properties,
+//! and play-test them tick by tick.
+//!
+//! Design decision: the whole editor state lives in [`state::EditorState`], which makes no egui
+//! call and changes only through [`state::Action`]s. The UI functions in [`ui`] read the state
+//! and push actions; [`app::TilesmithApp`] applies the queue after drawing. Edits to the level
+//! are commands ([`state::edit::Edit`]) whose `apply_swap` serves both undo and redo; tools
+//! ([`tools`]) are state machines fed cell events that show a preview and give one edit per
+//! stroke. Most tests therefore drive `EditorState::apply` without a window.
+//!
+//! Coordinates: cells are [`tilesmith_engine::Pos`] with `x` = column from the left and `y` =
+//! row from the top. Screen coordinates are egui points.
+
+#![warn(missing_docs)]
+
+pub mod app;
+pub mod files;
+pub mod look;
+pub mod rules;
+pub mod state;
+pub mod tools;
+pub mod ui;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// Opens the editor window on `file`, or on the default level when `None`, and runs it until
+/// the window closes. Returns a failure code when no window can be opened.
+pub fn run(file: Option<PathBuf>) -> ExitCode {
+    let bench = std::env::var("TILESMITH_BENCH_FRAMES")
+        .ok()
+        .and_then(|s| s.parse::<u32>().ok());
+    let options = eframe::NativeOptions {
+        renderer: eframe::Renderer::Glow,
+        glow_options: eframe::egui_glow::GlowConfiguration {
+            vsync: bench.is_none(),
+            ..Default::default()
+        },
+        viewport: eframe::egui::ViewportBuilder::default()
+            .with_inner_size([1280.0, 800.0])
+            .with_min_inner_size([640.0, 400.0])
+            .with_title("Tilesmith"),
+        ..Default::default()
+    };
+    let result = eframe::run_native(
+        "Tilesmith",
+        options,
+        Box::new(move |_cc| {
+            let mut app = app::TilesmithApp::new_native(file);
+            if let Some(n) = bench {
+                app.start_bench(n);
+            }
+            Ok(Box::new(app))
+        }),
+    );
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("tilesmith: cannot open the editor window: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}

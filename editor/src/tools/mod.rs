@@ -1,0 +1,437 @@
+//! Painting tools as state machines fed cell events.
+//!
+//! A mouse press on a cell starts a [`Stroke`]; each move to another cell updates it; the
+//! release finishes it. While it runs, [`Stroke::preview`] lists the cells to draw over the map;
+//! [`Stroke::finish`] gives at most one [`Edit`] (one undo step per stroke) and, for the
+//! selection tool, the new selection. Cells are [`Pos`] (x = column, y = row).
+
+use std::collections::HashSet;
+
+use tilesmith_engine::kind::boulder::{BoulderLevel, Cell, Token};
+use tilesmith_engine::{Grid, Pos};
+
+use crate::state::edit::Edit;
+
+/// A canvas tool.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Tool {
+    /// Paints cells under the pointer.
+    Pencil,
+    /// Paints a rectangle, filled or outlined.
+    Rect,
+    /// Paints a straight line.
+    Line,
+    /// Fills the 4-connected area of equal tokens.
+    Fill,
+    /// Picks a cell's token as primary (left) or secondary (right) token.
+    Eyedropper,
+    /// Selects a rectangle; dragging inside the selection moves its contents.
+    Select,
+}
+
+impl Tool {
+    /// Every tool, in toolbar order.
+    pub const ALL: [Tool; 6] = [
+        Tool::Pencil,
+        Tool::Rect,
+        Tool::Line,
+        Tool::Fill,
+        Tool::Eyedropper,
+        Tool::Select,
+    ];
+
+    /// The tool's name as shown on its button.
+    pub fn name(self) -> &'static str {
+        match self {
+            Tool::Pencil => "Pencil",
+            Tool::Rect => "Rectangle",
+            Tool::Line => "Line",
+            Tool::Fill => "Fill",
+            Tool::Eyedropper => "Eyedropper",
+            Tool::Select => "Select",
+        }
+    }
+
+    /// The key that selects the tool (a letter, no modifier).
+    pub fn key(self) -> char {
+        match self {
+            Tool::Pencil => 'P',
+            Tool::Rect => 'R',
+            Tool::Line => 'L',
+            Tool::Fill => 'F',
+            Tool::Eyedropper => 'I',
+            Tool::Select => 'S',
+        }
+    }
+
+    /// The tooltip, naming the shortcut.
+    pub fn tooltip(self) -> String {
+        let what = match self {
+            Tool::Pencil => "left button paints the primary token, right button the secondary",
+            Tool::Rect => "drag a rectangle (filled or outline, see the option)",
+            Tool::Line => "drag a straight line",
+            Tool::Fill => "fill the connected area of the same token",
+            Tool::Eyedropper => {
+                "left click picks the primary token, right click the secondary (Alt+click works with any tool)"
+            }
+            Tool::Select => {
+                "drag to select; drag inside the selection to move it; Ctrl+C/X/V, Delete"
+            }
+        };
+        format!("{} ({}): {what}", self.name(), self.key())
+    }
+}
+
+/// Which mouse button drives a stroke.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Button {
+    /// The left button: the primary token.
+    Primary,
+    /// The right button: the secondary token.
+    Secondary,
+}
+
+/// A rectangle of cells, corners included: columns `x0..=x1`, rows `y0..=y1`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct CellRect {
+    /// Leftmost column.
+    pub x0: usize,
+    /// Top row.
+    pub y0: usize,
+    /// Rightmost column (inclusive).
+    pub x1: usize,
+    /// Bottom row (inclusive).
+    pub y1: usize,
+}
+
+impl CellRect {
+    /// The rectangle spanned by two corner cells, in any order.
+    pub fn span(a: Pos, b: Pos) -> Self {
+        Self {
+            x0: a.x.min(b.x),
+            y0: a.y.min(b.y),
+            x1: a.x.max(b.x),
+            y1: a.y.max(b.y),
+        }
+    }
+
+    /// Width in cells.
+    pub fn width(&self) -> usize {
+        self.x1 - self.x0 + 1
+    }
+
+    /// Height in cells.
+    pub fn height(&self) -> usize {
+        self.y1 - self.y0 + 1
+    }
+
+    /// True when `p` is inside.
+    pub fn contains(&self, p: Pos) -> bool {
+        (self.x0..=self.x1).contains(&p.x) && (self.y0..=self.y1).contains(&p.y)
+    }
+
+    /// Every cell, row by row.
+    pub fn cells(&self) -> impl Iterator<Item = Pos> + '_ {
+        (self.y0..=self.y1).flat_map(move |y| (self.x0..=self.x1).map(move |x| Pos::new(x, y)))
+    }
+
+    /// This rectangle clipped to a `w` × `h` map; `None` when nothing is left.
+    pub fn clip(&self, w: usize, h: usize) -> Option<Self> {
+        if self.x0 >= w || self.y0 >= h {
+            return None;
+        }
+        Some(Self {
+            x1: self.x1.min(w - 1),
+            y1: self.y1.min(h - 1),
+            ..*self
+        })
+    }
+}
+
+/// The cells of a straight line from `a` to `b`, both included (Bresenham).
+pub fn line_cells(a: Pos, b: Pos) -> Vec<Pos> {
+    let (mut x, mut y) = (a.x as i64, a.y as i64);
+    let (x1, y1) = (b.x as i64, b.y as i64);
+    let dx = (x1 - x).abs();
+    let dy = -(y1 - y).abs();
+    let sx = if x < x1 { 1 } else { -1 };
+    let sy = if y < y1 { 1 } else { -1 };
+    let mut err = dx + dy;
+    let mut out = Vec::new();
+    loop {
+        out.push(Pos::new(x as usize, y as usize));
+        if x == x1 && y == y1 {
+            break;
+        }
+        let e2 = 2 * err;
+        if e2 >= dy {
+            err += dy;
+            x += sx;
+        }
+        if e2 <= dx {
+            err += dx;
+            y += sy;
+        }
+    }
+    out
+}
+
+/// The 4-connected area of cells with the same token as `start` (the whole area, start first).
+pub fn flood_area(map: &Grid<Cell>, start: Pos) -> Vec<Pos> {
+    let Some(first) = map.get(start) else {
+        return Vec::new();
+    };
+    let token = first.token;
+    let (w, h) = (map.width(), map.height());
+    let mut seen = vec![false; w * h];
+    let mut out = Vec::new();
+    let mut stack = vec![start];
+    seen[map.index(start)] = true;
+    while let Some(p) = stack.pop() {
+        out.push(p);
+        for d in tilesmith_engine::Dir::ALL {
+            if let Some(q) = p.step(d, w, h) {
+                let i = map.index(q);
+                if !seen[i] && map.cells()[i].token == token {
+                    seen[i] = true;
+                    stack.push(q);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// What a stroke is doing.
+#[derive(Clone, Debug)]
+enum Mode {
+    /// Pencil: the cells painted so far.
+    Paint(HashSet<Pos>),
+    /// Rectangle (filled or not) or line from `start` to `last`.
+    Shape,
+    /// Flood fill (the area is fixed at the press).
+    Fill,
+    /// A new selection from `start` to `last`.
+    Select,
+    /// Moving the contents of `from` by `last - start`.
+    Move { from: CellRect, content: Grid<Cell> },
+}
+
+/// A drag in progress, from press to release.
+#[derive(Clone, Debug)]
+pub struct Stroke {
+    /// The tool that started it.
+    pub tool: Tool,
+    /// The token it paints.
+    pub token: Token,
+    /// The cell pressed.
+    pub start: Pos,
+    /// The cell under the pointer now.
+    pub last: Pos,
+    /// Rectangles are filled (true) or outlines.
+    pub filled: bool,
+    mode: Mode,
+    /// The cells to draw over the map, with their would-be contents.
+    pub preview: Vec<(Pos, Cell)>,
+}
+
+/// What a finished stroke gives.
+#[derive(Debug, Default)]
+pub struct Outcome {
+    /// The edit to apply, if anything changes.
+    pub edit: Option<Edit>,
+    /// The new selection, when the stroke changes it (`Some(None)` clears it).
+    pub selection: Option<Option<CellRect>>,
+}
+
+impl Stroke {
+    /// Starts a stroke of `tool` at `pos` with `token`. `selection` is the current selection
+    /// (a select press inside it starts a move). Returns `None` for the eyedropper (it acts at
+    /// once) and for positions outside the map.
+    pub fn begin(
+        tool: Tool,
+        token: Token,
+        pos: Pos,
+        filled: bool,
+        level: &BoulderLevel,
+        selection: Option<CellRect>,
+    ) -> Option<Stroke> {
+        if !level.map.contains(pos) {
+            return None;
+        }
+        let mode = match tool {
+            Tool::Pencil => Mode::Paint(HashSet::new()),
+            Tool::Rect | Tool::Line => Mode::Shape,
+            Tool::Fill => Mode::Fill,
+            Tool::Eyedropper => return None,
+            Tool::Select => match selection {
+                Some(sel) if sel.contains(pos) => Mode::Move {
+                    from: sel,
+                    content: copy_rect(&level.map, sel),
+                },
+                _ => Mode::Select,
+            },
+        };
+        let mut s = Stroke {
+            tool,
+            token,
+            start: pos,
+            last: pos,
+            filled,
+            mode,
+            preview: Vec::new(),
+        };
+        if let Mode::Fill = s.mode {
+            s.preview = flood_area(&level.map, pos)
+                .into_iter()
+                .map(|p| (p, Cell::new(token)))
+                .collect();
+        } else {
+            s.update(pos, level);
+        }
+        Some(s)
+    }
+
+    /// The pointer moved onto `pos` (clamped into the map).
+    pub fn moved(&mut self, pos: Pos, level: &BoulderLevel) {
+        let pos = Pos::new(
+            pos.x.min(level.width().saturating_sub(1)),
+            pos.y.min(level.height().saturating_sub(1)),
+        );
+        if pos != self.last {
+            self.update(pos, level);
+        }
+    }
+
+    fn update(&mut self, pos: Pos, level: &BoulderLevel) {
+        let from = self.last;
+        self.last = pos;
+        let cell = Cell::new(self.token);
+        match &mut self.mode {
+            Mode::Paint(done) => {
+                for p in line_cells(from, pos) {
+                    if done.insert(p) {
+                        self.preview.push((p, cell));
+                    }
+                }
+            }
+            Mode::Shape => {
+                self.preview = if self.tool == Tool::Line {
+                    line_cells(self.start, pos)
+                } else {
+                    let r = CellRect::span(self.start, pos);
+                    r.cells()
+                        .filter(|p| {
+                            self.filled || p.x == r.x0 || p.x == r.x1 || p.y == r.y0 || p.y == r.y1
+                        })
+                        .collect()
+                }
+                .into_iter()
+                .map(|p| (p, cell))
+                .collect();
+            }
+            Mode::Fill | Mode::Select => {}
+            Mode::Move { from, content } => {
+                let (dx, dy) = (
+                    pos.x as i64 - self.start.x as i64,
+                    pos.y as i64 - self.start.y as i64,
+                );
+                self.preview = move_cells(level, *from, content, dx, dy).0;
+            }
+        }
+    }
+
+    /// The selection rectangle being dragged (select tool), or the moved selection.
+    pub fn selection_preview(&self, level: &BoulderLevel) -> Option<CellRect> {
+        match &self.mode {
+            Mode::Select => Some(CellRect::span(self.start, self.last)),
+            Mode::Move { from, content } => {
+                let (dx, dy) = (
+                    self.last.x as i64 - self.start.x as i64,
+                    self.last.y as i64 - self.start.y as i64,
+                );
+                move_cells(level, *from, content, dx, dy).1
+            }
+            _ => None,
+        }
+    }
+
+    /// Ends the stroke: the edit (named after the tool) and any new selection.
+    pub fn finish(self, level: &BoulderLevel) -> Outcome {
+        let selection = self.selection_preview(level);
+        match self.mode {
+            Mode::Select => Outcome {
+                edit: None,
+                selection: Some(selection),
+            },
+            Mode::Move { .. } => Outcome {
+                edit: Edit::cells("Move selection", level, self.preview),
+                selection: Some(selection),
+            },
+            _ => Outcome {
+                edit: Edit::cells(self.tool.name(), level, self.preview),
+                selection: None,
+            },
+        }
+    }
+}
+
+/// Copies the cells of `r` (clipped to the map) into a new grid.
+pub fn copy_rect(map: &Grid<Cell>, r: CellRect) -> Grid<Cell> {
+    let Some(r) = r.clip(map.width(), map.height()) else {
+        return Grid::new(1, 1, Cell::new(Token::Path));
+    };
+    let cells: Vec<Cell> = r
+        .cells()
+        .map(|p| map.get(p).copied().unwrap_or(Cell::new(Token::Path)))
+        .collect();
+    Grid::from_vec(r.width(), r.height(), cells)
+        .unwrap_or_else(|| Grid::new(1, 1, Cell::new(Token::Path)))
+}
+
+/// The new cells when `content` (from `from`) moves by `(dx, dy)`: the old place becomes
+/// `path`, the new place gets the content (clipped to the map). Also the moved rectangle.
+pub fn move_cells(
+    level: &BoulderLevel,
+    from: CellRect,
+    content: &Grid<Cell>,
+    dx: i64,
+    dy: i64,
+) -> (Vec<(Pos, Cell)>, Option<CellRect>) {
+    let mut out: Vec<(Pos, Cell)> = from.cells().map(|p| (p, Cell::new(Token::Path))).collect();
+    let pasted = paste_cells(level, content, from.x0 as i64 + dx, from.y0 as i64 + dy);
+    let rect = rect_of(&pasted);
+    let set: HashSet<Pos> = pasted.iter().map(|(p, _)| *p).collect();
+    out.retain(|(p, _)| !set.contains(p));
+    out.extend(pasted);
+    (out, rect)
+}
+
+/// The cells `content` covers when its top-left cell is put at column `x`, row `y` (which may
+/// be negative), clipped to the map.
+pub fn paste_cells(level: &BoulderLevel, content: &Grid<Cell>, x: i64, y: i64) -> Vec<(Pos, Cell)> {
+    let (w, h) = (level.width() as i64, level.height() as i64);
+    content
+        .iter()
+        .filter_map(|(p, c)| {
+            let (px, py) = (x + p.x as i64, y + p.y as i64);
+            (px >= 0 && py >= 0 && px < w && py < h)
+                .then(|| (Pos::new(px as usize, py as usize), *c))
+        })
+        .collect()
+}
+
+/// The bounding rectangle of some cells.
+pub fn rect_of(cells: &[(Pos, Cell)]) -> Option<CellRect> {
+    let first = cells.first()?.0;
+    Some(
+        cells
+            .iter()
+            .fold(CellRect::span(first, first), |r, (p, _)| CellRect {
+                x0: r.x0.min(p.x),
+                y0: r.y0.min(p.y),
+                x1: r.x1.max(p.x),
+                y1: r.y1.max(p.y),
+            }),
+    )
+}

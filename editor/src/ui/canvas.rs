@@ -1,0 +1,391 @@
+//! The map canvas: draws the visible cells, previews, selection and play highlights, and turns
+//! pointer input into cell events, zoom and pan actions.
+//!
+//! Base colours come from a texture with one texel per cell (drawn with nearest filtering), so
+//! a zoomed-out 500×500 map is one textured quad; glyphs, grid lines and overlays are drawn only
+//! for the visible cells.
+
+use eframe::egui::{
+    self, Color32, ColorImage, PointerButton, Pos2, Rect, Sense, Stroke, StrokeKind, TextureHandle,
+    TextureOptions, Ui, pos2, vec2,
+};
+use tilesmith_engine::Pos;
+use tilesmith_engine::kind::boulder::Cell;
+
+use crate::look;
+use crate::state::{Action, EditorState};
+use crate::tools::{Button, CellRect};
+
+/// UI-side cache of the canvas: the base-colour texture and what it shows.
+pub struct CanvasCache {
+    texture: Option<TextureHandle>,
+    key: Option<(bool, u64, usize, usize)>,
+    /// Space was held when the current primary drag started (so it pans).
+    space_drag: bool,
+    /// The canvas rectangle of the last frame, in screen points.
+    rect: Rect,
+}
+
+impl Default for CanvasCache {
+    fn default() -> Self {
+        Self {
+            texture: None,
+            key: None,
+            space_drag: false,
+            rect: Rect::NOTHING,
+        }
+    }
+}
+
+impl CanvasCache {
+    /// The canvas rectangle of the last frame, in screen points.
+    pub fn rect(&self) -> Rect {
+        self.rect
+    }
+}
+
+impl std::fmt::Debug for CanvasCache {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CanvasCache")
+            .field("key", &self.key)
+            .finish()
+    }
+}
+
+/// The smallest zoom at which grid lines are drawn, in points per cell.
+pub const GRID_MIN_PX: f32 = 6.0;
+
+fn size_of(st: &EditorState) -> (usize, usize) {
+    match &st.play {
+        Some(p) => (p.game.board().width(), p.game.board().height()),
+        None => (st.level.width(), st.level.height()),
+    }
+}
+
+fn content_key(st: &EditorState) -> (bool, u64, usize, usize) {
+    let (w, h) = size_of(st);
+    match &st.play {
+        Some(p) => (true, p.version(), w, h),
+        None => (false, st.history.generation(), w, h),
+    }
+}
+
+fn update_texture(ui: &Ui, st: &EditorState, cache: &mut CanvasCache) {
+    let key = content_key(st);
+    if cache.key == Some(key) && cache.texture.is_some() {
+        return;
+    }
+    let (w, h) = size_of(st);
+    let max = ui.ctx().input(|i| i.max_texture_side);
+    if w > max || h > max {
+        cache.texture = None;
+        cache.key = Some(key);
+        return;
+    }
+    let pixels: Vec<Color32> = match &st.play {
+        Some(p) => p
+            .game
+            .board()
+            .tokens()
+            .iter()
+            .map(|t| look::color(*t))
+            .collect(),
+        None => st
+            .level
+            .map
+            .cells()
+            .iter()
+            .map(|c| look::color(c.token))
+            .collect(),
+    };
+    let image = ColorImage::new([w, h], pixels);
+    match &mut cache.texture {
+        Some(t) => t.set(image, TextureOptions::NEAREST),
+        None => {
+            cache.texture = Some(ui.ctx().load_texture(
+                "tilesmith-map",
+                image,
+                TextureOptions::NEAREST,
+            ))
+        }
+    }
+    cache.key = Some(key);
+}
+
+/// Draws the canvas into all the space left in `ui` and pushes the actions of its input.
+pub fn canvas_ui(ui: &mut Ui, st: &EditorState, cache: &mut CanvasCache, out: &mut Vec<Action>) {
+    let (rect, resp) = ui.allocate_exact_size(ui.available_size(), Sense::click_and_drag());
+    cache.rect = rect;
+    let size = [rect.width(), rect.height()];
+    if size != st.view.canvas {
+        out.push(Action::CanvasSize(size));
+    }
+    let painter = ui.painter_at(rect);
+    painter.rect_filled(rect, 0.0, Color32::from_rgb(12, 12, 16));
+    let (w, h) = size_of(st);
+    let z = st.view.zoom;
+    let origin = rect.min + vec2(st.view.pan[0], st.view.pan[1]);
+    let cell_rect =
+        |p: Pos| Rect::from_min_size(origin + vec2(p.x as f32 * z, p.y as f32 * z), vec2(z, z));
+    let span_rect = |r: CellRect| {
+        Rect::from_min_max(
+            origin + vec2(r.x0 as f32 * z, r.y0 as f32 * z),
+            origin + vec2((r.x1 + 1) as f32 * z, (r.y1 + 1) as f32 * z),
+        )
+    };
+    let (x0, y0, x1, y1) = st.view.visible(w, h);
+
+    // Base colours.
+    update_texture(ui, st, cache);
+    let map_rect = Rect::from_min_size(origin, vec2(w as f32 * z, h as f32 * z));
+    match &cache.texture {
+        Some(t) => {
+            painter.image(
+                t.id(),
+                map_rect,
+                Rect::from_min_max(pos2(0.0, 0.0), pos2(1.0, 1.0)),
+                Color32::WHITE,
+            );
+        }
+        None if (x1 - x0) * (y1 - y0) > 400_000 => {
+            painter.text(
+                rect.center(),
+                egui::Align2::CENTER_CENTER,
+                "map too large to show at this zoom: zoom in",
+                egui::FontId::proportional(16.0),
+                Color32::WHITE,
+            );
+        }
+        None => {
+            for y in y0..y1 {
+                for x in x0..x1 {
+                    let p = Pos::new(x, y);
+                    if let Some(c) = st.shown_cell(p) {
+                        painter.rect_filled(cell_rect(p), 0.0, look::color(c.token));
+                    }
+                }
+            }
+        }
+    }
+    // Glyphs for the visible cells.
+    if z >= look::GLYPH_MIN_PX {
+        let mut mesh = egui::Mesh::default();
+        let mut letters = Vec::new();
+        for y in y0..y1 {
+            for x in x0..x1 {
+                let p = Pos::new(x, y);
+                if let Some(c) = st.shown_cell(p) {
+                    let r = cell_rect(p);
+                    look::glyph(&mut mesh, r, &c);
+                    if z >= 24.0
+                        && let Some(l) = look::letter(c.token)
+                    {
+                        letters.push((r.left_top() + vec2(z * 0.06, 0.0), l, c.token));
+                    }
+                }
+            }
+        }
+        painter.add(egui::Shape::mesh(mesh));
+        for (at, l, t) in letters {
+            painter.text(
+                at,
+                egui::Align2::LEFT_TOP,
+                l,
+                egui::FontId::monospace(z * 0.3),
+                look::ink(look::color(t)),
+            );
+        }
+    }
+    // Tool preview.
+    if let Some(s) = &st.stroke {
+        for (p, c) in &s.preview {
+            if (x0..x1).contains(&p.x) && (y0..y1).contains(&p.y) {
+                paint_preview(&painter, cell_rect(*p), c);
+            }
+        }
+    }
+    // Grid.
+    if st.settings.grid && z >= GRID_MIN_PX {
+        // Thin rectangles in one mesh: cheaper than stroked lines.
+        let col = Color32::from_black_alpha(120);
+        let (top, bottom) = (origin.y + y0 as f32 * z, origin.y + y1 as f32 * z);
+        let (left, right) = (origin.x + x0 as f32 * z, origin.x + x1 as f32 * z);
+        let mut mesh = egui::Mesh::default();
+        for x in x0..=x1 {
+            let gx = origin.x + x as f32 * z;
+            mesh.add_colored_rect(
+                Rect::from_min_max(pos2(gx - 0.5, top), pos2(gx + 0.5, bottom)),
+                col,
+            );
+        }
+        for y in y0..=y1 {
+            let gy = origin.y + y as f32 * z;
+            mesh.add_colored_rect(
+                Rect::from_min_max(pos2(left, gy - 0.5), pos2(right, gy + 0.5)),
+                col,
+            );
+        }
+        painter.add(egui::Shape::mesh(mesh));
+    }
+    painter.rect_stroke(
+        map_rect,
+        0.0,
+        Stroke::new(1.0, Color32::from_gray(120)),
+        StrokeKind::Outside,
+    );
+    // Play highlights.
+    if let Some(p) = &st.play
+        && let Some(r) = &p.report
+    {
+        let hl = Stroke::new((z * 0.12).clamp(1.0, 3.0), Color32::from_rgb(255, 255, 0));
+        for c in &r.changed {
+            if (x0..x1).contains(&c.x) && (y0..y1).contains(&c.y) {
+                painter.rect_stroke(cell_rect(*c).shrink(1.0), 0.0, hl, StrokeKind::Inside);
+            }
+        }
+        if let Some(f) = p.hovered_rule.and_then(|i| r.fired.get(i)) {
+            for c in &f.at {
+                painter.rect_filled(
+                    cell_rect(*c),
+                    0.0,
+                    Color32::from_rgba_unmultiplied(255, 0, 255, 110),
+                );
+                painter.rect_stroke(
+                    cell_rect(*c),
+                    0.0,
+                    Stroke::new(2.0, Color32::from_rgb(255, 0, 255)),
+                    StrokeKind::Outside,
+                );
+            }
+        }
+    }
+    // Selection.
+    let sel = st
+        .stroke
+        .as_ref()
+        .and_then(|s| s.selection_preview(&st.level))
+        .or(st.selection);
+    if let Some(r) = sel {
+        painter.rect_stroke(
+            span_rect(r),
+            0.0,
+            Stroke::new(2.0, Color32::from_rgb(80, 200, 255)),
+            StrokeKind::Outside,
+        );
+    }
+    if let Some(p) = st.inspect {
+        painter.rect_stroke(
+            cell_rect(p),
+            0.0,
+            Stroke::new(2.0, Color32::WHITE),
+            StrokeKind::Outside,
+        );
+    }
+
+    // Input.
+    let (hover, down, modifiers, scroll, zoom, space) = ui.input(|i| {
+        (
+            i.pointer.hover_pos(),
+            i.pointer.button_down(PointerButton::Primary)
+                || i.pointer.button_down(PointerButton::Secondary),
+            i.modifiers,
+            i.smooth_scroll_delta,
+            i.zoom_delta(),
+            i.key_down(egui::Key::Space),
+        )
+    });
+    let local = |p: Pos2| [p.x - rect.min.x, p.y - rect.min.y];
+    let hovered_cell = hover
+        .filter(|p| rect.contains(*p))
+        .and_then(|p| st.view.cell_at(local(p), w, h));
+    if hovered_cell != st.hover {
+        out.push(Action::Hover(hovered_cell));
+    }
+    if let Some(hp) = hover.filter(|_| resp.hovered()) {
+        let mut factor = zoom;
+        if scroll.y != 0.0 {
+            factor *= (scroll.y * 0.004).exp();
+        }
+        if factor != 1.0 {
+            out.push(Action::ZoomAt {
+                factor,
+                at: local(hp),
+            });
+        }
+        if scroll.x != 0.0 {
+            out.push(Action::Pan([scroll.x, 0.0]));
+        }
+    }
+    // Pan: middle drag, or space + left drag.
+    if resp.drag_started_by(PointerButton::Primary) {
+        cache.space_drag = space;
+    }
+    if resp.dragged_by(PointerButton::Middle)
+        || (resp.dragged_by(PointerButton::Primary) && (cache.space_drag || space))
+    {
+        let d = resp.drag_delta();
+        if d != egui::Vec2::ZERO {
+            out.push(Action::Pan([d.x, d.y]));
+        }
+    }
+    if !down {
+        cache.space_drag = false;
+    }
+    // Tool strokes, from the pointer events of this frame in order, so that a press, the
+    // moves and the release all count even when they arrive within one frame.
+    let events = ui.input(|i| i.events.clone());
+    let mut active = st.stroke.is_some();
+    let mut last = st.stroke.as_ref().map(|s| s.last);
+    let mut ended = false;
+    for e in &events {
+        match e {
+            egui::Event::PointerButton {
+                pos,
+                button: b @ (PointerButton::Primary | PointerButton::Secondary),
+                pressed: true,
+                modifiers: m,
+            } if !active && resp.hovered() && !space => {
+                if let Some(cell) = st.view.cell_at(local(*pos), w, h) {
+                    let button = if *b == PointerButton::Primary {
+                        Button::Primary
+                    } else {
+                        Button::Secondary
+                    };
+                    out.push(Action::CellPress {
+                        pos: cell,
+                        button,
+                        alt: m.alt || modifiers.alt,
+                    });
+                    active = true;
+                    last = Some(cell);
+                }
+            }
+            egui::Event::PointerMoved(pos) if active => {
+                let c = st.view.cell_clamped(local(*pos), w, h);
+                if Some(c) != last {
+                    out.push(Action::CellDrag(c));
+                    last = Some(c);
+                }
+            }
+            egui::Event::PointerButton {
+                button: PointerButton::Primary | PointerButton::Secondary,
+                pressed: false,
+                ..
+            } if active => {
+                out.push(Action::CellRelease);
+                active = false;
+                ended = true;
+            }
+            _ => {}
+        }
+    }
+    // The button went up where no event reached us (e.g. outside the window).
+    if st.stroke.is_some() && !ended && !down {
+        out.push(Action::CellRelease);
+    }
+}
+
+fn paint_preview(p: &egui::Painter, r: Rect, c: &Cell) {
+    look::paint_cell(p, r, c);
+    p.rect_filled(r, 0.0, Color32::from_white_alpha(40));
+}

@@ -1,0 +1,225 @@
+//! The one table of commands shared by the menus, the toolbar and the keyboard shortcuts.
+
+use eframe::egui::{Key, KeyboardShortcut, Modifiers};
+
+use crate::state::{Action, EditorState};
+use crate::tools::Tool;
+
+/// A command without parameters: its label, its shortcut and the action it pushes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Command {
+    /// New level.
+    New,
+    /// Open a file.
+    Open,
+    /// Save.
+    Save,
+    /// Save under a new name.
+    SaveAs,
+    /// Quit.
+    Quit,
+    /// Undo.
+    Undo,
+    /// Redo (Ctrl+Shift+Z).
+    Redo,
+    /// Redo (Ctrl+Y).
+    RedoY,
+    /// Copy the selection.
+    Copy,
+    /// Cut the selection.
+    Cut,
+    /// Paste.
+    Paste,
+    /// Delete the selection.
+    Delete,
+    /// Select everything.
+    SelectAll,
+    /// Select nothing.
+    SelectNone,
+    /// Zoom in.
+    ZoomIn,
+    /// Zoom in (the `=` key, `+` without shift).
+    ZoomInEq,
+    /// Zoom out.
+    ZoomOut,
+    /// Fit the map into the canvas.
+    Fit,
+    /// Grid on/off.
+    Grid,
+    /// Start or stop playing.
+    PlayToggle,
+    /// Replace every token A by B (as chosen in the palette panel).
+    ReplaceAll,
+    /// Choose a tool.
+    Tool(Tool),
+}
+
+const fn sc(modifiers: Modifiers, key: Key) -> Option<KeyboardShortcut> {
+    Some(KeyboardShortcut::new(modifiers, key))
+}
+
+const CTRL: Modifiers = Modifiers::COMMAND;
+const CTRL_SHIFT: Modifiers = Modifiers {
+    shift: true,
+    ..Modifiers::COMMAND
+};
+const NONE: Modifiers = Modifiers::NONE;
+
+impl Command {
+    /// Every command, in the order shortcuts are tested (longer modifier sets first).
+    pub const ALL: [Command; 27] = [
+        Command::SaveAs,
+        Command::Redo,
+        Command::New,
+        Command::Open,
+        Command::Save,
+        Command::Quit,
+        Command::Undo,
+        Command::RedoY,
+        Command::Copy,
+        Command::Cut,
+        Command::Paste,
+        Command::Delete,
+        Command::SelectAll,
+        Command::SelectNone,
+        Command::ZoomIn,
+        Command::ZoomInEq,
+        Command::ZoomOut,
+        Command::Fit,
+        Command::Grid,
+        Command::PlayToggle,
+        Command::ReplaceAll,
+        Command::Tool(Tool::Pencil),
+        Command::Tool(Tool::Rect),
+        Command::Tool(Tool::Line),
+        Command::Tool(Tool::Fill),
+        Command::Tool(Tool::Eyedropper),
+        Command::Tool(Tool::Select),
+    ];
+
+    /// The label in menus.
+    pub fn label(self) -> &'static str {
+        match self {
+            Command::New => "New",
+            Command::Open => "Open…",
+            Command::Save => "Save",
+            Command::SaveAs => "Save As…",
+            Command::Quit => "Quit",
+            Command::Undo => "Undo",
+            Command::Redo | Command::RedoY => "Redo",
+            Command::Copy => "Copy",
+            Command::Cut => "Cut",
+            Command::Paste => "Paste",
+            Command::Delete => "Delete selection",
+            Command::SelectAll => "Select all",
+            Command::SelectNone => "Select none",
+            Command::ZoomIn | Command::ZoomInEq => "Zoom in",
+            Command::ZoomOut => "Zoom out",
+            Command::Fit => "Fit",
+            Command::Grid => "Grid",
+            Command::PlayToggle => "Play / stop",
+            Command::ReplaceAll => "Replace all",
+            Command::Tool(t) => t.name(),
+        }
+    }
+
+    /// The keyboard shortcut.
+    pub fn shortcut(self) -> Option<KeyboardShortcut> {
+        match self {
+            Command::New => sc(CTRL, Key::N),
+            Command::Open => sc(CTRL, Key::O),
+            Command::Save => sc(CTRL, Key::S),
+            Command::SaveAs => sc(CTRL_SHIFT, Key::S),
+            Command::Quit => sc(CTRL, Key::Q),
+            Command::Undo => sc(CTRL, Key::Z),
+            Command::Redo => sc(CTRL_SHIFT, Key::Z),
+            Command::RedoY => sc(CTRL, Key::Y),
+            Command::Copy => sc(CTRL, Key::C),
+            Command::Cut => sc(CTRL, Key::X),
+            Command::Paste => sc(CTRL, Key::V),
+            Command::Delete => sc(NONE, Key::Delete),
+            Command::SelectAll => sc(CTRL, Key::A),
+            Command::SelectNone => sc(NONE, Key::Escape),
+            Command::ZoomIn => sc(NONE, Key::Plus),
+            Command::ZoomInEq => sc(NONE, Key::Equals),
+            Command::ZoomOut => sc(NONE, Key::Minus),
+            Command::Fit => sc(NONE, Key::Num0),
+            Command::Grid => sc(NONE, Key::G),
+            Command::PlayToggle => sc(NONE, Key::F5),
+            Command::ReplaceAll => sc(CTRL, Key::H),
+            Command::Tool(t) => sc(
+                NONE,
+                match t {
+                    Tool::Pencil => Key::P,
+                    Tool::Rect => Key::R,
+                    Tool::Line => Key::L,
+                    Tool::Fill => Key::F,
+                    Tool::Eyedropper => Key::I,
+                    Tool::Select => Key::S,
+                },
+            ),
+        }
+    }
+
+    /// The shortcut as text (`Ctrl+S`), for menus and tooltips.
+    pub fn shortcut_text(self) -> String {
+        match self.shortcut() {
+            Some(s) => {
+                let mut t = String::new();
+                if s.modifiers.command || s.modifiers.ctrl {
+                    t.push_str("Ctrl+");
+                }
+                if s.modifiers.shift {
+                    t.push_str("Shift+");
+                }
+                t.push_str(s.logical_key.name());
+                t
+            }
+            None => String::new(),
+        }
+    }
+
+    /// The action in the current state (the play toggle and replace-all depend on it).
+    pub fn action(self, st: &EditorState) -> Action {
+        let playing = st.play.is_some();
+        match self {
+            Command::New => Action::New,
+            Command::Open => Action::Open,
+            Command::Save => Action::Save,
+            Command::SaveAs => Action::SaveAs,
+            Command::Quit => Action::Quit,
+            Command::Undo => Action::Undo,
+            Command::Redo | Command::RedoY => Action::Redo,
+            Command::Copy => Action::Copy,
+            Command::Cut => Action::Cut,
+            Command::Paste => Action::Paste,
+            Command::Delete => Action::DeleteSelection,
+            Command::SelectAll => Action::SelectAll,
+            Command::SelectNone => Action::SelectNone,
+            Command::ZoomIn | Command::ZoomInEq => Action::ZoomIn,
+            Command::ZoomOut => Action::ZoomOut,
+            Command::Fit => Action::Fit,
+            Command::Grid => Action::ToggleGrid,
+            Command::PlayToggle => {
+                if playing {
+                    Action::PlayStop
+                } else {
+                    Action::PlayStart
+                }
+            }
+            Command::ReplaceAll => Action::ReplaceAll {
+                from: st.replace.0,
+                to: st.replace.1,
+            },
+            Command::Tool(t) => Action::SelectTool(t),
+        }
+    }
+
+    /// True for commands that still work while a text field has the keyboard (Ctrl+S, …).
+    pub fn works_in_text(self) -> bool {
+        matches!(
+            self,
+            Command::New | Command::Open | Command::Save | Command::SaveAs | Command::Quit
+        )
+    }
+}

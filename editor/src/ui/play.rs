@@ -1,0 +1,213 @@
+//! The play pane: controls, counters, the rules that fired, and "use as design" / record.
+
+use eframe::egui::{self, RichText, Sense, Ui};
+use tilesmith_engine::kind::boulder::Global;
+use tilesmith_engine::{Dir, Game as _, Input};
+
+use crate::look;
+use crate::state::play::PlaySession;
+use crate::state::{Action, EditorState};
+
+/// Draws the play pane for the running session.
+pub fn play_ui(ui: &mut Ui, st: &EditorState, out: &mut Vec<Action>) {
+    let Some(p) = &st.play else { return };
+    ui.heading("Play");
+    ui.horizontal_wrapped(|ui| {
+        if p.running {
+            if ui.button("Pause").on_hover_text("Pause (Enter)").clicked() {
+                out.push(Action::PlayRun(false));
+            }
+        } else if ui
+            .add_enabled(!p.game.status().is_over(), egui::Button::new("Run"))
+            .on_hover_text("Run at 5 ticks/s × speed (Enter)")
+            .clicked()
+        {
+            out.push(Action::PlayRun(true));
+        }
+        if ui
+            .button("Step")
+            .on_hover_text("One tick with the chosen input (. key); or press an arrow key, Shift+arrow for meta")
+            .clicked()
+        {
+            out.push(Action::PlayStep(None));
+        }
+        if ui
+            .add_enabled(p.game.steps() > 0, egui::Button::new("Step back"))
+            .on_hover_text("Undo one tick (Backspace)")
+            .clicked()
+        {
+            out.push(Action::PlayBack);
+        }
+        if ui
+            .add_enabled(p.game.redo_len() > 0, egui::Button::new("Redo tick"))
+            .clicked()
+        {
+            out.push(Action::PlayForward);
+        }
+        if ui
+            .button("Reset")
+            .on_hover_text("Start again from the design")
+            .clicked()
+        {
+            out.push(Action::PlayReset);
+        }
+    });
+    ui.horizontal(|ui| {
+        ui.label("speed");
+        let mut s = p.speed;
+        if ui
+            .add(
+                egui::Slider::new(&mut s, 0.25..=4.0)
+                    .logarithmic(true)
+                    .suffix("×"),
+            )
+            .accessible_name("speed")
+            .changed()
+        {
+            out.push(Action::PlaySpeed(s));
+        }
+    });
+    input_chooser(ui, p, out);
+    let len = p.history_len();
+    ui.horizontal(|ui| {
+        ui.label("tick");
+        let mut t = p.game.steps();
+        if ui
+            .add_enabled(len > 0, egui::Slider::new(&mut t, 0..=len.max(1)))
+            .accessible_name("tick")
+            .on_hover_text("Scrub through the ticks computed so far")
+            .changed()
+        {
+            out.push(Action::PlayScrub(t.min(len)));
+        }
+    });
+    let g = p.game.globals();
+    let lvl = p.game.level();
+    egui::Grid::new("play-stats").num_columns(2).show(ui, |ui| {
+        ui.label("ticks");
+        ui.monospace(format!(
+            "{} (global {})",
+            p.game.tick_count(),
+            g[Global::Ticks as usize]
+        ));
+        ui.end_row();
+        ui.label("gems");
+        ui.monospace(format!("{} collected / {} needed", p.gems(), lvl.gems[0]));
+        ui.end_row();
+        ui.label("time left");
+        ui.monospace(format!("{} ticks", p.time_left()));
+        ui.end_row();
+        ui.label("points");
+        ui.monospace(p.game.points().to_string());
+        ui.end_row();
+        ui.label("status");
+        ui.label(RichText::new(p.status_text()).strong());
+        ui.end_row();
+        ui.label("x y z");
+        ui.monospace(format!(
+            "{} {} {}",
+            g[Global::X as usize],
+            g[Global::Y as usize],
+            g[Global::Z as usize]
+        ));
+        ui.end_row();
+    });
+    ui.separator();
+    ui.strong("Rules fired in the last tick");
+    match &p.report {
+        None => {
+            ui.label(RichText::new("(step to see)").weak());
+        }
+        Some(r) => {
+            ui.label(format!("{} cell(s) changed (outlined)", r.changed.len()));
+            if r.fired.is_empty() {
+                ui.label(RichText::new("no level rule fired").weak());
+            }
+            let mut hovered = None;
+            egui::ScrollArea::vertical()
+                .id_salt("fired")
+                .max_height(140.0)
+                .show(ui, |ui| {
+                    for (i, f) in r.fired.iter().enumerate() {
+                        let at: Vec<String> =
+                            f.at.iter()
+                                .take(8)
+                                .map(|c| format!("({}, {})", c.x, c.y))
+                                .collect();
+                        let text = format!(
+                            "{} #{}{} at {}{}",
+                            f.phase.label(),
+                            f.phase.rule_index().unwrap_or(0),
+                            f.name
+                                .as_ref()
+                                .map_or(String::new(), |n| format!(" \"{n}\"")),
+                            at.join(" "),
+                            if f.at.len() > 8 { " …" } else { "" }
+                        );
+                        let resp = ui.add(
+                            egui::Label::new(RichText::new(text).monospace()).sense(Sense::hover()),
+                        );
+                        if resp.hovered() {
+                            hovered = Some(i);
+                        }
+                    }
+                });
+            if hovered != p.hovered_rule {
+                out.push(Action::PlayHoverRule(hovered));
+            }
+        }
+    }
+    ui.separator();
+    if ui
+        .button("Use this state as the design")
+        .on_hover_text("Copy the play state into the design (one undoable edit)")
+        .clicked()
+    {
+        out.push(Action::UseAsDesign);
+    }
+    if ui
+        .button("Record replay…")
+        .on_hover_text("Save level, seed, inputs and final-state hash as a replay file")
+        .clicked()
+    {
+        out.push(Action::Record);
+    }
+}
+
+fn input_chooser(ui: &mut Ui, p: &PlaySession, out: &mut Vec<Action>) {
+    ui.horizontal(|ui| {
+        ui.label("input");
+        let meta = matches!(p.chosen, Input::Meta(_));
+        if ui
+            .selectable_label(p.chosen == Input::Wait, "·")
+            .on_hover_text("no key")
+            .clicked()
+        {
+            out.push(Action::PlayChoose(Input::Wait));
+        }
+        for d in [Dir::Left, Dir::Up, Dir::Down, Dir::Right] {
+            let input = if meta { Input::Meta(d) } else { Input::Move(d) };
+            if ui
+                .selectable_label(p.chosen == input, look::arrow_char(d))
+                .on_hover_text(d.name())
+                .clicked()
+            {
+                out.push(Action::PlayChoose(input));
+            }
+        }
+        let mut m = meta;
+        if ui
+            .checkbox(&mut m, "meta")
+            .on_hover_text("with the meta (Shift) key: dig without moving")
+            .changed()
+        {
+            let next = match (p.chosen, m) {
+                (Input::Move(d), true) => Input::Meta(d),
+                (Input::Meta(d), false) => Input::Move(d),
+                (Input::Wait, true) => Input::Meta(Dir::Right),
+                (other, _) => other,
+            };
+            out.push(Action::PlayChoose(next));
+        }
+    });
+}
