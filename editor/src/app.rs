@@ -29,7 +29,7 @@ struct Watch {
     dirty_since: Option<Instant>,
 }
 
-/// The frame benchmark (`TILESMITH_BENCH_FRAMES=N`): pans and zooms a 500×500 level for N
+/// The frame benchmark (`tilesmith --bench-frames N` (or `TILESMITH_BENCH_FRAMES=N`)): pans and zooms a 500×500 level for N
 /// frames and prints the mean frame time.
 #[derive(Debug)]
 struct Bench {

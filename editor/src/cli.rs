@@ -20,6 +20,10 @@ use tilesmith_engine::{Document, Input, LoadError, Problem, StepReport, load_fil
 pub struct Args {
     /// A level file to open in the editor.
     pub file: Option<PathBuf>,
+    /// Benchmark the editor: pan and zoom a generated 500×500 level for N frames, print the
+    /// mean frame time, and exit.
+    #[arg(long, value_name = "N")]
+    pub bench_frames: Option<u32>,
     #[command(subcommand)]
     pub command: Option<Command>,
 }
@@ -80,13 +84,13 @@ pub fn run_command(cmd: Command) -> ExitCode {
     match cmd {
         Command::Run(a) => run(&a),
         Command::Check { files } => check(&files),
-        Command::Edit { file } => open_editor(file),
+        Command::Edit { file } => open_editor(file, None),
     }
 }
 
 /// Opens the editor window on `file` (or on the default level) and runs it until it closes.
-pub fn open_editor(file: Option<PathBuf>) -> ExitCode {
-    tilesmith_editor::run(file)
+pub fn open_editor(file: Option<PathBuf>, bench_frames: Option<u32>) -> ExitCode {
+    tilesmith_editor::run(file, bench_frames)
 }
 
 fn print_problems(file: &Path, problems: &[Problem]) {

@@ -26,10 +26,16 @@ use std::process::ExitCode;
 
 /// Opens the editor window on `file`, or on the default level when `None`, and runs it until
 /// the window closes. Returns a failure code when no window can be opened.
-pub fn run(file: Option<PathBuf>) -> ExitCode {
-    let bench = std::env::var("TILESMITH_BENCH_FRAMES")
-        .ok()
-        .and_then(|s| s.parse::<u32>().ok());
+///
+/// With `bench_frames = Some(n)` (the `--bench-frames N` flag, or `TILESMITH_BENCH_FRAMES=N`),
+/// it instead pans and zooms a generated 500×500 level for `n` frames without vsync, prints the
+/// mean frame time and exits.
+pub fn run(file: Option<PathBuf>, bench_frames: Option<u32>) -> ExitCode {
+    let bench = bench_frames.or_else(|| {
+        std::env::var("TILESMITH_BENCH_FRAMES")
+            .ok()
+            .and_then(|s| s.parse::<u32>().ok())
+    });
     let options = eframe::NativeOptions {
         renderer: eframe::Renderer::Glow,
         glow_options: eframe::egui_glow::GlowConfiguration {

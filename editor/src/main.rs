@@ -12,6 +12,6 @@ fn main() -> ExitCode {
     let args = cli::Args::parse();
     match args.command {
         Some(cmd) => cli::run_command(cmd),
-        None => cli::open_editor(args.file),
+        None => cli::open_editor(args.file, args.bench_frames),
     }
 }

@@ -255,7 +255,7 @@ fn list_ui(
     for (i, rule) in rules.iter().enumerate() {
         let r = RuleRef::new(list, i);
         let row = ui.horizontal(|ui| {
-            ui.dnd_drag_source(ui.id().with(("rule-drag", list.key(), i)), r, |ui| {
+            ui.dnd_drag_source(ui.scope_id().with(("rule-drag", list.key(), i)), r, |ui| {
                 ui.label("::").on_hover_text("Drag to reorder");
             });
             let mut on = !panel.disabled.contains(&r);
