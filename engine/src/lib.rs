@@ -10,6 +10,8 @@
 //! Coordinates everywhere: `x` = column from the left, `y` = row from the top, 0-based.
 //! This crate depends on no GUI and no CLI crate.
 
+#![warn(missing_docs)]
+
 pub mod document;
 pub mod grid;
 pub mod hash;
