@@ -6,6 +6,7 @@
 //! Rules follow spec boulder §4.5: `original` and `result` always keep the same length, and a
 //! result index (`TokenWrite::Copy(k)`) always points inside the window.
 
+pub mod panel;
 pub mod ui;
 
 use serde_json::Value;
@@ -48,6 +49,16 @@ impl RuleRef {
     /// `pre[i]` or `post[i]`.
     pub fn new(list: RuleList, index: usize) -> Self {
         Self { list, index }
+    }
+
+    /// `pre[2]`, `post[0]`.
+    pub fn label(self) -> String {
+        format!("{}[{}]", self.list.key(), self.index)
+    }
+
+    /// True for the `post` list (the engine's `post` flag).
+    pub fn is_post(self) -> bool {
+        self.list == RuleList::Post
     }
 }
 
@@ -293,9 +304,47 @@ pub fn apply_op(level: &BoulderLevel, op: &RuleOp) -> Option<RuleChange> {
     })
 }
 
-/// One rule as pretty JSON text (the single-rule JSON view).
+/// The merge key of an op, so that one interaction is one undo step: typing a rule's name,
+/// or dragging a sparsity or a block's value, merges into the previous edit with the same key.
+/// Ops that change structure (tokens, blocks, rules) get no key.
+pub fn merge_key(level: &BoulderLevel, op: &RuleOp) -> Option<String> {
+    let rule = |r: RuleRef| panel::rule_at(level, r);
+    let names = |v: &[(tilesmith_engine::kind::boulder::ValueName, i64)]| {
+        v.iter().map(|(n, _)| *n).collect::<Vec<_>>()
+    };
+    match op {
+        RuleOp::SetName(r, _) => Some(format!("rule name {}", r.label())),
+        RuleOp::SetSituation(r, Situation::Rare { .. })
+            if matches!(rule(*r)?.situation, Situation::Rare { .. }) =>
+        {
+            Some(format!("rule sparsity {}", r.label()))
+        }
+        RuleOp::SetPattern {
+            rule: r,
+            block,
+            pattern,
+        } => {
+            let old = rule(*r)?.original.get(*block)?;
+            (old.token == pattern.token && names(&old.values) == names(&pattern.values))
+                .then(|| format!("rule values {} original {block}", r.label()))
+        }
+        RuleOp::SetWrite {
+            rule: r,
+            block,
+            write,
+        } => {
+            let old = rule(*r)?.result.get(*block)?;
+            (old.token == write.token && names(&old.values) == names(&write.values))
+                .then(|| format!("rule values {} result {block}", r.label()))
+        }
+        _ => None,
+    }
+}
+
+/// One rule as JSON text (the single-rule JSON view): one member per line, one block per
+/// line, in the layout level files use.
 pub fn rule_text(rule: &Rule) -> String {
-    serde_json::to_string_pretty(&rule_to_json(rule)).unwrap_or_default()
+    tilesmith_engine::json_text::layout(&rule_to_json(rule))
 }
 
 /// Both lists as JSON text `{"pre": [...], "post": [...]}`, one rule per line.

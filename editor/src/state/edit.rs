@@ -6,7 +6,7 @@
 //! from after). Each edit gets a unique id; the document is dirty when the id on top of the undo
 //! stack differs from the one recorded at the last save.
 
-use tilesmith_engine::kind::boulder::{BoulderLevel, Cell};
+use tilesmith_engine::kind::boulder::{BoulderLevel, Cell, Rule};
 use tilesmith_engine::{Grid, Pos};
 
 /// The level properties edited in the properties panel (everything but the map and the rules).
@@ -66,6 +66,16 @@ pub enum Edit {
         /// The properties to swap in.
         props: Props,
     },
+    /// Both rule lists (every change made in the rule editor): swapped with the level's
+    /// `pre` and `post`.
+    Rules {
+        /// The name shown in the history list ("Add rule", "Rule direction", …).
+        name: String,
+        /// The `pre` list to swap in.
+        pre: Vec<Rule>,
+        /// The `post` list to swap in.
+        post: Vec<Rule>,
+    },
     /// The whole level (use a play state as the design, reload from disk).
     Level {
         /// The name shown in the history list.
@@ -82,6 +92,7 @@ impl Edit {
             Edit::Cells { name, .. }
             | Edit::Map { name, .. }
             | Edit::Props { name, .. }
+            | Edit::Rules { name, .. }
             | Edit::Level { name, .. } => name,
         }
     }
@@ -98,6 +109,10 @@ impl Edit {
             }
             Edit::Map { map, .. } => std::mem::swap(&mut level.map, map),
             Edit::Props { props, .. } => props.swap_with(level),
+            Edit::Rules { pre, post, .. } => {
+                std::mem::swap(&mut level.pre, pre);
+                std::mem::swap(&mut level.post, post);
+            }
             Edit::Level { level: l, .. } => std::mem::swap(level, l.as_mut()),
         }
     }
@@ -158,7 +173,9 @@ impl History {
                         }
                     }
                 }
-                (Edit::Props { .. }, Edit::Props { .. }) => {}
+                // The entry keeps the earliest old values; the newer ones are dropped.
+                (Edit::Props { .. }, Edit::Props { .. })
+                | (Edit::Rules { .. }, Edit::Rules { .. }) => {}
                 (_, e) => {
                     self.next_id += 1;
                     self.done.push((self.next_id, e));

@@ -6,6 +6,7 @@
 
 pub mod edit;
 pub mod play;
+mod rule_state;
 
 use std::path::{Path, PathBuf};
 
@@ -15,9 +16,23 @@ use tilesmith_engine::problem::PathSeg;
 use tilesmith_engine::{Game as _, Grid, Input, LoadError, Pos, Problem};
 
 use crate::files::{Autosave, Dialogs, Found, ScriptedDialogs, Settings};
+use crate::rules::panel::{RuleEvent, RulePanel};
 use crate::tools::{Button, CellRect, Stroke, Tool, copy_rect, paste_cells, rect_of};
 use edit::{Edit, History, Props};
 use play::PlaySession;
+pub use rule_state::RuleCache;
+
+/// Which page the right-hand side panel shows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum SideTab {
+    /// The cell inspector, level properties and history (while playing: the play pane and
+    /// the inspector).
+    #[default]
+    Main,
+    /// The rule editor. While it is shown, the selected rule's matches are outlined on the
+    /// canvas.
+    Rules,
+}
 
 /// The smallest and largest zoom, in screen points per cell.
 pub const ZOOM_RANGE: (f32, f32) = (0.5, 96.0);
@@ -302,8 +317,25 @@ pub enum Action {
     },
     /// The fired-rule entry under the pointer (index into the last report's list).
     PlayHoverRule(Option<usize>),
+    /// Begin a tick in the tick debugger with this input (`None`: the chosen input); no phase
+    /// runs yet.
+    PlayStepInto(Option<Input>),
+    /// Run the next phase of the debugged tick.
+    PlayNextPhase,
+    /// Go back one phase of the debugged tick.
+    PlayPrevPhase,
+    /// Go to the state after this many phases of the debugged tick.
+    PlayGotoPhase(usize),
+    /// Run the rest of the debugged tick and end it.
+    PlayFinishTick,
+    /// Drop the debugged tick (the game is as before it began).
+    PlayAbortTick,
     /// Copy the play state into the design, as one undoable edit.
     UseAsDesign,
+    /// Something in the rule editor.
+    Rule(RuleEvent),
+    /// Show a page of the side panel.
+    SideTab(SideTab),
     /// Save the session as a replay file (asks where).
     Record,
 }
@@ -339,10 +371,19 @@ pub struct EditorState {
     pub inspect: Option<Pos>,
     /// The cell under the pointer.
     pub hover: Option<Pos>,
+    /// The last cell that was under the pointer (kept when it leaves the map, so the play
+    /// pane's cell history stays readable).
+    pub last_hover: Option<Pos>,
     /// The view of the canvas.
     pub view: Viewport,
     /// The play session, while playing.
     pub play: Option<PlaySession>,
+    /// The rule editor's state: selection, view, JSON buffer, session switches, breakpoints.
+    pub rules: RulePanel,
+    /// The page the side panel shows.
+    pub side_tab: SideTab,
+    /// The selected rule's preview and the never-matching rules, cached.
+    rule_cache: RuleCache,
     /// Settings kept between runs.
     pub settings: Settings,
     /// Where settings are saved (`None`: not saved, e.g. in tests).
@@ -382,7 +423,7 @@ impl EditorState {
     /// A state editing `level` (untitled), with scripted dialogs that answer nothing, no
     /// settings file and no autosave. The app replaces those for real use.
     pub fn new(level: BoulderLevel) -> Self {
-        Self {
+        let mut s = Self {
             level,
             history: History::default(),
             path: None,
@@ -397,8 +438,12 @@ impl EditorState {
             clipboard: None,
             inspect: None,
             hover: None,
+            last_hover: None,
             view: Viewport::default(),
             play: None,
+            rules: RulePanel::default(),
+            side_tab: SideTab::default(),
+            rule_cache: RuleCache::default(),
             settings: Settings::default(),
             settings_file: None,
             autosave: None,
@@ -410,7 +455,9 @@ impl EditorState {
             problems_gen: None,
             confirmed: false,
             autosaved_gen: 0,
-        }
+        };
+        s.sync_rules();
+        s
     }
 
     /// A new untitled level of the default size.
@@ -432,19 +479,25 @@ impl EditorState {
         format!("{name}{} — Tilesmith", if self.dirty() { "*" } else { "" })
     }
 
-    /// The cell at `pos` as shown: the play state while playing, else the design.
+    /// The cell at `pos` as shown: the play state while playing, else the design (or, with
+    /// "apply once", the scratch copy after the selected rule).
     pub fn shown_cell(&self, pos: Pos) -> Option<Cell> {
         match &self.play {
             Some(p) => {
                 let b = p.game.board();
                 (pos.x < b.width() && pos.y < b.height()).then(|| b.cell(b.idx(pos)))
             }
-            None => self.level.map.get(pos).copied(),
+            None => self
+                .apply_once_map()
+                .unwrap_or(&self.level.map)
+                .get(pos)
+                .copied(),
         }
     }
 
     /// Recomputes derived data (the problems list) when the level changed.
     pub fn refresh(&mut self) {
+        self.sync_rules();
         let g = self.history.generation();
         if self.problems_gen == Some(g) {
             return;
@@ -453,8 +506,13 @@ impl EditorState {
         self.problems = level_problems(&self.level);
     }
 
-    /// Applies one action.
+    /// Applies one action, then keeps the rule panel and its caches in step with the level.
     pub fn apply(&mut self, action: Action) {
+        self.apply_action(action);
+        self.sync_rules();
+    }
+
+    fn apply_action(&mut self, action: Action) {
         match action {
             Action::SelectTool(t) => {
                 self.tool = t;
@@ -486,7 +544,12 @@ impl EditorState {
                     }
                 }
             }
-            Action::Hover(p) => self.hover = p,
+            Action::Hover(p) => {
+                self.hover = p;
+                if p.is_some() {
+                    self.last_hover = p;
+                }
+            }
             Action::Undo => {
                 self.stroke = None;
                 if !self.history.undo(&mut self.level) {
@@ -584,7 +647,18 @@ impl EditorState {
                 self.view.pan[0] += dx;
                 self.view.pan[1] += dy;
             }
-            Action::CanvasSize(s) => self.view.canvas = s,
+            Action::CanvasSize(s) => {
+                // A view that shows the whole map stays so when the canvas changes size
+                // (window resized, side panel page switched).
+                let (w, h) = (self.level.width(), self.level.height());
+                let mut fitted = self.view;
+                fitted.fit(w, h);
+                let was_fit = fitted.zoom == self.view.zoom && fitted.pan == self.view.pan;
+                self.view.canvas = s;
+                if was_fit {
+                    self.view.fit(w, h);
+                }
+            }
             Action::Locate(p) => {
                 self.view.center_on(p);
                 self.inspect = Some(p);
@@ -657,11 +731,16 @@ impl EditorState {
             Action::Answer(a) => self.answer(a),
             Action::PlayStart => {
                 self.stroke = None;
-                self.play = Some(PlaySession::new(self.level.clone(), 0));
+                let mut p = PlaySession::new(self.level.clone(), 0);
+                p.set_rules(&self.rules.disabled, &self.rules.breakpoints);
+                self.play = Some(p);
             }
             Action::PlayStop => self.play = None,
             Action::PlayRun(on) => {
                 if let Some(p) = &mut self.play {
+                    if on {
+                        p.finish_tick();
+                    }
                     p.running = on && !p.game.status().is_over();
                 }
             }
@@ -688,6 +767,7 @@ impl EditorState {
                     *p = PlaySession::new(self.level.clone(), seed);
                     p.speed = speed;
                     p.chosen = chosen;
+                    p.set_rules(&self.rules.disabled, &self.rules.breakpoints);
                 }
             }
             Action::PlayScrub(t) => {
@@ -716,6 +796,41 @@ impl EditorState {
                     p.hovered_rule = i;
                 }
             }
+            Action::PlayStepInto(i) => {
+                if let Some(p) = &mut self.play {
+                    let input = i.unwrap_or(p.chosen);
+                    if !p.step_into(input) && p.debug.is_none() {
+                        self.status = "the game is over: Reset or Step back to play on".into();
+                    }
+                }
+            }
+            Action::PlayNextPhase => {
+                if let Some(p) = &mut self.play {
+                    p.next_phase();
+                }
+            }
+            Action::PlayPrevPhase => {
+                if let Some(p) = &mut self.play {
+                    p.prev_phase();
+                }
+            }
+            Action::PlayGotoPhase(n) => {
+                if let Some(p) = &mut self.play {
+                    p.goto_phase(n);
+                }
+            }
+            Action::PlayFinishTick => {
+                if let Some(p) = &mut self.play {
+                    p.finish_tick();
+                }
+            }
+            Action::PlayAbortTick => {
+                if let Some(p) = &mut self.play {
+                    p.abort_tick();
+                }
+            }
+            Action::Rule(ev) => self.rule_event(ev),
+            Action::SideTab(t) => self.side_tab = t,
             Action::UseAsDesign => {
                 if let Some(p) = &self.play {
                     let level = p.game.to_boulder_level();
@@ -857,9 +972,15 @@ impl EditorState {
         self.stroke = None;
         self.selection = None;
         self.inspect = None;
+        self.last_hover = None;
         self.play = None;
         self.problems_gen = None;
         self.autosaved_gen = 0;
+        self.rules = RulePanel {
+            view: self.rules.view,
+            ..RulePanel::default()
+        };
+        self.rule_cache = RuleCache::default();
     }
 
     fn save_to(&mut self, p: &Path) {
@@ -1032,6 +1153,9 @@ impl EditorState {
     }
 
     fn record(&mut self) {
+        if let Some(p) = &mut self.play {
+            p.finish_tick();
+        }
         let Some(p) = &self.play else { return };
         // Refer to the level file when the play started from it as saved; else embed it.
         let same = !self.dirty() && p.game.level() == &self.level;

@@ -19,7 +19,7 @@ use crate::tools::{Button, CellRect};
 /// UI-side cache of the canvas: the base-colour texture and what it shows.
 pub struct CanvasCache {
     texture: Option<TextureHandle>,
-    key: Option<(bool, u64, usize, usize)>,
+    key: Option<(u8, u64, usize, usize)>,
     /// Space was held when the current primary drag started (so it pans).
     space_drag: bool,
     /// The canvas rectangle of the last frame, in screen points.
@@ -62,11 +62,12 @@ fn size_of(st: &EditorState) -> (usize, usize) {
     }
 }
 
-fn content_key(st: &EditorState) -> (bool, u64, usize, usize) {
+fn content_key(st: &EditorState) -> (u8, u64, usize, usize) {
     let (w, h) = size_of(st);
     match &st.play {
-        Some(p) => (true, p.version(), w, h),
-        None => (false, st.history.generation(), w, h),
+        Some(p) => (1, p.version(), w, h),
+        None if st.apply_once_map().is_some() => (2, st.rule_preview_serial(), w, h),
+        None => (0, st.history.generation(), w, h),
     }
 }
 
@@ -91,8 +92,8 @@ fn update_texture(ui: &Ui, st: &EditorState, cache: &mut CanvasCache) {
             .map(|t| look::color(*t))
             .collect(),
         None => st
-            .level
-            .map
+            .apply_once_map()
+            .unwrap_or(&st.level.map)
             .cells()
             .iter()
             .map(|c| look::color(c.token))
@@ -233,17 +234,22 @@ pub fn canvas_ui(ui: &mut Ui, st: &EditorState, cache: &mut CanvasCache, out: &m
         Stroke::new(1.0, Color32::from_gray(120)),
         StrokeKind::Outside,
     );
-    // Play highlights.
-    if let Some(p) = &st.play
-        && let Some(r) = &p.report
-    {
-        let hl = Stroke::new((z * 0.12).clamp(1.0, 3.0), Color32::from_rgb(255, 255, 0));
-        for c in &r.changed {
+    // Play highlights: what the last tick changed, or the last phase of the debugged tick.
+    if let Some(p) = &st.play {
+        let colour = if p.debug.is_some() {
+            Color32::from_rgb(255, 140, 0)
+        } else {
+            Color32::from_rgb(255, 255, 0)
+        };
+        let hl = Stroke::new((z * 0.12).clamp(1.0, 3.0), colour);
+        for c in p.highlight() {
             if (x0..x1).contains(&c.x) && (y0..y1).contains(&c.y) {
-                painter.rect_stroke(cell_rect(*c).shrink(1.0), 0.0, hl, StrokeKind::Inside);
+                painter.rect_stroke(cell_rect(c).shrink(1.0), 0.0, hl, StrokeKind::Inside);
             }
         }
-        if let Some(f) = p.hovered_rule.and_then(|i| r.fired.get(i)) {
+        if let Some(r) = &p.report
+            && let Some(f) = p.hovered_rule.and_then(|i| r.fired.get(i))
+        {
             for c in &f.at {
                 painter.rect_filled(
                     cell_rect(*c),
@@ -258,6 +264,13 @@ pub fn canvas_ui(ui: &mut Ui, st: &EditorState, cache: &mut CanvasCache, out: &m
                 );
             }
         }
+    }
+    // The selected rule's preview: its windows in engine order, numbered; with "apply once",
+    // the fields it changes.
+    if st.preview_shown()
+        && let Some(pv) = st.rule_preview()
+    {
+        paint_preview_windows(&painter, st, pv, &cell_rect, (x0, y0, x1, y1), z);
     }
     // Selection.
     let sel = st
@@ -382,6 +395,57 @@ pub fn canvas_ui(ui: &mut Ui, st: &EditorState, cache: &mut CanvasCache, out: &m
     // The button went up where no event reached us (e.g. outside the window).
     if st.stroke.is_some() && !ended && !down {
         out.push(Action::CellRelease);
+    }
+}
+
+/// Outlines the windows of a rule preview (cyan, numbered 1..n in the order the engine applies
+/// them) and, with "apply once", the changed fields (orange).
+fn paint_preview_windows(
+    painter: &egui::Painter,
+    st: &EditorState,
+    pv: &tilesmith_engine::kind::boulder::analysis::Preview,
+    cell_rect: &dyn Fn(Pos) -> Rect,
+    (x0, y0, x1, y1): (usize, usize, usize, usize),
+    z: f32,
+) {
+    let visible = |p: &Pos| (x0..x1).contains(&p.x) && (y0..y1).contains(&p.y);
+    let cyan = Color32::from_rgb(70, 220, 255);
+    let stroke = Stroke::new((z * 0.1).clamp(1.0, 2.5), cyan);
+    let font = egui::FontId::monospace((z * 0.42).clamp(8.0, 14.0));
+    for (i, w) in pv.windows.iter().enumerate() {
+        if !w.iter().any(visible) {
+            continue;
+        }
+        let r = w
+            .iter()
+            .fold(Rect::NOTHING, |acc, p| acc.union(cell_rect(*p)))
+            .shrink((z * 0.08).min(2.0));
+        painter.rect_stroke(r, 2.0, stroke, StrokeKind::Inside);
+        if z >= 8.0 {
+            // The number sits on position 0 of the window.
+            let at = cell_rect(w[0]).left_top() + vec2(2.0, 1.0);
+            let galley = painter.layout_no_wrap(format!("{}", i + 1), font.clone(), Color32::BLACK);
+            let bg = Rect::from_min_size(at, galley.size() + vec2(4.0, 0.0));
+            painter.rect_filled(bg, 2.0, cyan);
+            painter.galley(at + vec2(2.0, 0.0), galley, Color32::BLACK);
+        }
+    }
+    // Drawn last, so the changes show over the window outlines.
+    if st.rules.apply_once {
+        let s = Stroke::new((z * 0.14).clamp(1.5, 3.0), Color32::from_rgb(255, 150, 40));
+        for c in pv.changed.iter().filter(|p| visible(p)) {
+            painter.rect_filled(
+                cell_rect(*c),
+                0.0,
+                Color32::from_rgba_unmultiplied(255, 150, 40, 50),
+            );
+            painter.rect_stroke(
+                cell_rect(*c).shrink((z * 0.14).clamp(1.0, 4.0)),
+                0.0,
+                s,
+                StrokeKind::Inside,
+            );
+        }
     }
 }
 

@@ -6,10 +6,10 @@ pub mod commands;
 pub mod panels;
 pub mod play;
 
-use eframe::egui::{self, Event, Key, Modifiers, Ui};
+use eframe::egui::{self, Event, Key, Modifiers, RichText, Ui};
 use tilesmith_engine::{Dir, Input};
 
-use crate::state::{Action, Answer, EditorState, Pending};
+use crate::state::{Action, Answer, EditorState, Pending, SideTab};
 use commands::Command;
 
 /// UI-side state that is not part of the document: widget buffers and caches.
@@ -46,14 +46,48 @@ pub fn draw(ui: &mut Ui, st: &EditorState, us: &mut UiState, out: &mut Vec<Actio
                     panels::palette_ui(ui, st, out);
                 });
         });
-    egui::Panel::right("side")
+    let rules_tab = st.side_tab == SideTab::Rules;
+    // Each page has its own panel (and width): the rule editor wants more room.
+    egui::Panel::right(if rules_tab { "side-rules" } else { "side" })
         .resizable(true)
-        .default_size(300.0)
+        .default_size(if rules_tab { 450.0 } else { 300.0 })
         .show(ui, |ui| {
+            ui.horizontal(|ui| {
+                let main = if st.play.is_some() { "Play pane" } else { "Cell & level" };
+                for (tab, label, help) in [
+                    (SideTab::Main, main, "The cell inspector, level properties and history (while playing: the play pane)"),
+                    (SideTab::Rules, "Rules", "The rule editor: pre and post rules, with a live preview of the selected rule on the map"),
+                ] {
+                    if ui
+                        .selectable_label(st.side_tab == tab, RichText::new(label).heading())
+                        .on_hover_text(help)
+                        .clicked()
+                        && st.side_tab != tab
+                    {
+                        out.push(Action::SideTab(tab));
+                    }
+                }
+            });
+            ui.separator();
             egui::ScrollArea::vertical()
-                .id_salt("side-scroll")
+                .id_salt(if rules_tab { "rules-scroll" } else { "side-scroll" })
                 .show(ui, |ui| {
-                    if st.play.is_some() {
+                    if rules_tab {
+                        let mut events = Vec::new();
+                        crate::rules::ui::rules_ui(
+                            ui,
+                            &st.level,
+                            &st.rules,
+                            crate::rules::ui::RulesView {
+                                // While playing, the map shows the game, not the preview.
+                                preview: st.rule_preview().filter(|_| st.play.is_none()),
+                                never: st.never_matching(),
+                                playing: st.play.is_some(),
+                            },
+                            &mut events,
+                        );
+                        out.extend(events.into_iter().map(Action::Rule));
+                    } else if st.play.is_some() {
                         play::play_ui(ui, st, out);
                         ui.separator();
                         panels::inspector_ui(ui, st, out);

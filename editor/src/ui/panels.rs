@@ -529,6 +529,18 @@ pub fn status_ui(ui: &mut Ui, st: &EditorState) {
                         format!(" ({})", values.join(", "))
                     }
                 ));
+                // While playing: the phases of the last tick that changed this cell.
+                if let Some(play) = &st.play {
+                    let phases: Vec<String> = play
+                        .cell_history(p)
+                        .iter()
+                        .map(|(ph, _, _)| crate::state::play::phase_label(play.game.level(), *ph))
+                        .collect();
+                    if !phases.is_empty() {
+                        ui.separator();
+                        ui.label(format!("changed by: {}", phases.join(", ")));
+                    }
+                }
             }
             None => {
                 ui.monospace(format!(

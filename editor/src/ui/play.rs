@@ -5,13 +5,12 @@ use tilesmith_engine::kind::boulder::Global;
 use tilesmith_engine::{Dir, Game as _, Input};
 
 use crate::look;
-use crate::state::play::PlaySession;
+use crate::state::play::{PlaySession, cell_text, phase_label, phase_rule};
 use crate::state::{Action, EditorState};
 
 /// Draws the play pane for the running session.
 pub fn play_ui(ui: &mut Ui, st: &EditorState, out: &mut Vec<Action>) {
     let Some(p) = &st.play else { return };
-    ui.heading("Play");
     ui.horizontal_wrapped(|ui| {
         if p.running {
             if ui.button("Pause").on_hover_text("Pause (Enter)").clicked() {
@@ -68,12 +67,34 @@ pub fn play_ui(ui: &mut Ui, st: &EditorState, out: &mut Vec<Action>) {
         }
     });
     input_chooser(ui, p, out);
+    if let Some(b) = &p.break_hit {
+        for (r, name, at) in &b.rules {
+            let at: Vec<String> = at
+                .iter()
+                .take(6)
+                .map(|c| format!("({}, {})", c.x, c.y))
+                .collect();
+            ui.label(
+                RichText::new(format!(
+                    "Breakpoint: {}{} fired in tick {} at {}",
+                    r.label(),
+                    name.as_ref().map_or(String::new(), |n| format!(" \"{n}\"")),
+                    b.tick,
+                    at.join(" ")
+                ))
+                .color(egui::Color32::from_rgb(255, 110, 110)),
+            );
+        }
+    }
     let len = p.history_len();
     ui.horizontal(|ui| {
         ui.label("tick");
-        let mut t = p.game.steps();
+        let mut t = p.debug.as_ref().map_or(p.game.steps(), |d| d.tick() - 1);
         if ui
-            .add_enabled(len > 0, egui::Slider::new(&mut t, 0..=len.max(1)))
+            .add_enabled(
+                len > 0 && p.debug.is_none(),
+                egui::Slider::new(&mut t, 0..=len.max(1)),
+            )
             .accessible_name("tick")
             .on_hover_text("Scrub through the ticks computed so far")
             .changed()
@@ -85,11 +106,19 @@ pub fn play_ui(ui: &mut Ui, st: &EditorState, out: &mut Vec<Action>) {
     let lvl = p.game.level();
     egui::Grid::new("play-stats").num_columns(2).show(ui, |ui| {
         ui.label("ticks");
-        ui.monospace(format!(
-            "{} (global {})",
-            p.game.tick_count(),
-            g[Global::Ticks as usize]
-        ));
+        match &p.debug {
+            Some(d) => ui.monospace(format!(
+                "{} (global {}), {} open",
+                d.tick() - 1,
+                g[Global::Ticks as usize],
+                d.tick()
+            )),
+            None => ui.monospace(format!(
+                "{} (global {})",
+                p.game.tick_count(),
+                g[Global::Ticks as usize]
+            )),
+        };
         ui.end_row();
         ui.label("gems");
         ui.monospace(format!("{} collected / {} needed", p.gems(), lvl.gems[0]));
@@ -112,6 +141,10 @@ pub fn play_ui(ui: &mut Ui, st: &EditorState, out: &mut Vec<Action>) {
         ));
         ui.end_row();
     });
+    ui.separator();
+    debugger_ui(ui, p, out);
+    ui.separator();
+    cell_history_ui(ui, st, p);
     ui.separator();
     ui.strong("Rules fired in the last tick");
     match &p.report {
@@ -210,4 +243,155 @@ fn input_chooser(ui: &mut Ui, p: &PlaySession, out: &mut Vec<Action>) {
             out.push(Action::PlayChoose(next));
         }
     });
+}
+
+fn input_text(i: Input) -> String {
+    match i {
+        Input::Wait => "no key".into(),
+        Input::Move(d) => d.name().into(),
+        Input::Meta(d) => format!("meta {}", d.name()),
+        other => format!("{other:?}"),
+    }
+}
+
+/// The tick debugger: step into a tick and run it one phase at a time.
+fn debugger_ui(ui: &mut Ui, p: &PlaySession, out: &mut Vec<Action>) {
+    ui.strong("Tick debugger");
+    let Some(d) = &p.debug else {
+        ui.horizontal_wrapped(|ui| {
+            if ui
+                .add_enabled(
+                    !p.game.status().is_over(),
+                    egui::Button::new("Step into tick"),
+                )
+                .on_hover_text(
+                    "Begin the next tick with the chosen input and run it one phase at a time",
+                )
+                .clicked()
+            {
+                out.push(Action::PlayStepInto(None));
+            }
+            ui.label(RichText::new(format!("input: {}", input_text(p.chosen))).weak());
+        });
+        return;
+    };
+    let level = p.game.level();
+    ui.label(format!(
+        "Tick {} (input: {}), {} of {} phases run",
+        d.tick(),
+        input_text(d.input),
+        d.done,
+        d.phases.len()
+    ));
+    ui.horizontal_wrapped(|ui| {
+        if ui
+            .add_enabled(d.done > 0, egui::Button::new("Previous phase"))
+            .on_hover_text("Restore the tick's start and run up to the phase before")
+            .clicked()
+        {
+            out.push(Action::PlayPrevPhase);
+        }
+        if ui
+            .add_enabled(d.done < d.phases.len(), egui::Button::new("Next phase"))
+            .clicked()
+        {
+            out.push(Action::PlayNextPhase);
+        }
+        if ui
+            .button("Finish tick")
+            .on_hover_text("Run the remaining phases and end the tick (as Step would)")
+            .clicked()
+        {
+            out.push(Action::PlayFinishTick);
+        }
+        if ui
+            .button("Cancel tick")
+            .on_hover_text("Drop this tick: back to the state before it began")
+            .clicked()
+        {
+            out.push(Action::PlayAbortTick);
+        }
+    });
+    ui.label(
+        RichText::new(
+            "Click a phase to run up to it; orange outlines: what the last phase changed.",
+        )
+        .weak()
+        .small(),
+    );
+    egui::ScrollArea::vertical()
+        .id_salt("phases")
+        .max_height(190.0)
+        .show(ui, |ui| {
+            for (i, phase) in d.phases.iter().enumerate() {
+                let mut label = phase_label(level, *phase);
+                if let Some(r) = phase_rule(*phase)
+                    && p.disabled.contains(&r)
+                {
+                    label.push_str(" (off)");
+                }
+                // Counts first, so a long rule name is what gets cut at the panel's edge.
+                let (text, weak) = if i < d.done {
+                    let n = d.records[i].1.len();
+                    let fired = match phase_rule(*phase) {
+                        Some(_) => format!(", {} match", d.matches(*phase)),
+                        None => String::new(),
+                    };
+                    (format!("{:>2}. [{n} chg{fired}] {label}", i + 1), n == 0)
+                } else {
+                    (format!("{:>2}. {label}", i + 1), true)
+                };
+                let mut rich = RichText::new(&text).monospace();
+                if weak {
+                    rich = rich.weak();
+                }
+                let current = i + 1 == d.done;
+                if crate::rules::ui::select_row(ui, current, rich)
+                    .on_hover_text(format!(
+                        "{text}\n{}",
+                        if i < d.done {
+                            "Done; click to go back to just after it"
+                        } else {
+                            "Not run yet; click to run up to it"
+                        }
+                    ))
+                    .clicked()
+                    && !current
+                {
+                    out.push(Action::PlayGotoPhase(i + 1));
+                }
+            }
+        });
+}
+
+/// The cell history: which phases of the last tick changed the cell under the pointer (or the
+/// inspected one), before and after.
+fn cell_history_ui(ui: &mut Ui, st: &EditorState, p: &PlaySession) {
+    ui.strong("Cell history");
+    let Some(pos) = st.hover.or(st.last_hover).or(st.inspect) else {
+        ui.label(
+            RichText::new("Point at a cell (or click one) to see which phases changed it.").weak(),
+        );
+        return;
+    };
+    let when = if p.debug.is_some() {
+        "this tick so far"
+    } else {
+        "the last tick"
+    };
+    let hist = p.cell_history(pos);
+    ui.label(format!("x {}, y {} in {when}:", pos.x, pos.y));
+    if hist.is_empty() {
+        ui.label(RichText::new("not changed").weak());
+        return;
+    }
+    let level = p.game.level();
+    // Plain wrapped lines (no grid), so long value lists never widen the panel.
+    for (phase, before, after) in hist {
+        ui.label(RichText::new(phase_label(level, phase)).strong());
+        ui.indent(("cell-history", phase_label(level, phase)), |ui| {
+            ui.label(RichText::new(format!("before: {}", cell_text(&before))).monospace());
+            ui.label(RichText::new(format!("after:  {}", cell_text(&after))).monospace());
+        });
+    }
 }
