@@ -566,3 +566,40 @@ fn recorded_phases_give_each_cells_history_within_a_tick() {
         ]
     );
 }
+
+#[test]
+fn rule_active_follows_situation_sparsity_and_switches() {
+    use tilesmith_engine::observe::Phase;
+    let mut l = level(grid("wall me wall"));
+    let rule = |v| {
+        tilesmith_engine::kind::boulder::level::rule_from_json(
+            &v,
+            &tilesmith_engine::JsonPath::root(),
+        )
+        .unwrap()
+    };
+    l.pre = vec![
+        rule(
+            serde_json::json!({"situation":"left","direction":"east","original":[{"token":"me"}],"result":[{"token":"0"}]}),
+        ),
+        rule(
+            serde_json::json!({"situation":"rare","sparsity":3,"direction":"east","original":[{"token":"me"}],"result":[{"token":"0"}]}),
+        ),
+    ];
+    let mut g = BoulderGame::new(l, 0);
+    assert!(g.rule_active(Phase::Pre(0), Input::Move(Dir::Left)));
+    assert!(!g.rule_active(Phase::Pre(0), Input::Meta(Dir::Left)));
+    assert!(
+        !g.rule_active(Phase::Pre(1), Input::Wait),
+        "tick 1 is not a multiple of 3"
+    );
+    g.step(Input::Wait);
+    g.step(Input::Wait);
+    assert!(
+        g.rule_active(Phase::Pre(1), Input::Wait),
+        "the next tick is tick 3"
+    );
+    g.set_rule_enabled(false, 1, false);
+    assert!(!g.rule_active(Phase::Pre(1), Input::Wait));
+    assert!(g.rule_active(Phase::Main("gravity"), Input::Wait));
+}

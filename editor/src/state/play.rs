@@ -12,7 +12,6 @@
 
 use std::collections::BTreeSet;
 
-use tilesmith_engine::kind::RuleFiring;
 use tilesmith_engine::kind::boulder::game::PhaseRecord;
 use tilesmith_engine::kind::boulder::{BoulderGame, BoulderLevel, Cell, Global};
 use tilesmith_engine::observe::{Collector, Phase};
@@ -369,26 +368,7 @@ impl PlaySession {
         let n = d.start.steps() as usize;
         self.inputs.truncate(n);
         self.inputs.push(d.input);
-        let level = self.game.level();
-        let fired = d
-            .collector
-            .fired
-            .into_iter()
-            .map(|(phase, at)| {
-                let name = match phase {
-                    Phase::Pre(i) => level.pre.get(i).and_then(|r| r.name.clone()),
-                    Phase::Post(i) => level.post.get(i).and_then(|r| r.name.clone()),
-                    _ => None,
-                };
-                RuleFiring { phase, name, at }
-            })
-            .collect();
-        let report = StepReport {
-            step: self.game.tick_count(),
-            changed,
-            fired,
-            phases: d.collector.changed,
-        };
+        let report = self.game.report(changed, d.collector);
         self.records = d
             .records
             .into_iter()

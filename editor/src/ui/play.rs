@@ -329,6 +329,8 @@ fn debugger_ui(ui: &mut Ui, p: &PlaySession, out: &mut Vec<Action>) {
                     && p.disabled.contains(&r)
                 {
                     label.push_str(" (off)");
+                } else if !p.game.rule_active(*phase, d.input) {
+                    label.push_str(" (not this tick)");
                 }
                 // Counts first, so a long rule name is what gets cut at the panel's edge.
                 let (text, weak) = if i < d.done {

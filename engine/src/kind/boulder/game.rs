@@ -177,6 +177,28 @@ impl BoulderGame {
         true
     }
 
+    /// True when `phase` does something in a tick with `input`: always for reset and the main
+    /// rules; for a rule, when it is switched on and its situation holds in the next tick (or,
+    /// during an open tick, the current one).
+    pub fn rule_active(&self, phase: Phase, input: Input) -> bool {
+        let tick = if self.open.is_some() {
+            self.tick
+        } else {
+            self.tick + 1
+        };
+        match phase {
+            Phase::Pre(i) => {
+                !self.disabled_pre.get(i).copied().unwrap_or(true)
+                    && self.pre[i].active(input, tick)
+            }
+            Phase::Post(i) => {
+                !self.disabled_post.get(i).copied().unwrap_or(true)
+                    && self.post[i].active(input, tick)
+            }
+            _ => true,
+        }
+    }
+
     /// The phase [`BoulderGame::run_next_phase`] would run, if a tick is open and has one left.
     pub fn next_phase(&self) -> Option<Phase> {
         let open = self.open.as_ref()?;
@@ -269,7 +291,9 @@ impl BoulderGame {
         (self.report(changed, c), records)
     }
 
-    fn report(&self, changed: Vec<Pos>, c: Collector) -> StepReport {
+    /// The step report of the tick just finished, from the `changed` fields returned by
+    /// [`BoulderGame::finish_tick`] and the [`Collector`] that observed the tick's phases.
+    pub fn report(&self, changed: Vec<Pos>, c: Collector) -> StepReport {
         let fired = c
             .fired
             .into_iter()
