@@ -249,3 +249,73 @@ fn the_engine_repository_levels_all_check_clean() {
         String::from_utf8_lossy(&o.stdout)
     );
 }
+
+fn trace_of(name: &str, level: &Value, inputs: &str) -> Vec<Value> {
+    let f = write(name, level);
+    let o = tilesmith(&[
+        "run",
+        f.to_str().unwrap(),
+        "--inputs",
+        inputs,
+        "--ticks",
+        "1",
+        "--trace",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    String::from_utf8_lossy(&o.stderr)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .filter(|e: &Value| e.get("rule").is_some_and(|r| !r.is_null()))
+        .collect()
+}
+
+#[test]
+fn trace_reports_the_spec_line_example_2_positions() {
+    // §4.5 line example 2 (read east): matches at columns 0 and 4.
+    let mut row: Vec<Value> = [
+        "stone", "stone", "stone", "stone", "stone", "gem", "stone", "stone", "stone",
+    ]
+    .iter()
+    .map(|t| json!(t))
+    .collect();
+    row.push(json!("me"));
+    let level = json!({"name":"line2","width":10,"height":1,"gems":[0,0,0],"ticks":[9,9,9],
+        "pre":[{"situation":"any","direction":"east",
+            "original":[{"token":"stone"},{"token":["stone","gem"]},{"token":"stone"}],
+            "result":[{"token":"gem"},{"token":"path"},{"token":"1"}]}],
+        "map":[row]});
+    let t = trace_of("line2.json", &level, ".");
+    assert_eq!(
+        t,
+        vec![json!({"tick":1,"phase":"pre","rule":0,"name":null,"at":[[0,0],[4,0]]})]
+    );
+}
+
+#[test]
+fn trace_reports_the_spec_full_map_example_positions() {
+    // §4.5 full-map example, its three rules as `pre` rules of one tick with input down:
+    // rule 0 fires once where `me` is (1, 1); rule 1 (`*`) at all 12 fields; rule 2 (west,
+    // stone then any) at the stones, read right to left: (1, 0) and (2, 1).
+    let level = json!({"name":"full","width":4,"height":3,"gems":[0,0,0],"ticks":[9,9,9],
+        "pre":[
+            {"situation":"down","direction":"south","original":[{"token":"me"},{"token":["mud","path"]}],
+             "result":[{"token":"path","values":{"moved":1}},{"token":"me","values":{"moved":1}}]},
+            {"situation":"any","direction":"east","original":[{"token":"*"}],"result":[{"token":"0","values":{"moved":0}}]},
+            {"situation":"any","direction":"west","original":[{"token":"stone"},{"token":"*"}],"result":[{"token":"1"},{"token":"0"}]}],
+        "map":[["path","stone","path","path"],["path","me","stone","path"],["path","mud","mud","mud"]]});
+    let t = trace_of("full.json", &level, "D");
+    let all: Vec<Value> = (0..3)
+        .flat_map(|y| (0..4).map(move |x| json!([x, y])))
+        .collect();
+    assert_eq!(
+        t,
+        vec![
+            json!({"tick":1,"phase":"pre","rule":0,"name":null,"at":[[1,1]]}),
+            json!({"tick":1,"phase":"pre","rule":1,"name":null,"at":all}),
+            json!({"tick":1,"phase":"pre","rule":2,"name":null,"at":[[1,0],[2,1]]}),
+        ]
+    );
+    // Without the down key the first rule does not fire.
+    let t = trace_of("full2.json", &level, ".");
+    assert_eq!(t[0]["rule"], 1);
+}
