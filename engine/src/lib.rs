@@ -17,6 +17,7 @@ pub mod grid;
 pub mod hash;
 pub mod json_text;
 pub mod kind;
+pub mod level_json;
 pub mod observe;
 pub mod problem;
 pub mod replay;

@@ -1,6 +1,8 @@
 //! Shared helpers for the Tilesmith conformance tests: small maps written as text, and the
 //! paths of the workspace and of the shared corpus.
 
+pub mod baba;
+
 use std::path::PathBuf;
 
 use tilesmith_engine::Grid;

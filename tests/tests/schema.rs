@@ -1,6 +1,7 @@
-//! The JSON Schema of the boulder level format (`schemas/level.schema.json`): it compiles, it
-//! accepts our levels and the course corpus, it rejects hand-written invalid documents, and it
-//! never accepts what the engine loader rejects.
+//! The JSON Schema of the level formats (`schemas/level.schema.json`, boulder and baba, chosen
+//! by `kind`): it compiles, it accepts our levels (each against its own kind's definition) and
+//! the course corpus, it rejects hand-written invalid documents, and it never accepts what the
+//! engine loader rejects.
 //!
 //! The engine loader is the authority on what a level is; the schema documents the format for
 //! designers and tools. Everything the schema accepts must load without errors, and the schema
@@ -453,7 +454,16 @@ fn invalid_cases() -> Vec<(&'static str, Value, Engine)> {
             Rejects,
         ),
         ("pre not an array", with(|v| v["pre"] = json!({})), Rejects),
-        ("unknown kind", with(|v| v["kind"] = json!("baba")), Rejects),
+        (
+            "unknown kind",
+            with(|v| v["kind"] = json!("sokoban")),
+            Rejects,
+        ),
+        (
+            "kind baba with a boulder map",
+            with(|v| v["kind"] = json!("baba")),
+            Rejects,
+        ),
         ("kind not a string", with(|v| v["kind"] = json!(1)), Rejects),
         (
             "state not an object",
@@ -1029,4 +1039,265 @@ fn documentation_examples_are_valid() {
         blocks >= 2,
         "expected a level and a rule example in the docs"
     );
+}
+
+// ---------------------------------------------------------------------------------------------
+// (f) The baba format.
+
+/// A validator for `$defs/<name>` that may use `$ref`s to other definitions.
+fn ref_validator(name: &str) -> Validator {
+    let s = schema();
+    let sub = json!({
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$ref": format!("#/$defs/{name}"),
+        "$defs": s["$defs"].clone(),
+    });
+    jsonschema::draft202012::new(&sub)
+        .unwrap_or_else(|e| panic!("$defs/{name} does not compile: {e}"))
+}
+
+/// Every file under `levels/<kind>/` declares its kind (boulder files may leave it out) and
+/// matches that kind's definition, not only the combined schema.
+#[test]
+fn levels_of_each_kind_match_their_kind_definition() {
+    for (kind, def) in [("boulder", "boulderLevel"), ("baba", "babaLevel")] {
+        let dir = workspace().join("levels").join(kind);
+        let (files, _) = json_files(&dir);
+        assert!(!files.is_empty(), "no levels in {}", dir.display());
+        for f in &files {
+            let doc = read_json(f);
+            let declared = doc
+                .get("kind")
+                .and_then(Value::as_str)
+                .unwrap_or("boulder")
+                .to_ascii_lowercase();
+            assert_eq!(declared, kind, "{} declares kind {declared}", f.display());
+        }
+        assert_all_valid(&ref_validator(def), &files);
+    }
+}
+
+/// The baba token pattern lists exactly the engine's palette, in any ASCII case.
+#[test]
+fn baba_token_pattern_matches_the_engine_palette() {
+    use tilesmith_engine::kind::baba::{Kind, palette};
+    let v = def_validator("babaToken");
+    for e in palette() {
+        assert!(v.is_valid(&json!(e.token)), "rejects {}", e.token);
+        assert!(
+            v.is_valid(&json!(e.token.to_ascii_uppercase())),
+            "rejects {}",
+            e.token.to_ascii_uppercase()
+        );
+        assert!(Kind::from_token(&e.token).is_some());
+    }
+    for bad in [
+        "",
+        "text",
+        "text_",
+        "text_text_baba",
+        "is",
+        "you",
+        "exit",
+        "baba ",
+        "text_exit",
+        "ſkull",
+        "empty",
+        "level",
+        "all",
+    ] {
+        assert!(!v.is_valid(&json!(bad)), "accepts {bad:?}");
+        assert!(
+            Kind::from_token(bad).is_none(),
+            "the engine accepts {bad:?}"
+        );
+    }
+}
+
+fn baba_base() -> Value {
+    json!({
+        "kind": "baba",
+        "name": "Base",
+        "width": 3,
+        "height": 2,
+        "map": [
+            ["text_baba", "text_is", "text_you"],
+            ["baba", null, ["flag", {"token": "text_win", "values": {"direction": 3}}]]
+        ]
+    })
+}
+
+fn baba_with(f: impl FnOnce(&mut Value)) -> Value {
+    let mut v = baba_base();
+    f(&mut v);
+    v
+}
+
+#[test]
+fn baba_valid_documents_are_accepted_by_schema_and_engine() {
+    let v = validator();
+    let cases = [
+        ("the base", baba_base()),
+        ("kind in capitals", baba_with(|v| v["kind"] = json!("BABA"))),
+        (
+            "no name",
+            baba_with(|v| {
+                v.as_object_mut().unwrap().remove("name");
+            }),
+        ),
+        (
+            "empty array cell",
+            baba_with(|v| v["map"][1][1] = json!([])),
+        ),
+        (
+            "token in capitals",
+            baba_with(|v| v["map"][1][0] = json!("BABA")),
+        ),
+        (
+            "object without values",
+            baba_with(|v| v["map"][1][0] = json!({"token": "rock"})),
+        ),
+        (
+            "every direction",
+            baba_with(|v| {
+                v["map"][1][1] = json!([
+                    {"token": "keke", "values": {"direction": 1}},
+                    {"token": "keke", "values": {"direction": 2}},
+                    {"token": "keke", "values": {"direction": 3}},
+                    {"token": "keke", "values": {"direction": 4}}
+                ])
+            }),
+        ),
+        (
+            "unknown top-level member",
+            baba_with(|v| v["author"] = json!("me")),
+        ),
+    ];
+    for (what, doc) in cases {
+        let errors = schema_errors(&v, &doc);
+        assert!(errors.is_empty(), "{what}: {}", errors.join("\n"));
+        let engine = engine_errors_text(&doc.to_string());
+        assert!(engine.is_empty(), "{what}: {}", engine.join("\n"));
+    }
+}
+
+#[test]
+fn baba_invalid_documents_are_rejected_by_schema_and_engine() {
+    let v = validator();
+    let cases = [
+        (
+            "unknown object",
+            baba_with(|v| v["map"][1][0] = json!("exit")),
+        ),
+        (
+            "unknown word",
+            baba_with(|v| v["map"][0][2] = json!("text_jump")),
+        ),
+        (
+            "a word as an object",
+            baba_with(|v| v["map"][0][1] = json!("is")),
+        ),
+        (
+            "direction 0",
+            baba_with(|v| v["map"][1][0] = json!({"token": "baba", "values": {"direction": 0}})),
+        ),
+        (
+            "direction 5",
+            baba_with(|v| v["map"][1][0] = json!({"token": "baba", "values": {"direction": 5}})),
+        ),
+        (
+            "direction as text",
+            baba_with(|v| v["map"][1][0] = json!({"token": "baba", "values": {"direction": "up"}})),
+        ),
+        (
+            "unknown value",
+            baba_with(|v| v["map"][1][0] = json!({"token": "baba", "values": {"speed": 1}})),
+        ),
+        (
+            "object without token",
+            baba_with(|v| v["map"][1][0] = json!({"values": {"direction": 1}})),
+        ),
+        (
+            "nested stack",
+            baba_with(|v| v["map"][1][0] = json!([["baba"]])),
+        ),
+        (
+            "a number as a cell",
+            baba_with(|v| v["map"][1][0] = json!(7)),
+        ),
+        ("width 0", baba_with(|v| v["width"] = json!(0))),
+        ("width too large", baba_with(|v| v["width"] = json!(1001))),
+        (
+            "height missing",
+            baba_with(|v| {
+                v.as_object_mut().unwrap().remove("height");
+            }),
+        ),
+        (
+            "map missing",
+            baba_with(|v| {
+                v.as_object_mut().unwrap().remove("map");
+            }),
+        ),
+        ("no rows", baba_with(|v| v["map"] = json!([]))),
+        (
+            "a row that is not an array",
+            baba_with(|v| v["map"][1] = json!("baba")),
+        ),
+        (
+            "65 objects in a cell",
+            baba_with(|v| v["map"][1][1] = json!(vec!["rock"; 65])),
+        ),
+        ("name not a string", baba_with(|v| v["name"] = json!(3))),
+    ];
+    for (what, doc) in cases {
+        assert!(!v.is_valid(&doc), "the schema accepts {what}");
+        assert!(
+            !engine_errors_text(&doc.to_string()).is_empty(),
+            "the engine accepts {what}"
+        );
+    }
+}
+
+#[test]
+fn baba_engine_checks_what_the_schema_cannot() {
+    let v = validator();
+    let cases = [
+        (
+            "width different from the rows",
+            baba_with(|v| v["width"] = json!(4)),
+        ),
+        (
+            "height different from the rows",
+            baba_with(|v| v["height"] = json!(3)),
+        ),
+        (
+            "rows of different lengths",
+            baba_with(|v| v["map"][1] = json!(["baba"])),
+        ),
+    ];
+    for (what, doc) in cases {
+        assert!(
+            v.is_valid(&doc),
+            "the schema now rejects {what}; update the docs"
+        );
+        assert!(
+            !engine_errors_text(&doc.to_string()).is_empty(),
+            "the engine accepts {what}"
+        );
+    }
+}
+
+#[test]
+fn baba_engine_output_matches_the_schema() {
+    use tilesmith_engine::kind::baba::BabaLevel;
+    let v = validator();
+    let level = BabaLevel::from_json(&baba_base()).expect("loads");
+    let saved = level.to_json();
+    let errors = schema_errors(&v, &saved);
+    assert!(errors.is_empty(), "{}\n{saved:#}", errors.join("\n"));
+    assert_eq!(BabaLevel::from_json(&saved).expect("reloads"), level);
+    let blank = BabaLevel::new("Blank", 5, 4).to_json();
+    let errors = schema_errors(&v, &blank);
+    assert!(errors.is_empty(), "{}", errors.join("\n"));
 }

@@ -6,6 +6,7 @@
 //! cells for drawing. The CLI and the editor talk to kinds only through these two traits, so
 //! nothing outside a kind's module assumes "one token per cell" or "a tick is 1/5 s".
 
+pub mod baba;
 pub mod boulder;
 
 use serde::Serialize;
@@ -184,7 +185,7 @@ pub trait GameKind: Sync {
 
 /// Every game kind the engine knows, default first.
 pub fn kinds() -> &'static [&'static dyn GameKind] {
-    &[&boulder::Boulder]
+    &[&boulder::Boulder, &baba::Baba]
 }
 
 /// The kind a document declares in its `"kind"` field (default `boulder`).

@@ -9,12 +9,10 @@ use serde_json::{Map, Value, json};
 
 use super::token::{Global, Globals, Token, VALUE_COUNT, ValueKey, ValueName, Values};
 use crate::grid::{Dir, Grid, Pos};
+use crate::level_json::{self, int, natural, type_name};
 use crate::problem::{JsonPath, Problem};
 
-/// The largest `width` or `height` accepted.
-pub const MAX_SIDE: usize = 10_000;
-/// The largest number of cells (`width * height`) accepted.
-pub const MAX_CELLS: usize = 16 * 1024 * 1024;
+pub use crate::level_json::{MAX_CELLS, MAX_SIDE};
 /// The largest absolute number accepted for a value in a file.
 pub const MAX_VALUE: i64 = u32::MAX as i64;
 
@@ -430,53 +428,6 @@ pub fn rule_from_json(v: &Value, path: &JsonPath) -> Result<Rule, Vec<Problem>> 
     }
 }
 
-fn int(v: &Value) -> Option<i64> {
-    v.as_i64().or_else(|| {
-        v.as_f64()
-            .filter(|f| f.fract() == 0.0 && f.abs() < 9e15)
-            .map(|f| f as i64)
-    })
-}
-
-fn type_name(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
-}
-
-/// A non-negative integer up to `max`, or a problem.
-fn natural(v: &Value, path: &JsonPath, what: &str, max: i64, p: &mut Vec<Problem>) -> Option<u64> {
-    match int(v) {
-        Some(n) if n < 0 => {
-            p.push(Problem::error(
-                path.clone(),
-                format!("{what} must not be negative, found {n}"),
-            ));
-            None
-        }
-        Some(n) if n > max => {
-            p.push(Problem::error(
-                path.clone(),
-                format!("{what} is too large ({n}; at most {max})"),
-            ));
-            None
-        }
-        Some(n) => Some(n as u64),
-        None => {
-            p.push(Problem::error(
-                path.clone(),
-                format!("{what} must be a whole number, found {}", type_name(v)),
-            ));
-            None
-        }
-    }
-}
-
 fn three(doc: &Map<String, Value>, key: &str, p: &mut Vec<Problem>) -> Option<[u32; 3]> {
     let path = JsonPath::root().key(key);
     match doc.get(key) {
@@ -521,42 +472,9 @@ fn parse_level(doc: &Value, p: &mut Vec<Problem>) -> Option<BoulderLevel> {
         ));
         return None;
     };
-    let name = match o.get("name") {
-        Some(Value::String(s)) => s.clone(),
-        Some(v) => {
-            p.push(Problem::error(
-                root.key("name"),
-                format!("\"name\" must be a string, found {}", type_name(v)),
-            ));
-            String::new()
-        }
-        None => String::new(),
-    };
-    let mut side = |key: &str| -> Option<usize> {
-        match o.get(key) {
-            None => {
-                p.push(Problem::error(
-                    root.key(key),
-                    format!("\"{key}\" is missing"),
-                ));
-                None
-            }
-            Some(v) => {
-                match natural(v, &root.key(key), &format!("\"{key}\""), MAX_SIDE as i64, p) {
-                    Some(0) => {
-                        p.push(Problem::error(
-                            root.key(key),
-                            format!("\"{key}\" must be at least 1"),
-                        ));
-                        None
-                    }
-                    n => n.map(|n| n as usize),
-                }
-            }
-        }
-    };
-    let width = side("width");
-    let height = side("height");
+    let name = level_json::name(o, p);
+    let width = level_json::side(o, "width", (MAX_SIDE, MAX_CELLS), p);
+    let height = level_json::side(o, "height", (MAX_SIDE, MAX_CELLS), p);
     let gems = three(o, "gems", p);
     let ticks = three(o, "ticks", p);
     let maxslime = o
@@ -586,7 +504,14 @@ fn parse_level(doc: &Value, p: &mut Vec<Problem>) -> Option<BoulderLevel> {
     let pre = rules("pre");
     let post = rules("post");
     let state = o.get("state").and_then(|s| parse_state(s, p));
-    let map = parse_map(o.get("map"), width, height, p);
+    let map = level_json::grid(
+        o.get("map"),
+        (width, height),
+        "fields",
+        (MAX_SIDE, MAX_CELLS),
+        p,
+        parse_cell,
+    );
     let extra: Map<String, Value> = o
         .iter()
         .filter(|(k, _)| !KNOWN_KEYS.contains(&k.as_str()))
@@ -659,91 +584,6 @@ fn parse_state(v: &Value, p: &mut Vec<Problem>) -> Option<Globals> {
         }
     }
     Some(g)
-}
-
-fn parse_map(
-    v: Option<&Value>,
-    width: Option<usize>,
-    height: Option<usize>,
-    p: &mut Vec<Problem>,
-) -> Option<Grid<Cell>> {
-    let path = JsonPath::root().key("map");
-    let Some(v) = v else {
-        p.push(Problem::error(path, "\"map\" is missing"));
-        return None;
-    };
-    let Value::Array(rows) = v else {
-        p.push(Problem::error(
-            path,
-            format!("\"map\" must be an array of rows, found {}", type_name(v)),
-        ));
-        return None;
-    };
-    if rows.is_empty() {
-        p.push(Problem::error(path, "\"map\" has no rows"));
-        return None;
-    }
-    let w0 = match &rows[0] {
-        Value::Array(r) => r.len(),
-        _ => 0,
-    };
-    if rows.len() > MAX_SIDE || w0 > MAX_SIDE || rows.len().saturating_mul(w0) > MAX_CELLS {
-        p.push(Problem::error(
-            path,
-            format!("the map is too large (at most {MAX_SIDE} per side and {MAX_CELLS} fields)"),
-        ));
-        return None;
-    }
-    let errors_before = p.len();
-    let mut cells = Vec::with_capacity(rows.len() * w0);
-    for (y, row) in rows.iter().enumerate() {
-        let rp = path.index(y);
-        let Value::Array(r) = row else {
-            p.push(Problem::error(
-                rp,
-                format!(
-                    "row {y} must be an array of fields, found {}",
-                    type_name(row)
-                ),
-            ));
-            continue;
-        };
-        if r.len() != w0 {
-            p.push(Problem::error(
-                rp,
-                format!("row {y} has {} fields but row 0 has {w0}", r.len()),
-            ));
-            continue;
-        }
-        for (x, c) in r.iter().enumerate() {
-            if let Some(cell) = parse_cell(c, &rp.index(x), Pos::new(x, y), p) {
-                cells.push(cell);
-            }
-        }
-    }
-    if let Some(h) = height
-        && h != rows.len()
-    {
-        p.push(Problem::error(
-            JsonPath::root().key("height"),
-            format!("\"height\" is {h} but the map has {} rows", rows.len()),
-        ));
-    }
-    if let Some(w) = width
-        && w != w0
-    {
-        p.push(Problem::error(
-            JsonPath::root().key("width"),
-            format!("\"width\" is {w} but the map rows have {w0} fields"),
-        ));
-    }
-    if w0 == 0 {
-        p.push(Problem::error(path.index(0), "map rows must not be empty"));
-    }
-    if p[errors_before..].iter().any(Problem::is_error) {
-        return None;
-    }
-    Grid::from_vec(w0, rows.len(), cells)
 }
 
 fn parse_cell(v: &Value, path: &JsonPath, at: Pos, p: &mut Vec<Problem>) -> Option<Cell> {

@@ -1,0 +1,410 @@
+//! The rule refresh: rules from the text on the grid, conditions per object, and the resulting
+//! properties (spec baba §3.5–§3.7, §5.3).
+
+use std::collections::{BTreeMap, HashMap};
+
+use super::rules::{Arg, Condition, FormedRule, Rule, TextTile, form_rules};
+use super::word::{Kind, Noun, Prefix, Prep, Prop, Verb, Word};
+use crate::grid::{Dir, Pos};
+
+/// An object's internal ID: assigned at creation, ascending = processing order (§2).
+pub type ObjId = u64;
+
+/// One object in a running baba game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Obj {
+    /// Entity or text.
+    pub kind: Kind,
+    /// Column (0 = left edge).
+    pub x: usize,
+    /// Row (0 = top edge).
+    pub y: usize,
+    /// The facing.
+    pub dir: Dir,
+}
+
+impl Obj {
+    /// The cell.
+    pub fn pos(&self) -> Pos {
+        Pos::new(self.x, self.y)
+    }
+}
+
+/// What the rules give one object at a refresh: property counts after negation (§3.7), and
+/// the noun complements of IS, HAS, MAKE, EAT and WRITE with their counts.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Derived {
+    /// Count per [`Prop`] (index `prop as usize`); 0 = not that property.
+    pub props: [u16; Prop::COUNT],
+    /// `(verb, complement, count)` for every non-property complement that applies, in rule
+    /// order (IS noun, HAS, MAKE, EAT, WRITE).
+    pub others: Vec<(Verb, Word, u32)>,
+    /// `A IS NOT A` applies: the object vanishes at the next transformation (§5.4).
+    pub vanish: bool,
+    /// The `(verb, complement)` pairs a negative rule removes for this object (§3.7).
+    pub negs: Vec<(Verb, Word)>,
+}
+
+impl Default for Derived {
+    fn default() -> Self {
+        Self {
+            props: [0; Prop::COUNT],
+            others: Vec::new(),
+            vanish: false,
+            negs: Vec::new(),
+        }
+    }
+}
+
+impl Derived {
+    /// The count of `p`.
+    pub fn get(&self, p: Prop) -> u16 {
+        self.props[p as usize]
+    }
+
+    /// True when the count of `p` is at least 1.
+    pub fn has(&self, p: Prop) -> bool {
+        self.props[p as usize] > 0
+    }
+}
+
+/// The objects and the grid size: what a refresh reads.
+pub struct World<'a> {
+    /// Objects by ID, ascending.
+    pub objs: &'a BTreeMap<ObjId, Obj>,
+    /// Map width.
+    pub width: usize,
+    /// Map height.
+    pub height: usize,
+}
+
+/// The objects in each cell, ascending ID.
+pub type CellIndex = HashMap<Pos, Vec<ObjId>>;
+
+/// Builds the cell index of `objs`.
+pub fn cell_index(objs: &BTreeMap<ObjId, Obj>) -> CellIndex {
+    let mut m: CellIndex = HashMap::new();
+    for (&id, o) in objs {
+        m.entry(o.pos()).or_default().push(id);
+    }
+    m
+}
+
+/// The text tiles among `objs`, with their stack index (ascending ID within the cell).
+pub fn text_tiles(objs: &BTreeMap<ObjId, Obj>, index: &CellIndex) -> Vec<TextTile> {
+    let mut v = Vec::new();
+    let mut cells: Vec<(&Pos, &Vec<ObjId>)> = index.iter().collect();
+    cells.sort_by_key(|(p, _)| (p.y, p.x));
+    for (pos, ids) in cells {
+        for (layer, id) in ids.iter().enumerate() {
+            if let Some(Obj {
+                kind: Kind::Text(word),
+                ..
+            }) = objs.get(id)
+            {
+                v.push(TextTile {
+                    pos: *pos,
+                    layer,
+                    word: *word,
+                });
+            }
+        }
+    }
+    v
+}
+
+/// The result of a refresh.
+#[derive(Clone, Debug, Default)]
+pub struct Refresh {
+    /// Rules formed by the text on the grid, board order.
+    pub formed: Vec<FormedRule>,
+    /// Derived properties per object.
+    pub derived: HashMap<ObjId, Derived>,
+    /// The active rules whose subject is EMPTY (Tier 2), evaluated per object-free cell on
+    /// demand by [`empty_derived`].
+    pub empty_rules: Vec<Rule>,
+}
+
+/// The implicit rules present at every refresh (§3.4): TEXT IS PUSH.
+pub fn implicit_rules() -> Vec<Rule> {
+    vec![Rule::simple(Noun::TEXT, Verb::Is, Word::Prop(Prop::Push))]
+}
+
+/// Rebuilds the rules from the text and evaluates them for every object (§3.7). `extra` are
+/// rules that hold as if formed by text outside the map.
+pub fn refresh(world: &World, extra: &[Rule]) -> Refresh {
+    let index = cell_index(world.objs);
+    let formed = form_rules(world.width, world.height, &text_tiles(world.objs, &index));
+    let mut rules: Vec<&Rule> = formed.iter().map(|f| &f.rule).collect();
+    let implicit = implicit_rules();
+    rules.extend(extra.iter());
+    rules.extend(implicit.iter());
+    let mut derived = HashMap::new();
+    for (&id, o) in world.objs {
+        derived.insert(id, derive(world, &index, id, o, &rules));
+    }
+    let empty_rules = rules
+        .iter()
+        .filter(|r| r.subject == Noun::EMPTY && !r.subject_negated)
+        .map(|r| (*r).clone())
+        .collect();
+    Refresh {
+        formed,
+        derived,
+        empty_rules,
+    }
+}
+
+/// What the EMPTY rules give the virtual EMPTY tile of the object-free cell `pos` (Tier 2,
+/// §5.13). Its facing is taken as right. Returns the default (nothing) when `pos` holds an
+/// object or no rule has the subject EMPTY.
+pub fn empty_derived(world: &World, index: &CellIndex, empty_rules: &[Rule], pos: Pos) -> Derived {
+    if empty_rules.is_empty() || index.get(&pos).is_some_and(|v| !v.is_empty()) {
+        return Derived::default();
+    }
+    let virtual_obj = Obj {
+        kind: Kind::Entity(Noun(0)),
+        x: pos.x,
+        y: pos.y,
+        dir: Dir::Right,
+    };
+    let rules: Vec<&Rule> = empty_rules.iter().collect();
+    let mut d = Derived::default();
+    let mut negs = Vec::new();
+    let mut counts: Vec<(Verb, Word, u32)> = Vec::new();
+    for r in rules {
+        if !r
+            .conditions
+            .iter()
+            .all(|c| condition_holds(world, index, 0, &virtual_obj, c))
+        {
+            continue;
+        }
+        if r.negated {
+            negs.push((r.verb, r.complement));
+        } else if let Some(e) = counts
+            .iter_mut()
+            .find(|(v, w, _)| *v == r.verb && *w == r.complement)
+        {
+            e.2 += 1;
+        } else {
+            counts.push((r.verb, r.complement, 1));
+        }
+    }
+    for (v, w, n) in counts {
+        if negs.contains(&(v, w)) {
+            continue;
+        }
+        match (v, w) {
+            (Verb::Is, Word::Prop(p)) => {
+                d.props[p as usize] = u16::try_from(n).unwrap_or(u16::MAX);
+            }
+            _ => d.others.push((v, w, n)),
+        }
+    }
+    d
+}
+
+/// True when the subject `noun` (negated or not) names `o` (§3.5).
+pub fn subject_covers(noun: Noun, negated: bool, kind: Kind) -> bool {
+    let is_text = kind.is_text();
+    if !negated {
+        match noun {
+            Noun::TEXT => is_text,
+            Noun::ALL => !is_text,
+            Noun::EMPTY | Noun::LEVEL => false,
+            n => kind == Kind::Entity(n),
+        }
+    } else {
+        match noun {
+            Noun::ALL => is_text,
+            Noun::TEXT | Noun::EMPTY | Noun::LEVEL => !is_text,
+            n => !is_text && kind != Kind::Entity(n),
+        }
+    }
+}
+
+fn derive(world: &World, index: &CellIndex, id: ObjId, o: &Obj, rules: &[&Rule]) -> Derived {
+    let mut pos_counts: Vec<(Verb, Word, u32)> = Vec::new();
+    let mut negs: Vec<(Verb, Word)> = Vec::new();
+    for r in rules {
+        if !subject_covers(r.subject, r.subject_negated, o.kind) {
+            continue;
+        }
+        if !r
+            .conditions
+            .iter()
+            .all(|c| condition_holds(world, index, id, o, c))
+        {
+            continue;
+        }
+        if r.negated {
+            negs.push((r.verb, r.complement));
+        } else if let Some(e) = pos_counts
+            .iter_mut()
+            .find(|(v, w, _)| *v == r.verb && *w == r.complement)
+        {
+            e.2 += 1;
+        } else {
+            pos_counts.push((r.verb, r.complement, 1));
+        }
+    }
+    let mut d = Derived {
+        vanish: negs.contains(&(Verb::Is, Word::Noun(o.kind.noun()))),
+        ..Derived::default()
+    };
+    d.negs.clone_from(&negs);
+    for (v, w, n) in pos_counts {
+        if negs.contains(&(v, w)) {
+            continue;
+        }
+        match (v, w) {
+            (Verb::Is, Word::Prop(p)) => {
+                d.props[p as usize] = u16::try_from(n).unwrap_or(u16::MAX);
+            }
+            _ => d.others.push((v, w, n)),
+        }
+    }
+    d
+}
+
+/// True when object `c` matches the argument `arg` (§3.5, right column).
+fn arg_matches(arg: &Arg, c: Kind) -> bool {
+    let Word::Noun(n) = arg.word else {
+        return false;
+    };
+    subject_covers(n, arg.negated, c)
+}
+
+/// Evaluates one condition for object `o` (§3.6).
+pub fn condition_holds(
+    world: &World,
+    index: &CellIndex,
+    id: ObjId,
+    o: &Obj,
+    c: &Condition,
+) -> bool {
+    let here = o.pos();
+    match c {
+        Condition::Prefix {
+            prefix: Prefix::Lonely,
+            negated,
+        } => {
+            let alone = index.get(&here).is_none_or(|v| v.iter().all(|&x| x == id));
+            alone != *negated
+        }
+        Condition::Phrase {
+            prep,
+            negated,
+            args,
+        } => {
+            let cells: Vec<Pos> = match prep {
+                Prep::On => vec![here],
+                Prep::Near => {
+                    let mut v = Vec::new();
+                    for dy in -1i64..=1 {
+                        for dx in -1i64..=1 {
+                            let x = here.x as i64 + dx;
+                            let y = here.y as i64 + dy;
+                            if x >= 0
+                                && y >= 0
+                                && (x as usize) < world.width
+                                && (y as usize) < world.height
+                            {
+                                v.push(Pos::new(x as usize, y as usize));
+                            }
+                        }
+                    }
+                    v
+                }
+                Prep::Facing => here
+                    .step(o.dir, world.width, world.height)
+                    .into_iter()
+                    .collect(),
+            };
+            let mut candidates: Vec<ObjId> = cells
+                .iter()
+                .flat_map(|p| index.get(p).into_iter().flatten().copied())
+                .filter(|&x| x != id)
+                .collect();
+            candidates.sort_unstable();
+            let mut used = vec![false; candidates.len()];
+            let mut empties_used = 0usize;
+            let empty_cells = cells
+                .iter()
+                .filter(|p| index.get(p).is_none_or(Vec::is_empty))
+                .count();
+            let mut all = true;
+            for a in args {
+                let ok = match a.word {
+                    Word::Prop(p) => match p.dir() {
+                        Some(d) => (o.dir == d) != a.negated,
+                        None => false,
+                    },
+                    Word::Noun(Noun::EMPTY) if !a.negated => {
+                        // ON EMPTY is never true; NEAR/FACING count object-free cells (§5.13).
+                        if *prep != Prep::On && empties_used < empty_cells {
+                            empties_used += 1;
+                            true
+                        } else {
+                            false
+                        }
+                    }
+                    Word::Noun(Noun::LEVEL) if !a.negated => false,
+                    _ => {
+                        let found = candidates.iter().enumerate().find(|(k, cid)| {
+                            !used[*k]
+                                && world
+                                    .objs
+                                    .get(cid)
+                                    .is_some_and(|co| arg_matches(a, co.kind))
+                        });
+                        match found {
+                            Some((k, _)) => {
+                                used[k] = true;
+                                true
+                            }
+                            None => false,
+                        }
+                    }
+                };
+                if !ok {
+                    all = false;
+                    break;
+                }
+            }
+            all != *negated
+        }
+    }
+}
+
+/// The direction DIR properties give an object (§5.12): the DIR applied most times; ties go
+/// clockwise from the current facing (at least one step). `None` when it has no DIR.
+pub fn dir_from_props(d: &Derived, current: Dir) -> Option<Dir> {
+    let count = |dir: Dir| match dir {
+        Dir::Up => d.get(Prop::Up),
+        Dir::Down => d.get(Prop::Down),
+        Dir::Left => d.get(Prop::Left),
+        Dir::Right => d.get(Prop::Right),
+    };
+    let best = Dir::ALL.iter().map(|&x| count(x)).max().unwrap_or(0);
+    if best == 0 {
+        return None;
+    }
+    let tied: Vec<Dir> = Dir::ALL
+        .iter()
+        .copied()
+        .filter(|&x| count(x) == best)
+        .collect();
+    if tied.len() == 1 {
+        return tied.first().copied();
+    }
+    let mut dir = current;
+    for _ in 0..4 {
+        dir = dir.turn_right();
+        if tied.contains(&dir) {
+            return Some(dir);
+        }
+    }
+    None
+}

@@ -1,0 +1,388 @@
+//! The baba level document: load from JSON with located problems, and save.
+//!
+//! Format (issue 5, `docs/level-format.md`):
+//! ```json
+//! {"kind": "baba", "name": "First", "width": 3, "height": 1,
+//!  "map": [["baba", {"token": "rock", "values": {"direction": 3}}, ["flag", "text_win"]]]}
+//! ```
+//! `map` lists rows top first (`map[y][x]`, x = column from the left). A cell is `null` or `[]`
+//! (empty), a token string, an object `{"token": …, "values": {"direction": n}}` (n: 1 right,
+//! 2 up, 3 left, 4 down; default 1), or an array of these: a stack, bottom first. Tokens are
+//! object nouns (`baba`) or `text_` plus a word (`text_is`); they are read case-insensitively
+//! and written lower case. Unknown top-level members are kept and written back.
+
+use serde_json::{Map, Value, json};
+
+use super::rules::{FormedRule, TextTile, form_rules};
+use super::word::{Kind, Prop, Verb, Word};
+use crate::grid::{Dir, Grid, Pos};
+use crate::level_json::{self, int, type_name};
+use crate::problem::{JsonPath, Problem};
+
+/// The largest `width` or `height` accepted.
+pub const MAX_SIDE: usize = 1000;
+/// The largest number of cells (`width * height`) accepted.
+pub const MAX_CELLS: usize = 1_000_000;
+/// The largest number of objects in one cell of a level file.
+pub const MAX_STACK: usize = 64;
+/// The largest number of objects in a level file.
+pub const MAX_OBJECTS: usize = 1_000_000;
+
+/// One object of a level file: what it is and where it faces.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Tile {
+    /// Entity or text.
+    pub kind: Kind,
+    /// The facing (default right).
+    pub dir: Dir,
+}
+
+impl Tile {
+    /// A tile facing right.
+    pub const fn new(kind: Kind) -> Self {
+        Self {
+            kind,
+            dir: Dir::Right,
+        }
+    }
+
+    /// The JSON form: the token string when facing right, else `{"token", "values"}`.
+    pub fn to_json(&self) -> Value {
+        if self.dir == Dir::Right {
+            Value::String(self.kind.token())
+        } else {
+            json!({"token": self.kind.token(), "values": {"direction": self.dir.value()}})
+        }
+    }
+}
+
+/// A baba level: a name and a grid of stacks (bottom first).
+#[derive(Clone, Debug, PartialEq)]
+pub struct BabaLevel {
+    /// Display name.
+    pub name: String,
+    /// The map, `map[y][x]`; each cell is a stack listed bottom first.
+    pub map: Grid<Vec<Tile>>,
+    /// Unknown top-level members, in file order.
+    pub extra: Map<String, Value>,
+}
+
+const KNOWN_KEYS: &[&str] = &["kind", "name", "width", "height", "map"];
+
+impl BabaLevel {
+    /// An empty level of `width` × `height` (clamped to 1…[`MAX_SIDE`]).
+    pub fn new(name: &str, width: usize, height: usize) -> Self {
+        let (w, h) = (width.clamp(1, MAX_SIDE), height.clamp(1, MAX_SIDE));
+        Self {
+            name: name.into(),
+            map: Grid::new(w, h, Vec::new()),
+            extra: Map::new(),
+        }
+    }
+
+    /// Reads a level from a parsed JSON document.
+    ///
+    /// # Errors
+    /// Every error-severity problem, with its JSON path (lines and columns are filled in by
+    /// [`crate::problem::locate`]).
+    pub fn from_json(doc: &Value) -> Result<Self, Vec<Problem>> {
+        let mut p = Vec::new();
+        let level = parse_level(doc, &mut p);
+        match level {
+            Some(l) if p.iter().all(|x| !x.is_error()) => Ok(l),
+            _ => Err(p.into_iter().filter(Problem::is_error).collect()),
+        }
+    }
+
+    /// Width in cells.
+    pub fn width(&self) -> usize {
+        self.map.width()
+    }
+
+    /// Height in cells.
+    pub fn height(&self) -> usize {
+        self.map.height()
+    }
+
+    /// The text tiles of the map, row-major, each with its cell and stack index.
+    pub fn text_tiles(&self) -> Vec<TextTile> {
+        let mut v = Vec::new();
+        for (pos, stack) in self.map.iter() {
+            for (layer, t) in stack.iter().enumerate() {
+                if let Kind::Text(word) = t.kind {
+                    v.push(TextTile { pos, layer, word });
+                }
+            }
+        }
+        v
+    }
+
+    /// The rules the text on the map forms (spec §3), in board order, each with the text tiles
+    /// it uses (for hover highlighting). Implicit rules are not listed.
+    pub fn rules(&self) -> Vec<FormedRule> {
+        form_rules(self.width(), self.height(), &self.text_tiles())
+    }
+
+    /// The text tiles that take part in no rule (to dim them in the editor), row-major.
+    pub fn unused_text(&self) -> Vec<TextTile> {
+        super::rules::unused_text(&self.text_tiles(), &self.rules())
+    }
+
+    /// Warnings about a loadable level: no text forms a YOU rule, or no WIN rule.
+    pub fn warnings(&self) -> Vec<Problem> {
+        let rules = self.rules();
+        let has = |p: Prop| {
+            rules.iter().any(|r| {
+                r.rule.verb == Verb::Is && !r.rule.negated && r.rule.complement == Word::Prop(p)
+            })
+        };
+        let mut w = Vec::new();
+        if !has(Prop::You) {
+            w.push(Problem::warning(
+                JsonPath::root().key("map"),
+                "no text on the map forms an \"… is you\" rule, so the level starts lost",
+            ));
+        }
+        if !has(Prop::Win) {
+            w.push(Problem::warning(
+                JsonPath::root().key("map"),
+                "no text on the map forms an \"… is win\" rule; one must be built to win",
+            ));
+        }
+        w
+    }
+
+    /// The level as a JSON document (`kind` first, `map` last, one row per line when laid out
+    /// with [`crate::json_text::layout`]).
+    pub fn to_json(&self) -> Value {
+        let mut o = Map::new();
+        o.insert("kind".into(), json!("baba"));
+        o.insert("name".into(), json!(self.name));
+        o.insert("width".into(), json!(self.width()));
+        o.insert("height".into(), json!(self.height()));
+        for (k, v) in &self.extra {
+            o.insert(k.clone(), v.clone());
+        }
+        let rows: Vec<Value> = (0..self.height())
+            .map(|y| Value::Array(self.map.row(y).iter().map(|c| stack_to_json(c)).collect()))
+            .collect();
+        o.insert("map".into(), Value::Array(rows));
+        Value::Object(o)
+    }
+}
+
+/// The JSON form of a cell: `null` when empty, the tile alone when one, else an array.
+pub fn stack_to_json(stack: &[Tile]) -> Value {
+    match stack {
+        [] => Value::Null,
+        [t] => t.to_json(),
+        many => Value::Array(many.iter().map(Tile::to_json).collect()),
+    }
+}
+
+fn parse_level(doc: &Value, p: &mut Vec<Problem>) -> Option<BabaLevel> {
+    let root = JsonPath::root();
+    let Value::Object(o) = doc else {
+        p.push(Problem::error(
+            root,
+            format!("a level must be a JSON object, found {}", type_name(doc)),
+        ));
+        return None;
+    };
+    let name = level_json::name(o, p);
+    let limits = (MAX_SIDE, MAX_CELLS);
+    let width = level_json::side(o, "width", limits, p);
+    let height = level_json::side(o, "height", limits, p);
+    let mut objects = 0usize;
+    let mut too_many = false;
+    let map = level_json::grid(
+        o.get("map"),
+        (width, height),
+        "cells",
+        limits,
+        p,
+        |c, path, at, p| {
+            if too_many {
+                return None;
+            }
+            let stack = parse_cell(c, path, at, p);
+            objects += stack.len();
+            if objects > MAX_OBJECTS {
+                too_many = true;
+                p.push(Problem::error(
+                    JsonPath::root().key("map"),
+                    format!("the map holds too many objects (at most {MAX_OBJECTS})"),
+                ));
+                return None;
+            }
+            Some(stack)
+        },
+    );
+    let extra: Map<String, Value> = o
+        .iter()
+        .filter(|(k, _)| !KNOWN_KEYS.contains(&k.as_str()))
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .collect();
+    Some(BabaLevel {
+        name,
+        map: map?,
+        extra,
+    })
+}
+
+/// Parses one cell: `null`, a tile, or an array of tiles (a stack, bottom first).
+fn parse_cell(v: &Value, path: &JsonPath, at: Pos, p: &mut Vec<Problem>) -> Vec<Tile> {
+    match v {
+        Value::Null => Vec::new(),
+        Value::Array(items) => {
+            if items.len() > MAX_STACK {
+                p.push(
+                    Problem::error(
+                        path.clone(),
+                        format!("a cell holds {} objects (at most {MAX_STACK})", items.len()),
+                    )
+                    .at_cell(at),
+                );
+                return Vec::new();
+            }
+            items
+                .iter()
+                .enumerate()
+                .filter_map(|(i, t)| {
+                    if matches!(t, Value::Array(_) | Value::Null) {
+                        p.push(
+                            Problem::error(
+                                path.index(i),
+                                format!(
+                                    "a stack entry must be a token string or an object, found {}",
+                                    type_name(t)
+                                ),
+                            )
+                            .at_cell(at),
+                        );
+                        return None;
+                    }
+                    parse_tile(t, &path.index(i), at, p)
+                })
+                .collect()
+        }
+        _ => parse_tile(v, path, at, p).into_iter().collect(),
+    }
+}
+
+fn token_of(s: &str, path: JsonPath, at: Pos, p: &mut Vec<Problem>) -> Option<Kind> {
+    let lower = s.to_ascii_lowercase();
+    match Kind::from_token(&lower) {
+        Some(k) => Some(k),
+        None => {
+            let hint = if let Some(w) = lower.strip_prefix("text_") {
+                format!("unknown word \"{w}\" in text tile \"{s}\"")
+            } else if Word::from_name(&lower).is_some() {
+                format!(
+                    "\"{s}\" is a word, not an object; write \"text_{lower}\" for its text tile"
+                )
+            } else {
+                format!(
+                    "unknown token \"{s}\" (objects are nouns such as \"baba\"; text tiles are \"text_<word>\")"
+                )
+            };
+            p.push(Problem::error(path, hint).at_cell(at));
+            None
+        }
+    }
+}
+
+fn parse_tile(v: &Value, path: &JsonPath, at: Pos, p: &mut Vec<Problem>) -> Option<Tile> {
+    match v {
+        Value::String(s) => token_of(s, path.clone(), at, p).map(Tile::new),
+        Value::Object(o) => {
+            let kind = match o.get("token") {
+                Some(Value::String(s)) => token_of(s, path.key("token"), at, p),
+                Some(other) => {
+                    p.push(
+                        Problem::error(
+                            path.key("token"),
+                            format!("a token must be a string, found {}", type_name(other)),
+                        )
+                        .at_cell(at),
+                    );
+                    None
+                }
+                None => {
+                    p.push(Problem::error(path.clone(), "\"token\" is missing").at_cell(at));
+                    None
+                }
+            };
+            let mut dir = Dir::Right;
+            match o.get("values") {
+                None | Some(Value::Null) => {}
+                Some(Value::Object(vals)) => {
+                    for (k, v) in vals {
+                        let vp = path.key("values").key(k);
+                        if k.eq_ignore_ascii_case("direction") {
+                            match int(v).and_then(|n| u32::try_from(n).ok()).and_then(Dir::from_value) {
+                                Some(d) => dir = d,
+                                None => p.push(
+                                    Problem::error(
+                                        vp,
+                                        format!("\"direction\" must be 1 (right), 2 (up), 3 (left) or 4 (down), found {v}"),
+                                    )
+                                    .at_cell(at),
+                                ),
+                            }
+                        } else {
+                            p.push(
+                                Problem::error(
+                                    vp,
+                                    format!("unknown value \"{k}\" (baba objects have only \"direction\")"),
+                                )
+                                .at_cell(at),
+                            );
+                        }
+                    }
+                }
+                Some(other) => p.push(
+                    Problem::error(
+                        path.key("values"),
+                        format!("\"values\" must be an object, found {}", type_name(other)),
+                    )
+                    .at_cell(at),
+                ),
+            }
+            for k in o.keys() {
+                if k != "token" && k != "values" {
+                    p.push(
+                        Problem::warning(
+                            path.key(k),
+                            format!("unknown member \"{k}\" of a cell object is ignored"),
+                        )
+                        .at_cell(at),
+                    );
+                }
+            }
+            kind.map(|kind| Tile { kind, dir })
+        }
+        other => {
+            p.push(
+                Problem::error(
+                    path.clone(),
+                    format!(
+                        "a cell must be null, a token string, an object or an array, found {}",
+                        type_name(other)
+                    ),
+                )
+                .at_cell(at),
+            );
+            None
+        }
+    }
+}
+
+/// The warnings (not errors) of a level document's cells, e.g. unknown members of a cell
+/// object, with their JSON paths.
+pub fn cell_warnings(doc: &Value) -> Vec<Problem> {
+    let mut p = Vec::new();
+    let _ = parse_level(doc, &mut p);
+    p.retain(|x| !x.is_error());
+    p
+}

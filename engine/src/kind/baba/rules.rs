@@ -1,0 +1,501 @@
+//! Rule formation: reading sentences from the text tiles on the grid (spec baba §3.1–§3.4).
+//!
+//! Text is read left→right along rows and top→bottom along columns, never otherwise (§3.1).
+//! Each maximal run of consecutive cells holding text is one line; a cell with several texts
+//! gives one word sequence per combination (§3.3 step 2, at most [`MAX_COMBINATIONS`] per run).
+//! In each sequence the parser of §3.3 step 3 takes, from every word that may start a
+//! sentence, the longest complete sentence of the grammar of §3.2, and continues from that
+//! sentence's last word. A sentence expands into one [`Rule`] per subject and complement
+//! (§3.4); prefix and phrase conditions attach to each of them.
+
+use serde::Serialize;
+
+use super::word::{Noun, Prefix, Prep, Verb, Word};
+use crate::grid::Pos;
+
+/// The most word sequences read from one run of text cells (combinations of stacked texts).
+pub const MAX_COMBINATIONS: usize = 256;
+
+/// A text tile on the grid: its cell, its index in the cell's stack (bottom = 0) and its word.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+pub struct TextTile {
+    /// The cell (x = column from the left, y = row from the top).
+    pub pos: Pos,
+    /// The index in the cell's stack, bottom first (for a running game: among the cell's
+    /// objects in ascending internal ID).
+    pub layer: usize,
+    /// The word written on the tile.
+    pub word: Word,
+}
+
+/// One argument of a preposition phrase: a noun, or a direction after FACING (§3.2 `arg`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+pub struct Arg {
+    /// A [`Word::Noun`], or a [`Word::Prop`] that is a direction (FACING only).
+    pub word: Word,
+    /// An odd number of NOTs stood before it.
+    pub negated: bool,
+}
+
+/// One condition of a rule (§3.6).
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+pub enum Condition {
+    /// A prefix (LONELY).
+    Prefix {
+        /// Which prefix.
+        prefix: Prefix,
+        /// NOT LONELY.
+        negated: bool,
+    },
+    /// A preposition phrase `[NOT] prep arg {AND arg}`: all arguments must hold together.
+    Phrase {
+        /// ON, NEAR or FACING.
+        prep: Prep,
+        /// NOT before the preposition negates the whole phrase.
+        negated: bool,
+        /// The arguments in board order.
+        args: Vec<Arg>,
+    },
+}
+
+/// One rule: `[conditions] subject verb [NOT] complement` (spec §2 `Rule`).
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+pub struct Rule {
+    /// Prefix conditions, then phrase conditions, in board order.
+    pub conditions: Vec<Condition>,
+    /// The subject noun.
+    pub subject: Noun,
+    /// `NOT subject`: every entity other than the subject (§3.5).
+    pub subject_negated: bool,
+    /// The verb.
+    pub verb: Verb,
+    /// `verb NOT complement`: a negative rule (§3.7).
+    pub negated: bool,
+    /// A noun or (after IS, WRITE) a property.
+    pub complement: Word,
+}
+
+impl Rule {
+    /// An unconditional rule `subject verb complement`.
+    pub fn simple(subject: Noun, verb: Verb, complement: Word) -> Self {
+        Self {
+            conditions: Vec::new(),
+            subject,
+            subject_negated: false,
+            verb,
+            negated: false,
+            complement,
+        }
+    }
+
+    /// The rule in lower-case words separated by single spaces, NOT NOT removed: `baba is
+    /// you`, `not lonely keke is win`, `baba on flag and keke is win`, `baba is not you`.
+    pub fn text(&self) -> String {
+        let neg = |n: bool| if n { "not " } else { "" };
+        let mut parts: Vec<String> = Vec::new();
+        let prefixes: Vec<String> = self
+            .conditions
+            .iter()
+            .filter_map(|c| match c {
+                Condition::Prefix { prefix, negated } => {
+                    Some(format!("{}{}", neg(*negated), prefix.name()))
+                }
+                Condition::Phrase { .. } => None,
+            })
+            .collect();
+        if !prefixes.is_empty() {
+            parts.push(prefixes.join(" and "));
+        }
+        parts.push(format!(
+            "{}{}",
+            neg(self.subject_negated),
+            self.subject.name()
+        ));
+        let phrases: Vec<String> = self
+            .conditions
+            .iter()
+            .filter_map(|c| match c {
+                Condition::Phrase {
+                    prep,
+                    negated,
+                    args,
+                } => {
+                    let a: Vec<String> = args
+                        .iter()
+                        .map(|a| format!("{}{}", neg(a.negated), a.word.name()))
+                        .collect();
+                    Some(format!(
+                        "{}{} {}",
+                        neg(*negated),
+                        prep.name(),
+                        a.join(" and ")
+                    ))
+                }
+                Condition::Prefix { .. } => None,
+            })
+            .collect();
+        if !phrases.is_empty() {
+            parts.push(phrases.join(" and "));
+        }
+        parts.push(self.verb.name().to_string());
+        parts.push(format!("{}{}", neg(self.negated), self.complement.name()));
+        parts.join(" ")
+    }
+}
+
+/// A rule formed by text on the grid, with the text tiles it uses.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct FormedRule {
+    /// The rule.
+    pub rule: Rule,
+    /// [`Rule::text`].
+    pub text: String,
+    /// The tiles of its sentence that this rule uses: everything except the other subjects
+    /// and the other predicates of an AND chain; in reading order.
+    pub tiles: Vec<TextTile>,
+    /// True when read down a column, false along a row.
+    pub vertical: bool,
+}
+
+/// A complement in a sentence: the word, whether it is negated, and its sequence indices.
+type Complement = (Word, bool, Vec<usize>);
+
+/// What a parsed sentence holds; indices are positions in the word sequence.
+#[derive(Clone, Debug, Default)]
+struct Sentence {
+    prefixes: Vec<Condition>,
+    subjects: Vec<(Noun, bool, Vec<usize>)>,
+    phrases: Vec<Condition>,
+    /// (verb, verb index, complements (word, negated, indices)).
+    preds: Vec<(Verb, usize, Vec<Complement>)>,
+    start: usize,
+    end: usize,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum St {
+    Start,
+    Prefix,
+    PrefixAnd,
+    Subject,
+    SubjectAnd,
+    Prep,
+    Arg,
+    ArgAnd,
+    Verb,
+    Comp,
+    CompAnd,
+}
+
+fn is_dir(w: Word) -> bool {
+    matches!(w, Word::Prop(p) if p.dir().is_some())
+}
+
+fn complement_ok(verb: Verb, w: Word) -> bool {
+    match w {
+        Word::Noun(_) => true,
+        Word::Prop(_) => matches!(verb, Verb::Is | Verb::Write),
+        _ => false,
+    }
+}
+
+/// The longest complete sentence starting at `start` (§3.3 step 3), if any.
+fn parse_sentence(words: &[Word], start: usize) -> Option<Sentence> {
+    let mut s = Sentence {
+        start,
+        ..Sentence::default()
+    };
+    let mut st = St::Start;
+    let mut nots: Vec<usize> = Vec::new();
+    let mut best: Option<Sentence> = None;
+    for (i, &w) in words.iter().enumerate().skip(start) {
+        if w == Word::Not {
+            if matches!(
+                st,
+                St::Start
+                    | St::Prefix
+                    | St::PrefixAnd
+                    | St::Subject
+                    | St::SubjectAnd
+                    | St::Prep
+                    | St::ArgAnd
+                    | St::Verb
+                    | St::CompAnd
+            ) {
+                nots.push(i);
+                continue;
+            }
+            break;
+        }
+        let neg = nots.len() % 2 == 1;
+        let mut idx = nots.clone();
+        idx.push(i);
+        let had_nots = !nots.is_empty();
+        nots.clear();
+        let next = match (st, w) {
+            (St::Start | St::PrefixAnd, Word::Prefix(p)) => {
+                s.prefixes.push(Condition::Prefix {
+                    prefix: p,
+                    negated: neg,
+                });
+                St::Prefix
+            }
+            (St::Start | St::Prefix | St::SubjectAnd, Word::Noun(n)) => {
+                s.subjects.push((n, neg, idx));
+                St::Subject
+            }
+            (St::Prefix, Word::And) if !had_nots => St::PrefixAnd,
+            (St::Subject, Word::And) if !had_nots => St::SubjectAnd,
+            (St::Subject | St::ArgAnd, Word::Prep(p)) => {
+                s.phrases.push(Condition::Phrase {
+                    prep: p,
+                    negated: neg,
+                    args: Vec::new(),
+                });
+                St::Prep
+            }
+            (St::Prep | St::ArgAnd, w)
+                if matches!(w, Word::Noun(_))
+                    || (is_dir(w)
+                        && matches!(
+                            s.phrases.last(),
+                            Some(Condition::Phrase {
+                                prep: Prep::Facing,
+                                ..
+                            })
+                        )) =>
+            {
+                if let Some(Condition::Phrase { args, .. }) = s.phrases.last_mut() {
+                    args.push(Arg {
+                        word: w,
+                        negated: neg,
+                    });
+                }
+                St::Arg
+            }
+            (St::Arg, Word::And) if !had_nots => St::ArgAnd,
+            (St::Subject | St::Arg | St::CompAnd, Word::Verb(v)) if !had_nots => {
+                s.preds.push((v, i, Vec::new()));
+                St::Verb
+            }
+            (St::Verb | St::CompAnd, w)
+                if s.preds.last().is_some_and(|(v, _, _)| complement_ok(*v, w)) =>
+            {
+                if let Some((_, _, comps)) = s.preds.last_mut() {
+                    comps.push((w, neg, idx));
+                }
+                s.end = i + 1;
+                best = Some(s.clone());
+                St::Comp
+            }
+            (St::Comp, Word::And) if !had_nots => St::CompAnd,
+            _ => break,
+        };
+        st = next;
+    }
+    best
+}
+
+/// Expands a sentence into rules, each with the sequence indices it uses (§3.4).
+fn expand(s: &Sentence) -> Vec<(Rule, Vec<usize>)> {
+    let all: Vec<usize> = (s.start..s.end).collect();
+    let subject_idx: Vec<usize> = s.subjects.iter().flat_map(|x| x.2.clone()).collect();
+    let pred_idx: Vec<usize> = s
+        .preds
+        .iter()
+        .flat_map(|(_, vi, cs)| std::iter::once(*vi).chain(cs.iter().flat_map(|c| c.2.clone())))
+        .collect();
+    let conditions: Vec<Condition> = s.prefixes.iter().chain(&s.phrases).cloned().collect();
+    let mut out = Vec::new();
+    for (noun, sneg, sidx) in &s.subjects {
+        for (verb, vi, comps) in &s.preds {
+            for (word, cneg, cidx) in comps {
+                let rule = Rule {
+                    conditions: conditions.clone(),
+                    subject: *noun,
+                    subject_negated: *sneg,
+                    verb: *verb,
+                    negated: *cneg,
+                    complement: *word,
+                };
+                let tiles: Vec<usize> = all
+                    .iter()
+                    .copied()
+                    .filter(|i| {
+                        let other_subject = subject_idx.contains(i) && !sidx.contains(i);
+                        let other_pred = pred_idx.contains(i) && *i != *vi && !cidx.contains(i);
+                        !other_subject && !other_pred
+                    })
+                    .collect();
+                out.push((rule, tiles));
+            }
+        }
+    }
+    out
+}
+
+/// Parses one word sequence (§3.3 step 3): every rule with the sequence indices it uses.
+fn parse_sequence(words: &[Word]) -> Vec<(Rule, Vec<usize>)> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < words.len() {
+        let may_start = matches!(words[i], Word::Noun(_) | Word::Not | Word::Prefix(_))
+            && (i == 0 || !matches!(words[i - 1], Word::Prep(_) | Word::Not));
+        if may_start && let Some(s) = parse_sentence(words, i) {
+            let end = s.end;
+            out.extend(expand(&s));
+            i = end.saturating_sub(1).max(i + 1);
+        } else {
+            i += 1;
+        }
+    }
+    out
+}
+
+/// Every rule the text tiles form (§3), in board order (by the cell of the rule's first tile,
+/// row-major; a row before a column at the same cell), each with its tiles. Identical rules
+/// using the same tiles are listed once; the same rule formed by different tiles is listed
+/// once per formation (its multiplicity, §3.3).
+pub fn form_rules(width: usize, height: usize, texts: &[TextTile]) -> Vec<FormedRule> {
+    if width == 0 || height == 0 {
+        return Vec::new();
+    }
+    let mut cells: Vec<Vec<TextTile>> = vec![Vec::new(); width * height];
+    for t in texts {
+        if t.pos.x < width && t.pos.y < height {
+            cells[t.pos.y * width + t.pos.x].push(*t);
+        }
+    }
+    let mut out: Vec<FormedRule> = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    let mut lines: Vec<(bool, Vec<usize>)> = Vec::new();
+    for y in 0..height {
+        lines.push((false, (0..width).map(|x| y * width + x).collect()));
+    }
+    for x in 0..width {
+        lines.push((true, (0..height).map(|y| y * width + x).collect()));
+    }
+    for (vertical, line) in lines {
+        let mut k = 0;
+        while k < line.len() {
+            if cells[line[k]].is_empty() {
+                k += 1;
+                continue;
+            }
+            let mut run = Vec::new();
+            while k < line.len() && !cells[line[k]].is_empty() {
+                run.push(line[k]);
+                k += 1;
+            }
+            if run.len() < 3 {
+                continue;
+            }
+            for combo in combinations(&run, &cells) {
+                let words: Vec<Word> = combo.iter().map(|t| t.word).collect();
+                for (rule, idx) in parse_sequence(&words) {
+                    let tiles: Vec<TextTile> =
+                        idx.iter().filter_map(|&i| combo.get(i)).copied().collect();
+                    if seen.insert((rule.clone(), tiles.clone())) {
+                        out.push(FormedRule {
+                            text: rule.text(),
+                            rule,
+                            tiles,
+                            vertical,
+                        });
+                    }
+                }
+            }
+        }
+    }
+    out.sort_by_key(|r| {
+        let p = r.tiles.first().map(|t| t.pos).unwrap_or_default();
+        (p.y, p.x, r.vertical)
+    });
+    out
+}
+
+/// The word sequences of a run of cells: one text per cell, every combination (first
+/// [`MAX_COMBINATIONS`] in order).
+fn combinations(run: &[usize], cells: &[Vec<TextTile>]) -> Vec<Vec<TextTile>> {
+    let mut out: Vec<Vec<TextTile>> = vec![Vec::new()];
+    for &c in run {
+        let choices = &cells[c];
+        let mut next = Vec::new();
+        'outer: for prefix in &out {
+            for t in choices {
+                if next.len() >= MAX_COMBINATIONS {
+                    break 'outer;
+                }
+                let mut v = prefix.clone();
+                v.push(*t);
+                next.push(v);
+            }
+        }
+        out = next;
+    }
+    out
+}
+
+/// The text tiles that are in no rule's tiles (to dim them), in the order of `texts`.
+pub fn unused_text(texts: &[TextTile], rules: &[FormedRule]) -> Vec<TextTile> {
+    let used: std::collections::HashSet<(Pos, usize)> = rules
+        .iter()
+        .flat_map(|r| r.tiles.iter().map(|t| (t.pos, t.layer)))
+        .collect();
+    texts
+        .iter()
+        .filter(|t| !used.contains(&(t.pos, t.layer)))
+        .copied()
+        .collect()
+}
+
+/// Reads a rule written as words (`"baba on rock is you"`, as printed by [`Rule::text`]) with
+/// the same grammar as the grid. Returns the rules of the first sentence, or `None` when the
+/// words form no complete sentence or contain an unknown word. Used by tests and by the editor
+/// to place typed sentences.
+pub fn parse_words(text: &str) -> Option<Vec<Rule>> {
+    let words: Option<Vec<Word>> = text
+        .split_whitespace()
+        .map(|w| Word::from_name(&w.to_ascii_lowercase()))
+        .collect();
+    let words = words?;
+    let rules: Vec<Rule> = parse_sequence(&words).into_iter().map(|(r, _)| r).collect();
+    (!rules.is_empty()).then_some(rules)
+}
+
+/// The word sequence of a typed sentence (`"keke is push"`), for placing it as text tiles;
+/// `None` when a word is unknown.
+pub fn words_of(text: &str) -> Option<Vec<Word>> {
+    text.split_whitespace()
+        .map(|w| Word::from_name(&w.to_ascii_lowercase()))
+        .collect()
+}
+
+/// Where the text tiles of a typed sentence go: from cell `at` to the right (or downwards when
+/// `vertical`), one `(cell, token)` per word (`text_keke`, `text_is`, …). `None` when a word is
+/// unknown, the sentence is empty, or it would leave a `width` × `height` map. The editor places
+/// these tiles as one edit.
+pub fn sentence_tiles(
+    sentence: &str,
+    at: Pos,
+    vertical: bool,
+    width: usize,
+    height: usize,
+) -> Option<Vec<(Pos, String)>> {
+    let words = words_of(sentence)?;
+    if words.is_empty() {
+        return None;
+    }
+    words
+        .iter()
+        .enumerate()
+        .map(|(i, w)| {
+            let pos = if vertical {
+                Pos::new(at.x, at.y.checked_add(i)?)
+            } else {
+                Pos::new(at.x.checked_add(i)?, at.y)
+            };
+            (pos.x < width && pos.y < height).then(|| (pos, super::word::Kind::Text(*w).token()))
+        })
+        .collect()
+}

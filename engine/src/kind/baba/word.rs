@@ -1,0 +1,392 @@
+//! The vocabulary of the baba kind: nouns, verbs, conditions, properties, AND and NOT
+//! (spec baba §2 `Word`, §3.1–§3.2).
+//!
+//! Every word has a lower-case name. An object token is a noun name (`baba`); a text tile is
+//! `text_` plus any word name (`text_baba`, `text_is`, `text_you`). [`Word::class`] gives the
+//! word class the editor groups its palette by.
+
+use serde::Serialize;
+
+use crate::grid::Dir;
+
+/// The nouns that name objects (entities). `text`, `empty`, `all` and `level` are nouns too but
+/// exist only as text (see [`Noun::is_object`]).
+pub const OBJECT_NOUNS: &[&str] = &[
+    "baba", "keke", "me", "rock", "wall", "flag", "skull", "water", "lava", "key", "door", "grass",
+    "belt", "portal", "box", "crab", "star", "goop", "floor", "love", "tile", "tree", "ice",
+    "hedge", "pillar", "brick", "cliff", "cog", "fence", "fungus", "jelly", "pipe", "robot", "bug",
+    "bird", "bat", "bolt", "bubble", "cake", "dust", "fire", "fish", "fruit", "ghost", "hand",
+    "heart", "husk", "it", "lamp", "leaf", "lock", "moon", "orb", "rocket", "rose", "rubble",
+    "sun", "statue", "stump", "sword", "tower", "ufo", "wind", "worm", "algae", "bog", "book",
+    "bottle", "bowl", "car", "cup", "fort", "ladder", "line", "arrow", "dot",
+];
+
+/// The nouns that exist only as text: `text` (every text object), `empty`, `all`, `level`.
+pub const SPECIAL_NOUNS: &[&str] = &["text", "empty", "all", "level"];
+
+/// A noun: an index into [`OBJECT_NOUNS`] followed by [`SPECIAL_NOUNS`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+pub struct Noun(pub u16);
+
+impl Noun {
+    /// TEXT: names every text object as a subject or argument (§3.5); as the complement of
+    /// IS/HAS/MAKE it names the subject's own noun text (§5.2).
+    pub const TEXT: Noun = Noun(OBJECT_NOUNS.len() as u16);
+    /// EMPTY (Tier 2): the virtual tile of object-free cells.
+    pub const EMPTY: Noun = Noun(OBJECT_NOUNS.len() as u16 + 1);
+    /// ALL (Tier 2): every entity.
+    pub const ALL: Noun = Noun(OBJECT_NOUNS.len() as u16 + 2);
+    /// LEVEL (Tier 2): the level itself.
+    pub const LEVEL: Noun = Noun(OBJECT_NOUNS.len() as u16 + 3);
+
+    /// The noun named `name` (lower case), object or special.
+    pub fn from_name(name: &str) -> Option<Noun> {
+        OBJECT_NOUNS
+            .iter()
+            .chain(SPECIAL_NOUNS)
+            .position(|n| *n == name)
+            .map(|i| Noun(i as u16))
+    }
+
+    /// The lower-case name.
+    pub fn name(self) -> &'static str {
+        let i = self.0 as usize;
+        OBJECT_NOUNS
+            .get(i)
+            .or_else(|| SPECIAL_NOUNS.get(i - OBJECT_NOUNS.len().min(i)))
+            .copied()
+            .unwrap_or("?")
+    }
+
+    /// True for nouns that can be objects on the map (not `text`, `empty`, `all`, `level`).
+    pub fn is_object(self) -> bool {
+        (self.0 as usize) < OBJECT_NOUNS.len()
+    }
+
+    /// Every noun, object nouns first.
+    pub fn all() -> impl Iterator<Item = Noun> {
+        (0..(OBJECT_NOUNS.len() + SPECIAL_NOUNS.len()) as u16).map(Noun)
+    }
+}
+
+macro_rules! word_enum {
+    ($(#[$m:meta])* $name:ident { $($(#[$vm:meta])* $v:ident = $s:literal),* $(,)? }) => {
+        $(#[$m])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+        pub enum $name { $($(#[$vm])* $v),* }
+        impl $name {
+            /// Every value, in declaration order.
+            pub const ALL: &'static [$name] = &[$($name::$v),*];
+            /// The lower-case word.
+            pub fn name(self) -> &'static str { match self { $($name::$v => $s),* } }
+            /// The value named `name` (lower case).
+            pub fn from_name(name: &str) -> Option<$name> {
+                Self::ALL.iter().copied().find(|x| x.name() == name)
+            }
+        }
+    };
+}
+
+word_enum! {
+    /// A verb (§3.1): IS takes a noun or a property; the others take nouns only.
+    Verb {
+        /// `A IS prop` gives a property; `A IS B` transforms (§5.3, §5.4).
+        Is = "is",
+        /// `A HAS B`: a B appears when an A is destroyed (§5.5).
+        Has = "has",
+        /// `A MAKE B`: each A makes a B on its cell every turn (§5.6).
+        Make = "make",
+        /// `A EAT B` (Tier 2): A destroys Bs it enters or overlaps (§5.13).
+        Eat = "eat",
+        /// `A FEAR B` (Tier 2): each A moves away from adjacent Bs (§5.13).
+        Fear = "fear",
+        /// `A FOLLOW B` (Tier 2): each A turns towards the nearest B (§5.13).
+        Follow = "follow",
+        /// `A WRITE W` (extension, from the peer engine): each A writes the text W on its cell
+        /// every turn unless that cell already holds it. Takes any noun or property.
+        Write = "write",
+    }
+}
+
+word_enum! {
+    /// A prefix condition (§3.6). Tier 1 has only LONELY.
+    Prefix {
+        /// No other object in the subject's cell.
+        Lonely = "lonely",
+    }
+}
+
+word_enum! {
+    /// A preposition condition (§3.6).
+    Prep {
+        /// The subject's cell holds the argument(s).
+        On = "on",
+        /// The subject's cell or one of its 8 neighbours holds the argument(s).
+        Near = "near",
+        /// The cell in front of the subject holds the argument(s), or it faces a direction.
+        Facing = "facing",
+    }
+}
+
+word_enum! {
+    /// A property (§5). Tier 1 plus the Tier 2 properties this engine implements; the
+    /// cosmetic ones have no effect on play.
+    Prop {
+        /// Moved by the player's input.
+        You = "you",
+        /// Pushed by movers; impassable when it cannot move.
+        Push = "push",
+        /// Impassable.
+        Stop = "stop",
+        /// A YOU on it wins.
+        Win = "win",
+        /// Destroys YOU objects on it.
+        Defeat = "defeat",
+        /// Destroys everything on it, and itself.
+        Sink = "sink",
+        /// Destroys MELT objects on it.
+        Hot = "hot",
+        /// Destroyed by HOT.
+        Melt = "melt",
+        /// Destroys SHUT objects with itself.
+        Open = "open",
+        /// Destroyed by OPEN objects, with them.
+        Shut = "shut",
+        /// Moves one cell each turn in its facing, bouncing once.
+        Move = "move",
+        /// Moves the objects on it in its facing.
+        Shift = "shift",
+        /// Follows a mover moving away from it; impassable.
+        Pull = "pull",
+        /// Destroyed when it overlaps something or fails to move.
+        Weak = "weak",
+        /// On the float layer.
+        Float = "float",
+        /// Sends objects on it to another TELE object of its kind.
+        Tele = "tele",
+        /// Exchanges places with movers.
+        Swap = "swap",
+        /// Faces up.
+        Up = "up",
+        /// Faces down.
+        Down = "down",
+        /// Faces left.
+        Left = "left",
+        /// Faces right.
+        Right = "right",
+        /// Tier 2: falls down until blocked.
+        Fall = "fall",
+        /// Tier 2: grows into the 4 neighbours.
+        More = "more",
+        /// Tier 2: cannot be destroyed (except by leaving the level).
+        Safe = "safe",
+        /// Tier 2: never changes position.
+        Still = "still",
+        /// Tier 2: does not move by YOU or MOVE.
+        Sleep = "sleep",
+        /// Tier 2: moves through everything, pushes nothing, and leaves the level at its edge.
+        Phantom = "phantom",
+        /// Tier 2: destroyed together with the WIN clear when it is YOU or a YOU overlaps it.
+        Bonus = "bonus",
+        /// Tier 2: clears the level like WIN (outside the main game, §5.13).
+        End = "end",
+        /// Tier 2: vanishes at the end of the turn.
+        Done = "done",
+        /// Tier 2 cosmetic.
+        Best = "best",
+        /// Tier 2 cosmetic.
+        Hide = "hide",
+        /// Tier 2 cosmetic.
+        Red = "red",
+        /// Tier 2 cosmetic.
+        Blue = "blue",
+    }
+}
+
+impl Prop {
+    /// The number of properties.
+    pub const COUNT: usize = Prop::ALL.len();
+
+    /// The direction of a DIR property (UP/DOWN/LEFT/RIGHT).
+    pub fn dir(self) -> Option<Dir> {
+        match self {
+            Prop::Up => Some(Dir::Up),
+            Prop::Down => Some(Dir::Down),
+            Prop::Left => Some(Dir::Left),
+            Prop::Right => Some(Dir::Right),
+            _ => None,
+        }
+    }
+}
+
+/// The class of a word, for grammar and for the editor's palette groups.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+pub enum WordClass {
+    /// BABA, ROCK, TEXT, …
+    Noun,
+    /// IS, HAS, MAKE, …, the conditions LONELY, ON, NEAR, FACING, and AND, NOT.
+    Operator,
+    /// YOU, PUSH, WIN, UP, …
+    Property,
+}
+
+/// One word of a rule (spec §2 `Word`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+pub enum Word {
+    /// A noun.
+    Noun(Noun),
+    /// A verb.
+    Verb(Verb),
+    /// A prefix condition.
+    Prefix(Prefix),
+    /// A preposition.
+    Prep(Prep),
+    /// A property.
+    Prop(Prop),
+    /// AND.
+    And,
+    /// NOT.
+    Not,
+}
+
+impl Word {
+    /// The word named `name` (lower case, without `text_`).
+    pub fn from_name(name: &str) -> Option<Word> {
+        match name {
+            "and" => Some(Word::And),
+            "not" => Some(Word::Not),
+            _ => Noun::from_name(name)
+                .map(Word::Noun)
+                .or_else(|| Verb::from_name(name).map(Word::Verb))
+                .or_else(|| Prefix::from_name(name).map(Word::Prefix))
+                .or_else(|| Prep::from_name(name).map(Word::Prep))
+                .or_else(|| Prop::from_name(name).map(Word::Prop)),
+        }
+    }
+
+    /// The lower-case name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Word::Noun(n) => n.name(),
+            Word::Verb(v) => v.name(),
+            Word::Prefix(p) => p.name(),
+            Word::Prep(p) => p.name(),
+            Word::Prop(p) => p.name(),
+            Word::And => "and",
+            Word::Not => "not",
+        }
+    }
+
+    /// Noun, operator or property.
+    pub fn class(self) -> WordClass {
+        match self {
+            Word::Noun(_) => WordClass::Noun,
+            Word::Prop(_) => WordClass::Property,
+            _ => WordClass::Operator,
+        }
+    }
+
+    /// Every word: nouns, then verbs, conditions, AND, NOT, then properties.
+    pub fn all() -> Vec<Word> {
+        let mut v: Vec<Word> = Noun::all().map(Word::Noun).collect();
+        v.extend(Verb::ALL.iter().map(|&x| Word::Verb(x)));
+        v.extend(Prefix::ALL.iter().map(|&x| Word::Prefix(x)));
+        v.extend(Prep::ALL.iter().map(|&x| Word::Prep(x)));
+        v.push(Word::And);
+        v.push(Word::Not);
+        v.extend(Prop::ALL.iter().map(|&x| Word::Prop(x)));
+        v
+    }
+}
+
+/// What an object is: an entity named by a noun, or a text tile holding a word (spec §2 `Kind`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+pub enum Kind {
+    /// An object such as a BABA (never `text`, `empty`, `all` or `level`).
+    Entity(Noun),
+    /// A text tile.
+    Text(Word),
+}
+
+impl Kind {
+    /// The token name used in level files: `baba` or `text_baba`.
+    pub fn token(self) -> String {
+        match self {
+            Kind::Entity(n) => n.name().to_string(),
+            Kind::Text(w) => format!("text_{}", w.name()),
+        }
+    }
+
+    /// Parses a token name (lower case): an object noun, or `text_` plus a word.
+    pub fn from_token(token: &str) -> Option<Kind> {
+        match token.strip_prefix("text_") {
+            Some(w) => Word::from_name(w).map(Kind::Text),
+            None => Noun::from_name(token)
+                .filter(|n| n.is_object())
+                .map(Kind::Entity),
+        }
+    }
+
+    /// True for text tiles.
+    pub fn is_text(self) -> bool {
+        matches!(self, Kind::Text(_))
+    }
+
+    /// The noun a subject or argument uses to name this object: its own noun for an entity,
+    /// [`Noun::TEXT`] for text.
+    pub fn noun(self) -> Noun {
+        match self {
+            Kind::Entity(n) => n,
+            Kind::Text(_) => Noun::TEXT,
+        }
+    }
+}
+
+/// One entry of the editor's palette: a token and its group.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct PaletteEntry {
+    /// The token name (`baba`, `text_is`).
+    pub token: String,
+    /// `None` for objects; the word class for text tiles.
+    pub class: Option<WordClass>,
+}
+
+/// The palette of the baba kind: every object noun, then every text tile with its word class
+/// (nouns, operators, properties), in the order of [`Word::all`].
+pub fn palette() -> Vec<PaletteEntry> {
+    let mut v: Vec<PaletteEntry> = OBJECT_NOUNS
+        .iter()
+        .map(|n| PaletteEntry {
+            token: (*n).to_string(),
+            class: None,
+        })
+        .collect();
+    v.extend(Word::all().into_iter().map(|w| PaletteEntry {
+        token: Kind::Text(w).token(),
+        class: Some(w.class()),
+    }));
+    v
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_round_trip() {
+        for w in Word::all() {
+            assert_eq!(Word::from_name(w.name()), Some(w), "{}", w.name());
+            assert_eq!(
+                Kind::from_token(&Kind::Text(w).token()),
+                Some(Kind::Text(w))
+            );
+        }
+        for n in OBJECT_NOUNS {
+            assert_eq!(Kind::from_token(n).map(Kind::token).as_deref(), Some(*n));
+        }
+        assert_eq!(Kind::from_token("text"), None);
+        assert_eq!(Kind::from_token("text_"), None);
+        assert_eq!(Noun::TEXT.name(), "text");
+        assert_eq!(Noun::LEVEL.name(), "level");
+    }
+}

@@ -1,0 +1,204 @@
+//! Checks shared by every kind's level loader: JSON types, whole numbers, the `name`, `width`
+//! and `height` members, and the row-major `map` grid. Each pushes [`Problem`]s with JSON paths
+//! instead of failing, so a loader reports every problem of a file at once.
+
+use serde_json::{Map, Value};
+
+use crate::grid::{Grid, Pos};
+use crate::problem::{JsonPath, Problem};
+
+/// The largest `width` or `height` accepted by the boulder kind.
+pub const MAX_SIDE: usize = 10_000;
+/// The largest number of cells (`width * height`) accepted by the boulder kind.
+pub const MAX_CELLS: usize = 16 * 1024 * 1024;
+
+/// Size limits of a kind's maps: `(largest side, largest number of cells)`.
+pub type Limits = (usize, usize);
+
+/// "a string", "an array", … for messages.
+pub fn type_name(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+/// A JSON number that is a whole number (`3` or `3.0`), as `i64`.
+pub fn int(v: &Value) -> Option<i64> {
+    v.as_i64().or_else(|| {
+        v.as_f64()
+            .filter(|f| f.fract() == 0.0 && f.abs() < 9e15)
+            .map(|f| f as i64)
+    })
+}
+
+/// A non-negative whole number up to `max`, or a problem at `path` naming `what`.
+pub fn natural(
+    v: &Value,
+    path: &JsonPath,
+    what: &str,
+    max: i64,
+    p: &mut Vec<Problem>,
+) -> Option<u64> {
+    match int(v) {
+        Some(n) if n < 0 => {
+            p.push(Problem::error(
+                path.clone(),
+                format!("{what} must not be negative, found {n}"),
+            ));
+            None
+        }
+        Some(n) if n > max => {
+            p.push(Problem::error(
+                path.clone(),
+                format!("{what} is too large ({n}; at most {max})"),
+            ));
+            None
+        }
+        Some(n) => Some(n as u64),
+        None => {
+            p.push(Problem::error(
+                path.clone(),
+                format!("{what} must be a whole number, found {}", type_name(v)),
+            ));
+            None
+        }
+    }
+}
+
+/// The optional top-level `name` (a string; empty when missing).
+pub fn name(o: &Map<String, Value>, p: &mut Vec<Problem>) -> String {
+    match o.get("name") {
+        Some(Value::String(s)) => s.clone(),
+        Some(v) => {
+            p.push(Problem::error(
+                JsonPath::root().key("name"),
+                format!("\"name\" must be a string, found {}", type_name(v)),
+            ));
+            String::new()
+        }
+        None => String::new(),
+    }
+}
+
+/// The required top-level `width` or `height` (`key`): a whole number 1…`limits.0`.
+pub fn side(
+    o: &Map<String, Value>,
+    key: &str,
+    limits: Limits,
+    p: &mut Vec<Problem>,
+) -> Option<usize> {
+    let path = JsonPath::root().key(key);
+    match o.get(key) {
+        None => {
+            p.push(Problem::error(path, format!("\"{key}\" is missing")));
+            None
+        }
+        Some(v) => match natural(v, &path, &format!("\"{key}\""), limits.0 as i64, p) {
+            Some(0) => {
+                p.push(Problem::error(
+                    path,
+                    format!("\"{key}\" must be at least 1"),
+                ));
+                None
+            }
+            n => n.map(|n| n as usize),
+        },
+    }
+}
+
+/// The top-level `map`: an array of equally long rows, top row first, checked against the
+/// declared `width` and `height`. `cell` parses one entry (given its path and position) and
+/// returns `None` after pushing its problems; `unit` names an entry in messages ("fields",
+/// "cells"). A map over `limits` is refused before any entry is read. Returns the grid only
+/// when no error was found.
+pub fn grid<T>(
+    v: Option<&Value>,
+    (width, height): (Option<usize>, Option<usize>),
+    unit: &str,
+    (max_side, max_cells): Limits,
+    p: &mut Vec<Problem>,
+    mut cell: impl FnMut(&Value, &JsonPath, Pos, &mut Vec<Problem>) -> Option<T>,
+) -> Option<Grid<T>> {
+    let path = JsonPath::root().key("map");
+    let Some(v) = v else {
+        p.push(Problem::error(path, "\"map\" is missing"));
+        return None;
+    };
+    let Value::Array(rows) = v else {
+        p.push(Problem::error(
+            path,
+            format!("\"map\" must be an array of rows, found {}", type_name(v)),
+        ));
+        return None;
+    };
+    if rows.is_empty() {
+        p.push(Problem::error(path, "\"map\" has no rows"));
+        return None;
+    }
+    let w0 = match &rows[0] {
+        Value::Array(r) => r.len(),
+        _ => 0,
+    };
+    if rows.len() > max_side || w0 > max_side || rows.len().saturating_mul(w0) > max_cells {
+        p.push(Problem::error(
+            path,
+            format!("the map is too large (at most {max_side} per side and {max_cells} {unit})"),
+        ));
+        return None;
+    }
+    let errors_before = p.len();
+    let mut cells = Vec::with_capacity(rows.len() * w0);
+    for (y, row) in rows.iter().enumerate() {
+        let rp = path.index(y);
+        let Value::Array(r) = row else {
+            p.push(Problem::error(
+                rp,
+                format!(
+                    "row {y} must be an array of {unit}, found {}",
+                    type_name(row)
+                ),
+            ));
+            continue;
+        };
+        if r.len() != w0 {
+            p.push(Problem::error(
+                rp,
+                format!("row {y} has {} {unit} but row 0 has {w0}", r.len()),
+            ));
+            continue;
+        }
+        for (x, c) in r.iter().enumerate() {
+            if let Some(t) = cell(c, &rp.index(x), Pos::new(x, y), p) {
+                cells.push(t);
+            }
+        }
+    }
+    if let Some(h) = height
+        && h != rows.len()
+    {
+        p.push(Problem::error(
+            JsonPath::root().key("height"),
+            format!("\"height\" is {h} but the map has {} rows", rows.len()),
+        ));
+    }
+    if let Some(w) = width
+        && w != w0
+    {
+        p.push(Problem::error(
+            JsonPath::root().key("width"),
+            format!("\"width\" is {w} but the map rows have {w0} {unit}"),
+        ));
+    }
+    if w0 == 0 {
+        p.push(Problem::error(path.index(0), "map rows must not be empty"));
+    }
+    if p[errors_before..].iter().any(Problem::is_error) {
+        return None;
+    }
+    Grid::from_vec(w0, rows.len(), cells)
+}
