@@ -299,6 +299,7 @@ fn run(a: &RunArgs) -> ExitCode {
             hash: None,
             status: None,
             summary: None,
+            source: None,
         }
         .recorded(game.as_ref());
         let base = rec

@@ -12,6 +12,9 @@ pub const MAX_SIDE: usize = 10_000;
 /// The largest number of cells (`width * height`) accepted by the boulder kind.
 pub const MAX_CELLS: usize = 16 * 1024 * 1024;
 
+/// The most errors reported for the fields of one map; reading stops after that many.
+pub const MAX_MAP_ERRORS: usize = 1000;
+
 /// Size limits of a kind's maps: `(largest side, largest number of cells)`.
 pub type Limits = (usize, usize);
 
@@ -176,6 +179,13 @@ pub fn grid<T>(
             if let Some(t) = cell(c, &rp.index(x), Pos::new(x, y), p) {
                 cells.push(t);
             }
+        }
+        if p[errors_before..].iter().filter(|e| e.is_error()).count() >= MAX_MAP_ERRORS {
+            p.push(Problem::error(
+                rp,
+                format!("too many problems in the map; the first {MAX_MAP_ERRORS} are shown and reading stopped at row {y}"),
+            ));
+            return None;
         }
     }
     if let Some(h) = height

@@ -159,7 +159,14 @@ pub fn locate(text: &str, problems: &mut [Problem]) {
         return;
     };
     let Some(root) = parsed.value else { return };
-    for p in problems.iter_mut().filter(|p| p.line.is_none()) {
+    // Find each problem's byte offset, then turn all offsets into lines and columns in one
+    // pass over the text (a file may have thousands of problems).
+    let mut targets: Vec<(usize, usize)> = Vec::new();
+    for (k, p) in problems
+        .iter()
+        .enumerate()
+        .filter(|(_, p)| p.line.is_none())
+    {
         let mut node = &root;
         for seg in &p.path.0 {
             let next = match (seg, node) {
@@ -177,9 +184,26 @@ pub fn locate(text: &str, problems: &mut [Problem]) {
                 None => break,
             }
         }
-        let (line, column) = line_col(text, node.start());
-        p.line = Some(line);
-        p.column = Some(column);
+        targets.push((node.start(), k));
+    }
+    targets.sort_unstable();
+    let (mut line, mut column) = (1, 1);
+    let mut chars = text.char_indices().peekable();
+    for (offset, k) in targets {
+        while let Some(&(i, c)) = chars.peek() {
+            if i >= offset {
+                break;
+            }
+            if c == '\n' {
+                line += 1;
+                column = 1;
+            } else {
+                column += 1;
+            }
+            chars.next();
+        }
+        problems[k].line = Some(line);
+        problems[k].column = Some(column);
     }
 }
 

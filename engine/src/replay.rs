@@ -47,7 +47,13 @@ pub struct Replay {
     pub status: Option<String>,
     /// The final summary line, when recorded (informational).
     pub summary: Option<Value>,
+    /// The replay file's text, when read from text: problems of an embedded level are located
+    /// in it.
+    pub source: Option<String>,
 }
+
+/// The most steps a replay may ask for (a file value must not make a run endless).
+pub const MAX_REPLAY_TICKS: u64 = 1_000_000;
 
 /// The result of checking a replay.
 #[derive(Debug)]
@@ -83,10 +89,12 @@ impl Replay {
                 ..Problem::error(JsonPath::root(), format!("invalid JSON: {e}"))
             }]
         })?;
-        Self::from_json(&v, base).map_err(|mut p| {
+        let mut r = Self::from_json(&v, base).map_err(|mut p| {
             locate(text, &mut p);
             p
-        })
+        })?;
+        r.source = Some(text.to_string());
+        Ok(r)
     }
 
     /// Reads a replay from a parsed JSON value; see [`Replay::from_text`].
@@ -123,7 +131,16 @@ impl Replay {
                 )
             })?,
         };
-        let words = o.get("inputs").and_then(Value::as_str).unwrap_or("");
+        let words = match o.get("inputs") {
+            None => "",
+            Some(Value::String(s)) => s.as_str(),
+            Some(_) => {
+                return Err(bad(
+                    root.key("inputs"),
+                    "\"inputs\" must be a string of input words separated by spaces",
+                ));
+            }
+        };
         let mut inputs = Vec::new();
         for (i, w) in words.split_whitespace().enumerate() {
             inputs.push(Input::parse(w).ok_or_else(|| {
@@ -135,31 +152,49 @@ impl Replay {
         }
         let ticks = match o.get("ticks") {
             None => inputs.len() as u64,
-            Some(t) => t.as_u64().ok_or_else(|| {
-                bad(
-                    root.key("ticks"),
-                    "\"ticks\" must be a non-negative whole number",
-                )
-            })?,
+            Some(t) => match t.as_u64() {
+                Some(n) if n <= MAX_REPLAY_TICKS => n,
+                Some(n) => {
+                    return Err(bad(
+                        root.key("ticks"),
+                        format!("\"ticks\" is too large ({n}; at most {MAX_REPLAY_TICKS})"),
+                    ));
+                }
+                None => {
+                    return Err(bad(
+                        root.key("ticks"),
+                        "\"ticks\" must be a non-negative whole number",
+                    ));
+                }
+            },
         };
-        let expect = o.get("expect").and_then(Value::as_object);
+        let expect = match o.get("expect") {
+            None => None,
+            Some(Value::Object(e)) => Some(e),
+            Some(_) => return Err(bad(root.key("expect"), "\"expect\" must be an object")),
+        };
+        let ep = root.key("expect");
         let hash = match expect.and_then(|e| e.get("hash")) {
             None => None,
             Some(h) => Some(
                 h.as_str()
+                    .filter(|s| s.len() == 16 && s.bytes().all(|b| b.is_ascii_hexdigit()))
                     .and_then(|s| u64::from_str_radix(s, 16).ok())
-                    .ok_or_else(|| {
-                        bad(
-                            root.key("expect").key("hash"),
-                            "\"hash\" must be 16 hex digits",
-                        )
-                    })?,
+                    .ok_or_else(|| bad(ep.key("hash"), "\"hash\" must be 16 hex digits"))?,
             ),
         };
-        let status = expect
-            .and_then(|e| e.get("status"))
-            .and_then(Value::as_str)
-            .map(str::to_string);
+        let status = match expect.and_then(|e| e.get("status")) {
+            None => None,
+            Some(Value::String(s)) if ["running", "won", "lost"].contains(&s.as_str()) => {
+                Some(s.clone())
+            }
+            Some(_) => {
+                return Err(bad(
+                    ep.key("status"),
+                    "\"status\" must be \"running\", \"won\" or \"lost\"",
+                ));
+            }
+        };
         let summary = expect.and_then(|e| e.get("summary")).cloned();
         Ok(Replay {
             level,
@@ -169,6 +204,7 @@ impl Replay {
             hash,
             status,
             summary,
+            source: None,
         })
     }
 
@@ -200,8 +236,34 @@ impl Replay {
     /// # Errors
     /// When the level cannot be loaded or started.
     pub fn run(&self) -> Result<ReplayOutcome, LoadError> {
-        let doc = self.document()?;
-        let mut game = doc.start(self.seed).map_err(LoadError::Problems)?;
+        let mut game = match &self.level {
+            ReplayLevel::Path(_) => self
+                .document()?
+                .start(self.seed)
+                .map_err(LoadError::Problems)?,
+            ReplayLevel::Embedded(v) => {
+                // Problems of an embedded level are reported at `$.level…` in the replay file.
+                let in_replay = |problems: Vec<Problem>| {
+                    let mut problems: Vec<Problem> = problems
+                        .into_iter()
+                        .map(|mut p| {
+                            p.path
+                                .0
+                                .insert(0, crate::problem::PathSeg::Key("level".into()));
+                            p.line = None;
+                            p.column = None;
+                            p
+                        })
+                        .collect();
+                    if let Some(text) = &self.source {
+                        locate(text, &mut problems);
+                    }
+                    LoadError::Problems(problems)
+                };
+                let kind = crate::kind::kind_of(v).map_err(|p| in_replay(vec![p]))?;
+                kind.start(v, self.seed).map_err(in_replay)?
+            }
+        };
         play(game.as_mut(), &self.inputs, self.ticks);
         let hash = game.state_hash();
         let matches = self.hash.is_none_or(|h| h == hash)

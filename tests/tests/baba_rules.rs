@@ -228,3 +228,37 @@ fn typed_sentences_are_placed_in_a_row_or_a_column() {
     );
     assert_eq!(sentence_tiles("  ", Pos::new(0, 0), false, 5, 5), None);
 }
+
+#[test]
+fn a_sentence_of_hundreds_of_ands_is_capped_not_quadratic() {
+    // 60 nouns AND-ed, IS, 60 properties AND-ed: 3600 rules if expanded fully; the engine caps
+    // one sentence at MAX_RULES_PER_SENTENCE.
+    let nouns = ["baba", "keke", "rock", "wall", "flag"];
+    let props = ["push", "stop", "win", "sink", "hot"];
+    let mut row: Vec<String> = Vec::new();
+    for i in 0..60 {
+        if i > 0 {
+            row.push("\"text_and\"".into());
+        }
+        row.push(format!("\"text_{}\"", nouns[i % 5]));
+    }
+    row.push("\"text_is\"".into());
+    for i in 0..60 {
+        if i > 0 {
+            row.push("\"text_and\"".into());
+        }
+        row.push(format!("\"text_{}\"", props[i % 5]));
+    }
+    let text = format!(
+        r#"{{"kind":"baba","name":"and","width":{},"height":1,"map":[[{}]]}}"#,
+        row.len(),
+        row.join(",")
+    );
+    let doc = tilesmith_engine::load_text(&text).unwrap();
+    let game = doc.start(0).unwrap();
+    let rules = game.summary()["rules"].as_array().unwrap().len();
+    assert_eq!(
+        rules,
+        tilesmith_engine::kind::baba::rules::MAX_RULES_PER_SENTENCE
+    );
+}

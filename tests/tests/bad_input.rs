@@ -342,3 +342,51 @@ fn replace_nth(
         _ => false,
     }
 }
+
+#[test]
+fn extreme_rule_values_are_errors_not_panics() {
+    let min = "{\"a\":-9223372036854775808}";
+    for (side, rule) in [
+        (
+            "result",
+            format!(
+                r#"{{"situation":"any","direction":"east","original":[{{"token":"mud"}}],"result":[{{"token":"0","values":{min}}}]}}"#
+            ),
+        ),
+        (
+            "original",
+            format!(
+                r#"{{"situation":"any","direction":"east","original":[{{"token":"mud","values":{min}}}],"result":[{{"token":"0"}}]}}"#
+            ),
+        ),
+    ] {
+        let e = errors(&level_with(&[("pre", &format!("[{rule}]"))]));
+        assert_eq!(e.len(), 1, "{side}: {e:#?}");
+        assert_eq!(
+            e[0].path.to_string(),
+            format!("$.pre[0].{side}[0].values.a")
+        );
+    }
+}
+
+#[test]
+fn a_map_full_of_errors_is_capped_and_located() {
+    // 200×200 unknown tokens: reading stops after 1000 errors, each located, plus one note.
+    let row = vec!["\"zz\""; 200].join(",");
+    let map = format!("[{}]", vec![format!("[{row}]"); 200].join(",\n"));
+    let e = errors(&level_with(&[
+        ("width", "200"),
+        ("height", "200"),
+        ("map", &map),
+    ]));
+    assert!(e.len() > 1000 && e.len() <= 1200, "{} problems", e.len());
+    assert!(
+        e.last()
+            .unwrap()
+            .message
+            .starts_with("too many problems in the map")
+    );
+    assert!(e.iter().all(|p| p.line.is_some()));
+    // The second field of row 0 is on line 7 (the map's first line): `  "map": [["zz","zz",…`.
+    assert_eq!((e[1].line, e[1].column), (Some(7), Some(17)));
+}

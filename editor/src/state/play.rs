@@ -481,6 +481,7 @@ impl PlaySession {
             hash: None,
             status: None,
             summary: None,
+            source: None,
         }
         .recorded(&self.game)
     }

@@ -41,6 +41,10 @@ pub struct ObjectView {
     pub dir: Dir,
 }
 
+/// The most object copies the undo history keeps (about 5 million objects' worth of memory);
+/// older turns are dropped first, and `restart` still returns to the level's start.
+pub const HISTORY_OBJECTS: usize = 5_000_000;
+
 /// A baba game in play (spec baba).
 #[derive(Clone, Debug)]
 pub struct BabaGame {
@@ -59,6 +63,10 @@ pub struct BabaGame {
     refreshed: Option<BTreeMap<ObjId, Obj>>,
     history: Vec<State>,
     cursor: usize,
+    /// Turns dropped from the front of `history` to bound its memory.
+    dropped: usize,
+    /// The state at the level's start, for `restart` after turns were dropped.
+    start: Option<Box<State>>,
 }
 
 impl BabaGame {
@@ -100,6 +108,8 @@ impl BabaGame {
             index: HashMap::new(),
             history: Vec::new(),
             cursor: 0,
+            dropped: 0,
+            start: None,
         };
         let kinds: Vec<Kind> = g.st.objs.values().map(|o| o.kind).collect();
         for k in kinds {
@@ -356,8 +366,20 @@ impl BabaGame {
 
     fn record_and_turn(&mut self, input: Option<Dir>) -> StepReport {
         self.history.truncate(self.cursor);
+        if self.dropped == 0 && self.cursor == 0 && self.start.is_none() {
+            self.start = Some(Box::new(self.st.clone()));
+        }
         self.history.push(self.st.clone());
         self.cursor += 1;
+        // The history holds a whole state per turn: keep at most HISTORY_OBJECTS object copies
+        // (and at least 64 turns), dropping the oldest turns first.
+        let limit = (HISTORY_OBJECTS / self.st.objs.len().max(1)).max(64);
+        if self.history.len() > limit {
+            let extra = self.history.len() - limit;
+            self.history.drain(..extra);
+            self.cursor -= extra;
+            self.dropped += extra;
+        }
         let before = self.st.objs.clone();
         let phases = self.run_turn(input);
         StepReport {
@@ -389,6 +411,16 @@ impl Game for BabaGame {
             }
             Input::Restart => {
                 while self.undo() {}
+                if self.dropped > 0
+                    && let Some(start) = self.start.clone()
+                {
+                    self.st = *start;
+                    self.history.clear();
+                    self.cursor = 0;
+                    self.dropped = 0;
+                    self.rebuild_index();
+                    self.refresh();
+                }
                 return StepReport {
                     step: self.st.turn,
                     ..StepReport::default()
@@ -433,7 +465,7 @@ impl Game for BabaGame {
     }
 
     fn steps(&self) -> u64 {
-        self.cursor as u64
+        (self.dropped + self.cursor) as u64
     }
 
     fn redo_len(&self) -> usize {

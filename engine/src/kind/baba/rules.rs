@@ -296,20 +296,38 @@ fn parse_sentence(words: &[Word], start: usize) -> Option<Sentence> {
     best
 }
 
-/// Expands a sentence into rules, each with the sequence indices it uses (§3.4).
+/// The most rules one sentence may expand into (subjects × complements). Real levels use a
+/// handful; the cap keeps a sentence of hundreds of ANDs from taking quadratic time and memory.
+pub const MAX_RULES_PER_SENTENCE: usize = 256;
+
+/// Expands a sentence into rules, each with the sequence indices it uses (§3.4), at most
+/// [`MAX_RULES_PER_SENTENCE`] of them.
 fn expand(s: &Sentence) -> Vec<(Rule, Vec<usize>)> {
     let all: Vec<usize> = (s.start..s.end).collect();
-    let subject_idx: Vec<usize> = s.subjects.iter().flat_map(|x| x.2.clone()).collect();
-    let pred_idx: Vec<usize> = s
-        .preds
-        .iter()
-        .flat_map(|(_, vi, cs)| std::iter::once(*vi).chain(cs.iter().flat_map(|c| c.2.clone())))
-        .collect();
+    let n = s.end.saturating_sub(s.start);
+    let mut is_subject = vec![false; n];
+    let mut is_pred = vec![false; n];
+    for i in s.subjects.iter().flat_map(|x| x.2.iter().copied()) {
+        if let Some(b) = is_subject.get_mut(i.wrapping_sub(s.start)) {
+            *b = true;
+        }
+    }
+    for (_, vi, cs) in &s.preds {
+        for i in std::iter::once(*vi).chain(cs.iter().flat_map(|c| c.2.iter().copied())) {
+            if let Some(b) = is_pred.get_mut(i.wrapping_sub(s.start)) {
+                *b = true;
+            }
+        }
+    }
+    let flag = |v: &[bool], i: usize| v.get(i.wrapping_sub(s.start)).copied().unwrap_or(false);
     let conditions: Vec<Condition> = s.prefixes.iter().chain(&s.phrases).cloned().collect();
     let mut out = Vec::new();
     for (noun, sneg, sidx) in &s.subjects {
         for (verb, vi, comps) in &s.preds {
             for (word, cneg, cidx) in comps {
+                if out.len() >= MAX_RULES_PER_SENTENCE {
+                    return out;
+                }
                 let rule = Rule {
                     conditions: conditions.clone(),
                     subject: *noun,
@@ -322,8 +340,8 @@ fn expand(s: &Sentence) -> Vec<(Rule, Vec<usize>)> {
                     .iter()
                     .copied()
                     .filter(|i| {
-                        let other_subject = subject_idx.contains(i) && !sidx.contains(i);
-                        let other_pred = pred_idx.contains(i) && *i != *vi && !cidx.contains(i);
+                        let other_subject = flag(&is_subject, *i) && !sidx.contains(i);
+                        let other_pred = flag(&is_pred, *i) && *i != *vi && !cidx.contains(i);
                         !other_subject && !other_pred
                     })
                     .collect();

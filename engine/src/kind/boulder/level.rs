@@ -715,7 +715,7 @@ fn parse_values(
                     continue;
                 };
                 match int(v) {
-                    Some(n) if n.abs() > MAX_VALUE => p.push(Problem::error(vp, format!("value \"{k}\" is out of range ({n})"))),
+                    Some(n) if n.unsigned_abs() > MAX_VALUE as u64 => p.push(Problem::error(vp, format!("value \"{k}\" is out of range ({n})"))),
                     Some(n) if n < 0 && original => p.push(Problem::error(
                         vp,
                         format!("value \"{k}\" is negative ({n}) in an original block, which can never match"),

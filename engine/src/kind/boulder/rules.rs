@@ -215,9 +215,8 @@ impl CompiledRule {
     }
 
     /// The windows the rule would match right now, without writing anything: the position of
-    /// each window's first field, in application order. Because matches never overlap within a
-    /// line and lines are disjoint, this equals the matches of [`CompiledRule::apply`] unless the
-    /// rule tests a global that it also writes.
+    /// each window's first field, in application order. It runs [`CompiledRule::apply`] on a
+    /// copy, so it is exactly what applying the rule would match.
     pub fn preview(&self, board: &Board, globals: &Globals) -> Vec<crate::grid::Pos> {
         let mut scratch = board.clone();
         let mut g = *globals;
