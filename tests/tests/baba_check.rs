@@ -284,3 +284,43 @@ proptest! {
         let _ = tilesmith_engine::GameKind::check(&tilesmith_engine::kind::baba::Baba, &doc);
     }
 }
+
+#[test]
+fn undo_history_is_bounded_and_restart_still_reaches_the_start() {
+    use tilesmith_engine::kind::baba::game::MIN_HISTORY_TURNS;
+    use tilesmith_engine::kind::baba::{BabaGame, BabaLevel};
+    let doc: serde_json::Value = serde_json::from_str(
+        r#"{"kind":"baba","name":"walk","width":8,"height":3,
+            "map":[["text_baba","text_is","text_you",null,null,null,null,null],
+                   ["baba",null,null,null,null,null,null,null],
+                   [null,null,null,null,null,null,null,null]]}"#,
+    )
+    .unwrap();
+    let mut g = BabaGame::new(BabaLevel::from_json(&doc).unwrap(), 0);
+    // A budget of one object copy: the history keeps only the minimum number of turns.
+    g.set_history_budget(1);
+    let start = g.state_hash();
+    let turns = MIN_HISTORY_TURNS + 6;
+    for i in 0..turns {
+        let d = if i % 2 == 0 {
+            tilesmith_engine::Dir::Right
+        } else {
+            tilesmith_engine::Dir::Left
+        };
+        g.step(tilesmith_engine::Input::Move(d));
+    }
+    assert_eq!(g.steps(), turns as u64);
+    let mut undone = 0;
+    while g.undo() {
+        undone += 1;
+    }
+    assert_eq!(undone, MIN_HISTORY_TURNS, "only the last turns are kept");
+    assert_eq!(g.steps(), 6);
+    g.step(tilesmith_engine::Input::Restart);
+    assert_eq!(
+        g.state_hash(),
+        start,
+        "restart returns to the level's start"
+    );
+    assert_eq!(g.steps(), 0);
+}

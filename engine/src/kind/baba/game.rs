@@ -45,6 +45,9 @@ pub struct ObjectView {
 /// older turns are dropped first, and `restart` still returns to the level's start.
 pub const HISTORY_OBJECTS: usize = 5_000_000;
 
+/// The undo history always keeps at least this many turns.
+pub const MIN_HISTORY_TURNS: usize = 64;
+
 /// A baba game in play (spec baba).
 #[derive(Clone, Debug)]
 pub struct BabaGame {
@@ -67,11 +70,19 @@ pub struct BabaGame {
     dropped: usize,
     /// The state at the level's start, for `restart` after turns were dropped.
     start: Option<Box<State>>,
+    /// Object copies the history may hold (see [`HISTORY_OBJECTS`]).
+    history_budget: usize,
 }
 
 impl BabaGame {
     /// Starts a game of `level`. IDs are assigned row-major, then bottom to top in each stack
     /// (§2 (C)). The rules are read at once (turn 0: a refresh only, §4.2).
+    /// Sets how many object copies the undo history may hold (default [`HISTORY_OBJECTS`]);
+    /// it always keeps at least [`MIN_HISTORY_TURNS`] turns.
+    pub fn set_history_budget(&mut self, objects: usize) {
+        self.history_budget = objects;
+    }
+
     pub fn new(level: BabaLevel, seed: u64) -> Self {
         let mut objs = BTreeMap::new();
         let mut next_id: ObjId = 1;
@@ -110,6 +121,7 @@ impl BabaGame {
             cursor: 0,
             dropped: 0,
             start: None,
+            history_budget: HISTORY_OBJECTS,
         };
         let kinds: Vec<Kind> = g.st.objs.values().map(|o| o.kind).collect();
         for k in kinds {
@@ -373,7 +385,7 @@ impl BabaGame {
         self.cursor += 1;
         // The history holds a whole state per turn: keep at most HISTORY_OBJECTS object copies
         // (and at least 64 turns), dropping the oldest turns first.
-        let limit = (HISTORY_OBJECTS / self.st.objs.len().max(1)).max(64);
+        let limit = (self.history_budget / self.st.objs.len().max(1)).max(MIN_HISTORY_TURNS);
         if self.history.len() > limit {
             let extra = self.history.len() - limit;
             self.history.drain(..extra);
