@@ -75,14 +75,14 @@ pub struct BabaGame {
 }
 
 impl BabaGame {
-    /// Starts a game of `level`. IDs are assigned row-major, then bottom to top in each stack
-    /// (§2 (C)). The rules are read at once (turn 0: a refresh only, §4.2).
     /// Sets how many object copies the undo history may hold (default [`HISTORY_OBJECTS`]);
     /// it always keeps at least [`MIN_HISTORY_TURNS`] turns.
     pub fn set_history_budget(&mut self, objects: usize) {
         self.history_budget = objects;
     }
 
+    /// Starts a game of `level`. IDs are assigned row-major, then bottom to top in each stack
+    /// (§2 (C)). The rules are read at once (turn 0: a refresh only, §4.2).
     pub fn new(level: BabaLevel, seed: u64) -> Self {
         let mut objs = BTreeMap::new();
         let mut next_id: ObjId = 1;
