@@ -11,21 +11,8 @@ use tilesmith_editor::state::EditorState;
 use tilesmith_engine::kind::boulder::{BoulderGame, BoulderLevel, Cell, Rule, Token, TokenPattern};
 use tilesmith_engine::{Dir, Game as _, Input, Pos};
 
-fn harness(state: EditorState) -> Harness<'static, TilesmithApp> {
-    let mut h = Harness::builder()
-        .with_size(vec2(1280.0, 800.0))
-        .with_accessibility_check(true)
-        .build_ui_state(
-            |ui, app: &mut TilesmithApp| app.frame(ui),
-            TilesmithApp::new(state),
-        );
-    settle(&mut h);
-    h
-}
-
-fn settle(h: &mut Harness<'static, TilesmithApp>) {
-    h.run_steps(3);
-}
+mod common;
+use common::{harness, settle};
 
 fn click(h: &mut Harness<'static, TilesmithApp>, label: &str) {
     h.get_by_label(label).click();

@@ -12,21 +12,8 @@ use tilesmith_editor::state::EditorState;
 use tilesmith_engine::Pos;
 use tilesmith_engine::kind::boulder::{BoulderLevel, Cell, Token};
 
-fn harness(state: EditorState) -> Harness<'static, TilesmithApp> {
-    let mut h = Harness::builder()
-        .with_size(vec2(1280.0, 800.0))
-        .with_accessibility_check(true)
-        .build_ui_state(
-            |ui, app: &mut TilesmithApp| app.frame(ui),
-            TilesmithApp::new(state),
-        );
-    settle(&mut h);
-    h
-}
-
-fn settle(h: &mut Harness<'static, TilesmithApp>) {
-    h.run_steps(3);
-}
+mod common;
+use common::{harness, settle};
 
 fn level(w: usize, h: usize) -> EditorState {
     EditorState::new(BoulderLevel::new("ui", w, h))

@@ -1,0 +1,25 @@
+//! The kittest harness shared by the window tests: a 1280×800 editor window with the
+//! accessibility check on, settled for a few frames after each interaction.
+
+use eframe::egui::vec2;
+use egui_kittest::Harness;
+use tilesmith_editor::app::TilesmithApp;
+use tilesmith_editor::state::EditorState;
+
+/// A headless editor window showing `state`, after its first frames.
+pub fn harness(state: EditorState) -> Harness<'static, TilesmithApp> {
+    let mut h = Harness::builder()
+        .with_size(vec2(1280.0, 800.0))
+        .with_accessibility_check(true)
+        .build_ui_state(
+            |ui, app: &mut TilesmithApp| app.frame(ui),
+            TilesmithApp::new(state),
+        );
+    settle(&mut h);
+    h
+}
+
+/// Runs a few frames so that actions are applied and the result is drawn.
+pub fn settle(h: &mut Harness<'static, TilesmithApp>) {
+    h.run_steps(3);
+}
