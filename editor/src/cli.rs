@@ -271,18 +271,13 @@ fn run(a: &RunArgs) -> ExitCode {
     };
     let ticks = a.ticks.unwrap_or(inputs.len() as u64);
     let mut err = std::io::stderr().lock();
-    for t in 0..ticks {
-        let input = inputs.get(t as usize).copied().unwrap_or(Input::Wait);
-        if game.status().is_over() && !matches!(input, Input::Undo | Input::Restart) {
-            break;
-        }
-        let report = game.step(input);
+    tilesmith_engine::replay::play_with(game.as_mut(), &inputs, ticks, |report| {
         if a.trace {
-            for line in trace_lines(&report) {
+            for line in trace_lines(report) {
                 let _ = writeln!(err, "{line}");
             }
         }
-    }
+    });
     if let Some(out) = &a.out {
         let text = tilesmith_engine::json_text::layout(&game.to_level());
         if let Err(e) = tilesmith_engine::json_text::write_atomic(out, text.as_bytes()) {

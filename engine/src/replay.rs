@@ -18,7 +18,7 @@ use std::path::{Path, PathBuf};
 use serde_json::{Map, Value, json};
 
 use crate::document::{Document, LoadError, load_bytes, load_file};
-use crate::kind::{Game, Input};
+use crate::kind::{Game, Input, StepReport};
 use crate::problem::{JsonPath, Problem, locate};
 
 /// Where a replay's level comes from.
@@ -328,14 +328,25 @@ impl Replay {
     }
 }
 
-/// Steps `game` `ticks` times with `inputs` (no key past their end), stopping when it is over.
+/// Steps `game` `ticks` times with `inputs` (no key past their end), stopping when it is over
+/// (`undo` and `restart` still act then).
 pub fn play(game: &mut dyn Game, inputs: &[Input], ticks: u64) {
+    play_with(game, inputs, ticks, |_| {});
+}
+
+/// [`play`], calling `on_step` with each step's report (the CLI's `--trace` uses it).
+pub fn play_with(
+    game: &mut dyn Game,
+    inputs: &[Input],
+    ticks: u64,
+    mut on_step: impl FnMut(&StepReport),
+) {
     for t in 0..ticks {
         let input = inputs.get(t as usize).copied().unwrap_or(Input::Wait);
         if game.status().is_over() && !matches!(input, Input::Undo | Input::Restart) {
             break;
         }
-        game.step(input);
+        on_step(&game.step(input));
     }
 }
 

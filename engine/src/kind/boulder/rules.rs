@@ -213,17 +213,6 @@ impl CompiledRule {
                     .all(|&(g, n)| value_matches(globals[g as usize], n))
         })
     }
-
-    /// The windows the rule would match right now, without writing anything: the position of
-    /// each window's first field, in application order. It runs [`CompiledRule::apply`] on a
-    /// copy, so it is exactly what applying the rule would match.
-    pub fn preview(&self, board: &Board, globals: &Globals) -> Vec<crate::grid::Pos> {
-        let mut scratch = board.clone();
-        let mut g = *globals;
-        let mut c = crate::observe::Collector::default();
-        self.apply(&mut scratch, &mut g, Phase::Pre(0), &mut c);
-        c.fired.into_iter().flat_map(|(_, v)| v).collect()
-    }
 }
 
 #[cfg(test)]
