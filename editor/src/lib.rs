@@ -16,6 +16,7 @@
 pub mod app;
 pub mod files;
 pub mod look;
+pub mod look_baba;
 pub mod rules;
 pub mod state;
 pub mod tools;

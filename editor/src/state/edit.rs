@@ -6,8 +6,46 @@
 //! from after). Each edit gets a unique id; the document is dirty when the id on top of the undo
 //! stack differs from the one recorded at the last save.
 
+use tilesmith_engine::kind::baba::{BabaLevel, Tile};
 use tilesmith_engine::kind::boulder::{BoulderLevel, Cell, Rule};
 use tilesmith_engine::{Grid, Pos};
+
+/// An edit the [`History`] can keep: it swaps its stored side with the document, and may
+/// absorb a newer edit of the same interaction (typing in one field, one cell's inspector).
+pub trait Undoable: Sized {
+    /// The document the edit changes.
+    type Target;
+    /// The name shown in the history list.
+    fn name(&self) -> &str;
+    /// Exchanges the stored side with `target`. Calling it twice restores both.
+    fn apply_swap(&mut self, target: &mut Self::Target);
+    /// Merges `newer` (already applied after `self`) into this entry, keeping the earliest old
+    /// values; gives `newer` back when the two cannot merge.
+    fn absorb(&mut self, newer: Self) -> Result<(), Self>;
+}
+
+/// Adds the cells of `new` whose position `old` lacks (the entry keeps the earliest values).
+fn absorb_cells<C>(old: &mut Vec<(Pos, C)>, new: Vec<(Pos, C)>) {
+    let seen: std::collections::HashSet<Pos> = old.iter().map(|(p, _)| *p).collect();
+    old.extend(new.into_iter().filter(|(p, _)| !seen.contains(p)));
+}
+
+/// The changes of `new` that differ from `map` (and lie inside it); `None` when none do.
+fn changed_cells<C: PartialEq>(map: &Grid<C>, new: Vec<(Pos, C)>) -> Option<Vec<(Pos, C)>> {
+    let cells: Vec<(Pos, C)> = new
+        .into_iter()
+        .filter(|(p, c)| map.get(*p).is_some_and(|old| old != c))
+        .collect();
+    (!cells.is_empty()).then_some(cells)
+}
+
+fn swap_cells<C>(map: &mut Grid<C>, cells: &mut [(Pos, C)]) {
+    for (p, c) in cells.iter_mut() {
+        if let Some(m) = map.get_mut(*p) {
+            std::mem::swap(m, c);
+        }
+    }
+}
 
 /// The level properties edited in the properties panel (everything but the map and the rules).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -85,9 +123,10 @@ pub enum Edit {
     },
 }
 
-impl Edit {
-    /// The name shown in the history list ("Pencil", "Resize", …).
-    pub fn name(&self) -> &str {
+impl Undoable for Edit {
+    type Target = BoulderLevel;
+
+    fn name(&self) -> &str {
         match self {
             Edit::Cells { name, .. }
             | Edit::Map { name, .. }
@@ -97,16 +136,9 @@ impl Edit {
         }
     }
 
-    /// Exchanges the stored side with `level`. Calling it twice restores both.
-    pub fn apply_swap(&mut self, level: &mut BoulderLevel) {
+    fn apply_swap(&mut self, level: &mut BoulderLevel) {
         match self {
-            Edit::Cells { cells, .. } => {
-                for (p, c) in cells.iter_mut() {
-                    if let Some(m) = level.map.get_mut(*p) {
-                        std::mem::swap(m, c);
-                    }
-                }
-            }
+            Edit::Cells { cells, .. } => swap_cells(&mut level.map, cells),
             Edit::Map { map, .. } => std::mem::swap(&mut level.map, map),
             Edit::Props { props, .. } => props.swap_with(level),
             Edit::Rules { pre, post, .. } => {
@@ -117,31 +149,116 @@ impl Edit {
         }
     }
 
-    /// A cells edit from the wanted new cells, keeping only those that differ from `level`
-    /// (and are inside it). `None` when nothing would change.
-    pub fn cells(name: &str, level: &BoulderLevel, new: Vec<(Pos, Cell)>) -> Option<Edit> {
-        let cells: Vec<(Pos, Cell)> = new
-            .into_iter()
-            .filter(|(p, c)| level.map.get(*p).is_some_and(|old| old != c))
-            .collect();
-        if cells.is_empty() {
-            None
-        } else {
-            Some(Edit::Cells {
-                name: name.into(),
-                cells,
-            })
+    fn absorb(&mut self, newer: Self) -> Result<(), Self> {
+        match (self, newer) {
+            (Edit::Cells { cells: old, .. }, Edit::Cells { cells: new, .. }) => {
+                absorb_cells(old, new);
+                Ok(())
+            }
+            (Edit::Props { .. }, Edit::Props { .. }) | (Edit::Rules { .. }, Edit::Rules { .. }) => {
+                Ok(())
+            }
+            (_, e) => Err(e),
         }
     }
 }
 
-/// The undo history of one document.
-#[derive(Debug, Default)]
-pub struct History {
+impl Edit {
+    /// A cells edit from the wanted new cells, keeping only those that differ from `level`
+    /// (and are inside it). `None` when nothing would change.
+    pub fn cells(name: &str, level: &BoulderLevel, new: Vec<(Pos, Cell)>) -> Option<Edit> {
+        changed_cells(&level.map, new).map(|cells| Edit::Cells {
+            name: name.into(),
+            cells,
+        })
+    }
+}
+
+/// One undoable change to a baba level.
+#[derive(Clone, Debug)]
+pub enum BabaEdit {
+    /// Some cells' stacks: each `(pos, stack)` is swapped with the map's stack at `pos` (each
+    /// position at most once). Positions outside the map are skipped.
+    Cells {
+        /// The name shown in the history list.
+        name: String,
+        /// The stacks to swap in (bottom first).
+        cells: Vec<(Pos, Vec<Tile>)>,
+    },
+    /// The whole map (a resize).
+    Map {
+        /// The name shown in the history list.
+        name: String,
+        /// The map to swap in.
+        map: Grid<Vec<Tile>>,
+    },
+    /// The level's display name.
+    Name {
+        /// The name shown in the history list.
+        name: String,
+        /// The level name to swap in.
+        value: String,
+    },
+    /// The whole level (use a play state as the design, reload from disk).
+    Level {
+        /// The name shown in the history list.
+        name: String,
+        /// The level to swap in.
+        level: Box<BabaLevel>,
+    },
+}
+
+impl Undoable for BabaEdit {
+    type Target = BabaLevel;
+
+    fn name(&self) -> &str {
+        match self {
+            BabaEdit::Cells { name, .. }
+            | BabaEdit::Map { name, .. }
+            | BabaEdit::Name { name, .. }
+            | BabaEdit::Level { name, .. } => name,
+        }
+    }
+
+    fn apply_swap(&mut self, level: &mut BabaLevel) {
+        match self {
+            BabaEdit::Cells { cells, .. } => swap_cells(&mut level.map, cells),
+            BabaEdit::Map { map, .. } => std::mem::swap(&mut level.map, map),
+            BabaEdit::Name { value, .. } => std::mem::swap(&mut level.name, value),
+            BabaEdit::Level { level: l, .. } => std::mem::swap(level, l.as_mut()),
+        }
+    }
+
+    fn absorb(&mut self, newer: Self) -> Result<(), Self> {
+        match (self, newer) {
+            (BabaEdit::Cells { cells: old, .. }, BabaEdit::Cells { cells: new, .. }) => {
+                absorb_cells(old, new);
+                Ok(())
+            }
+            (BabaEdit::Name { .. }, BabaEdit::Name { .. }) => Ok(()),
+            (_, e) => Err(e),
+        }
+    }
+}
+
+impl BabaEdit {
+    /// A cells edit from the wanted new stacks, keeping only those that differ from `level`
+    /// (and are inside it). `None` when nothing would change.
+    pub fn cells(name: &str, level: &BabaLevel, new: Vec<(Pos, Vec<Tile>)>) -> Option<BabaEdit> {
+        changed_cells(&level.map, new).map(|cells| BabaEdit::Cells {
+            name: name.into(),
+            cells,
+        })
+    }
+}
+
+/// The undo history of one document, of boulder [`Edit`]s or [`BabaEdit`]s.
+#[derive(Debug)]
+pub struct History<E = Edit> {
     /// Applied edits, oldest first, each with its id; each holds the values from before.
-    done: Vec<(u64, Edit)>,
+    done: Vec<(u64, E)>,
     /// Undone edits, the next to redo last; each holds the values from after.
-    undone: Vec<(u64, Edit)>,
+    undone: Vec<(u64, E)>,
     next_id: u64,
     /// The id on top of `done` at the last save (0 = the empty history).
     saved: u64,
@@ -151,11 +268,24 @@ pub struct History {
     changes: u64,
 }
 
-impl History {
+impl<E> Default for History<E> {
+    fn default() -> Self {
+        Self {
+            done: Vec::new(),
+            undone: Vec::new(),
+            next_id: 0,
+            saved: 0,
+            merge: None,
+            changes: 0,
+        }
+    }
+}
+
+impl<E: Undoable> History<E> {
     /// Applies `edit` to `level` and records it; clears the redo list. With a `merge` key equal
     /// to the one of the previous edit (and no undo, save or other edit in between), the two
     /// become one history entry keeping the earliest old values.
-    pub fn push(&mut self, level: &mut BoulderLevel, mut edit: Edit, merge: Option<&str>) {
+    pub fn push(&mut self, level: &mut E::Target, mut edit: E, merge: Option<&str>) {
         edit.apply_swap(level);
         self.changes += 1;
         self.undone.clear();
@@ -165,21 +295,9 @@ impl History {
             && top_id != self.saved
             && let Some((_, top)) = self.done.last_mut()
         {
-            match (top, edit) {
-                (Edit::Cells { cells: old, .. }, Edit::Cells { cells: new, .. }) => {
-                    for (p, c) in new {
-                        if !old.iter().any(|(q, _)| *q == p) {
-                            old.push((p, c));
-                        }
-                    }
-                }
-                // The entry keeps the earliest old values; the newer ones are dropped.
-                (Edit::Props { .. }, Edit::Props { .. })
-                | (Edit::Rules { .. }, Edit::Rules { .. }) => {}
-                (_, e) => {
-                    self.next_id += 1;
-                    self.done.push((self.next_id, e));
-                }
+            if let Err(e) = top.absorb(edit) {
+                self.next_id += 1;
+                self.done.push((self.next_id, e));
             }
             return;
         }
@@ -189,7 +307,7 @@ impl History {
     }
 
     /// Undoes the last edit; false when there is none.
-    pub fn undo(&mut self, level: &mut BoulderLevel) -> bool {
+    pub fn undo(&mut self, level: &mut E::Target) -> bool {
         self.merge = None;
         match self.done.pop() {
             Some((id, mut e)) => {
@@ -203,7 +321,7 @@ impl History {
     }
 
     /// Redoes the last undone edit; false when there is none.
-    pub fn redo(&mut self, level: &mut BoulderLevel) -> bool {
+    pub fn redo(&mut self, level: &mut E::Target) -> bool {
         self.merge = None;
         match self.undone.pop() {
             Some((id, mut e)) => {
@@ -217,7 +335,7 @@ impl History {
     }
 
     /// Undoes or redoes until exactly `n` edits are applied (clamped to what exists).
-    pub fn go_to(&mut self, level: &mut BoulderLevel, n: usize) {
+    pub fn go_to(&mut self, level: &mut E::Target, n: usize) {
         while self.done.len() > n && self.undo(level) {}
         while self.done.len() < n && self.redo(level) {}
     }

@@ -4,12 +4,15 @@
 //! viewport, the play session and the settings. It changes only through [`EditorState::apply`]
 //! with an [`Action`]; the UI pushes actions while drawing and the app applies them afterwards.
 
+pub mod baba;
 pub mod edit;
 pub mod play;
 mod rule_state;
 
 use std::path::{Path, PathBuf};
 
+use serde_json::Value;
+use tilesmith_engine::kind::baba::BabaLevel;
 use tilesmith_engine::kind::boulder::level::{MAX_CELLS, MAX_SIDE};
 use tilesmith_engine::kind::boulder::{BoulderLevel, Cell, Token};
 use tilesmith_engine::problem::PathSeg;
@@ -17,10 +20,64 @@ use tilesmith_engine::{Game as _, Grid, Input, LoadError, Pos, Problem};
 
 use crate::files::{Autosave, Dialogs, Found, ScriptedDialogs, Settings};
 use crate::rules::panel::{RuleEvent, RulePanel};
-use crate::tools::{Button, CellRect, Stroke, Tool, copy_rect, paste_cells, rect_of};
+use crate::tools::{Button, CellRect, Stroke, Tool, copy_rect, paste_cells, rect_of, resized};
+use baba::{BabaAction, BabaDoc};
 use edit::{Edit, History, Props};
 use play::PlaySession;
 pub use rule_state::RuleCache;
+
+/// The game kinds the editor edits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum DocKind {
+    /// Boulder Dash levels with `pre`/`post` rule blocks (spec boulder).
+    Boulder,
+    /// Baba Is You levels: stacks of objects and text tiles (spec baba).
+    Baba,
+}
+
+impl DocKind {
+    /// The kind's name in level files (`boulder`, `baba`).
+    pub fn name(self) -> &'static str {
+        match self {
+            DocKind::Boulder => "boulder",
+            DocKind::Baba => "baba",
+        }
+    }
+}
+
+/// A level of any kind the editor edits, as loaded from a file.
+#[derive(Clone, Debug, PartialEq)]
+pub enum LevelDoc {
+    /// A boulder level.
+    Boulder(BoulderLevel),
+    /// A baba level.
+    Baba(BabaLevel),
+}
+
+impl LevelDoc {
+    /// Reads a level document of a kind the editor edits.
+    ///
+    /// # Errors
+    /// The problems (with JSON paths), or one problem naming a kind the editor cannot edit.
+    pub fn from_json(doc: &Value) -> Result<Self, Vec<Problem>> {
+        match doc.get("kind").and_then(Value::as_str).unwrap_or("boulder") {
+            "baba" => BabaLevel::from_json(doc).map(LevelDoc::Baba),
+            "boulder" => BoulderLevel::from_json(doc).map(LevelDoc::Boulder),
+            other => Err(vec![Problem::error(
+                tilesmith_engine::JsonPath::root().key("kind"),
+                format!("levels of kind \"{other}\" cannot be edited yet"),
+            )]),
+        }
+    }
+
+    /// The kind.
+    pub fn kind(&self) -> DocKind {
+        match self {
+            LevelDoc::Boulder(_) => DocKind::Boulder,
+            LevelDoc::Baba(_) => DocKind::Baba,
+        }
+    }
+}
 
 /// Which page the right-hand side panel shows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -270,7 +327,7 @@ pub enum Action {
     Locate(Pos),
     /// Show or hide the grid.
     ToggleGrid,
-    /// A new untitled level (asks first when there are unsaved changes).
+    /// A new untitled level of the current kind (asks first when there are unsaved changes).
     New,
     /// Open a file chosen in a dialog (asks first when there are unsaved changes).
     Open,
@@ -338,11 +395,19 @@ pub enum Action {
     SideTab(SideTab),
     /// Save the session as a replay file (asks where).
     Record,
+    /// A new untitled level of this kind (asks first when there are unsaved changes).
+    NewOf(DocKind),
+    /// Something only baba documents have (stacks, sentences, turns).
+    Baba(BabaAction),
 }
 
 /// The whole editor state.
 pub struct EditorState {
-    /// The level being edited.
+    /// The open baba document, when the document is a baba level. While it is `Some`, the
+    /// boulder fields below (`level`, `history`, `primary`, `secondary`, `replace`, `stroke`,
+    /// `clipboard`, `play`, `rules`) are idle and the map actions go to it.
+    pub baba: Option<BabaDoc>,
+    /// The boulder level being edited (idle while [`EditorState::baba`] is `Some`).
     pub level: BoulderLevel,
     /// Its undo history.
     pub history: History,
@@ -362,7 +427,7 @@ pub struct EditorState {
     /// Replace-all: (the token replaced, the token put instead).
     pub replace: (Token, Token),
     /// The drag in progress.
-    pub stroke: Option<Stroke>,
+    pub stroke: Option<Stroke<Cell>>,
     /// The selected rectangle.
     pub selection: Option<CellRect>,
     /// The editor's clipboard (cells copied from a selection).
@@ -419,11 +484,15 @@ impl std::fmt::Debug for EditorState {
 /// The size of a new level.
 pub const NEW_LEVEL_SIZE: (usize, usize) = (40, 22);
 
+/// The size of a new baba level (the size of many of the game's own levels).
+pub const NEW_BABA_SIZE: (usize, usize) = (24, 14);
+
 impl EditorState {
     /// A state editing `level` (untitled), with scripted dialogs that answer nothing, no
     /// settings file and no autosave. The app replaces those for real use.
     pub fn new(level: BoulderLevel) -> Self {
         let mut s = Self {
+            baba: None,
             level,
             history: History::default(),
             path: None,
@@ -460,14 +529,83 @@ impl EditorState {
         s
     }
 
+    /// A state editing `doc` (untitled), as [`EditorState::new`] does.
+    pub fn with_document(doc: LevelDoc) -> Self {
+        match doc {
+            LevelDoc::Boulder(l) => Self::new(l),
+            LevelDoc::Baba(l) => {
+                let mut s = Self::new(BoulderLevel::new("untitled", 1, 1));
+                s.baba = Some(BabaDoc::new(l));
+                s
+            }
+        }
+    }
+
     /// A new untitled level of the default size.
     pub fn new_level() -> BoulderLevel {
         BoulderLevel::new("untitled", NEW_LEVEL_SIZE.0, NEW_LEVEL_SIZE.1)
     }
 
+    /// A new untitled baba level of the default baba size.
+    pub fn new_baba_level() -> BabaLevel {
+        BabaLevel::new("untitled", NEW_BABA_SIZE.0, NEW_BABA_SIZE.1)
+    }
+
+    /// The kind of the open document.
+    pub fn kind(&self) -> DocKind {
+        if self.baba.is_some() {
+            DocKind::Baba
+        } else {
+            DocKind::Boulder
+        }
+    }
+
+    /// The map size of the open document (the design's, or the play state's), in cells.
+    pub fn map_size(&self) -> (usize, usize) {
+        match (&self.baba, &self.play) {
+            (Some(d), _) => (d.level.width(), d.level.height()),
+            (None, Some(p)) => (p.game.board().width(), p.game.board().height()),
+            (None, None) => (self.level.width(), self.level.height()),
+        }
+    }
+
+    /// True while a play session runs (of either kind).
+    pub fn playing(&self) -> bool {
+        match &self.baba {
+            Some(d) => d.play.is_some(),
+            None => self.play.is_some(),
+        }
+    }
+
+    /// The open document as a level file document.
+    pub fn doc_json(&self) -> Value {
+        match &self.baba {
+            Some(d) => d.level.to_json(),
+            None => self.level.to_json(),
+        }
+    }
+
+    fn doc_generation(&self) -> u64 {
+        match &self.baba {
+            Some(d) => d.history.generation(),
+            None => self.history.generation(),
+        }
+    }
+
+    fn is_current(&self, doc: &LevelDoc) -> bool {
+        match (doc, &self.baba) {
+            (LevelDoc::Baba(l), Some(d)) => *l == d.level,
+            (LevelDoc::Boulder(l), None) => *l == self.level,
+            _ => false,
+        }
+    }
+
     /// True when there are unsaved changes.
     pub fn dirty(&self) -> bool {
-        self.history.dirty()
+        match &self.baba {
+            Some(d) => d.history.dirty(),
+            None => self.history.dirty(),
+        }
     }
 
     /// The window title: file name, a `*` when dirty, and the app name.
@@ -498,21 +636,33 @@ impl EditorState {
     /// Recomputes derived data (the problems list) when the level changed.
     pub fn refresh(&mut self) {
         self.sync_rules();
-        let g = self.history.generation();
+        if let Some(d) = &mut self.baba {
+            d.refresh_rules();
+        }
+        let g = self.doc_generation();
         if self.problems_gen == Some(g) {
             return;
         }
         self.problems_gen = Some(g);
-        self.problems = level_problems(&self.level);
+        self.problems = match &self.baba {
+            Some(d) => d.level.warnings(),
+            None => level_problems(&self.level),
+        };
     }
 
     /// Applies one action, then keeps the rule panel and its caches in step with the level.
     pub fn apply(&mut self, action: Action) {
         self.apply_action(action);
         self.sync_rules();
+        if let Some(d) = &mut self.baba {
+            d.refresh_rules();
+        }
     }
 
     fn apply_action(&mut self, action: Action) {
+        let Some(action) = self.baba_apply(action) else {
+            return;
+        };
         match action {
             Action::SelectTool(t) => {
                 self.tool = t;
@@ -524,12 +674,12 @@ impl EditorState {
             Action::CellPress { pos, button, alt } => self.press(pos, button, alt),
             Action::CellDrag(pos) => {
                 if let Some(s) = &mut self.stroke {
-                    s.moved(pos, &self.level);
+                    s.moved(pos, &self.level.map);
                 }
             }
             Action::CellRelease => {
                 if let Some(s) = self.stroke.take() {
-                    let out = s.finish(&self.level);
+                    let out = s.finish(&self.level.map);
                     if let Some(sel) = out.selection {
                         self.selection = sel;
                         if let Some(r) = sel
@@ -539,7 +689,7 @@ impl EditorState {
                             self.inspect = Some(Pos::new(r.x0, r.y0));
                         }
                     }
-                    if let Some(e) = out.edit {
+                    if let Some(e) = Edit::cells(out.name, &self.level, out.cells) {
                         self.push(e, None);
                     }
                 }
@@ -624,11 +774,12 @@ impl EditorState {
             Action::DeleteSelection => self.fill_selection("Delete"),
             Action::Paste => self.paste(),
             Action::SelectAll => {
+                let (w, h) = self.map_size();
                 self.selection = Some(CellRect {
                     x0: 0,
                     y0: 0,
-                    x1: self.level.width() - 1,
-                    y1: self.level.height() - 1,
+                    x1: w - 1,
+                    y1: h - 1,
                 });
             }
             Action::SelectNone => self.selection = None,
@@ -642,7 +793,10 @@ impl EditorState {
                 let c = [self.view.canvas[0] / 2.0, self.view.canvas[1] / 2.0];
                 self.view.zoom_at(0.8, c);
             }
-            Action::Fit => self.view.fit(self.level.width(), self.level.height()),
+            Action::Fit => {
+                let (w, h) = self.map_size();
+                self.view.fit(w, h);
+            }
             Action::Pan([dx, dy]) => {
                 self.view.pan[0] += dx;
                 self.view.pan[1] += dy;
@@ -650,7 +804,7 @@ impl EditorState {
             Action::CanvasSize(s) => {
                 // A view that shows the whole map stays so when the canvas changes size
                 // (window resized, side panel page switched).
-                let (w, h) = (self.level.width(), self.level.height());
+                let (w, h) = self.map_size();
                 let mut fitted = self.view;
                 fitted.fit(w, h);
                 let was_fit = fitted.zoom == self.view.zoom && fitted.pan == self.view.pan;
@@ -668,12 +822,19 @@ impl EditorState {
                 self.settings.grid = !self.settings.grid;
                 self.save_settings();
             }
-            Action::New => {
-                if self.ask_unsaved(Action::New) {
+            Action::New => self.apply_action(Action::NewOf(self.kind())),
+            Action::NewOf(kind) => {
+                if self.ask_unsaved(Action::NewOf(kind)) {
                     return;
                 }
-                self.replace_document(Self::new_level(), None, None);
-                self.view.fit(self.level.width(), self.level.height());
+                let doc = match kind {
+                    DocKind::Boulder => LevelDoc::Boulder(Self::new_level()),
+                    DocKind::Baba => LevelDoc::Baba(Self::new_baba_level()),
+                };
+                self.replace_document(doc, None, None);
+                let (w, h) = self.map_size();
+                self.view.fit(w, h);
+                self.status = format!("new {} level", kind.name());
                 self.offer_autosave();
             }
             Action::Open => {
@@ -689,12 +850,13 @@ impl EditorState {
                 if self.ask_unsaved(Action::OpenPath(p.clone())) {
                     return;
                 }
-                match read_level(&p) {
-                    Ok((level, text)) => {
-                        self.replace_document(level, Some(p.clone()), Some(text));
+                match read_document(&p) {
+                    Ok((doc, text)) => {
+                        self.replace_document(doc, Some(p.clone()), Some(text));
                         self.settings.add_recent(&p);
                         self.save_settings();
-                        self.view.fit(self.level.width(), self.level.height());
+                        let (w, h) = self.map_size();
+                        self.view.fit(w, h);
                         self.status = format!("opened {}", p.display());
                         self.offer_autosave();
                     }
@@ -846,6 +1008,8 @@ impl EditorState {
                 }
             }
             Action::Record => self.record(),
+            // Handled by `baba_apply` (or nothing to do on a boulder level).
+            Action::Baba(_) => {}
         }
     }
 
@@ -878,7 +1042,7 @@ impl EditorState {
             token,
             pos,
             self.rect_filled,
-            &self.level,
+            &self.level.map,
             self.selection,
         );
     }
@@ -900,7 +1064,7 @@ impl EditorState {
             .hover
             .or(self.selection.map(|r| Pos::new(r.x0, r.y0)))
             .unwrap_or_default();
-        let cells = paste_cells(&self.level, &clip, at.x as i64, at.y as i64);
+        let cells = paste_cells(&self.level.map, &clip, at.x as i64, at.y as i64);
         let rect = rect_of(&cells);
         if let Some(e) = Edit::cells("Paste", &self.level, cells) {
             self.push(e, None);
@@ -918,18 +1082,7 @@ impl EditorState {
         if (w, h) == (ow, oh) {
             return;
         }
-        let off = |new: usize, old: usize, a: u8| (new as i64 - old as i64) * a.min(2) as i64 / 2;
-        let (dx, dy) = (off(w, ow, anchor.0), off(h, oh, anchor.1));
-        let mut map = Grid::new(w, h, Cell::new(Token::Path));
-        for (p, c) in self.level.map.iter() {
-            let (x, y) = (p.x as i64 + dx, p.y as i64 + dy);
-            if x >= 0
-                && y >= 0
-                && let Some(m) = map.get_mut(Pos::new(x as usize, y as usize))
-            {
-                *m = *c;
-            }
-        }
+        let map = resized(&self.level.map, w, h, anchor);
         self.push(
             Edit::Map {
                 name: format!("Resize to {w}×{h}"),
@@ -941,9 +1094,9 @@ impl EditorState {
     }
 
     fn clip_selection(&mut self) {
-        let (w, h) = (self.level.width(), self.level.height());
+        let (w, h) = self.map_size();
         self.selection = self.selection.and_then(|r| r.clip(w, h));
-        if self.inspect.is_some_and(|p| !self.level.map.contains(p)) {
+        if self.inspect.is_some_and(|p| p.x >= w || p.y >= h) {
             self.inspect = None;
         }
     }
@@ -959,13 +1112,17 @@ impl EditorState {
         true
     }
 
-    fn replace_document(
-        &mut self,
-        level: BoulderLevel,
-        path: Option<PathBuf>,
-        text: Option<String>,
-    ) {
-        self.level = level;
+    fn replace_document(&mut self, doc: LevelDoc, path: Option<PathBuf>, text: Option<String>) {
+        match doc {
+            LevelDoc::Boulder(level) => {
+                self.level = level;
+                self.baba = None;
+            }
+            LevelDoc::Baba(level) => {
+                self.level = BoulderLevel::new("untitled", 1, 1);
+                self.baba = Some(BabaDoc::new(level));
+            }
+        }
         self.history = History::default();
         self.path = path;
         self.disk_text = text;
@@ -984,7 +1141,7 @@ impl EditorState {
     }
 
     fn save_to(&mut self, p: &Path) {
-        let text = self.level.to_pretty_string();
+        let text = tilesmith_engine::json_text::layout(&self.doc_json());
         match tilesmith_engine::json_text::write_atomic(p, text.as_bytes()) {
             Ok(()) => {
                 if let Some(a) = &self.autosave {
@@ -993,7 +1150,7 @@ impl EditorState {
                 }
                 self.path = Some(p.to_path_buf());
                 self.disk_text = Some(text);
-                self.history.mark_saved();
+                self.mark_saved();
                 self.settings.add_recent(p);
                 self.save_settings();
                 let errors = self.problems.iter().filter(|x| x.is_error()).count();
@@ -1036,20 +1193,53 @@ impl EditorState {
         }
     }
 
+    fn mark_saved(&mut self) {
+        match &mut self.baba {
+            Some(d) => d.history.mark_saved(),
+            None => self.history.mark_saved(),
+        }
+    }
+
+    fn mark_unsaved(&mut self) {
+        match &mut self.baba {
+            Some(d) => d.history.mark_unsaved(),
+            None => self.history.mark_unsaved(),
+        }
+    }
+
+    /// Replaces the level by `doc` as one undoable edit ("Reload from disk", …); a level of
+    /// another kind replaces the document instead (that cannot be undone).
+    fn push_level(&mut self, name: &str, doc: LevelDoc) {
+        match (doc, &mut self.baba) {
+            (LevelDoc::Baba(l), Some(d)) => {
+                let e = edit::BabaEdit::Level {
+                    name: name.into(),
+                    level: Box::new(l),
+                };
+                d.history.push(&mut d.level, e, None);
+            }
+            (LevelDoc::Boulder(l), None) => self.push(
+                Edit::Level {
+                    name: name.into(),
+                    level: Box::new(l),
+                },
+                None,
+            ),
+            (doc, _) => {
+                let (path, text) = (self.path.clone(), self.disk_text.clone());
+                self.replace_document(doc, path, text);
+            }
+        }
+        self.clip_selection();
+    }
+
     /// Loads the disk text as an undoable edit and marks it saved.
     fn take_disk(&mut self, text: String) {
         let Some(p) = self.path.clone() else { return };
-        match parse_level(&text) {
-            Ok(level) => {
-                self.push(
-                    Edit::Level {
-                        name: "Reload from disk".into(),
-                        level: Box::new(level),
-                    },
-                    None,
-                );
-                self.history.mark_saved();
-                self.clip_selection();
+        match parse_document(&text) {
+            Ok(doc) => {
+                self.push_level("Reload from disk", doc);
+                self.mark_saved();
                 self.status = format!("reloaded {} (changed on disk)", p.display());
             }
             Err(msg) => {
@@ -1084,26 +1274,20 @@ impl EditorState {
             }
             (Pending::ExternalChange { text }, Answer::KeepMine) => {
                 self.disk_text = Some(text);
-                self.history.mark_unsaved();
+                self.mark_unsaved();
                 self.status = "kept the editor's version; the file on disk differs".into();
             }
             (Pending::ExternalChange { text }, Answer::TakeDisk) => self.take_disk(text),
             (Pending::RestoreAutosave(found), Answer::Restore) => {
-                match tilesmith_engine::kind::boulder::BoulderLevel::from_json(&found.level) {
-                    Ok(level) if found.file != self.path => {
+                match LevelDoc::from_json(&found.level) {
+                    Ok(doc) if found.file != self.path => {
                         // A copy of another document (an untitled one found at start-up).
-                        self.replace_document(level, found.file.clone(), None);
-                        self.history.mark_unsaved();
+                        self.replace_document(doc, found.file.clone(), None);
+                        self.mark_unsaved();
                         self.status = "restored the autosave copy".into();
                     }
-                    Ok(level) => {
-                        self.push(
-                            Edit::Level {
-                                name: "Restore autosave".into(),
-                                level: Box::new(level),
-                            },
-                            None,
-                        );
+                    Ok(doc) => {
+                        self.push_level("Restore autosave", doc);
                         self.status = "restored the autosave copy".into();
                     }
                     Err(_) => self.status = "the autosave copy cannot be loaded".into(),
@@ -1132,20 +1316,19 @@ impl EditorState {
     fn offer_autosave(&mut self) {
         let Some(a) = &self.autosave else { return };
         if let Some(found) = a.find(self.path.as_deref())
-            && tilesmith_engine::kind::boulder::BoulderLevel::from_json(&found.level)
-                .is_ok_and(|l| l != self.level)
+            && LevelDoc::from_json(&found.level).is_ok_and(|l| !self.is_current(&l))
         {
             self.pending = Some(Pending::RestoreAutosave(found));
         }
     }
 
     fn autosave_now(&mut self) {
-        let g = self.history.generation();
+        let g = self.doc_generation();
         if !self.dirty() || g == self.autosaved_gen {
             return;
         }
         if let Some(a) = &self.autosave {
-            match a.write(self.path.as_deref(), &self.level.to_json()) {
+            match a.write(self.path.as_deref(), &self.doc_json()) {
                 Ok(()) => self.autosaved_gen = g,
                 Err(e) => self.status = format!("autosave failed: {e}"),
             }
@@ -1183,22 +1366,32 @@ impl EditorState {
     }
 }
 
-/// Parses level text into a boulder level, or a message listing the problems.
+/// Parses level text into a level of a kind the editor edits, or a message listing the
+/// problems.
 ///
 /// # Errors
 /// A message with one line per problem (`LINE:COL: message`).
-pub fn parse_level(text: &str) -> Result<BoulderLevel, String> {
+pub fn parse_document(text: &str) -> Result<LevelDoc, String> {
     let doc = tilesmith_engine::load_text(text).map_err(|p| render(&p))?;
-    if doc.kind.name() != "boulder" {
-        return Err(format!(
-            "levels of kind \"{}\" cannot be edited yet",
-            doc.kind.name()
-        ));
-    }
-    BoulderLevel::from_json(&doc.value).map_err(|mut p| {
+    LevelDoc::from_json(&doc.value).map_err(|mut p| {
         tilesmith_engine::problem::locate(text, &mut p);
         render(&p)
     })
+}
+
+/// Parses level text into a boulder level, or a message listing the problems.
+///
+/// # Errors
+/// A message with one line per problem (`LINE:COL: message`), or one saying the level is of
+/// another kind.
+pub fn parse_level(text: &str) -> Result<BoulderLevel, String> {
+    match parse_document(text)? {
+        LevelDoc::Boulder(l) => Ok(l),
+        other => Err(format!(
+            "a {} level, not a boulder level",
+            other.kind().name()
+        )),
+    }
 }
 
 fn render(problems: &[Problem]) -> String {
@@ -1210,11 +1403,26 @@ fn render(problems: &[Problem]) -> String {
         .join("\n")
 }
 
-/// Reads and parses a level file: the level and the file's text.
+/// Reads and parses a boulder level file: the level and the file's text.
+///
+/// # Errors
+/// A message naming the file and its problems (or saying it is of another kind).
+pub fn read_level(path: &Path) -> Result<(BoulderLevel, String), String> {
+    match read_document(path)? {
+        (LevelDoc::Boulder(l), text) => Ok((l, text)),
+        (other, _) => Err(format!(
+            "{} is a {} level, not a boulder level",
+            path.display(),
+            other.kind().name()
+        )),
+    }
+}
+
+/// Reads and parses a level file of any kind the editor edits: the level and the file's text.
 ///
 /// # Errors
 /// A message naming the file and its problems.
-pub fn read_level(path: &Path) -> Result<(BoulderLevel, String), String> {
+pub fn read_document(path: &Path) -> Result<(LevelDoc, String), String> {
     let text = match tilesmith_engine::load_file(path) {
         Ok(doc) => doc.text,
         Err(LoadError::Io(e)) => return Err(format!("Cannot read {}: {e}", path.display())),
@@ -1226,7 +1434,7 @@ pub fn read_level(path: &Path) -> Result<(BoulderLevel, String), String> {
             ));
         }
     };
-    parse_level(&text)
+    parse_document(&text)
         .map(|l| (l, text))
         .map_err(|m| format!("{} cannot be opened:\n{m}", path.display()))
 }

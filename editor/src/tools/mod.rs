@@ -2,15 +2,97 @@
 //!
 //! A mouse press on a cell starts a [`Stroke`]; each move to another cell updates it; the
 //! release finishes it. While it runs, [`Stroke::preview`] lists the cells to draw over the map;
-//! [`Stroke::finish`] gives at most one [`Edit`] (one undo step per stroke) and, for the
-//! selection tool, the new selection. Cells are [`Pos`] (x = column, y = row).
+//! [`Stroke::finish`] gives the changed cells (the caller makes them one undo step) and, for
+//! the selection tool, the new selection. Cells are [`Pos`] (x = column, y = row).
+//!
+//! The tools work on any map of [`MapCell`]s: boulder cells (one token with values) and baba
+//! stacks (a list of objects, bottom first).
 
 use std::collections::HashSet;
 
-use tilesmith_engine::kind::boulder::{BoulderLevel, Cell, Token};
+use tilesmith_engine::kind::baba::Tile;
+use tilesmith_engine::kind::baba::level::MAX_STACK;
+use tilesmith_engine::kind::boulder::{Cell, Token};
 use tilesmith_engine::{Grid, Pos};
 
-use crate::state::edit::Edit;
+/// What a map cell must offer the tools: an empty value (what Delete and Cut leave), painting
+/// with a brush, and the "same area" test of flood fill.
+pub trait MapCell: Clone + PartialEq + std::fmt::Debug {
+    /// What a mouse button paints with.
+    type Brush: Clone + std::fmt::Debug;
+    /// The empty cell (boulder: `path`; baba: no object).
+    fn empty() -> Self;
+    /// This cell after painting it with `brush`.
+    fn painted(&self, brush: &Self::Brush) -> Self;
+    /// True when flood fill spreads from `self` into `other`.
+    fn same_area(&self, other: &Self) -> bool;
+}
+
+impl MapCell for Cell {
+    type Brush = Token;
+
+    fn empty() -> Self {
+        Cell::new(Token::Path)
+    }
+
+    /// The token alone: painting resets the values.
+    fn painted(&self, brush: &Token) -> Self {
+        Cell::new(*brush)
+    }
+
+    fn same_area(&self, other: &Self) -> bool {
+        self.token == other.token
+    }
+}
+
+/// How painting treats a baba cell's stack.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum StackMode {
+    /// The painted object goes on top of the stack (unless the top is the same object).
+    #[default]
+    AddOnTop,
+    /// The painted object replaces the whole stack.
+    Replace,
+}
+
+/// What a mouse button paints on a baba map: an object or text tile (facing a direction), or
+/// nothing (the eraser), and whether it goes on top of the stack or replaces it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct StackBrush {
+    /// The tile painted; `None` erases the cell.
+    pub tile: Option<Tile>,
+    /// Add on top or replace.
+    pub mode: StackMode,
+}
+
+impl MapCell for Vec<Tile> {
+    type Brush = StackBrush;
+
+    fn empty() -> Self {
+        Vec::new()
+    }
+
+    /// Add on top: the stack plus the tile, unless its top already is that tile or the stack
+    /// holds [`MAX_STACK`] objects. Replace: the tile alone. The eraser empties the cell.
+    fn painted(&self, brush: &StackBrush) -> Self {
+        match (brush.tile, brush.mode) {
+            (None, _) => Vec::new(),
+            (Some(t), StackMode::Replace) => vec![t],
+            (Some(t), StackMode::AddOnTop) => {
+                let mut v = self.clone();
+                if v.last() != Some(&t) && v.len() < MAX_STACK {
+                    v.push(t);
+                }
+                v
+            }
+        }
+    }
+
+    /// Fill spreads over cells with exactly the same stack.
+    fn same_area(&self, other: &Self) -> bool {
+        self == other
+    }
+}
 
 /// A canvas tool.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -176,12 +258,12 @@ pub fn line_cells(a: Pos, b: Pos) -> Vec<Pos> {
     out
 }
 
-/// The 4-connected area of cells with the same token as `start` (the whole area, start first).
-pub fn flood_area(map: &Grid<Cell>, start: Pos) -> Vec<Pos> {
+/// The 4-connected area of cells in the same area as `start` ([`MapCell::same_area`]: the same
+/// token, or the same stack), start first.
+pub fn flood_area<C: MapCell>(map: &Grid<C>, start: Pos) -> Vec<Pos> {
     let Some(first) = map.get(start) else {
         return Vec::new();
     };
-    let token = first.token;
     let (w, h) = (map.width(), map.height());
     let mut seen = vec![false; w * h];
     let mut out = Vec::new();
@@ -192,7 +274,7 @@ pub fn flood_area(map: &Grid<Cell>, start: Pos) -> Vec<Pos> {
         for d in tilesmith_engine::Dir::ALL {
             if let Some(q) = p.step(d, w, h) {
                 let i = map.index(q);
-                if !seen[i] && map.cells()[i].token == token {
+                if !seen[i] && first.same_area(&map.cells()[i]) {
                     seen[i] = true;
                     stack.push(q);
                 }
@@ -204,7 +286,7 @@ pub fn flood_area(map: &Grid<Cell>, start: Pos) -> Vec<Pos> {
 
 /// What a stroke is doing.
 #[derive(Clone, Debug)]
-enum Mode {
+enum Mode<C> {
     /// Pencil: the cells painted so far.
     Paint(HashSet<Pos>),
     /// Rectangle (filled or not) or line from `start` to `last`.
@@ -214,49 +296,51 @@ enum Mode {
     /// A new selection from `start` to `last`.
     Select,
     /// Moving the contents of `from` by `last - start`.
-    Move { from: CellRect, content: Grid<Cell> },
+    Move { from: CellRect, content: Grid<C> },
 }
 
 /// A drag in progress, from press to release.
 #[derive(Clone, Debug)]
-pub struct Stroke {
+pub struct Stroke<C: MapCell> {
     /// The tool that started it.
     pub tool: Tool,
-    /// The token it paints.
-    pub token: Token,
+    /// What it paints.
+    pub brush: C::Brush,
     /// The cell pressed.
     pub start: Pos,
     /// The cell under the pointer now.
     pub last: Pos,
     /// Rectangles are filled (true) or outlines.
     pub filled: bool,
-    mode: Mode,
+    mode: Mode<C>,
     /// The cells to draw over the map, with their would-be contents.
-    pub preview: Vec<(Pos, Cell)>,
+    pub preview: Vec<(Pos, C)>,
 }
 
 /// What a finished stroke gives.
-#[derive(Debug, Default)]
-pub struct Outcome {
-    /// The edit to apply, if anything changes.
-    pub edit: Option<Edit>,
+#[derive(Debug)]
+pub struct Outcome<C> {
+    /// The name of the edit ("Pencil", "Move selection", …).
+    pub name: &'static str,
+    /// The cells to change (possibly equal to the map's: the caller drops those).
+    pub cells: Vec<(Pos, C)>,
     /// The new selection, when the stroke changes it (`Some(None)` clears it).
     pub selection: Option<Option<CellRect>>,
 }
 
-impl Stroke {
-    /// Starts a stroke of `tool` at `pos` with `token`. `selection` is the current selection
+impl<C: MapCell> Stroke<C> {
+    /// Starts a stroke of `tool` at `pos` painting with `brush`. `selection` is the current selection
     /// (a select press inside it starts a move). Returns `None` for the eyedropper (it acts at
     /// once) and for positions outside the map.
     pub fn begin(
         tool: Tool,
-        token: Token,
+        brush: C::Brush,
         pos: Pos,
         filled: bool,
-        level: &BoulderLevel,
+        map: &Grid<C>,
         selection: Option<CellRect>,
-    ) -> Option<Stroke> {
-        if !level.map.contains(pos) {
+    ) -> Option<Stroke<C>> {
+        if !map.contains(pos) {
             return None;
         }
         let mode = match tool {
@@ -267,14 +351,14 @@ impl Stroke {
             Tool::Select => match selection {
                 Some(sel) if sel.contains(pos) => Mode::Move {
                     from: sel,
-                    content: copy_rect(&level.map, sel),
+                    content: copy_rect(map, sel),
                 },
                 _ => Mode::Select,
             },
         };
         let mut s = Stroke {
             tool,
-            token,
+            brush,
             start: pos,
             last: pos,
             filled,
@@ -282,36 +366,39 @@ impl Stroke {
             preview: Vec::new(),
         };
         if let Mode::Fill = s.mode {
-            s.preview = flood_area(&level.map, pos)
+            s.preview = flood_area(map, pos)
                 .into_iter()
-                .map(|p| (p, Cell::new(token)))
+                .filter_map(|p| Some((p, map.get(p)?.painted(&s.brush))))
                 .collect();
         } else {
-            s.update(pos, level);
+            s.update(pos, map);
         }
         Some(s)
     }
 
     /// The pointer moved onto `pos` (clamped into the map).
-    pub fn moved(&mut self, pos: Pos, level: &BoulderLevel) {
+    pub fn moved(&mut self, pos: Pos, map: &Grid<C>) {
         let pos = Pos::new(
-            pos.x.min(level.width().saturating_sub(1)),
-            pos.y.min(level.height().saturating_sub(1)),
+            pos.x.min(map.width().saturating_sub(1)),
+            pos.y.min(map.height().saturating_sub(1)),
         );
         if pos != self.last {
-            self.update(pos, level);
+            self.update(pos, map);
         }
     }
 
-    fn update(&mut self, pos: Pos, level: &BoulderLevel) {
+    fn update(&mut self, pos: Pos, map: &Grid<C>) {
         let from = self.last;
         self.last = pos;
-        let cell = Cell::new(self.token);
+        let brush = &self.brush;
+        let paint = |p: Pos| Some((p, map.get(p)?.painted(brush)));
         match &mut self.mode {
             Mode::Paint(done) => {
                 for p in line_cells(from, pos) {
-                    if done.insert(p) {
-                        self.preview.push((p, cell));
+                    if done.insert(p)
+                        && let Some(c) = paint(p)
+                    {
+                        self.preview.push(c);
                     }
                 }
             }
@@ -327,7 +414,7 @@ impl Stroke {
                         .collect()
                 }
                 .into_iter()
-                .map(|p| (p, cell))
+                .filter_map(paint)
                 .collect();
             }
             Mode::Fill | Mode::Select => {}
@@ -336,13 +423,13 @@ impl Stroke {
                     pos.x as i64 - self.start.x as i64,
                     pos.y as i64 - self.start.y as i64,
                 );
-                self.preview = move_cells(level, *from, content, dx, dy).0;
+                self.preview = move_cells(map, *from, content, dx, dy).0;
             }
         }
     }
 
     /// The selection rectangle being dragged (select tool), or the moved selection.
-    pub fn selection_preview(&self, level: &BoulderLevel) -> Option<CellRect> {
+    pub fn selection_preview(&self, map: &Grid<C>) -> Option<CellRect> {
         match &self.mode {
             Mode::Select => Some(CellRect::span(self.start, self.last)),
             Mode::Move { from, content } => {
@@ -350,26 +437,29 @@ impl Stroke {
                     self.last.x as i64 - self.start.x as i64,
                     self.last.y as i64 - self.start.y as i64,
                 );
-                move_cells(level, *from, content, dx, dy).1
+                move_cells(map, *from, content, dx, dy).1
             }
             _ => None,
         }
     }
 
-    /// Ends the stroke: the edit (named after the tool) and any new selection.
-    pub fn finish(self, level: &BoulderLevel) -> Outcome {
-        let selection = self.selection_preview(level);
+    /// Ends the stroke: the cells to change (named after the tool) and any new selection.
+    pub fn finish(self, map: &Grid<C>) -> Outcome<C> {
+        let selection = self.selection_preview(map);
         match self.mode {
             Mode::Select => Outcome {
-                edit: None,
+                name: "Select",
+                cells: Vec::new(),
                 selection: Some(selection),
             },
             Mode::Move { .. } => Outcome {
-                edit: Edit::cells("Move selection", level, self.preview),
+                name: "Move selection",
+                cells: self.preview,
                 selection: Some(selection),
             },
             _ => Outcome {
-                edit: Edit::cells(self.tool.name(), level, self.preview),
+                name: self.tool.name(),
+                cells: self.preview,
                 selection: None,
             },
         }
@@ -377,29 +467,28 @@ impl Stroke {
 }
 
 /// Copies the cells of `r` (clipped to the map) into a new grid.
-pub fn copy_rect(map: &Grid<Cell>, r: CellRect) -> Grid<Cell> {
+pub fn copy_rect<C: MapCell>(map: &Grid<C>, r: CellRect) -> Grid<C> {
     let Some(r) = r.clip(map.width(), map.height()) else {
-        return Grid::new(1, 1, Cell::new(Token::Path));
+        return Grid::new(1, 1, C::empty());
     };
-    let cells: Vec<Cell> = r
+    let cells: Vec<C> = r
         .cells()
-        .map(|p| map.get(p).copied().unwrap_or(Cell::new(Token::Path)))
+        .map(|p| map.get(p).cloned().unwrap_or_else(C::empty))
         .collect();
-    Grid::from_vec(r.width(), r.height(), cells)
-        .unwrap_or_else(|| Grid::new(1, 1, Cell::new(Token::Path)))
+    Grid::from_vec(r.width(), r.height(), cells).unwrap_or_else(|| Grid::new(1, 1, C::empty()))
 }
 
 /// The new cells when `content` (from `from`) moves by `(dx, dy)`: the old place becomes
-/// `path`, the new place gets the content (clipped to the map). Also the moved rectangle.
-pub fn move_cells(
-    level: &BoulderLevel,
+/// empty, the new place gets the content (clipped to the map). Also the moved rectangle.
+pub fn move_cells<C: MapCell>(
+    map: &Grid<C>,
     from: CellRect,
-    content: &Grid<Cell>,
+    content: &Grid<C>,
     dx: i64,
     dy: i64,
-) -> (Vec<(Pos, Cell)>, Option<CellRect>) {
-    let mut out: Vec<(Pos, Cell)> = from.cells().map(|p| (p, Cell::new(Token::Path))).collect();
-    let pasted = paste_cells(level, content, from.x0 as i64 + dx, from.y0 as i64 + dy);
+) -> (Vec<(Pos, C)>, Option<CellRect>) {
+    let mut out: Vec<(Pos, C)> = from.cells().map(|p| (p, C::empty())).collect();
+    let pasted = paste_cells(map, content, from.x0 as i64 + dx, from.y0 as i64 + dy);
     let rect = rect_of(&pasted);
     let set: HashSet<Pos> = pasted.iter().map(|(p, _)| *p).collect();
     out.retain(|(p, _)| !set.contains(p));
@@ -409,20 +498,20 @@ pub fn move_cells(
 
 /// The cells `content` covers when its top-left cell is put at column `x`, row `y` (which may
 /// be negative), clipped to the map.
-pub fn paste_cells(level: &BoulderLevel, content: &Grid<Cell>, x: i64, y: i64) -> Vec<(Pos, Cell)> {
-    let (w, h) = (level.width() as i64, level.height() as i64);
+pub fn paste_cells<C: MapCell>(map: &Grid<C>, content: &Grid<C>, x: i64, y: i64) -> Vec<(Pos, C)> {
+    let (w, h) = (map.width() as i64, map.height() as i64);
     content
         .iter()
         .filter_map(|(p, c)| {
             let (px, py) = (x + p.x as i64, y + p.y as i64);
             (px >= 0 && py >= 0 && px < w && py < h)
-                .then(|| (Pos::new(px as usize, py as usize), *c))
+                .then(|| (Pos::new(px as usize, py as usize), c.clone()))
         })
         .collect()
 }
 
 /// The bounding rectangle of some cells.
-pub fn rect_of(cells: &[(Pos, Cell)]) -> Option<CellRect> {
+pub fn rect_of<C>(cells: &[(Pos, C)]) -> Option<CellRect> {
     let first = cells.first()?.0;
     Some(
         cells
@@ -434,4 +523,25 @@ pub fn rect_of(cells: &[(Pos, Cell)]) -> Option<CellRect> {
                 y1: r.y1.max(p.y),
             }),
     )
+}
+
+/// `map` resized to `w` × `h` (each at least 1): `anchor` (0–2, 0–2) says which part stays in
+/// place ((0, 0) the top-left, (1, 1) the centre, (2, 2) the bottom-right); new cells are
+/// empty.
+pub fn resized<C: MapCell>(map: &Grid<C>, w: usize, h: usize, anchor: (u8, u8)) -> Grid<C> {
+    let (w, h) = (w.max(1), h.max(1));
+    let (ow, oh) = (map.width(), map.height());
+    let off = |new: usize, old: usize, a: u8| (new as i64 - old as i64) * a.min(2) as i64 / 2;
+    let (dx, dy) = (off(w, ow, anchor.0), off(h, oh, anchor.1));
+    let mut out = Grid::new(w, h, C::empty());
+    for (p, c) in map.iter() {
+        let (x, y) = (p.x as i64 + dx, p.y as i64 + dy);
+        if x >= 0
+            && y >= 0
+            && let Some(m) = out.get_mut(Pos::new(x as usize, y as usize))
+        {
+            *m = c.clone();
+        }
+    }
+    out
 }

@@ -9,10 +9,12 @@ use eframe::egui::{
     self, Color32, ColorImage, PointerButton, Pos2, Rect, Sense, Stroke, StrokeKind, TextureHandle,
     TextureOptions, Ui, pos2, vec2,
 };
-use tilesmith_engine::Pos;
 use tilesmith_engine::kind::boulder::Cell;
+use tilesmith_engine::{Game as _, Pos};
 
 use crate::look;
+use crate::look_baba;
+use crate::state::baba::BabaDoc;
 use crate::state::{Action, EditorState};
 use crate::tools::{Button, CellRect};
 
@@ -56,14 +58,17 @@ impl std::fmt::Debug for CanvasCache {
 pub const GRID_MIN_PX: f32 = 6.0;
 
 fn size_of(st: &EditorState) -> (usize, usize) {
-    match &st.play {
-        Some(p) => (p.game.board().width(), p.game.board().height()),
-        None => (st.level.width(), st.level.height()),
-    }
+    st.map_size()
 }
 
 fn content_key(st: &EditorState) -> (u8, u64, usize, usize) {
     let (w, h) = size_of(st);
+    if let Some(d) = &st.baba {
+        return match &d.play {
+            Some(p) => (4, p.version, w, h),
+            None => (3, d.history.generation(), w, h),
+        };
+    }
     match &st.play {
         Some(p) => (1, p.version(), w, h),
         None if st.apply_once_map().is_some() => (2, st.rule_preview_serial(), w, h),
@@ -83,15 +88,21 @@ fn update_texture(ui: &Ui, st: &EditorState, cache: &mut CanvasCache) {
         cache.key = Some(key);
         return;
     }
-    let pixels: Vec<Color32> = match &st.play {
-        Some(p) => p
+    let pixels: Vec<Color32> = match (&st.baba, &st.play) {
+        (Some(d), _) => d
+            .shown_map()
+            .cells()
+            .iter()
+            .map(|s| look_baba::stack_color(s))
+            .collect(),
+        (None, Some(p)) => p
             .game
             .board()
             .tokens()
             .iter()
             .map(|t| look::color(*t))
             .collect(),
-        None => st
+        (None, None) => st
             .apply_once_map()
             .unwrap_or(&st.level.map)
             .cells()
@@ -157,6 +168,7 @@ pub fn canvas_ui(ui: &mut Ui, st: &EditorState, cache: &mut CanvasCache, out: &m
                 Color32::WHITE,
             );
         }
+        None if st.baba.is_some() => {}
         None => {
             for y in y0..y1 {
                 for x in x0..x1 {
@@ -168,8 +180,11 @@ pub fn canvas_ui(ui: &mut Ui, st: &EditorState, cache: &mut CanvasCache, out: &m
             }
         }
     }
+    if let Some(d) = &st.baba {
+        paint_baba(&painter, d, &cell_rect, (x0, y0, x1, y1), z);
+    }
     // Glyphs for the visible cells.
-    if z >= look::GLYPH_MIN_PX {
+    if z >= look::GLYPH_MIN_PX && st.baba.is_none() {
         let mut mesh = egui::Mesh::default();
         let mut letters = Vec::new();
         for y in y0..y1 {
@@ -273,11 +288,14 @@ pub fn canvas_ui(ui: &mut Ui, st: &EditorState, cache: &mut CanvasCache, out: &m
         paint_preview_windows(&painter, st, pv, &cell_rect, (x0, y0, x1, y1), z);
     }
     // Selection.
-    let sel = st
-        .stroke
-        .as_ref()
-        .and_then(|s| s.selection_preview(&st.level))
-        .or(st.selection);
+    let sel = match &st.baba {
+        Some(d) => crate::state::baba::stroke_selection(d),
+        None => st
+            .stroke
+            .as_ref()
+            .and_then(|s| s.selection_preview(&st.level.map)),
+    }
+    .or(st.selection);
     if let Some(r) = sel {
         painter.rect_stroke(
             span_rect(r),
@@ -347,8 +365,13 @@ pub fn canvas_ui(ui: &mut Ui, st: &EditorState, cache: &mut CanvasCache, out: &m
     // Tool strokes, from the pointer events of this frame in order, so that a press, the
     // moves and the release all count even when they arrive within one frame.
     let events = ui.input(|i| i.events.clone());
-    let mut active = st.stroke.is_some();
-    let mut last = st.stroke.as_ref().map(|s| s.last);
+    let baba_stroke = st
+        .baba
+        .as_ref()
+        .and_then(|d| d.stroke.as_ref().map(|s| s.last));
+    let stroke_last = baba_stroke.or(st.stroke.as_ref().map(|s| s.last));
+    let mut active = stroke_last.is_some();
+    let mut last = stroke_last;
     let mut ended = false;
     for e in &events {
         match e {
@@ -393,7 +416,7 @@ pub fn canvas_ui(ui: &mut Ui, st: &EditorState, cache: &mut CanvasCache, out: &m
         }
     }
     // The button went up where no event reached us (e.g. outside the window).
-    if st.stroke.is_some() && !ended && !down {
+    if stroke_last.is_some() && !ended && !down {
         out.push(Action::CellRelease);
     }
 }
@@ -446,6 +469,72 @@ fn paint_preview_windows(
                 StrokeKind::Inside,
             );
         }
+    }
+}
+
+/// Draws a baba map's visible stacks (dimming text that forms no rule), the stroke preview,
+/// the cells the last turn changed, the hovered rule's tiles, and a banner when won.
+fn paint_baba(
+    painter: &egui::Painter,
+    d: &BabaDoc,
+    cell_rect: &dyn Fn(Pos) -> Rect,
+    (x0, y0, x1, y1): (usize, usize, usize, usize),
+    z: f32,
+) {
+    let visible = |p: &Pos| (x0..x1).contains(&p.x) && (y0..y1).contains(&p.y);
+    let map = d.shown_map();
+    if z >= look::GLYPH_MIN_PX {
+        for y in y0..y1 {
+            for x in x0..x1 {
+                let p = Pos::new(x, y);
+                if let Some(s) = map.get(p).filter(|s| !s.is_empty()) {
+                    // Over the texture's colour: objects are drawn inset on the background.
+                    painter.rect_filled(cell_rect(p), 0.0, look_baba::EMPTY);
+                    look_baba::paint_stack(painter, cell_rect(p), s, &|i| d.is_unused(p, i));
+                }
+            }
+        }
+    }
+    if let Some(s) = &d.stroke {
+        for (p, stack) in s.preview.iter().filter(|(p, _)| visible(p)) {
+            let r = cell_rect(*p);
+            painter.rect_filled(r, 0.0, look_baba::EMPTY);
+            look_baba::paint_stack(painter, r, stack, &|_| false);
+            painter.rect_filled(r, 0.0, Color32::from_white_alpha(40));
+        }
+    }
+    if let Some(p) = &d.play {
+        let hl = Stroke::new((z * 0.1).clamp(1.0, 3.0), Color32::from_rgb(255, 255, 0));
+        for c in p.changed().iter().filter(|c| visible(c)) {
+            painter.rect_stroke(cell_rect(*c).shrink(1.0), 0.0, hl, StrokeKind::Inside);
+        }
+    }
+    for c in d.hovered_tiles() {
+        painter.rect_filled(
+            cell_rect(c),
+            0.0,
+            Color32::from_rgba_unmultiplied(255, 0, 255, 70),
+        );
+        painter.rect_stroke(
+            cell_rect(c),
+            0.0,
+            Stroke::new(2.0, Color32::from_rgb(255, 80, 255)),
+            StrokeKind::Outside,
+        );
+    }
+    if let Some(p) = &d.play
+        && let tilesmith_engine::Status::Won { .. } = p.game.status()
+    {
+        let clip = painter.clip_rect();
+        let r = Rect::from_center_size(clip.center_top() + vec2(0.0, 34.0), vec2(300.0, 44.0));
+        painter.rect_filled(r, 6.0, Color32::from_rgba_unmultiplied(30, 120, 40, 230));
+        painter.text(
+            r.center(),
+            egui::Align2::CENTER_CENTER,
+            format!("WON in {} turns", p.turn()),
+            egui::FontId::proportional(24.0),
+            Color32::WHITE,
+        );
     }
 }
 

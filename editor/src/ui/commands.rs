@@ -181,7 +181,7 @@ impl Command {
 
     /// The action in the current state (the play toggle and replace-all depend on it).
     pub fn action(self, st: &EditorState) -> Action {
-        let playing = st.play.is_some();
+        let playing = st.playing();
         match self {
             Command::New => Action::New,
             Command::Open => Action::Open,

@@ -1,6 +1,7 @@
 //! Drawing: functions that read [`EditorState`] and push [`Action`]s. Nothing here changes the
 //! state directly.
 
+pub mod baba;
 pub mod canvas;
 pub mod commands;
 pub mod panels;
@@ -19,6 +20,8 @@ pub struct UiState {
     pub panels: panels::PanelState,
     /// The canvas texture cache.
     pub canvas: canvas::CanvasCache,
+    /// Buffers of the baba panels (palette filter, typed sentence).
+    pub baba: baba::BabaPanelState,
 }
 
 /// Draws the whole editor into `ui` and pushes the actions of this frame into `out`.
@@ -42,8 +45,9 @@ pub fn draw(ui: &mut Ui, st: &EditorState, us: &mut UiState, out: &mut Vec<Actio
         .show(ui, |ui| {
             egui::ScrollArea::vertical()
                 .id_salt("palette-scroll")
-                .show(ui, |ui| {
-                    panels::palette_ui(ui, st, out);
+                .show(ui, |ui| match &st.baba {
+                    Some(d) => baba::palette_ui(ui, d, &mut us.baba, out),
+                    None => panels::palette_ui(ui, st, out),
                 });
         });
     let rules_tab = st.side_tab == SideTab::Rules;
@@ -53,10 +57,15 @@ pub fn draw(ui: &mut Ui, st: &EditorState, us: &mut UiState, out: &mut Vec<Actio
         .default_size(if rules_tab { 450.0 } else { 300.0 })
         .show(ui, |ui| {
             ui.horizontal(|ui| {
-                let main = if st.play.is_some() { "Play pane" } else { "Cell & level" };
+                let main = if st.playing() { "Play pane" } else { "Cell & level" };
+                let rules_help = if st.baba.is_some() {
+                    "The rules the text on the map forms, live; type a sentence to place it as text tiles"
+                } else {
+                    "The rule editor: pre and post rules, with a live preview of the selected rule on the map"
+                };
                 for (tab, label, help) in [
                     (SideTab::Main, main, "The cell inspector, level properties and history (while playing: the play pane)"),
-                    (SideTab::Rules, "Rules", "The rule editor: pre and post rules, with a live preview of the selected rule on the map"),
+                    (SideTab::Rules, "Rules", rules_help),
                 ] {
                     if ui
                         .selectable_label(st.side_tab == tab, RichText::new(label).heading())
@@ -72,7 +81,27 @@ pub fn draw(ui: &mut Ui, st: &EditorState, us: &mut UiState, out: &mut Vec<Actio
             egui::ScrollArea::vertical()
                 .id_salt(if rules_tab { "rules-scroll" } else { "side-scroll" })
                 .show(ui, |ui| {
-                    if rules_tab {
+                    if let Some(d) = &st.baba {
+                        if rules_tab {
+                            baba::rules_ui(ui, st, d, &mut us.baba, out);
+                        } else if d.play.is_some() {
+                            baba::play_ui(ui, d, out);
+                            ui.separator();
+                            baba::inspector_ui(ui, st, d, out);
+                        } else {
+                            baba::inspector_ui(ui, st, d, out);
+                            ui.separator();
+                            baba::name_ui(ui, d, out);
+                            panels::resize_ui(ui, st.map_size(), &mut us.panels, out);
+                            ui.separator();
+                            panels::history_ui(
+                                ui,
+                                &d.history.done_names(),
+                                &d.history.undone_names(),
+                                out,
+                            );
+                        }
+                    } else if rules_tab {
                         let mut events = Vec::new();
                         crate::rules::ui::rules_ui(
                             ui,
@@ -96,7 +125,12 @@ pub fn draw(ui: &mut Ui, st: &EditorState, us: &mut UiState, out: &mut Vec<Actio
                         ui.separator();
                         panels::properties_ui(ui, st, &mut us.panels, out);
                         ui.separator();
-                        panels::history_ui(ui, st, out);
+                        panels::history_ui(
+                            ui,
+                            &st.history.done_names(),
+                            &st.history.undone_names(),
+                            out,
+                        );
                     }
                 });
         });
@@ -202,8 +236,35 @@ pub fn shortcuts(ctx: &egui::Context, st: &EditorState, out: &mut Vec<Action>) {
         return;
     }
     let typing = ctx.egui_wants_keyboard_input();
-    let playing = st.play.is_some();
+    let playing = st.playing();
     ctx.input_mut(|i| {
+        // Baba play keys come first: Z undoes a turn and R restarts, as in the game.
+        if !typing && st.baba.as_ref().is_some_and(|d| d.play.is_some()) {
+            let turn = |out: &mut Vec<Action>, input| {
+                out.push(Action::Baba(crate::state::baba::BabaAction::Turn(input)));
+            };
+            for k in [
+                Key::ArrowLeft,
+                Key::ArrowRight,
+                Key::ArrowUp,
+                Key::ArrowDown,
+            ] {
+                if i.consume_key(Modifiers::NONE, k) {
+                    turn(out, Input::Move(arrow_dir(k).unwrap_or(Dir::Right)));
+                }
+            }
+            for k in [Key::Space, Key::Period] {
+                if i.consume_key(Modifiers::NONE, k) {
+                    turn(out, Input::Wait);
+                }
+            }
+            if i.consume_key(Modifiers::NONE, Key::Z) {
+                turn(out, Input::Undo);
+            }
+            if i.consume_key(Modifiers::NONE, Key::R) {
+                turn(out, Input::Restart);
+            }
+        }
         for c in Command::ALL {
             if typing && !c.works_in_text() {
                 continue;

@@ -9,7 +9,7 @@ use tilesmith_engine::{Dir, Severity};
 use super::commands::Command;
 use crate::look;
 use crate::state::edit::Props;
-use crate::state::{Action, EditorState, problem_cell};
+use crate::state::{Action, DocKind, EditorState, problem_cell};
 use crate::tools::Tool;
 
 /// Widget buffers of the panels that are not part of the document (what is typed before
@@ -49,9 +49,22 @@ fn command_button(ui: &mut Ui, c: Command, st: &EditorState, out: &mut Vec<Actio
 pub fn menu_ui(ui: &mut Ui, st: &EditorState, out: &mut Vec<Action>) {
     egui::MenuBar::new().ui(ui, |ui| {
         ui.menu_button("File", |ui| {
-            for c in [Command::New, Command::Open] {
-                command_button(ui, c, st, out);
-            }
+            command_button(ui, Command::New, st, out);
+            ui.menu_button("New level of kind", |ui| {
+                for (k, tip) in [
+                    (DocKind::Boulder, "Boulder Dash with pre/post rule blocks"),
+                    (
+                        DocKind::Baba,
+                        "Baba Is You: objects and text tiles that form the rules",
+                    ),
+                ] {
+                    if ui.button(k.name()).on_hover_text(tip).clicked() {
+                        out.push(Action::NewOf(k));
+                        ui.close();
+                    }
+                }
+            });
+            command_button(ui, Command::Open, st, out);
             ui.menu_button("Open recent", |ui| {
                 if st.settings.recent.is_empty() {
                     ui.label("(none)");
@@ -119,15 +132,19 @@ pub fn toolbar_ui(ui: &mut Ui, st: &EditorState, out: &mut Vec<Action>) {
             out.push(Action::SetRectFilled(filled));
         }
         ui.separator();
+        let (can_undo, can_redo) = match &st.baba {
+            Some(d) => (d.history.len_done() > 0, d.history.len_undone() > 0),
+            None => (st.history.len_done() > 0, st.history.len_undone() > 0),
+        };
         if ui
-            .add_enabled(st.history.len_done() > 0, egui::Button::new("Undo"))
+            .add_enabled(can_undo, egui::Button::new("Undo"))
             .on_hover_text("Undo (Ctrl+Z)")
             .clicked()
         {
             out.push(Action::Undo);
         }
         if ui
-            .add_enabled(st.history.len_undone() > 0, egui::Button::new("Redo"))
+            .add_enabled(can_redo, egui::Button::new("Redo"))
             .on_hover_text("Redo (Ctrl+Shift+Z or Ctrl+Y)")
             .clicked()
         {
@@ -153,7 +170,7 @@ pub fn toolbar_ui(ui: &mut Ui, st: &EditorState, out: &mut Vec<Action>) {
             out.push(Action::ToggleGrid);
         }
         ui.separator();
-        if st.play.is_none() {
+        if !st.playing() {
             if ui
                 .button(RichText::new("Start playing").strong())
                 .on_hover_text("Play the current map in a separate session (F5)")
@@ -401,7 +418,11 @@ pub fn properties_ui(ui: &mut Ui, st: &EditorState, ps: &mut PanelState, out: &m
             });
         }
     });
-    let size = (st.level.width(), st.level.height());
+    resize_ui(ui, (st.level.width(), st.level.height()), ps, out);
+}
+
+/// The size fields, the anchor grid and the Resize button, for a map of `size` cells.
+pub fn resize_ui(ui: &mut Ui, size: (usize, usize), ps: &mut PanelState, out: &mut Vec<Action>) {
     if ps.synced != size {
         ps.synced = size;
         ps.resize_w = size.0;
@@ -444,11 +465,10 @@ pub fn properties_ui(ui: &mut Ui, st: &EditorState, ps: &mut PanelState, out: &m
     });
 }
 
-/// The history list: click an entry to undo or redo up to it.
-pub fn history_ui(ui: &mut Ui, st: &EditorState, out: &mut Vec<Action>) {
+/// The history list (`done`: the applied edits, oldest first; `undone`: the next to redo
+/// first): click an entry to undo or redo up to it.
+pub fn history_ui(ui: &mut Ui, done: &[&str], undone: &[&str], out: &mut Vec<Action>) {
     ui.heading("History");
-    let done = st.history.done_names();
-    let undone = st.history.undone_names();
     egui::ScrollArea::vertical()
         .id_salt("history")
         .max_height(160.0)
@@ -510,6 +530,42 @@ pub fn problems_ui(ui: &mut Ui, st: &EditorState, out: &mut Vec<Action>) {
 
 /// The status bar: the hovered cell, the status message.
 pub fn status_ui(ui: &mut Ui, st: &EditorState) {
+    if let Some(d) = &st.baba {
+        ui.horizontal(|ui| {
+            match st.hover.and_then(|p| d.shown_map().get(p).map(|s| (p, s))) {
+                Some((p, s)) => {
+                    let names: Vec<String> = s
+                        .iter()
+                        .rev()
+                        .map(|t| {
+                            if t.kind.is_text() {
+                                t.kind.token()
+                            } else {
+                                format!("{} {}", t.kind.token(), look::arrow_char(t.dir))
+                            }
+                        })
+                        .collect();
+                    ui.monospace(format!(
+                        "x {:>3}, y {:>3}: {}",
+                        p.x,
+                        p.y,
+                        if names.is_empty() {
+                            "empty".to_string()
+                        } else {
+                            names.join(" on ")
+                        }
+                    ));
+                }
+                None => {
+                    let (w, h) = st.map_size();
+                    ui.monospace(format!("baba level, {w} × {h} cells"));
+                }
+            }
+            ui.separator();
+            ui.label(&st.status);
+        });
+        return;
+    }
     ui.horizontal(|ui| {
         match st.hover.and_then(|p| st.shown_cell(p).map(|c| (p, c))) {
             Some((p, c)) => {

@@ -1,0 +1,202 @@
+//! How baba objects and text tiles look on the canvas and in the palette.
+//!
+//! An object is a rounded square in its noun's colour with the start of its name and a
+//! triangle on the side it faces. A text tile is a word tile: a dark square with the word
+//! written in the colour of its class (nouns pink, operators white, properties amber, as in the
+//! game) inside a border of the same colour. Text that forms no rule is drawn dimmed. A cell
+//! holding several objects shows the top one and a badge with the stack's height.
+
+use eframe::egui::{
+    Align2, Color32, CornerRadius, FontId, Painter, Rect, Stroke, StrokeKind, vec2,
+};
+use tilesmith_engine::Dir;
+use tilesmith_engine::kind::baba::{Kind, Noun, Tile, WordClass};
+
+/// The background of a baba cell with no object.
+pub const EMPTY: Color32 = Color32::from_rgb(21, 24, 31);
+
+/// The colour of a word class on text tiles.
+pub fn class_color(c: WordClass) -> Color32 {
+    match c {
+        WordClass::Noun => Color32::from_rgb(235, 90, 160),
+        WordClass::Operator => Color32::from_rgb(240, 240, 240),
+        WordClass::Property => Color32::from_rgb(240, 180, 50),
+    }
+}
+
+/// The colour of an object noun: fixed for the common nouns of the game, otherwise a colour
+/// derived from the name (stable between runs).
+pub fn noun_color(n: Noun) -> Color32 {
+    let rgb = match n.name() {
+        "baba" => (245, 245, 245),
+        "keke" => (230, 70, 60),
+        "me" => (190, 110, 220),
+        "rock" => (180, 130, 70),
+        "wall" => (85, 90, 110),
+        "flag" => (245, 210, 60),
+        "skull" => (150, 30, 40),
+        "water" => (70, 130, 220),
+        "lava" => (240, 110, 30),
+        "key" => (240, 200, 70),
+        "door" => (200, 50, 60),
+        "grass" => (80, 170, 70),
+        "tree" => (60, 140, 60),
+        "ice" => (160, 220, 240),
+        "love" => (240, 120, 190),
+        "box" => (160, 110, 60),
+        "star" => (250, 230, 90),
+        "tile" => (70, 70, 80),
+        "brick" => (170, 80, 60),
+        "hedge" => (50, 110, 50),
+        "jelly" => (90, 150, 230),
+        "crab" => (220, 80, 60),
+        "pillar" => (140, 140, 150),
+        "robot" => (150, 160, 170),
+        "ghost" => (230, 200, 240),
+        _ => {
+            let h = n
+                .name()
+                .bytes()
+                .fold(2166136261u32, |h, b| (h ^ b as u32).wrapping_mul(16777619));
+            (
+                80 + (h & 0x7f) as u8,
+                80 + ((h >> 8) & 0x7f) as u8,
+                80 + ((h >> 16) & 0x7f) as u8,
+            )
+        }
+    };
+    Color32::from_rgb(rgb.0, rgb.1, rgb.2)
+}
+
+/// The colour a tile shows when a cell is too small for its glyph (the map texture).
+pub fn tile_color(k: Kind) -> Color32 {
+    match k {
+        Kind::Entity(n) => noun_color(n),
+        Kind::Text(w) => class_color(w.class()).gamma_multiply(0.75),
+    }
+}
+
+/// The colour of a cell on the zoomed-out map: its top tile's, or [`EMPTY`].
+pub fn stack_color(stack: &[Tile]) -> Color32 {
+    stack.last().map_or(EMPTY, |t| tile_color(t.kind))
+}
+
+/// The label of a tile: the word (text) or the noun (object), upper case.
+pub fn label(k: Kind) -> String {
+    match k {
+        Kind::Entity(n) => n.name().to_uppercase(),
+        Kind::Text(w) => w.name().to_uppercase(),
+    }
+}
+
+fn fit_font(text: &str, width: f32, max: f32) -> FontId {
+    let n = text.chars().count().max(1) as f32;
+    FontId::monospace((width * 1.55 / n).min(max).max(4.0))
+}
+
+/// Paints one tile into `r` (a square in screen points). `dim` draws it faded (text forming no
+/// rule).
+pub fn paint_tile(p: &Painter, r: Rect, t: &Tile, dim: bool) {
+    let z = r.width();
+    let fade = |c: Color32| if dim { c.gamma_multiply(0.35) } else { c };
+    match t.kind {
+        Kind::Text(w) => {
+            let col = fade(class_color(w.class()));
+            let inner = r.shrink(z * 0.06);
+            p.rect_filled(
+                inner,
+                CornerRadius::same((z * 0.1) as u8),
+                Color32::from_rgb(12, 12, 16),
+            );
+            p.rect_stroke(
+                inner,
+                CornerRadius::same((z * 0.1) as u8),
+                Stroke::new((z * 0.06).clamp(1.0, 3.0), col),
+                StrokeKind::Inside,
+            );
+            if z >= 10.0 {
+                let text = w.name().to_uppercase();
+                p.text(
+                    r.center(),
+                    Align2::CENTER_CENTER,
+                    &text,
+                    fit_font(&text, z * 0.84, z * 0.4),
+                    col,
+                );
+            }
+        }
+        Kind::Entity(n) => {
+            let col = fade(noun_color(n));
+            let inner = r.shrink(z * 0.12);
+            p.rect_filled(inner, CornerRadius::same((z * 0.22) as u8), col);
+            if z >= 14.0 {
+                let name = n.name();
+                let short: String = name.chars().take(if z >= 40.0 { 5 } else { 3 }).collect();
+                p.text(
+                    inner.center(),
+                    Align2::CENTER_CENTER,
+                    short.to_uppercase(),
+                    fit_font(&short, inner.width() * 0.8, z * 0.3),
+                    crate::look::ink(col),
+                );
+            }
+            if z >= 8.0 {
+                facing_mark(p, r, t.dir, crate::look::ink(col).gamma_multiply(0.9), col);
+            }
+        }
+    }
+}
+
+/// A small triangle at the edge of `r` that the object faces.
+fn facing_mark(p: &Painter, r: Rect, d: Dir, fill: Color32, outline: Color32) {
+    let c = r.center();
+    let (dx, dy) = d.delta();
+    let f = vec2(dx as f32, dy as f32);
+    let side = vec2(-f.y, f.x);
+    let s = r.width();
+    let tip = c + f * s * 0.47;
+    let base = c + f * s * 0.3;
+    let pts = vec![tip, base + side * s * 0.11, base - side * s * 0.11];
+    p.add(eframe::egui::Shape::convex_polygon(
+        pts,
+        fill,
+        Stroke::new(1.0, outline),
+    ));
+}
+
+/// Paints a whole stack into `r`: the top tile (earlier ones are covered), and, when the cell
+/// holds more than one object, a badge with their number in the top-right corner. `unused`
+/// tells whether the tile at a stack index is text forming no rule.
+pub fn paint_stack(p: &Painter, r: Rect, stack: &[Tile], unused: &dyn Fn(usize) -> bool) {
+    let Some(top) = stack.last() else { return };
+    // A text tile under an object shows as a strip along the bottom, so stacked rules stay
+    // visible.
+    if stack.len() > 1
+        && !top.kind.is_text()
+        && let Some((i, t)) = stack
+            .iter()
+            .enumerate()
+            .rev()
+            .skip(1)
+            .find(|(_, t)| t.kind.is_text())
+    {
+        let strip = Rect::from_min_max(r.left_bottom() - vec2(0.0, r.height() * 0.22), r.max);
+        if let Kind::Text(w) = t.kind {
+            let col = class_color(w.class()).gamma_multiply(if unused(i) { 0.35 } else { 1.0 });
+            p.rect_filled(strip, 0.0, col);
+        }
+    }
+    paint_tile(p, r, top, unused(stack.len() - 1));
+    let z = r.width();
+    if stack.len() > 1 && z >= 14.0 {
+        let font = FontId::proportional((z * 0.28).clamp(8.0, 14.0));
+        let g = p.layout_no_wrap(format!("{}", stack.len()), font, Color32::BLACK);
+        let at = r.right_top() + vec2(-g.size().x - 3.0, 1.0);
+        p.rect_filled(
+            Rect::from_min_size(at - vec2(2.0, 0.0), g.size() + vec2(4.0, 0.0)),
+            3.0,
+            Color32::from_rgb(120, 220, 255),
+        );
+        p.galley(at, g, Color32::BLACK);
+    }
+}

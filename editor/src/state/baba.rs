@@ -1,0 +1,623 @@
+//! The baba document: a level whose cells hold stacks of objects and text tiles (spec baba §1),
+//! its undo history, the two brushes, the live rule list and the play session.
+//!
+//! [`EditorState`] holds a [`BabaDoc`] while a baba level is open. The positional tools
+//! (pencil, rectangle, line, fill, eyedropper, select/move, copy/paste), the selection, the
+//! inspected cell and the view are shared with boulder; this module routes the actions that
+//! touch the map to the baba level and adds the baba-only ones ([`BabaAction`]).
+
+use std::collections::HashSet;
+
+use tilesmith_engine::kind::baba::level::{MAX_CELLS, MAX_SIDE};
+use tilesmith_engine::kind::baba::rules::{FormedRule, parse_words, sentence_tiles, words_of};
+use tilesmith_engine::kind::baba::{BabaGame, BabaLevel, Kind, Tile};
+use tilesmith_engine::{Dir, Game as _, Grid, Input, Pos, Status};
+
+use super::edit::{BabaEdit, History};
+use super::{Action, EditorState};
+use crate::tools::{
+    Button, CellRect, MapCell as _, StackBrush, StackMode, Stroke, Tool, copy_rect, paste_cells,
+    rect_of, resized,
+};
+
+/// One stack: the objects of a cell, bottom first.
+pub type Stack = Vec<Tile>;
+
+/// The actions that exist only for baba documents.
+#[derive(Clone, Debug, PartialEq)]
+pub enum BabaAction {
+    /// The tile the left button paints (`None`: the eraser).
+    SetPrimary(Option<Kind>),
+    /// The tile the right button paints (`None`: the eraser).
+    SetSecondary(Option<Kind>),
+    /// The direction newly painted objects face.
+    SetFacing(Dir),
+    /// Painting adds on top of a cell's stack, or replaces it.
+    SetStackMode(StackMode),
+    /// Replace the stack of one cell (the inspector: reorder, remove, turn an object). `what`
+    /// names the edit in the history ("Reorder stack", …).
+    SetStack {
+        /// The cell (x = column, y = row).
+        pos: Pos,
+        /// The new stack, bottom first.
+        stack: Stack,
+        /// The name of the edit.
+        what: &'static str,
+    },
+    /// Place a typed sentence ("keke is push") as text tiles, starting at `at` and going right
+    /// (or down when `vertical`), as one edit. Each tile goes on top of or replaces its cell's
+    /// stack, as painting does.
+    PlaceSentence {
+        /// The words, separated by spaces (case does not matter).
+        text: String,
+        /// The first word's cell.
+        at: Pos,
+        /// Downwards instead of to the right.
+        vertical: bool,
+    },
+    /// The rule under the pointer in the rule list (its tiles are highlighted on the map).
+    HoverRule(Option<usize>),
+    /// Change the level name.
+    SetName(String),
+    /// Play one turn with this input (a move, wait, undo or restart).
+    Turn(Input),
+    /// Go to this turn of the play session (undo or redo turns until it is reached).
+    GoToTurn(u64),
+}
+
+/// What one turn of a play session did: for the turn list of the play pane.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TurnLog {
+    /// The input (a move or wait).
+    pub input: Input,
+    /// Rules that hold after the turn but did not before it (rule text, board order).
+    pub formed: Vec<String>,
+    /// Rules that held before the turn but not after it.
+    pub broken: Vec<String>,
+    /// The cells whose contents changed.
+    pub changed: Vec<Pos>,
+    /// The status after the turn.
+    pub status: Status,
+}
+
+/// A baba play session: a game started from the design, separate from the edits.
+#[derive(Clone, Debug)]
+pub struct BabaPlay {
+    /// The game.
+    pub game: BabaGame,
+    /// The game's current state as a level (what the canvas and inspector show).
+    pub shown: BabaLevel,
+    /// The text tiles that form no rule now, as `(cell, stack index)`.
+    pub unused: HashSet<(Pos, usize)>,
+    /// One entry per turn played, turn 1 first; entries past the current turn can be redone.
+    pub log: Vec<TurnLog>,
+    /// Counts every change of the shown state (for the canvas cache).
+    pub version: u64,
+}
+
+impl BabaPlay {
+    /// A session starting at the level's first turn.
+    pub fn new(level: BabaLevel) -> Self {
+        let game = BabaGame::new(level, 0);
+        let mut p = Self {
+            shown: game.to_baba_level(),
+            game,
+            unused: HashSet::new(),
+            log: Vec::new(),
+            version: 0,
+        };
+        p.sync();
+        p
+    }
+
+    fn sync(&mut self) {
+        self.version += 1;
+        self.shown = self.game.to_baba_level();
+        self.unused = self
+            .game
+            .unused_text()
+            .into_iter()
+            .map(|t| (t.pos, t.layer))
+            .collect();
+    }
+
+    /// The current turn (0 at the start).
+    pub fn turn(&self) -> u64 {
+        self.game.turn()
+    }
+
+    /// The cells the current turn changed (empty at turn 0).
+    pub fn changed(&self) -> &[Pos] {
+        (self.turn() as usize)
+            .checked_sub(1)
+            .and_then(|i| self.log.get(i))
+            .map_or(&[], |l| l.changed.as_slice())
+    }
+
+    /// Plays `input`: a move or wait is one turn; undo and restart go back (the turns undone
+    /// stay in the log and can be stepped forward again until a new turn is played).
+    pub fn input(&mut self, input: Input) {
+        match input {
+            Input::Undo => {
+                self.game.undo();
+            }
+            Input::Restart => while self.game.undo() {},
+            _ => {
+                let before: Vec<String> =
+                    self.game.rules().iter().map(|r| r.text.clone()).collect();
+                let turn = self.game.turn();
+                let report = self.game.step(input);
+                if self.game.turn() == turn {
+                    return; // won: no more turns
+                }
+                let after: Vec<String> = self.game.rules().iter().map(|r| r.text.clone()).collect();
+                self.log.truncate(turn as usize);
+                self.log.push(TurnLog {
+                    input,
+                    formed: after
+                        .iter()
+                        .filter(|r| !before.contains(r))
+                        .cloned()
+                        .collect(),
+                    broken: before
+                        .iter()
+                        .filter(|r| !after.contains(r))
+                        .cloned()
+                        .collect(),
+                    changed: report.changed,
+                    status: self.game.status(),
+                });
+            }
+        }
+        self.sync();
+    }
+
+    /// Undoes or redoes turns until the game is at turn `n` (clamped to the turns played).
+    pub fn go_to(&mut self, n: u64) {
+        while self.game.turn() > n && self.game.undo() {}
+        while self.game.turn() < n && self.game.redo() {}
+        self.sync();
+    }
+}
+
+/// The state of an open baba document.
+#[derive(Debug)]
+pub struct BabaDoc {
+    /// The level being edited.
+    pub level: BabaLevel,
+    /// Its undo history.
+    pub history: History<BabaEdit>,
+    /// What the left button paints (`None`: erase).
+    pub primary: Option<Kind>,
+    /// What the right button paints (`None`: erase).
+    pub secondary: Option<Kind>,
+    /// The direction newly painted objects face.
+    pub facing: Dir,
+    /// Painting adds on top of the stack or replaces it.
+    pub stack_mode: StackMode,
+    /// The drag in progress.
+    pub stroke: Option<Stroke<Stack>>,
+    /// The editor's clipboard.
+    pub clipboard: Option<Grid<Stack>>,
+    /// The play session, while playing.
+    pub play: Option<BabaPlay>,
+    /// The rule under the pointer in the rule list.
+    pub hovered_rule: Option<usize>,
+    /// The rules the design's text forms (kept in step with the level by `refresh`).
+    rules: Vec<FormedRule>,
+    /// The design's text tiles that form no rule, as `(cell, stack index)`.
+    unused: HashSet<(Pos, usize)>,
+    rules_gen: Option<u64>,
+}
+
+impl BabaDoc {
+    /// A document editing `level`, with BABA as the left brush and the eraser on the right.
+    pub fn new(level: BabaLevel) -> Self {
+        let mut d = Self {
+            level,
+            history: History::default(),
+            primary: Kind::from_token("baba"),
+            secondary: None,
+            facing: Dir::Right,
+            stack_mode: StackMode::AddOnTop,
+            stroke: None,
+            clipboard: None,
+            play: None,
+            hovered_rule: None,
+            rules: Vec::new(),
+            unused: HashSet::new(),
+            rules_gen: None,
+        };
+        d.refresh_rules();
+        d
+    }
+
+    /// Recomputes the rule list and the unused text when the level changed.
+    pub fn refresh_rules(&mut self) {
+        let g = self.history.generation();
+        if self.rules_gen == Some(g) {
+            return;
+        }
+        self.rules_gen = Some(g);
+        self.rules = self.level.rules();
+        self.unused =
+            tilesmith_engine::kind::baba::rules::unused_text(&self.level.text_tiles(), &self.rules)
+                .into_iter()
+                .map(|t| (t.pos, t.layer))
+                .collect();
+    }
+
+    /// The rules shown in the rule list: the play state's while playing, else the design's
+    /// (board order, implicit rules not included), each with its text tiles.
+    pub fn rules(&self) -> &[FormedRule] {
+        match &self.play {
+            Some(p) => p.game.rules(),
+            None => &self.rules,
+        }
+    }
+
+    /// True when the text tile at index `layer` of cell `pos`, as shown, forms no rule.
+    pub fn is_unused(&self, pos: Pos, layer: usize) -> bool {
+        match &self.play {
+            Some(p) => p.unused.contains(&(pos, layer)),
+            None => self.unused.contains(&(pos, layer)),
+        }
+    }
+
+    /// The map as shown: the play state while playing, else the design.
+    pub fn shown_map(&self) -> &Grid<Stack> {
+        match &self.play {
+            Some(p) => &p.shown.map,
+            None => &self.level.map,
+        }
+    }
+
+    /// The brush of a mouse button.
+    pub fn brush(&self, button: Button) -> StackBrush {
+        let kind = match button {
+            Button::Primary => self.primary,
+            Button::Secondary => self.secondary,
+        };
+        StackBrush {
+            tile: kind.map(|k| Tile {
+                kind: k,
+                dir: self.facing,
+            }),
+            mode: self.stack_mode,
+        }
+    }
+
+    /// The cells of the rule under the pointer in the rule list.
+    pub fn hovered_tiles(&self) -> Vec<Pos> {
+        self.hovered_rule
+            .and_then(|i| self.rules().get(i))
+            .map(|r| r.tiles.iter().map(|t| t.pos).collect())
+            .unwrap_or_default()
+    }
+}
+
+/// The cells and stacks of a typed sentence placed at `at`: each word's text tile painted onto
+/// its cell with `mode`.
+///
+/// # Errors
+/// A message when the text is empty, has a word that is not a baba word, or leaves the map.
+pub fn sentence_cells(
+    level: &BabaLevel,
+    text: &str,
+    at: Pos,
+    vertical: bool,
+    mode: StackMode,
+) -> Result<Vec<(Pos, Stack)>, String> {
+    let unknown: Vec<&str> = text
+        .split_whitespace()
+        .filter(|w| words_of(w).is_none())
+        .collect();
+    if !unknown.is_empty() {
+        return Err(format!("not a baba word: {}", unknown.join(", ")));
+    }
+    if text.split_whitespace().next().is_none() {
+        return Err("type the words of a rule, e.g. \"keke is push\"".into());
+    }
+    let tiles =
+        sentence_tiles(text, at, vertical, level.width(), level.height()).ok_or_else(|| {
+            format!(
+                "the sentence does not fit: it needs {} cells {} from x {}, y {}",
+                text.split_whitespace().count(),
+                if vertical { "down" } else { "right" },
+                at.x,
+                at.y
+            )
+        })?;
+    Ok(tiles
+        .into_iter()
+        .filter_map(|(p, token)| {
+            let brush = StackBrush {
+                tile: Kind::from_token(&token).map(Tile::new),
+                mode,
+            };
+            Some((p, level.map.get(p)?.painted(&brush)))
+        })
+        .collect())
+}
+
+impl EditorState {
+    /// The open baba document, if the document is a baba level.
+    pub fn baba(&self) -> Option<&BabaDoc> {
+        self.baba.as_ref()
+    }
+
+    /// Runs `action` on the baba document when one is open and the action is about the map or
+    /// the play session; gives the action back for the shared handling (files, view, …).
+    pub(super) fn baba_apply(&mut self, action: Action) -> Option<Action> {
+        let Some(doc) = self.baba.as_mut() else {
+            // Baba actions on a boulder document do nothing.
+            return (!matches!(action, Action::Baba(_))).then_some(action);
+        };
+        match action {
+            Action::Baba(a) => self.baba_action(a),
+            Action::CellPress { pos, button, alt } => {
+                if doc.play.is_some() {
+                    self.inspect = Some(pos);
+                    return None;
+                }
+                if alt || self.tool == Tool::Eyedropper {
+                    if let Some(stack) = doc.level.map.get(pos) {
+                        let top = stack.last().map(|t| t.kind);
+                        match button {
+                            Button::Primary => doc.primary = top,
+                            Button::Secondary => doc.secondary = top,
+                        }
+                        if let Some(t) = stack.last() {
+                            doc.facing = t.dir;
+                        }
+                        self.inspect = Some(pos);
+                    }
+                    return None;
+                }
+                doc.history.seal();
+                let brush = doc.brush(button);
+                doc.stroke = Stroke::begin(
+                    self.tool,
+                    brush,
+                    pos,
+                    self.rect_filled,
+                    &doc.level.map,
+                    self.selection,
+                );
+            }
+            Action::CellDrag(pos) => {
+                if let Some(s) = &mut doc.stroke {
+                    s.moved(pos, &doc.level.map);
+                }
+            }
+            Action::CellRelease => {
+                if let Some(s) = doc.stroke.take() {
+                    let out = s.finish(&doc.level.map);
+                    if let Some(sel) = out.selection {
+                        self.selection = sel;
+                        if let Some(r) = sel
+                            && r.width() == 1
+                            && r.height() == 1
+                        {
+                            self.inspect = Some(Pos::new(r.x0, r.y0));
+                        }
+                    }
+                    if let Some(e) = BabaEdit::cells(out.name, &doc.level, out.cells) {
+                        doc.history.push(&mut doc.level, e, None);
+                    }
+                }
+            }
+            Action::Undo => {
+                doc.stroke = None;
+                if !doc.history.undo(&mut doc.level) {
+                    self.status = "nothing to undo".into();
+                }
+                self.clip_selection();
+            }
+            Action::Redo => {
+                doc.stroke = None;
+                if !doc.history.redo(&mut doc.level) {
+                    self.status = "nothing to redo".into();
+                }
+                self.clip_selection();
+            }
+            Action::HistoryGoTo(n) => {
+                doc.history.go_to(&mut doc.level, n);
+                self.clip_selection();
+            }
+            Action::Copy => {
+                if let Some(r) = self.selection {
+                    doc.clipboard = Some(copy_rect(&doc.level.map, r));
+                    self.status = format!("copied {}×{} cells", r.width(), r.height());
+                }
+            }
+            Action::Cut => {
+                if let Some(r) = self.selection {
+                    doc.clipboard = Some(copy_rect(&doc.level.map, r));
+                    self.baba_fill_selection("Cut");
+                }
+            }
+            Action::DeleteSelection => self.baba_fill_selection("Delete"),
+            Action::Paste => {
+                let Some(clip) = doc.clipboard.clone() else {
+                    self.status = "the clipboard is empty".into();
+                    return None;
+                };
+                let at = self
+                    .hover
+                    .or(self.selection.map(|r| Pos::new(r.x0, r.y0)))
+                    .unwrap_or_default();
+                let cells = paste_cells(&doc.level.map, &clip, at.x as i64, at.y as i64);
+                let rect = rect_of(&cells);
+                if let Some(e) = BabaEdit::cells("Paste", &doc.level, cells) {
+                    doc.history.push(&mut doc.level, e, None);
+                }
+                self.selection = rect;
+            }
+            Action::Resize {
+                width,
+                height,
+                anchor,
+            } => {
+                let (w, h) = (width.clamp(1, MAX_SIDE), height.clamp(1, MAX_SIDE));
+                if w * h > MAX_CELLS {
+                    self.status = format!("{w}×{h} is too large (at most {MAX_CELLS} cells)");
+                } else if (w, h) != (doc.level.width(), doc.level.height()) {
+                    let map = resized(&doc.level.map, w, h, anchor);
+                    let e = BabaEdit::Map {
+                        name: format!("Resize to {w}×{h}"),
+                        map,
+                    };
+                    doc.history.push(&mut doc.level, e, None);
+                    self.clip_selection();
+                }
+            }
+            Action::PlayStart => {
+                doc.stroke = None;
+                doc.play = Some(BabaPlay::new(doc.level.clone()));
+            }
+            Action::PlayStop => doc.play = None,
+            Action::PlayStep(i) => {
+                if let Some(p) = &mut doc.play {
+                    p.input(i.unwrap_or(Input::Wait));
+                }
+            }
+            Action::PlayBack => {
+                if let Some(p) = &mut doc.play {
+                    p.input(Input::Undo);
+                }
+            }
+            Action::PlayForward => {
+                if let Some(p) = &mut doc.play {
+                    let t = p.turn() + 1;
+                    p.go_to(t);
+                }
+            }
+            Action::PlayReset => {
+                if let Some(p) = &mut doc.play {
+                    p.input(Input::Restart);
+                }
+            }
+            Action::PlayScrub(t) => {
+                if let Some(p) = &mut doc.play {
+                    p.go_to(t);
+                }
+            }
+            Action::UseAsDesign => {
+                if let Some(p) = &doc.play {
+                    let level = p.shown.clone();
+                    let name = format!("Use play state (turn {})", p.turn());
+                    let e = BabaEdit::Level {
+                        name,
+                        level: Box::new(level),
+                    };
+                    doc.history.push(&mut doc.level, e, None);
+                    self.clip_selection();
+                }
+            }
+            // Boulder-only actions: nothing to do on a baba level.
+            Action::SetPrimary(_)
+            | Action::SetSecondary(_)
+            | Action::SetCell { .. }
+            | Action::SetProps { .. }
+            | Action::ReplaceAll { .. }
+            | Action::SetReplace { .. }
+            | Action::PlayRun(_)
+            | Action::PlaySpeed(_)
+            | Action::PlayChoose(_)
+            | Action::PlayAdvance { .. }
+            | Action::PlayHoverRule(_)
+            | Action::PlayStepInto(_)
+            | Action::PlayNextPhase
+            | Action::PlayPrevPhase
+            | Action::PlayGotoPhase(_)
+            | Action::PlayFinishTick
+            | Action::PlayAbortTick
+            | Action::Rule(_)
+            | Action::Record => {}
+            other => return Some(other),
+        }
+        None
+    }
+
+    fn baba_action(&mut self, a: BabaAction) {
+        let Some(doc) = self.baba.as_mut() else {
+            return;
+        };
+        match a {
+            BabaAction::SetPrimary(k) => doc.primary = k,
+            BabaAction::SetSecondary(k) => doc.secondary = k,
+            BabaAction::SetFacing(d) => doc.facing = d,
+            BabaAction::SetStackMode(m) => doc.stack_mode = m,
+            BabaAction::SetStack { pos, stack, what } => {
+                if doc.play.is_some() {
+                    return;
+                }
+                if let Some(e) = BabaEdit::cells(what, &doc.level, vec![(pos, stack)]) {
+                    let key = format!("stack {what} {} {}", pos.x, pos.y);
+                    doc.history.push(&mut doc.level, e, Some(&key));
+                }
+            }
+            BabaAction::PlaceSentence { text, at, vertical } => {
+                if doc.play.is_some() {
+                    return;
+                }
+                match sentence_cells(&doc.level, &text, at, vertical, doc.stack_mode) {
+                    Ok(cells) => {
+                        let words = text.split_whitespace().collect::<Vec<_>>().join(" ");
+                        let name = format!("Place \"{}\"", words.to_lowercase());
+                        if let Some(e) = BabaEdit::cells(&name, &doc.level, cells) {
+                            doc.history.push(&mut doc.level, e, None);
+                        }
+                        self.status = if parse_words(&text).is_some() {
+                            format!("placed \"{}\"", words.to_lowercase())
+                        } else {
+                            format!(
+                                "placed \"{}\" (these words form no rule)",
+                                words.to_lowercase()
+                            )
+                        };
+                    }
+                    Err(m) => self.status = m,
+                }
+            }
+            BabaAction::HoverRule(i) => doc.hovered_rule = i,
+            BabaAction::SetName(n) => {
+                if n != doc.level.name {
+                    let e = BabaEdit::Name {
+                        name: "Set name".into(),
+                        value: n,
+                    };
+                    doc.history.push(&mut doc.level, e, Some("props name"));
+                }
+            }
+            BabaAction::Turn(i) => {
+                if let Some(p) = &mut doc.play {
+                    p.input(i);
+                }
+            }
+            BabaAction::GoToTurn(t) => {
+                if let Some(p) = &mut doc.play {
+                    p.go_to(t);
+                }
+            }
+        }
+    }
+
+    fn baba_fill_selection(&mut self, name: &str) {
+        let (Some(doc), Some(r)) = (self.baba.as_mut(), self.selection) else {
+            return;
+        };
+        let new = r.cells().map(|p| (p, Stack::new())).collect();
+        if let Some(e) = BabaEdit::cells(name, &doc.level, new) {
+            doc.history.push(&mut doc.level, e, None);
+        }
+    }
+}
+
+/// The selection rectangle being dragged or moved on a baba map, if any.
+pub fn stroke_selection(doc: &BabaDoc) -> Option<CellRect> {
+    doc.stroke
+        .as_ref()
+        .and_then(|s| s.selection_preview(&doc.level.map))
+}

@@ -1,0 +1,593 @@
+//! The panels of a baba document: the palette (objects, and text grouped as nouns, operators
+//! and properties), the stack inspector, the level properties, the live rule list with
+//! sentence placement, and the play pane.
+
+use eframe::egui::{self, Color32, RichText, Sense, Ui, vec2};
+use tilesmith_engine::kind::baba::{Kind, Tile, WordClass, palette};
+use tilesmith_engine::{Dir, Game as _, Input, Status};
+
+use crate::look;
+use crate::look_baba;
+use crate::state::baba::{BabaAction, BabaDoc, Stack};
+use crate::state::{Action, EditorState};
+use crate::tools::StackMode;
+
+/// Widget buffers of the baba panels.
+#[derive(Clone, Debug, Default)]
+pub struct BabaPanelState {
+    /// The palette filter (part of a token name).
+    pub filter: String,
+    /// The sentence typed into the rule list.
+    pub sentence: String,
+    /// Place the sentence downwards.
+    pub vertical: bool,
+}
+
+fn baba(out: &mut Vec<Action>, a: BabaAction) {
+    out.push(Action::Baba(a));
+}
+
+/// A tile swatch of `size` points; click and right click are handled by the caller.
+fn tile_swatch(ui: &mut Ui, kind: Option<Kind>, dir: Dir, size: f32) -> egui::Response {
+    let (rect, resp) = ui.allocate_exact_size(vec2(size, size), Sense::click());
+    ui.painter().rect_filled(rect, 2.0, look_baba::EMPTY);
+    match kind {
+        Some(k) => look_baba::paint_tile(ui.painter(), rect, &Tile { kind: k, dir }, false),
+        None => {
+            // The eraser: a crossed-out empty cell.
+            let s = egui::Stroke::new(1.5, Color32::from_rgb(230, 80, 80));
+            ui.painter()
+                .line_segment([rect.left_top(), rect.right_bottom()], s);
+            ui.painter()
+                .line_segment([rect.right_top(), rect.left_bottom()], s);
+        }
+    }
+    resp
+}
+
+fn kind_name(k: Option<Kind>) -> String {
+    k.map_or_else(|| "eraser (empty)".to_string(), Kind::token)
+}
+
+/// One palette entry: swatch and name; left click sets the left brush, right click the right.
+fn entry(ui: &mut Ui, d: &BabaDoc, k: Option<Kind>, out: &mut Vec<Action>) {
+    ui.horizontal(|ui| {
+        let r = tile_swatch(ui, k, d.facing, 20.0);
+        let name = match k {
+            Some(Kind::Text(w)) => w.name().to_uppercase(),
+            Some(Kind::Entity(n)) => n.name().to_string(),
+            None => "eraser".into(),
+        };
+        let mut text = RichText::new(name);
+        if k == d.primary {
+            text = text.strong().color(Color32::from_rgb(255, 214, 0));
+        } else if k == d.secondary {
+            text = text.color(Color32::from_rgb(120, 200, 255));
+        }
+        let l = ui
+            .add(egui::Label::new(text).sense(Sense::click()))
+            .on_hover_text(format!(
+                "{}: left click paints it with the left button, right click with the right",
+                kind_name(k)
+            ));
+        let r = r.union(l);
+        if r.clicked() {
+            baba(out, BabaAction::SetPrimary(k));
+        }
+        if r.secondary_clicked() {
+            baba(out, BabaAction::SetSecondary(k));
+        }
+    });
+}
+
+/// The palette of a baba document: brushes, facing, stack mode, a filter, then objects and
+/// the text tiles grouped as nouns, operators and properties.
+pub fn palette_ui(ui: &mut Ui, d: &BabaDoc, ps: &mut BabaPanelState, out: &mut Vec<Action>) {
+    ui.heading("Tiles");
+    for (label, k) in [("left", d.primary), ("right", d.secondary)] {
+        ui.horizontal(|ui| {
+            tile_swatch(ui, k, d.facing, 22.0);
+            ui.label(format!("{label}: {}", kind_name(k)));
+        });
+    }
+    ui.horizontal(|ui| {
+        ui.label("facing")
+            .on_hover_text("The direction newly painted objects face");
+        for dir in [Dir::Left, Dir::Up, Dir::Down, Dir::Right] {
+            if ui
+                .selectable_label(d.facing == dir, look::arrow_char(dir))
+                .on_hover_text(format!("paint objects facing {}", dir.name()))
+                .clicked()
+            {
+                baba(out, BabaAction::SetFacing(dir));
+            }
+        }
+    });
+    ui.horizontal(|ui| {
+        ui.label("stack");
+        for (m, label, tip) in [
+            (
+                StackMode::AddOnTop,
+                "add on top",
+                "Painting puts the tile on top of the cell's stack",
+            ),
+            (
+                StackMode::Replace,
+                "replace",
+                "Painting replaces the cell's whole stack by the tile",
+            ),
+        ] {
+            if ui
+                .selectable_label(d.stack_mode == m, label)
+                .on_hover_text(tip)
+                .clicked()
+            {
+                baba(out, BabaAction::SetStackMode(m));
+            }
+        }
+    });
+    ui.horizontal(|ui| {
+        ui.label("find");
+        ui.add(egui::TextEdit::singleline(&mut ps.filter).desired_width(120.0))
+            .accessible_name("palette filter");
+    });
+    ui.separator();
+    let filter = ps.filter.trim().to_lowercase();
+    let shown = |token: &str| filter.is_empty() || token.contains(&filter);
+    entry(ui, d, None, out);
+    let entries = palette();
+    let groups: [(&str, Option<WordClass>); 4] = [
+        ("Objects", None),
+        ("Text: nouns", Some(WordClass::Noun)),
+        ("Text: operators", Some(WordClass::Operator)),
+        ("Text: properties", Some(WordClass::Property)),
+    ];
+    for (title, class) in groups {
+        let items: Vec<Kind> = entries
+            .iter()
+            .filter(|e| e.class == class && shown(&e.token))
+            .filter_map(|e| Kind::from_token(&e.token))
+            .collect();
+        egui::CollapsingHeader::new(format!("{title} ({})", items.len()))
+            .id_salt(title)
+            .default_open(true)
+            .open((!filter.is_empty()).then_some(true))
+            .show(ui, |ui| {
+                egui::Grid::new(title)
+                    .num_columns(2)
+                    .spacing(vec2(6.0, 3.0))
+                    .show(ui, |ui| {
+                        for (i, k) in items.iter().enumerate() {
+                            entry(ui, d, Some(*k), out);
+                            if i % 2 == 1 {
+                                ui.end_row();
+                            }
+                        }
+                    });
+            });
+    }
+}
+
+/// The stack inspector: the objects of the inspected cell, top first, each with its
+/// direction, buttons to move it up or down the stack and to remove it.
+pub fn inspector_ui(ui: &mut Ui, st: &EditorState, d: &BabaDoc, out: &mut Vec<Action>) {
+    ui.heading("Cell");
+    let Some(pos) = st.inspect else {
+        ui.label("Click a cell with Select (S) or the eyedropper (I) to inspect its stack.");
+        return;
+    };
+    let Some(stack) = d.shown_map().get(pos) else {
+        return;
+    };
+    ui.label(format!(
+        "x {}, y {}: {} object(s), top first",
+        pos.x,
+        pos.y,
+        stack.len()
+    ));
+    if stack.is_empty() {
+        ui.label(RichText::new("(empty)").weak());
+    }
+    let editable = d.play.is_none();
+    let set = |out: &mut Vec<Action>, stack: Stack, what: &'static str| {
+        baba(out, BabaAction::SetStack { pos, stack, what });
+    };
+    ui.add_enabled_ui(editable, |ui| {
+        egui::Grid::new("baba-stack")
+            .num_columns(4)
+            .striped(true)
+            .show(ui, |ui| {
+                for i in (0..stack.len()).rev() {
+                    let t = stack[i];
+                    ui.horizontal(|ui| {
+                        tile_swatch(ui, Some(t.kind), t.dir, 20.0);
+                        let unused = t.kind.is_text() && d.is_unused(pos, i);
+                        let mut name = RichText::new(t.kind.token());
+                        if unused {
+                            name = name.weak();
+                        }
+                        ui.label(name).on_hover_text(if unused {
+                            "this text forms no rule"
+                        } else {
+                            "stack index counts from the bottom"
+                        });
+                    });
+                    ui.horizontal(|ui| {
+                        for dir in [Dir::Left, Dir::Up, Dir::Down, Dir::Right] {
+                            if ui
+                                .selectable_label(t.dir == dir, look::arrow_char(dir))
+                                .on_hover_text(format!("face {}", dir.name()))
+                                .clicked()
+                            {
+                                let mut s = stack.clone();
+                                s[i].dir = dir;
+                                set(out, s, "Object direction");
+                            }
+                        }
+                    });
+                    ui.horizontal(|ui| {
+                        if ui
+                            .add_enabled(i + 1 < stack.len(), egui::Button::new("up"))
+                            .on_hover_text("Move up the stack (drawn above the next one)")
+                            .clicked()
+                        {
+                            let mut s = stack.clone();
+                            s.swap(i, i + 1);
+                            set(out, s, "Reorder stack");
+                        }
+                        if ui
+                            .add_enabled(i > 0, egui::Button::new("down"))
+                            .on_hover_text("Move down the stack")
+                            .clicked()
+                        {
+                            let mut s = stack.clone();
+                            s.swap(i, i - 1);
+                            set(out, s, "Reorder stack");
+                        }
+                    });
+                    if ui
+                        .button("remove")
+                        .on_hover_text("Remove this object from the cell")
+                        .clicked()
+                    {
+                        let mut s = stack.clone();
+                        s.remove(i);
+                        set(out, s, "Remove object");
+                    }
+                    ui.end_row();
+                }
+            });
+    });
+}
+
+/// The level properties of a baba level: the name (the size is changed with the shared resize
+/// controls).
+pub fn name_ui(ui: &mut Ui, d: &BabaDoc, out: &mut Vec<Action>) {
+    ui.heading("Level");
+    let mut name = d.level.name.clone();
+    ui.horizontal(|ui| {
+        ui.label("name");
+        if ui
+            .text_edit_singleline(&mut name)
+            .accessible_name("level name")
+            .changed()
+        {
+            baba(out, BabaAction::SetName(name.clone()));
+        }
+    });
+}
+
+/// The live rule list: the rules the text forms (the design's, or the play state's), with the
+/// hovered rule's tiles highlighted on the map; then a field to type a sentence and place it
+/// at the inspected cell.
+pub fn rules_ui(
+    ui: &mut Ui,
+    st: &EditorState,
+    d: &BabaDoc,
+    ps: &mut BabaPanelState,
+    out: &mut Vec<Action>,
+) {
+    let rules = d.rules();
+    ui.heading(format!("Rules ({})", rules.len()));
+    ui.label(
+        RichText::new(if d.play.is_some() {
+            "formed by the text in the current turn; implicit TEXT IS PUSH not listed"
+        } else {
+            "formed by the text on the map, updated as you paint; text that forms no rule is dimmed"
+        })
+        .weak(),
+    );
+    let mut hovered = None;
+    if rules.is_empty() {
+        ui.label(RichText::new("No text forms a rule.").italics());
+    }
+    for (i, r) in rules.iter().enumerate() {
+        let text = RichText::new(&r.text).monospace();
+        let text = if d.hovered_rule == Some(i) {
+            text.color(Color32::from_rgb(255, 120, 255)).strong()
+        } else {
+            text
+        };
+        let resp = ui
+            .add(egui::Label::new(text).sense(Sense::hover()))
+            .on_hover_text(format!(
+                "{} text tile(s): {}",
+                r.tiles.len(),
+                r.tiles
+                    .iter()
+                    .map(|t| format!("({}, {})", t.pos.x, t.pos.y))
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            ));
+        if resp.hovered() {
+            hovered = Some(i);
+        }
+    }
+    if hovered != d.hovered_rule {
+        baba(out, BabaAction::HoverRule(hovered));
+    }
+    let unused = d
+        .shown_map()
+        .iter()
+        .flat_map(|(p, s)| {
+            s.iter()
+                .enumerate()
+                .filter(move |(i, t)| t.kind.is_text() && d.is_unused(p, *i))
+                .map(move |_| p)
+        })
+        .count();
+    if unused > 0 {
+        ui.label(RichText::new(format!("{unused} text tile(s) form no rule (dimmed)")).weak());
+    }
+    ui.separator();
+    ui.heading("Place a sentence");
+    let at = st
+        .inspect
+        .or(st.selection.map(|r| tilesmith_engine::Pos::new(r.x0, r.y0)));
+    ui.add_enabled_ui(d.play.is_none(), |ui| {
+        let resp = ui.add(
+            egui::TextEdit::singleline(&mut ps.sentence)
+                .hint_text("keke is push")
+                .desired_width(220.0),
+        );
+        let resp = resp.accessible_name("sentence");
+        ui.horizontal(|ui| {
+            if ui
+                .selectable_label(!ps.vertical, "horizontal")
+                .on_hover_text("Place the words left to right")
+                .clicked()
+            {
+                ps.vertical = false;
+            }
+            if ui
+                .selectable_label(ps.vertical, "vertical")
+                .on_hover_text("Place the words top to bottom")
+                .clicked()
+            {
+                ps.vertical = true;
+            }
+        });
+        let label = match at {
+            Some(p) => format!("Place at x {}, y {}", p.x, p.y),
+            None => "Place (select a cell first)".into(),
+        };
+        let enter = resp.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
+        let clicked = ui
+            .add_enabled(
+                at.is_some() && !ps.sentence.trim().is_empty(),
+                egui::Button::new(label),
+            )
+            .on_hover_text(
+                "Puts one text tile per word from the selected cell on (each on top of or instead of the cell's stack, as the stack option says); one undo step",
+            )
+            .clicked();
+        if let Some(at) = at
+            && (clicked || enter)
+            && !ps.sentence.trim().is_empty()
+        {
+            baba(
+                out,
+                BabaAction::PlaceSentence {
+                    text: ps.sentence.clone(),
+                    at,
+                    vertical: ps.vertical,
+                },
+            );
+        }
+    });
+}
+
+fn input_label(i: Input) -> &'static str {
+    match i {
+        Input::Move(Dir::Left) => "left",
+        Input::Move(Dir::Right) => "right",
+        Input::Move(Dir::Up) => "up",
+        Input::Move(Dir::Down) => "down",
+        Input::Undo => "undo",
+        Input::Restart => "restart",
+        _ => "wait",
+    }
+}
+
+/// The play pane of a baba document: the moves, wait, undo, restart, the turn list (click a
+/// turn to go back to it), the rules active in the current turn, and a banner when won or
+/// lost.
+pub fn play_ui(ui: &mut Ui, d: &BabaDoc, out: &mut Vec<Action>) {
+    let Some(p) = &d.play else { return };
+    let status = p.game.status();
+    match &status {
+        Status::Won { .. } => {
+            egui::Frame::new()
+                .fill(Color32::from_rgb(40, 120, 40))
+                .inner_margin(8.0)
+                .corner_radius(4.0)
+                .show(ui, |ui| {
+                    ui.label(
+                        RichText::new(format!("Level won in {} turns!", p.turn()))
+                            .heading()
+                            .color(Color32::WHITE),
+                    );
+                });
+        }
+        Status::Lost { reason } => {
+            egui::Frame::new()
+                .fill(Color32::from_rgb(120, 40, 40))
+                .inner_margin(8.0)
+                .corner_radius(4.0)
+                .show(ui, |ui| {
+                    ui.label(
+                        RichText::new(format!("Nothing can move: {reason} (Z undoes)"))
+                            .strong()
+                            .color(Color32::WHITE),
+                    );
+                });
+        }
+        Status::Running => {}
+    }
+    ui.label(format!("turn {}   status {}", p.turn(), status.word()));
+    let won = matches!(status, Status::Won { .. });
+    egui::Grid::new("baba-pad").show(ui, |ui| {
+        ui.label("");
+        pad(
+            ui,
+            out,
+            Input::Move(Dir::Up),
+            "^",
+            "Move up (Up arrow)",
+            !won,
+        );
+        ui.label("");
+        ui.end_row();
+        pad(
+            ui,
+            out,
+            Input::Move(Dir::Left),
+            "<",
+            "Move left (Left arrow)",
+            !won,
+        );
+        pad(
+            ui,
+            out,
+            Input::Wait,
+            "wait",
+            "Wait one turn (Space or .)",
+            !won,
+        );
+        pad(
+            ui,
+            out,
+            Input::Move(Dir::Right),
+            ">",
+            "Move right (Right arrow)",
+            !won,
+        );
+        ui.end_row();
+        ui.label("");
+        pad(
+            ui,
+            out,
+            Input::Move(Dir::Down),
+            "v",
+            "Move down (Down arrow)",
+            !won,
+        );
+        ui.label("");
+        ui.end_row();
+    });
+    ui.horizontal_wrapped(|ui| {
+        pad(
+            ui,
+            out,
+            Input::Undo,
+            "Undo (Z)",
+            "Take back the last turn, as the game does",
+            p.turn() > 0,
+        );
+        if ui
+            .add_enabled(p.game.redo_len() > 0, egui::Button::new("Redo turn"))
+            .on_hover_text("Step forward again through turns that were undone")
+            .clicked()
+        {
+            out.push(Action::PlayForward);
+        }
+        pad(
+            ui,
+            out,
+            Input::Restart,
+            "Restart (R)",
+            "Back to the level's start (the turns stay in the list)",
+            p.turn() > 0,
+        );
+        if ui
+            .button("Use as design")
+            .on_hover_text("Copy this state into the design (one undo step)")
+            .clicked()
+        {
+            out.push(Action::UseAsDesign);
+        }
+    });
+    ui.separator();
+    ui.strong(format!("Active rules in turn {}", p.turn()));
+    let rules = p.game.rules();
+    if rules.is_empty() {
+        ui.label(RichText::new("(none)").italics());
+    }
+    for (i, r) in rules.iter().enumerate() {
+        let text = RichText::new(&r.text).monospace();
+        let text = if d.hovered_rule == Some(i) {
+            text.color(Color32::from_rgb(255, 120, 255))
+        } else {
+            text
+        };
+        let resp = ui.add(egui::Label::new(text).sense(Sense::hover()));
+        if resp.hovered() && d.hovered_rule != Some(i) {
+            baba(out, BabaAction::HoverRule(Some(i)));
+        }
+    }
+    ui.separator();
+    ui.strong("Turns");
+    egui::ScrollArea::vertical()
+        .id_salt("baba-turns")
+        .max_height(200.0)
+        .show(ui, |ui| {
+            if ui.selectable_label(p.turn() == 0, "0: start").clicked() {
+                baba(out, BabaAction::GoToTurn(0));
+            }
+            let reachable = p.turn() as usize + p.game.redo_len();
+            for (i, l) in p.log.iter().enumerate().take(reachable) {
+                let n = i as u64 + 1;
+                let mut text = format!("{n}: {}", input_label(l.input));
+                for f in &l.formed {
+                    text.push_str(&format!("  + {f}"));
+                }
+                for b in &l.broken {
+                    text.push_str(&format!("  - {b}"));
+                }
+                if l.status.is_over() {
+                    text.push_str(&format!("  ({})", l.status.word()));
+                }
+                let mut rt = RichText::new(text);
+                if n > p.turn() {
+                    rt = rt.weak().italics();
+                }
+                if ui
+                    .selectable_label(p.turn() == n, rt)
+                    .on_hover_text("go to this turn; + rule formed, - rule broken in it")
+                    .clicked()
+                {
+                    baba(out, BabaAction::GoToTurn(n));
+                }
+            }
+        });
+}
+
+fn pad(ui: &mut Ui, out: &mut Vec<Action>, i: Input, label: &str, tip: &str, enabled: bool) {
+    if ui
+        .add_enabled(enabled, egui::Button::new(label).min_size(vec2(34.0, 0.0)))
+        .on_hover_text(tip)
+        .clicked()
+    {
+        baba(out, BabaAction::Turn(i));
+    }
+}
