@@ -23,6 +23,10 @@ use crate::tools::{
 /// One stack: the objects of a cell, bottom first.
 pub type Stack = Vec<Tile>;
 
+/// The largest map (in cells) whose rule list is recomputed at every pointer move of a stroke;
+/// larger maps update it when the stroke ends.
+pub const LIVE_STROKE_CELLS: usize = 250_000;
+
 /// The actions that exist only for baba documents.
 #[derive(Clone, Debug, PartialEq)]
 pub enum BabaAction {
@@ -232,16 +236,40 @@ impl BabaDoc {
         d
     }
 
-    /// Recomputes the rule list and the unused text when the level changed.
+    /// Recomputes the rule list and the unused text when the level changed. While a stroke
+    /// is in progress on a map of at most [`LIVE_STROKE_CELLS`] cells, they are computed for
+    /// the map as the stroke would leave it, so the list follows the pointer.
     pub fn refresh_rules(&mut self) {
         let g = self.history.generation();
+        let live = self
+            .stroke
+            .as_ref()
+            .filter(|s| !s.preview.is_empty())
+            .filter(|_| self.level.width() * self.level.height() <= LIVE_STROKE_CELLS);
+        if let Some(s) = live {
+            let mut level = self.level.clone();
+            for (p, stack) in &s.preview {
+                if let Some(c) = level.map.get_mut(*p) {
+                    *c = stack.clone();
+                }
+            }
+            self.set_rules(&level);
+            self.rules_gen = None;
+            return;
+        }
         if self.rules_gen == Some(g) {
             return;
         }
         self.rules_gen = Some(g);
-        self.rules = self.level.rules();
+        let level = std::mem::replace(&mut self.level, BabaLevel::new("", 1, 1));
+        self.set_rules(&level);
+        self.level = level;
+    }
+
+    fn set_rules(&mut self, level: &BabaLevel) {
+        self.rules = level.rules();
         self.unused =
-            tilesmith_engine::kind::baba::rules::unused_text(&self.level.text_tiles(), &self.rules)
+            tilesmith_engine::kind::baba::rules::unused_text(&level.text_tiles(), &self.rules)
                 .into_iter()
                 .map(|t| (t.pos, t.layer))
                 .collect();

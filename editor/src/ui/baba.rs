@@ -452,7 +452,7 @@ pub fn play_ui(ui: &mut Ui, d: &BabaDoc, out: &mut Vec<Action>) {
             ui,
             out,
             Input::Move(Dir::Up),
-            "^",
+            "Up",
             "Move up (Up arrow)",
             !won,
         );
@@ -462,7 +462,7 @@ pub fn play_ui(ui: &mut Ui, d: &BabaDoc, out: &mut Vec<Action>) {
             ui,
             out,
             Input::Move(Dir::Left),
-            "<",
+            "Left",
             "Move left (Left arrow)",
             !won,
         );
@@ -470,7 +470,7 @@ pub fn play_ui(ui: &mut Ui, d: &BabaDoc, out: &mut Vec<Action>) {
             ui,
             out,
             Input::Wait,
-            "wait",
+            "Wait",
             "Wait one turn (Space or .)",
             !won,
         );
@@ -478,7 +478,7 @@ pub fn play_ui(ui: &mut Ui, d: &BabaDoc, out: &mut Vec<Action>) {
             ui,
             out,
             Input::Move(Dir::Right),
-            ">",
+            "Right",
             "Move right (Right arrow)",
             !won,
         );
@@ -488,7 +488,7 @@ pub fn play_ui(ui: &mut Ui, d: &BabaDoc, out: &mut Vec<Action>) {
             ui,
             out,
             Input::Move(Dir::Down),
-            "v",
+            "Down",
             "Move down (Down arrow)",
             !won,
         );

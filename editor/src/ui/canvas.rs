@@ -499,7 +499,7 @@ fn paint_baba(
         for (p, stack) in s.preview.iter().filter(|(p, _)| visible(p)) {
             let r = cell_rect(*p);
             painter.rect_filled(r, 0.0, look_baba::EMPTY);
-            look_baba::paint_stack(painter, r, stack, &|_| false);
+            look_baba::paint_stack(painter, r, stack, &|i| d.is_unused(*p, i));
             painter.rect_filled(r, 0.0, Color32::from_white_alpha(40));
         }
     }
