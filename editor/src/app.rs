@@ -166,7 +166,11 @@ impl TilesmithApp {
         for a in out {
             let copied = matches!(a, Action::Copy | Action::Cut);
             self.state.apply(a);
-            if copied && self.state.clipboard.is_some() {
+            let clip = match self.state.baba() {
+                Some(d) => d.clipboard.is_some(),
+                None => self.state.clipboard.is_some(),
+            };
+            if copied && clip {
                 // So the platform's Ctrl+V is delivered as a paste event.
                 ctx.copy_text("tilesmith cells".into());
             }

@@ -6,10 +6,11 @@ use eframe::egui::{Event, Key, Modifiers, PointerButton, Pos2, vec2};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable as _;
 use tilesmith_editor::app::TilesmithApp;
+use tilesmith_editor::files::ScriptedDialogs;
 use tilesmith_editor::state::baba::BabaDoc;
 use tilesmith_editor::state::{EditorState, LevelDoc};
 use tilesmith_engine::kind::baba::{BabaLevel, Kind, Tile};
-use tilesmith_engine::{Dir, Pos, Status};
+use tilesmith_engine::{Dir, Input, Pos, Status};
 
 mod common;
 use common::{harness, settle};
@@ -330,6 +331,26 @@ fn a_short_play_with_undo_restart_and_a_win() {
     let p = doc(&h).play.as_ref().unwrap();
     assert_eq!(p.game.status(), Status::Won { points: 1 });
     h.get_by_label("Level won in 3 turns!");
+    // Record the winning turns as a replay; the engine re-runs it to the same win.
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("win.replay.json");
+    h.state_mut().state.dialogs = Box::new(ScriptedDialogs {
+        opens: vec![],
+        saves: vec![file.clone()],
+    });
+    click(&mut h, "Record replay");
+    let replay = tilesmith_engine::replay::Replay::load(&file).unwrap();
+    assert_eq!(
+        replay.inputs,
+        [
+            Input::Move(Dir::Right),
+            Input::Move(Dir::Right),
+            Input::Move(Dir::Right)
+        ]
+    );
+    let outcome = replay.run().unwrap();
+    assert!(outcome.matches, "the recorded hash and status hold");
+    assert_eq!(outcome.game.status(), Status::Won { points: 1 });
     // Stepping back through the turn list, then stopping: the design is untouched.
     click(&mut h, "1: right");
     assert_eq!(tokens(&h, 1, 3), ["baba"]);

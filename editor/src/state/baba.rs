@@ -11,6 +11,7 @@ use std::collections::HashSet;
 use tilesmith_engine::kind::baba::level::{MAX_CELLS, MAX_SIDE};
 use tilesmith_engine::kind::baba::rules::{FormedRule, parse_words, sentence_tiles, words_of};
 use tilesmith_engine::kind::baba::{BabaGame, BabaLevel, Kind, Tile};
+use tilesmith_engine::replay::{Replay, ReplayLevel};
 use tilesmith_engine::{Dir, Game as _, Grid, Input, Pos, Status};
 
 use super::edit::{BabaEdit, History};
@@ -174,6 +175,28 @@ impl BabaPlay {
             }
         }
         self.sync();
+    }
+
+    /// The session as a replay: the level (the file when given, else embedded), the inputs of
+    /// the turns up to the current one, and the current state as the expectation.
+    pub fn replay(&self, level_file: Option<&std::path::Path>) -> Replay {
+        let n = self.turn() as usize;
+        let level = match level_file {
+            Some(f) => ReplayLevel::Path(f.to_path_buf()),
+            None => ReplayLevel::Embedded(self.game.level().to_json()),
+        };
+        let inputs: Vec<Input> = self.log.iter().take(n).map(|l| l.input).collect();
+        Replay {
+            level,
+            seed: 0,
+            ticks: inputs.len() as u64,
+            inputs,
+            hash: None,
+            status: None,
+            summary: None,
+            source: None,
+        }
+        .recorded(&self.game)
     }
 
     /// Undoes or redoes turns until the game is at turn `n` (clamped to the turns played).
@@ -561,8 +584,7 @@ impl EditorState {
             | Action::PlayGotoPhase(_)
             | Action::PlayFinishTick
             | Action::PlayAbortTick
-            | Action::Rule(_)
-            | Action::Record => {}
+            | Action::Rule(_) => {}
             other => return Some(other),
         }
         None

@@ -1339,10 +1339,21 @@ impl EditorState {
         if let Some(p) = &mut self.play {
             p.finish_tick();
         }
-        let Some(p) = &self.play else { return };
         // Refer to the level file when the play started from it as saved; else embed it.
-        let same = !self.dirty() && p.game.level() == &self.level;
-        let level_file = self.path.clone().filter(|_| same);
+        let clean = !self.dirty();
+        let path = self.path.clone();
+        let replay = match (&self.baba, &self.play) {
+            (Some(d), _) => {
+                let Some(p) = &d.play else { return };
+                let level_file = path.filter(|_| clean && p.game.level() == &d.level);
+                p.replay(level_file.as_deref())
+            }
+            (None, Some(p)) => {
+                let level_file = path.filter(|_| clean && p.game.level() == &self.level);
+                p.replay(level_file.as_deref())
+            }
+            (None, None) => return,
+        };
         let stem = self
             .path
             .as_ref()
@@ -1351,7 +1362,7 @@ impl EditorState {
         let name = format!("{stem}.replay.json");
         if let Some(file) = self.dialogs.pick_save_replay(&name) {
             let base = file.parent().unwrap_or(Path::new("."));
-            let doc = p.replay(level_file.as_deref()).to_json(base);
+            let doc = replay.to_json(base);
             let text = tilesmith_engine::json_text::layout(&doc);
             match tilesmith_engine::json_text::write_atomic(&file, text.as_bytes()) {
                 Ok(()) => self.status = format!("recorded {}", file.display()),

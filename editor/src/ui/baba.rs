@@ -526,6 +526,15 @@ pub fn play_ui(ui: &mut Ui, d: &BabaDoc, out: &mut Vec<Action>) {
         {
             out.push(Action::UseAsDesign);
         }
+        if ui
+            .add_enabled(p.turn() > 0, egui::Button::new("Record replay"))
+            .on_hover_text(
+                "Save the turns up to this one as a replay file, checked by `tilesmith run --replay`",
+            )
+            .clicked()
+        {
+            out.push(Action::Record);
+        }
     });
     ui.separator();
     ui.strong(format!("Active rules in turn {}", p.turn()));
