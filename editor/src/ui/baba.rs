@@ -297,35 +297,10 @@ pub fn rules_ui(
         })
         .weak(),
     );
-    let mut hovered = None;
     if rules.is_empty() {
         ui.label(RichText::new("No text forms a rule.").italics());
     }
-    for (i, r) in rules.iter().enumerate() {
-        let text = RichText::new(&r.text).monospace();
-        let text = if d.hovered_rule == Some(i) {
-            text.color(Color32::from_rgb(255, 120, 255)).strong()
-        } else {
-            text
-        };
-        let resp = ui
-            .add(egui::Label::new(text).sense(Sense::hover()))
-            .on_hover_text(format!(
-                "{} text tile(s): {}",
-                r.tiles.len(),
-                r.tiles
-                    .iter()
-                    .map(|t| format!("({}, {})", t.pos.x, t.pos.y))
-                    .collect::<Vec<_>>()
-                    .join(" ")
-            ));
-        if resp.hovered() {
-            hovered = Some(i);
-        }
-    }
-    if hovered != d.hovered_rule {
-        baba(out, BabaAction::HoverRule(hovered));
-    }
+    rule_rows(ui, d, out);
     let unused = d
         .shown_map()
         .iter()
@@ -395,6 +370,42 @@ pub fn rules_ui(
             );
         }
     });
+}
+
+/// The rows of the rule list (the shown rules of `d`): hovering anywhere on a row highlights
+/// the rule's text tiles on the map.
+fn rule_rows(ui: &mut Ui, d: &BabaDoc, out: &mut Vec<Action>) {
+    let mut hovered = None;
+    let (left, right) = (ui.max_rect().left(), ui.max_rect().right());
+    for (i, r) in d.rules().iter().enumerate() {
+        let on = d.hovered_rule == Some(i);
+        let mut text = RichText::new(&r.text).monospace();
+        if on {
+            text = text.color(Color32::from_rgb(255, 120, 255)).strong();
+        }
+        let resp = ui
+            .add(egui::Label::new(text).sense(Sense::hover()))
+            .on_hover_text(format!(
+                "{} text tile(s): {}",
+                r.tiles.len(),
+                r.tiles
+                    .iter()
+                    .map(|t| format!("({}, {})", t.pos.x, t.pos.y))
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            ));
+        let row = egui::Rect::from_x_y_ranges(left..=right, resp.rect.y_range());
+        if on {
+            ui.painter()
+                .rect_filled(row, 2.0, Color32::from_rgba_unmultiplied(255, 0, 255, 28));
+        }
+        if resp.hovered() || ui.rect_contains_pointer(row) {
+            hovered = Some(i);
+        }
+    }
+    if hovered != d.hovered_rule {
+        baba(out, BabaAction::HoverRule(hovered));
+    }
 }
 
 fn input_label(i: Input) -> &'static str {
@@ -538,22 +549,10 @@ pub fn play_ui(ui: &mut Ui, d: &BabaDoc, out: &mut Vec<Action>) {
     });
     ui.separator();
     ui.strong(format!("Active rules in turn {}", p.turn()));
-    let rules = p.game.rules();
-    if rules.is_empty() {
+    if p.game.rules().is_empty() {
         ui.label(RichText::new("(none)").italics());
     }
-    for (i, r) in rules.iter().enumerate() {
-        let text = RichText::new(&r.text).monospace();
-        let text = if d.hovered_rule == Some(i) {
-            text.color(Color32::from_rgb(255, 120, 255))
-        } else {
-            text
-        };
-        let resp = ui.add(egui::Label::new(text).sense(Sense::hover()));
-        if resp.hovered() && d.hovered_rule != Some(i) {
-            baba(out, BabaAction::HoverRule(Some(i)));
-        }
-    }
+    rule_rows(ui, d, out);
     ui.separator();
     ui.strong("Turns");
     egui::ScrollArea::vertical()
