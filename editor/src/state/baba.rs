@@ -8,7 +8,7 @@
 
 use std::collections::HashSet;
 
-use tilesmith_engine::kind::baba::level::{MAX_CELLS, MAX_SIDE};
+use tilesmith_engine::kind::baba::level::{MAX_CELLS, MAX_SIDE, MAX_STACK};
 use tilesmith_engine::kind::baba::rules::{FormedRule, parse_words, sentence_tiles, words_of};
 use tilesmith_engine::kind::baba::{BabaGame, BabaLevel, Kind, Tile};
 use tilesmith_engine::replay::{Replay, ReplayLevel};
@@ -146,7 +146,11 @@ impl BabaPlay {
             Input::Undo => {
                 self.game.undo();
             }
-            Input::Restart => while self.game.undo() {},
+            Input::Restart => {
+                // The engine's restart also returns to the start when old turns were dropped
+                // from its bounded undo history.
+                self.game.step(Input::Restart);
+            }
             _ => {
                 let before: Vec<String> =
                     self.game.rules().iter().map(|r| r.text.clone()).collect();
@@ -406,6 +410,10 @@ impl EditorState {
         };
         match action {
             Action::Baba(a) => self.baba_action(a),
+            Action::SelectTool(t) => {
+                doc.stroke = None;
+                return Some(Action::SelectTool(t));
+            }
             Action::CellPress { pos, button, alt } => {
                 if doc.play.is_some() {
                     self.inspect = Some(pos);
@@ -556,6 +564,16 @@ impl EditorState {
             }
             Action::UseAsDesign => {
                 if let Some(p) = &doc.play {
+                    if let Some((pos, s)) = p.shown.map.iter().find(|(_, s)| s.len() > MAX_STACK) {
+                        self.status = format!(
+                            "cannot use this state as the design: cell x {}, y {} holds {} objects \
+                             (a level file allows at most {MAX_STACK} per cell)",
+                            pos.x,
+                            pos.y,
+                            s.len()
+                        );
+                        return None;
+                    }
                     let level = p.shown.clone();
                     let name = format!("Use play state (turn {})", p.turn());
                     let e = BabaEdit::Level {
