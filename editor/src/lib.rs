@@ -1,5 +1,5 @@
-//! The Tilesmith editor: an eframe/egui window to paint boulder levels, edit their properties,
-//! and play-test them tick by tick.
+//! The Tilesmith editor: an eframe/egui window to paint boulder and baba levels, edit their
+//! properties and rules, and play-test them tick by tick or turn by turn.
 //!
 //! Design decision: the whole editor state lives in [`state::EditorState`], which makes no egui
 //! call and changes only through [`state::Action`]s. The UI functions in [`ui`] read the state

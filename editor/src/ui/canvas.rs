@@ -223,7 +223,11 @@ pub fn canvas_ui(ui: &mut Ui, st: &EditorState, cache: &mut CanvasCache, out: &m
     // Grid.
     if st.settings.grid && z >= GRID_MIN_PX {
         // Thin rectangles in one mesh: cheaper than stroked lines.
-        let col = Color32::from_black_alpha(120);
+        let col = if st.baba.is_some() {
+            Color32::from_white_alpha(22)
+        } else {
+            Color32::from_black_alpha(120)
+        };
         let (top, bottom) = (origin.y + y0 as f32 * z, origin.y + y1 as f32 * z);
         let (left, right) = (origin.x + x0 as f32 * z, origin.x + x1 as f32 * z);
         let mut mesh = egui::Mesh::default();
