@@ -1141,11 +1141,10 @@ fn use_play_state_as_design_is_one_undoable_edit() {
     assert_eq!(doc(&s).history.len_done(), 1);
     assert!(s.dirty());
 
+    // While playing, the map shows the game: undoing the hidden design is refused.
     s.apply(Action::Undo);
-    assert_eq!(doc(&s).level, design);
-    assert!(!s.dirty());
-    s.apply(Action::Redo);
-    assert_eq!(toks(&s, 3, 2), ["baba"]);
+    assert_eq!(doc(&s).history.len_done(), 1);
+    assert!(s.status.contains("stop playing"), "{}", s.status);
 
     // Stopping keeps the design as it is (with the adopted state), and drops the session.
     let adopted = doc(&s).level.clone();
@@ -1153,6 +1152,13 @@ fn use_play_state_as_design_is_one_undoable_edit() {
     assert!(doc(&s).play.is_none());
     assert_eq!(doc(&s).level, adopted);
     assert_eq!(doc(&s).history.len_done(), 1);
+
+    // Then the adoption undoes and redoes as one step.
+    s.apply(Action::Undo);
+    assert_eq!(doc(&s).level, design);
+    assert!(!s.dirty());
+    s.apply(Action::Redo);
+    assert_eq!(toks(&s, 3, 2), ["baba"]);
 
     // A new session starts from the adopted design.
     s.apply(Action::PlayStart);
@@ -1762,4 +1768,101 @@ fn a_play_state_used_as_design_saves_to_a_file_that_loads() {
         "the saved file cannot be opened: {:?}",
         loaded.err().map(|p| p[0].message.clone())
     );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Review findings: what playing may change, and what survives opening another level.
+
+#[test]
+fn while_playing_the_design_cannot_be_changed_behind_the_map() {
+    let design = walk_level();
+    let mut s = baba_state(design.clone());
+    // A resize before playing, so an undo during play would change the map's size.
+    s.apply(Action::Resize {
+        width: 4,
+        height: 3,
+        anchor: (0, 0),
+    });
+    let resized = doc(&s).level.clone();
+    s.apply(Action::PlayStart);
+    s.selection = Some(CellRect::span(p(0, 0), p(3, 2)));
+    for a in [
+        Action::Undo,
+        Action::Redo,
+        Action::HistoryGoTo(0),
+        Action::DeleteSelection,
+        Action::Cut,
+        Action::Paste,
+        Action::Resize {
+            width: 9,
+            height: 9,
+            anchor: (0, 0),
+        },
+    ] {
+        s.apply(a.clone());
+        assert_eq!(
+            doc(&s).level,
+            resized,
+            "{a:?} changed the design while playing"
+        );
+        assert!(s.status.contains("stop playing"), "{a:?}: {}", s.status);
+    }
+    // The size shown is the game's (the canvas builds its texture from it).
+    assert_eq!(s.map_size(), (4, 3));
+    // Copy while playing copies what the map shows: the game's cells.
+    baba(&mut s, BabaAction::Turn(Input::Move(Dir::Right)));
+    s.selection = Some(CellRect::span(p(0, 2), p(3, 2)));
+    s.apply(Action::Copy);
+    let clip = doc(&s).clipboard.clone().unwrap();
+    let shown_row: Vec<Vec<Tile>> = (0..4)
+        .map(|x| doc(&s).shown_map().get(p(x, 2)).unwrap().clone())
+        .collect();
+    assert_eq!(clip.cells(), shown_row.as_slice());
+    assert_ne!(
+        clip.cells(),
+        (0..4)
+            .map(|x| resized.map.get(p(x, 2)).unwrap().clone())
+            .collect::<Vec<_>>()
+            .as_slice(),
+        "the game moved baba, so the copy differs from the design"
+    );
+    s.apply(Action::PlayStop);
+    s.apply(Action::Undo);
+    assert_eq!(doc(&s).level, design, "after Stop, undo works again");
+}
+
+#[test]
+fn brushes_and_clipboard_survive_opening_another_baba_level() {
+    let mut s = baba_state(walk_level());
+    baba(&mut s, BabaAction::SetPrimary(Some(kind("text_win"))));
+    baba(&mut s, BabaAction::SetFacing(Dir::Down));
+    baba(&mut s, BabaAction::SetStackMode(StackMode::Replace));
+    s.selection = Some(CellRect::span(p(0, 0), p(2, 0)));
+    s.apply(Action::Copy);
+    let serial = s.doc_serial;
+    s.apply(Action::OpenPath(levels_dir().join("baba/first-words.json")));
+    assert_eq!(doc(&s).level.name, "First Words");
+    assert!(s.doc_serial > serial, "a new document for the canvas cache");
+    assert_eq!(doc(&s).primary, Some(kind("text_win")));
+    assert_eq!(doc(&s).facing, Dir::Down);
+    assert_eq!(doc(&s).stack_mode, StackMode::Replace);
+    // Paste the copied BABA IS YOU into the new level at its bottom-left corner.
+    s.selection = Some(CellRect::span(p(0, 5), p(0, 5)));
+    s.hover = None;
+    s.apply(Action::Paste);
+    assert_eq!(toks(&s, 0, 5), ["text_baba"]);
+    assert_eq!(toks(&s, 1, 5), ["text_is"]);
+    assert_eq!(toks(&s, 2, 5), ["text_you"]);
+}
+
+#[test]
+fn the_highlighted_rule_is_cleared_when_play_starts_or_stops() {
+    let mut s = baba_state(walk_level());
+    baba(&mut s, BabaAction::HoverRule(Some(0)));
+    assert_eq!(doc(&s).hovered_tiles(), [p(0, 0), p(1, 0), p(2, 0)]);
+    s.apply(Action::PlayStart);
+    assert!(doc(&s).hovered_tiles().is_empty());
+    baba(&mut s, BabaAction::HoverRule(Some(0)));
+    s.apply(Action::PlayStop);
+    assert_eq!(doc(&s).hovered_rule, None);
 }

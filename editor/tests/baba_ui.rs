@@ -361,3 +361,58 @@ fn a_short_play_with_undo_restart_and_a_win() {
 
 /// `tilesmith_engine::Game::status` is a trait method.
 use tilesmith_engine::Game as _;
+
+#[test]
+fn the_design_changing_on_disk_during_play_does_not_break_the_canvas() {
+    // A 10×6 design on disk; while it is played, the file is replaced by a 4×3 level.
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("shrinks.json");
+    let big = BabaLevel::new("big", 10, 6);
+    std::fs::write(&file, tilesmith_engine::json_text::layout(&big.to_json())).unwrap();
+    let mut st = EditorState::with_document(LevelDoc::Baba(BabaLevel::new("x", 1, 1)));
+    st.apply(tilesmith_editor::state::Action::OpenPath(file.clone()));
+    let mut h = harness(st);
+    click(&mut h, "Start playing");
+    let small = BabaLevel::new("small", 4, 3);
+    std::fs::write(&file, tilesmith_engine::json_text::layout(&small.to_json())).unwrap();
+    h.state_mut()
+        .state
+        .apply(tilesmith_editor::state::Action::DiskChanged);
+    settle(&mut h);
+    // The design was reloaded (one undoable edit); the map still shows the 10×6 game.
+    assert_eq!(doc(&h).level.width(), 4);
+    assert_eq!(h.state().state.map_size(), (10, 6));
+    assert_eq!(
+        h.state().ui.canvas.content().map(|k| (k.3, k.4)),
+        Some((10, 6))
+    );
+    click(&mut h, "Stop playing");
+    assert_eq!(
+        h.state().ui.canvas.content().map(|k| (k.3, k.4)),
+        Some((4, 3))
+    );
+}
+
+#[test]
+fn opening_a_level_of_the_same_size_rebuilds_the_map_texture() {
+    let levels = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../levels/baba");
+    let mut st = EditorState::with_document(LevelDoc::Baba(BabaLevel::new("x", 1, 1)));
+    st.apply(tilesmith_editor::state::Action::OpenPath(
+        levels.join("first-words.json"),
+    ));
+    let mut h = harness(st);
+    let before = h.state().ui.canvas.content().unwrap();
+    // Lonely Flag is 9×6 too, and also unedited (history generation 0).
+    h.state_mut()
+        .state
+        .apply(tilesmith_editor::state::Action::OpenPath(
+            levels.join("lonely-flag.json"),
+        ));
+    settle(&mut h);
+    let after = h.state().ui.canvas.content().unwrap();
+    assert_eq!((before.3, before.4), (after.3, after.4));
+    assert_ne!(
+        before, after,
+        "the texture must not keep the first level's colours"
+    );
+}

@@ -238,7 +238,20 @@ pub struct BabaDoc {
     rules: Vec<FormedRule>,
     /// The design's text tiles that form no rule, as `(cell, stack index)`.
     unused: HashSet<(Pos, usize)>,
-    rules_gen: Option<u64>,
+    /// What the rule list was computed for: the history generation and, during a stroke, its
+    /// start, last cell and preview length.
+    rules_key: Option<RulesKey>,
+}
+
+type RulesKey = (u64, Option<(Pos, Pos, usize)>);
+
+/// Swaps each `(pos, stack)` with the level's stack at `pos` (twice restores both).
+fn swap_in(level: &mut BabaLevel, cells: &mut [(Pos, Stack)]) {
+    for (p, s) in cells.iter_mut() {
+        if let Some(c) = level.map.get_mut(*p) {
+            std::mem::swap(c, s);
+        }
+    }
 }
 
 impl BabaDoc {
@@ -257,7 +270,7 @@ impl BabaDoc {
             hovered_rule: None,
             rules: Vec::new(),
             unused: HashSet::new(),
-            rules_gen: None,
+            rules_key: None,
         };
         d.refresh_rules();
         d
@@ -272,25 +285,23 @@ impl BabaDoc {
             .stroke
             .as_ref()
             .filter(|s| !s.preview.is_empty())
-            .filter(|_| self.level.width() * self.level.height() <= LIVE_STROKE_CELLS);
-        if let Some(s) = live {
-            let mut level = self.level.clone();
-            for (p, stack) in &s.preview {
-                if let Some(c) = level.map.get_mut(*p) {
-                    *c = stack.clone();
-                }
-            }
-            self.set_rules(&level);
-            self.rules_gen = None;
+            .filter(|_| self.level.width() * self.level.height() <= LIVE_STROKE_CELLS)
+            .map(|s| (s.start, s.last, s.preview.len()));
+        let key = (g, live);
+        if self.rules_key == Some(key) {
             return;
         }
-        if self.rules_gen == Some(g) {
-            return;
-        }
-        self.rules_gen = Some(g);
+        self.rules_key = Some(key);
+        // The stroke's preview is swapped into the level, the rules formed, and swapped back.
+        let mut preview: Vec<(Pos, Stack)> = match (&self.stroke, live) {
+            (Some(s), Some(_)) => s.preview.clone(),
+            _ => Vec::new(),
+        };
+        swap_in(&mut self.level, &mut preview);
         let level = std::mem::replace(&mut self.level, BabaLevel::new("", 1, 1));
         self.set_rules(&level);
         self.level = level;
+        swap_in(&mut self.level, &mut preview);
     }
 
     fn set_rules(&mut self, level: &BabaLevel) {
@@ -319,12 +330,30 @@ impl BabaDoc {
         }
     }
 
+    /// How many text tiles of the shown map form no rule.
+    pub fn unused_count(&self) -> usize {
+        match &self.play {
+            Some(p) => p.unused.len(),
+            None => self.unused.len(),
+        }
+    }
+
     /// The map as shown: the play state while playing, else the design.
     pub fn shown_map(&self) -> &Grid<Stack> {
         match &self.play {
             Some(p) => &p.shown.map,
             None => &self.level.map,
         }
+    }
+
+    /// Takes over the brushes, facing, stack mode and clipboard of another document (when a
+    /// new baba level replaces `old`).
+    pub fn keep_tools_of(&mut self, old: BabaDoc) {
+        self.primary = old.primary;
+        self.secondary = old.secondary;
+        self.facing = old.facing;
+        self.stack_mode = old.stack_mode;
+        self.clipboard = old.clipboard;
     }
 
     /// The brush of a mouse button.
@@ -408,11 +437,31 @@ impl EditorState {
             // Baba actions on a boulder document do nothing.
             return (!matches!(action, Action::Baba(_))).then_some(action);
         };
+        if doc.play.is_some()
+            && matches!(
+                action,
+                Action::Undo
+                    | Action::Redo
+                    | Action::HistoryGoTo(_)
+                    | Action::Cut
+                    | Action::Paste
+                    | Action::DeleteSelection
+                    | Action::Resize { .. }
+            )
+        {
+            // The map shows the game: edits to the hidden design would surprise.
+            self.status = "stop playing (F5) to edit the design".into();
+            return None;
+        }
         match action {
             Action::Baba(a) => self.baba_action(a),
             Action::SelectTool(t) => {
                 doc.stroke = None;
                 return Some(Action::SelectTool(t));
+            }
+            Action::SideTab(t) => {
+                doc.hovered_rule = None;
+                return Some(Action::SideTab(t));
             }
             Action::CellPress { pos, button, alt } => {
                 if doc.play.is_some() {
@@ -486,7 +535,8 @@ impl EditorState {
             }
             Action::Copy => {
                 if let Some(r) = self.selection {
-                    doc.clipboard = Some(copy_rect(&doc.level.map, r));
+                    // While playing, the game's cells (what the map shows).
+                    doc.clipboard = Some(copy_rect(doc.shown_map(), r));
                     self.status = format!("copied {}×{} cells", r.width(), r.height());
                 }
             }
@@ -533,9 +583,14 @@ impl EditorState {
             }
             Action::PlayStart => {
                 doc.stroke = None;
+                doc.hovered_rule = None;
                 doc.play = Some(BabaPlay::new(doc.level.clone()));
             }
-            Action::PlayStop => doc.play = None,
+            Action::PlayStop => {
+                doc.hovered_rule = None;
+                doc.play = None;
+                self.clip_selection();
+            }
             Action::PlayStep(i) => {
                 if let Some(p) = &mut doc.play {
                     p.input(i.unwrap_or(Input::Wait));
@@ -634,9 +689,14 @@ impl EditorState {
                     Ok(cells) => {
                         let words = text.split_whitespace().collect::<Vec<_>>().join(" ");
                         let name = format!("Place \"{}\"", words.to_lowercase());
-                        if let Some(e) = BabaEdit::cells(&name, &doc.level, cells) {
-                            doc.history.push(&mut doc.level, e, None);
-                        }
+                        let Some(e) = BabaEdit::cells(&name, &doc.level, cells) else {
+                            self.status = format!(
+                                "\"{}\" is already there: nothing changed",
+                                words.to_lowercase()
+                            );
+                            return;
+                        };
+                        doc.history.push(&mut doc.level, e, None);
                         self.status = if parse_words(&text).is_some() {
                             format!("placed \"{}\"", words.to_lowercase())
                         } else {

@@ -269,7 +269,7 @@ pub enum Action {
     },
     /// Resize the map to `width` × `height`; `anchor` (0–2, 0–2) says which side stays:
     /// (0, 0) keeps the top-left, (1, 1) the centre, (2, 2) the bottom-right. New cells are
-    /// `path`.
+    /// empty (boulder: `path`; baba: no object).
     Resize {
         /// New width in cells.
         width: usize,
@@ -294,11 +294,11 @@ pub enum Action {
     },
     /// Copy the selection to the editor's clipboard.
     Copy,
-    /// Copy the selection, then fill it with `path`.
+    /// Copy the selection, then empty it (boulder: `path`; baba: no object).
     Cut,
     /// Paste the clipboard at the hovered cell (or the selection's corner, or 0, 0).
     Paste,
-    /// Fill the selection with `path`.
+    /// Empty the selection (boulder: `path`; baba: no object).
     DeleteSelection,
     /// Select the whole map.
     SelectAll,
@@ -351,15 +351,16 @@ pub enum Action {
     PlayStop,
     /// Run (true) or pause.
     PlayRun(bool),
-    /// One tick with this input (`None`: the input chosen in the pane).
+    /// One tick (baba: turn) with this input (`None`: boulder: the input chosen in the pane;
+    /// baba: wait).
     PlayStep(Option<Input>),
-    /// Undo one tick.
+    /// Undo one tick (baba: turn).
     PlayBack,
-    /// Redo one tick.
+    /// Redo one tick (baba: turn).
     PlayForward,
-    /// Restart from the design.
+    /// Restart from the design (baba: the game's restart).
     PlayReset,
-    /// Go to this tick of the history.
+    /// Go to this tick (baba: turn) of the history.
     PlayScrub(u64),
     /// Set the speed factor (1 = 5 ticks/s).
     PlaySpeed(f32),
@@ -457,6 +458,8 @@ pub struct EditorState {
     pub autosave: Option<Autosave>,
     /// The question waiting for an answer.
     pub pending: Option<Pending>,
+    /// Counts the documents opened or created in this window (for caches keyed by document).
+    pub doc_serial: u64,
     /// A one-line status message (last save, errors).
     pub status: String,
     /// The file dialogs.
@@ -517,6 +520,7 @@ impl EditorState {
             settings_file: None,
             autosave: None,
             pending: None,
+            doc_serial: 0,
             status: String::new(),
             dialogs: Box::new(ScriptedDialogs::default()),
             close_ok: false,
@@ -560,10 +564,11 @@ impl EditorState {
         }
     }
 
-    /// The map size of the open document (the design's, or the play state's), in cells.
+    /// The size in cells (width, height) of the map as shown: the play state's while playing,
+    /// else the design's.
     pub fn map_size(&self) -> (usize, usize) {
         match (&self.baba, &self.play) {
-            (Some(d), _) => (d.level.width(), d.level.height()),
+            (Some(d), _) => (d.shown_map().width(), d.shown_map().height()),
             (None, Some(p)) => (p.game.board().width(), p.game.board().height()),
             (None, None) => (self.level.width(), self.level.height()),
         }
@@ -617,9 +622,13 @@ impl EditorState {
         format!("{name}{} — Tilesmith", if self.dirty() { "*" } else { "" })
     }
 
-    /// The cell at `pos` as shown: the play state while playing, else the design (or, with
-    /// "apply once", the scratch copy after the selected rule).
+    /// The boulder cell at `pos` as shown: the play state while playing, else the design (or,
+    /// with "apply once", the scratch copy after the selected rule). `None` outside the map and
+    /// while a baba level is open (see [`BabaDoc::shown_map`]).
     pub fn shown_cell(&self, pos: Pos) -> Option<Cell> {
+        if self.baba.is_some() {
+            return None;
+        }
         match &self.play {
             Some(p) => {
                 let b = p.game.board();
@@ -1120,9 +1129,16 @@ impl EditorState {
             }
             LevelDoc::Baba(level) => {
                 self.level = BoulderLevel::new("untitled", 1, 1);
-                self.baba = Some(BabaDoc::new(level));
+                let mut d = BabaDoc::new(level);
+                // Brushes and the clipboard stay, so cells can be copied between levels.
+                if let Some(old) = self.baba.take() {
+                    d.keep_tools_of(old);
+                }
+                self.baba = Some(d);
             }
         }
+        self.doc_serial += 1;
+        self.hover = None;
         self.history = History::default();
         self.path = path;
         self.disk_text = text;
@@ -1287,7 +1303,12 @@ impl EditorState {
                         self.status = "restored the autosave copy".into();
                     }
                     Ok(doc) => {
+                        let other_kind = doc.kind() != self.kind();
                         self.push_level("Restore autosave", doc);
+                        if other_kind {
+                            // Not an undoable edit: the document differs from the file.
+                            self.mark_unsaved();
+                        }
                         self.status = "restored the autosave copy".into();
                     }
                     Err(_) => self.status = "the autosave copy cannot be loaded".into(),

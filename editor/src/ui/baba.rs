@@ -301,16 +301,7 @@ pub fn rules_ui(
         ui.label(RichText::new("No text forms a rule.").italics());
     }
     rule_rows(ui, d, out);
-    let unused = d
-        .shown_map()
-        .iter()
-        .flat_map(|(p, s)| {
-            s.iter()
-                .enumerate()
-                .filter(move |(i, t)| t.kind.is_text() && d.is_unused(p, *i))
-                .map(move |_| p)
-        })
-        .count();
+    let unused = d.unused_count();
     if unused > 0 {
         ui.label(RichText::new(format!("{unused} text tile(s) form no rule (dimmed)")).weak());
     }
@@ -385,15 +376,18 @@ fn rule_rows(ui: &mut Ui, d: &BabaDoc, out: &mut Vec<Action>) {
         }
         let resp = ui
             .add(egui::Label::new(text).sense(Sense::hover()))
-            .on_hover_text(format!(
-                "{} text tile(s): {}",
-                r.tiles.len(),
-                r.tiles
-                    .iter()
-                    .map(|t| format!("({}, {})", t.pos.x, t.pos.y))
-                    .collect::<Vec<_>>()
-                    .join(" ")
-            ));
+            .on_hover_ui(|ui| {
+                // Built only while hovered.
+                ui.label(format!(
+                    "{} text tile(s) at (x, y): {}",
+                    r.tiles.len(),
+                    r.tiles
+                        .iter()
+                        .map(|t| format!("({}, {})", t.pos.x, t.pos.y))
+                        .collect::<Vec<_>>()
+                        .join(" ")
+                ));
+            });
         let row = egui::Rect::from_x_y_ranges(left..=right, resp.rect.y_range());
         if on {
             ui.painter()
@@ -555,26 +549,34 @@ pub fn play_ui(ui: &mut Ui, d: &BabaDoc, out: &mut Vec<Action>) {
     rule_rows(ui, d, out);
     ui.separator();
     ui.strong("Turns");
-    egui::ScrollArea::vertical()
+    // One row per turn, only the visible rows are laid out (sessions can be long).
+    let reachable = p.turn() as usize + p.game.redo_len();
+    let row_h =
+        ui.text_style_height(&egui::TextStyle::Button) + ui.spacing().button_padding.y * 2.0;
+    egui::ScrollArea::both()
         .id_salt("baba-turns")
         .max_height(200.0)
-        .show(ui, |ui| {
-            if ui.selectable_label(p.turn() == 0, "0: start").clicked() {
-                baba(out, BabaAction::GoToTurn(0));
-            }
-            let reachable = p.turn() as usize + p.game.redo_len();
-            for (i, l) in p.log.iter().enumerate().take(reachable) {
-                let n = i as u64 + 1;
-                let mut text = format!("{n}: {}", input_label(l.input));
-                for f in &l.formed {
-                    text.push_str(&format!("  + {f}"));
-                }
-                for b in &l.broken {
-                    text.push_str(&format!("  - {b}"));
-                }
-                if l.status.is_over() {
-                    text.push_str(&format!("  ({})", l.status.word()));
-                }
+        .stick_to_bottom(true)
+        .show_rows(ui, row_h, reachable.min(p.log.len()) + 1, |ui, rows| {
+            ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Extend);
+            for row in rows {
+                let n = row as u64;
+                let text = match row.checked_sub(1).and_then(|i| p.log.get(i)) {
+                    None => "0: start".to_string(),
+                    Some(l) => {
+                        let mut text = format!("{n}: {}", input_label(l.input));
+                        for f in &l.formed {
+                            text.push_str(&format!("  + {f}"));
+                        }
+                        for b in &l.broken {
+                            text.push_str(&format!("  - {b}"));
+                        }
+                        if l.status.is_over() {
+                            text.push_str(&format!("  ({})", l.status.word()));
+                        }
+                        text
+                    }
+                };
                 let mut rt = RichText::new(text);
                 if n > p.turn() {
                     rt = rt.weak().italics();

@@ -21,7 +21,7 @@ use crate::tools::{Button, CellRect};
 /// UI-side cache of the canvas: the base-colour texture and what it shows.
 pub struct CanvasCache {
     texture: Option<TextureHandle>,
-    key: Option<(u8, u64, usize, usize)>,
+    key: Option<ContentKey>,
     /// Space was held when the current primary drag started (so it pans).
     space_drag: bool,
     /// The canvas rectangle of the last frame, in screen points.
@@ -44,6 +44,11 @@ impl CanvasCache {
     pub fn rect(&self) -> Rect {
         self.rect
     }
+
+    /// What the map texture was last built from (`None` before the first frame).
+    pub fn content(&self) -> Option<ContentKey> {
+        self.key
+    }
 }
 
 impl std::fmt::Debug for CanvasCache {
@@ -61,18 +66,23 @@ fn size_of(st: &EditorState) -> (usize, usize) {
     st.map_size()
 }
 
-fn content_key(st: &EditorState) -> (u8, u64, usize, usize) {
+/// What the map texture shows: the document (its serial), which map of it (0 design, 1 play,
+/// 2 apply-once preview, 3 baba design, 4 baba play), that map's version, and its size.
+pub type ContentKey = (u64, u8, u64, usize, usize);
+
+fn content_key(st: &EditorState) -> ContentKey {
     let (w, h) = size_of(st);
+    let doc = st.doc_serial;
     if let Some(d) = &st.baba {
         return match &d.play {
-            Some(p) => (4, p.version, w, h),
-            None => (3, d.history.generation(), w, h),
+            Some(p) => (doc, 4, p.version, w, h),
+            None => (doc, 3, d.history.generation(), w, h),
         };
     }
     match &st.play {
-        Some(p) => (1, p.version(), w, h),
-        None if st.apply_once_map().is_some() => (2, st.rule_preview_serial(), w, h),
-        None => (0, st.history.generation(), w, h),
+        Some(p) => (doc, 1, p.version(), w, h),
+        None if st.apply_once_map().is_some() => (doc, 2, st.rule_preview_serial(), w, h),
+        None => (doc, 0, st.history.generation(), w, h),
     }
 }
 
@@ -326,7 +336,8 @@ pub fn canvas_ui(ui: &mut Ui, st: &EditorState, cache: &mut CanvasCache, out: &m
             i.modifiers,
             i.smooth_scroll_delta,
             i.zoom_delta(),
-            i.key_down(egui::Key::Space),
+            // Space is the wait key while a baba level is played, not the pan key.
+            i.key_down(egui::Key::Space) && !(st.baba.is_some() && st.playing()),
         )
     });
     let local = |p: Pos2| [p.x - rect.min.x, p.y - rect.min.y];
@@ -535,7 +546,7 @@ fn paint_baba(
         painter.text(
             r.center(),
             egui::Align2::CENTER_CENTER,
-            format!("WON in {} turns", p.turn()),
+            format!("Level won in {} turns!", p.turn()),
             egui::FontId::proportional(24.0),
             Color32::WHITE,
         );

@@ -215,6 +215,11 @@ impl Command {
         }
     }
 
+    /// False for commands that do nothing for the open document (Replace all on a baba level).
+    pub fn available(self, st: &EditorState) -> bool {
+        !(self == Command::ReplaceAll && st.baba.is_some())
+    }
+
     /// True for commands that still work while a text field has the keyboard (Ctrl+S, …).
     pub fn works_in_text(self) -> bool {
         matches!(

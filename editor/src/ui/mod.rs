@@ -239,7 +239,7 @@ pub fn shortcuts(ctx: &egui::Context, st: &EditorState, out: &mut Vec<Action>) {
     let playing = st.playing();
     ctx.input_mut(|i| {
         // Baba play keys come first: Z undoes a turn and R restarts, as in the game.
-        if !typing && st.baba.as_ref().is_some_and(|d| d.play.is_some()) {
+        if !typing && i.modifiers.is_none() && st.baba.as_ref().is_some_and(|d| d.play.is_some()) {
             let turn = |out: &mut Vec<Action>, input| {
                 out.push(Action::Baba(crate::state::baba::BabaAction::Turn(input)));
             };

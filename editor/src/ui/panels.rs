@@ -38,7 +38,10 @@ impl Default for PanelState {
 }
 
 fn command_button(ui: &mut Ui, c: Command, st: &EditorState, out: &mut Vec<Action>) {
-    let r = ui.add(egui::Button::new(c.label()).shortcut_text(c.shortcut_text()));
+    let r = ui.add_enabled(
+        c.available(st),
+        egui::Button::new(c.label()).shortcut_text(c.shortcut_text()),
+    );
     if r.clicked() {
         out.push(c.action(st));
         ui.close();
