@@ -97,3 +97,46 @@ fn replays_are_not_won_before_their_last_input_and_undo_restores_exactly() {
         assert_eq!(g.state_hash(), hashes[1]);
     }
 }
+
+/// The game's view of rules and unused text (what the editor's play pane and canvas show)
+/// agrees, turn by turn, with the same state written out as a level and read as a design.
+#[test]
+fn the_games_rules_and_unused_text_match_its_state_as_a_level_every_turn() {
+    let dir = workspace().join("tests").join("replays").join("baba");
+    let mut unused_seen = 0;
+    for f in level_files() {
+        let replay = Replay::load(&dir.join(format!("{}.json", stem(&f)))).unwrap();
+        let doc = load_file(&f).unwrap();
+        let level = tilesmith_engine::kind::baba::BabaLevel::from_json(&doc.value).unwrap();
+        let mut g = BabaGame::new(level, replay.seed);
+        for (k, i) in std::iter::once(None)
+            .chain(replay.inputs.iter().map(Some))
+            .enumerate()
+        {
+            if let Some(i) = i {
+                g.step(*i);
+            }
+            let as_level = g.to_baba_level();
+            let texts = |r: &[tilesmith_engine::kind::baba::rules::FormedRule]| {
+                r.iter().map(|r| r.text.clone()).collect::<Vec<_>>()
+            };
+            assert_eq!(
+                texts(g.rules()),
+                texts(&as_level.rules()),
+                "{}: rules after {k} inputs",
+                f.display()
+            );
+            assert_eq!(
+                g.unused_text(),
+                as_level.unused_text(),
+                "{}: unused text after {k} inputs",
+                f.display()
+            );
+            unused_seen += g.unused_text().len();
+        }
+    }
+    assert!(
+        unused_seen > 0,
+        "some level has text that forms no rule on some turn"
+    );
+}

@@ -1,7 +1,9 @@
 //! The rule refresh: rules from the text on the grid, conditions per object, and the resulting
 //! properties (spec baba §3.5–§3.7, §5.3).
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
+
+use rustc_hash::FxHashMap;
 
 use super::rules::{Arg, Condition, FormedRule, Rule, TextTile, form_rules};
 use super::word::{Kind, Noun, Prefix, Prep, Prop, Verb, Word};
@@ -79,11 +81,11 @@ pub struct World<'a> {
 }
 
 /// The objects in each cell, ascending ID.
-pub type CellIndex = HashMap<Pos, Vec<ObjId>>;
+pub type CellIndex = FxHashMap<Pos, Vec<ObjId>>;
 
 /// Builds the cell index of `objs`.
 pub fn cell_index(objs: &BTreeMap<ObjId, Obj>) -> CellIndex {
-    let mut m: CellIndex = HashMap::new();
+    let mut m: CellIndex = FxHashMap::default();
     for (&id, o) in objs {
         m.entry(o.pos()).or_default().push(id);
     }
@@ -119,7 +121,7 @@ pub struct Refresh {
     /// Rules formed by the text on the grid, board order.
     pub formed: Vec<FormedRule>,
     /// Derived properties per object.
-    pub derived: HashMap<ObjId, Derived>,
+    pub derived: FxHashMap<ObjId, Derived>,
     /// The active rules whose subject is EMPTY (Tier 2), evaluated per object-free cell on
     /// demand by [`empty_derived`].
     pub empty_rules: Vec<Rule>,
@@ -139,7 +141,7 @@ pub fn refresh(world: &World, extra: &[Rule]) -> Refresh {
     let implicit = implicit_rules();
     rules.extend(extra.iter());
     rules.extend(implicit.iter());
-    let mut derived = HashMap::new();
+    let mut derived = FxHashMap::default();
     for (&id, o) in world.objs {
         derived.insert(id, derive(world, &index, id, o, &rules));
     }

@@ -4,7 +4,9 @@
 //! next free ID and the turn counter. Undo keeps a full snapshot per turn, IDs included, so
 //! undo and redo restore a turn exactly (§2, (C)). The turn itself is in `turn.rs`.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
+
+use rustc_hash::FxHashMap;
 
 use serde::Serialize;
 use serde_json::{Value, json};
@@ -61,7 +63,7 @@ pub struct BabaGame {
     /// The last refresh.
     pub(super) cur: Refresh,
     /// The objects of each cell, ascending ID (rebuilt after undo and redo).
-    pub(super) index: HashMap<Pos, Vec<ObjId>>,
+    pub(super) index: FxHashMap<Pos, Vec<ObjId>>,
     /// The objects the last refresh read (a refresh of the same objects is skipped).
     refreshed: Option<BTreeMap<ObjId, Obj>>,
     history: Vec<State>,
@@ -116,7 +118,7 @@ impl BabaGame {
             extra: Vec::new(),
             cur: Refresh::default(),
             refreshed: None,
-            index: HashMap::new(),
+            index: FxHashMap::default(),
             history: Vec::new(),
             cursor: 0,
             dropped: 0,
@@ -246,8 +248,25 @@ impl BabaGame {
 
     /// The text tiles that form no rule now (to dim them).
     pub fn unused_text(&self) -> Vec<TextTile> {
-        let index = super::eval::cell_index(&self.st.objs);
-        let texts = super::eval::text_tiles(&self.st.objs, &index);
+        // Only the text objects are looked at; their stack index comes from the cell index
+        // (ascending ID), as in `to_baba_level`.
+        let mut texts: Vec<TextTile> = self
+            .st
+            .objs
+            .iter()
+            .filter_map(|(id, o)| match o.kind {
+                Kind::Text(word) => {
+                    let layer = self.index.get(&o.pos())?.iter().position(|x| x == id)?;
+                    Some(TextTile {
+                        pos: o.pos(),
+                        layer,
+                        word,
+                    })
+                }
+                Kind::Entity(_) => None,
+            })
+            .collect();
+        texts.sort_by_key(|t| (t.pos.y, t.pos.x, t.layer));
         unused_text(&texts, &self.cur.formed)
     }
 

@@ -487,8 +487,7 @@ impl BabaGame {
     /// Tier 2 stack cap (§2, §4.2 (C)): at most [`STACK_CAP`] objects of one kind per cell;
     /// the higher IDs vanish (no HAS).
     fn cap_stacks(&mut self) {
-        let mut seen: std::collections::HashMap<(Pos, Kind), usize> =
-            std::collections::HashMap::new();
+        let mut seen: rustc_hash::FxHashMap<(Pos, Kind), usize> = Default::default();
         let mut gone = Vec::new();
         for (&id, o) in &self.st.objs {
             let n = seen.entry((o.pos(), o.kind)).or_insert(0);
@@ -887,8 +886,7 @@ impl BabaGame {
     /// 10: MAKE and WRITE (§5.6), judged on the state at the start of the step.
     fn make(&mut self) {
         let start = self.st.objs.clone();
-        let mut kinds_at: std::collections::HashMap<Pos, Vec<Kind>> =
-            std::collections::HashMap::new();
+        let mut kinds_at: rustc_hash::FxHashMap<Pos, Vec<Kind>> = Default::default();
         for o in start.values() {
             kinds_at.entry(o.pos()).or_default().push(o.kind);
         }

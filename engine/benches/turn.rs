@@ -1,0 +1,87 @@
+//! Turns per second of the baba kind on generated square maps: BABA IS YOU, ROCK IS PUSH,
+//! WALL IS STOP, KEKE IS MOVE and FLAG IS WIN written on row 0, then a seeded mix of rocks
+//! (15 %), walls (10 %), kekes (2 %) and flags (1 %) with one baba in the middle. A turn moves
+//! baba (pushing rocks), moves every keke, and refreshes rules and properties. Also the time of
+//! `BabaGame::unused_text`, which the editor's play pane calls after every turn. Figures go to
+//! BENCHMARKS.md.
+//!
+//! Run: `cargo bench -p tilesmith-engine --bench turn`.
+
+use std::hint::black_box;
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use rand_chacha::ChaCha8Rng;
+use rand_core::{Rng as _, SeedableRng as _};
+use tilesmith_engine::kind::baba::{BabaGame, BabaLevel, Kind, Tile};
+use tilesmith_engine::{Dir, Game, Input, Pos};
+
+fn tile(token: &str) -> Tile {
+    Tile::new(Kind::from_token(token).expect("a baba token"))
+}
+
+/// The generated `size` × `size` level (size ≥ 16) and its number of objects.
+fn generated(size: usize) -> (BabaLevel, usize) {
+    let mut l = BabaLevel::new("bench", size, size);
+    let words = [
+        "baba", "is", "you", "", "rock", "is", "push", "", "wall", "is", "stop", "", "keke", "is",
+        "move", "", "flag", "is", "win",
+    ];
+    let mut n = 0;
+    for (x, w) in words.iter().enumerate().filter(|(_, w)| !w.is_empty()) {
+        if let Some(c) = l.map.get_mut(Pos::new(x % size, x / size)) {
+            c.push(tile(&format!("text_{w}")));
+            n += 1;
+        }
+    }
+    let mut rng = ChaCha8Rng::seed_from_u64(7);
+    for y in 2..size {
+        for x in 0..size {
+            let t = match rng.next_u32() % 100 {
+                0..=14 => "rock",
+                15..=24 => "wall",
+                25..=26 => "keke",
+                27 => "flag",
+                _ => continue,
+            };
+            if let Some(c) = l.map.get_mut(Pos::new(x, y)) {
+                c.push(tile(t));
+                n += 1;
+            }
+        }
+    }
+    let mid = Pos::new(size / 2, size / 2);
+    if let Some(c) = l.map.get_mut(mid) {
+        *c = vec![tile("baba")];
+    }
+    (l, n)
+}
+
+fn turns(c: &mut Criterion) {
+    let mut group = c.benchmark_group("baba turn");
+    group.sample_size(10);
+    for size in [30, 100, 300] {
+        let (level, objects) = generated(size);
+        let mut game = BabaGame::new(level, 0);
+        let mut k = 0u32;
+        let name = format!("{size}x{size} ({objects} objects)");
+        group.bench_function(&name, |b| {
+            b.iter(|| {
+                // Left and right in turn, so baba stays near the middle.
+                let d = if k.is_multiple_of(2) {
+                    Dir::Right
+                } else {
+                    Dir::Left
+                };
+                k += 1;
+                black_box(game.step(Input::Move(d)));
+            })
+        });
+        group.bench_function(format!("{name}: unused_text"), |b| {
+            b.iter(|| black_box(game.unused_text()))
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, turns);
+criterion_main!(benches);
