@@ -1,13 +1,14 @@
 //! Headless frame benchmark of the editor on a 500×500 level: runs the whole UI (layout and
 //! tessellation, no GPU) for N frames while panning and zooming, and prints the mean frame time.
 //!
-//! `cargo run --release -p tilesmith --example bench_canvas -- 600`
+//! `cargo run --release -p tilesmith --example bench_canvas -- 600` (a baba level of the same
+//! size with `TILESMITH_BENCH_KIND=baba`).
 
 use std::time::Instant;
 
 use eframe::egui::{self, RawInput, Rect, pos2};
-use tilesmith_editor::app::{TilesmithApp, bench_level};
-use tilesmith_editor::state::{Action, EditorState};
+use tilesmith_editor::app::{TilesmithApp, bench_baba_level, bench_level};
+use tilesmith_editor::state::{Action, EditorState, LevelDoc};
 
 fn main() {
     let frames: u32 = std::env::args()
@@ -15,7 +16,13 @@ fn main() {
         .and_then(|s| s.parse().ok())
         .unwrap_or(600);
     let ctx = egui::Context::default();
-    let mut app = TilesmithApp::new(EditorState::new(bench_level(500, 500)));
+    let baba = std::env::var("TILESMITH_BENCH_KIND").is_ok_and(|k| k == "baba");
+    let state = if baba {
+        EditorState::with_document(LevelDoc::Baba(bench_baba_level(500, 500)))
+    } else {
+        EditorState::new(bench_level(500, 500))
+    };
+    let mut app = TilesmithApp::new(state);
     let input = || RawInput {
         screen_rect: Some(Rect::from_min_max(pos2(0.0, 0.0), pos2(1280.0, 800.0))),
         ..Default::default()
@@ -55,7 +62,8 @@ fn main() {
     }
     let mean = total.as_secs_f64() * 1000.0 / frames as f64;
     println!(
-        "bench_canvas: {frames} frames, 500x500 level, 1280x800 window, pan+zoom: mean {mean:.2} ms/frame ({:.0} fps), worst {:.2} ms, up to {visible_max} cells visible",
+        "bench_canvas: {frames} frames, 500x500 {} level, 1280x800 window, pan+zoom: mean {mean:.2} ms/frame ({:.0} fps), worst {:.2} ms, up to {visible_max} cells visible",
+        if baba { "baba" } else { "boulder" },
         1000.0 / mean,
         worst.as_secs_f64() * 1000.0
     );

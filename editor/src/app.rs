@@ -117,8 +117,11 @@ impl TilesmithApp {
             .ok()
             .and_then(|s| s.parse::<usize>().ok())
             .unwrap_or(500);
-        let level = bench_level(side, side);
-        self.state = EditorState::new(level);
+        self.state = if std::env::var("TILESMITH_BENCH_KIND").is_ok_and(|k| k == "baba") {
+            EditorState::with_document(crate::state::LevelDoc::Baba(bench_baba_level(side, side)))
+        } else {
+            EditorState::new(bench_level(side, side))
+        };
         self.bench = Some(Bench {
             frames: frames.max(2),
             done: 0,
@@ -132,7 +135,7 @@ impl TilesmithApp {
         let ctx = ui.ctx().clone();
         let mut out = Vec::new();
         if let Some(b) = &mut self.bench {
-            let size = (self.state.level.width(), self.state.level.height());
+            let size = self.state.map_size();
             bench_frame(b, &ctx, size, &mut out);
         }
         ui::draw(ui, &self.state, &mut self.ui, &mut out);
@@ -302,6 +305,37 @@ pub fn bench_level(w: usize, h: usize) -> BoulderLevel {
         let (x, y) = (i % w, i / w);
         let k = (x * 7 + y * 13 + (x * y) % 5) % n;
         *c = Cell::new(Token::ALL[k]).with(ValueKey::Direction, ((x + y) % 4 + 1) as u32);
+    }
+    level
+}
+
+/// A `w` × `h` baba level for the frame benchmark: rules on row 0, then a repeating mix of
+/// objects (some cells empty, some with stacks of two) and loose text tiles, every object noun
+/// and every word appearing.
+pub fn bench_baba_level(w: usize, h: usize) -> tilesmith_engine::kind::baba::BabaLevel {
+    use tilesmith_engine::kind::baba::{BabaLevel, Kind, Tile, palette};
+    let mut level = BabaLevel::new("bench", w, h);
+    let kinds: Vec<Kind> = palette()
+        .iter()
+        .filter_map(|e| Kind::from_token(&e.token))
+        .collect();
+    for (i, c) in level.map.cells_mut().iter_mut().enumerate() {
+        let (x, y) = (i % w, i / w);
+        let k = x * 7 + y * 13 + (x * y) % 5;
+        if k % 3 == 0 {
+            continue;
+        }
+        let dir = tilesmith_engine::Dir::ALL[(x + y) % 4];
+        c.push(Tile {
+            kind: kinds[k % kinds.len()],
+            dir,
+        });
+        if k % 7 == 1 {
+            c.push(Tile {
+                kind: kinds[(k / 7) % kinds.len()],
+                dir,
+            });
+        }
     }
     level
 }

@@ -73,7 +73,7 @@ pub fn paint_cell(p: &Painter, r: Rect, cell: &Cell) {
 
 /// Triangle-mesh drawing helpers for glyphs: no anti-aliasing feathering, so thousands of
 /// glyphs stay cheap to tessellate and to rasterize (also with a software renderer).
-trait MeshExt {
+pub(crate) trait MeshExt {
     fn tri(&mut self, a: Pos2, b: Pos2, c: Pos2, col: Color32);
     fn poly(&mut self, pts: &[Pos2], col: Color32);
     fn disc(&mut self, c: Pos2, r: f32, col: Color32);

@@ -7,9 +7,11 @@
 //! holding several objects shows the top one and a badge with the stack's height.
 
 use eframe::egui::{
-    Align2, Color32, CornerRadius, FontId, Painter, Rect, Stroke, StrokeKind, vec2,
+    Align2, Color32, CornerRadius, FontId, Mesh, Painter, Rect, Stroke, StrokeKind, vec2,
 };
 use tilesmith_engine::Dir;
+
+use crate::look::MeshExt as _;
 use tilesmith_engine::kind::baba::{Kind, Noun, Tile, WordClass};
 
 /// The background of a baba cell with no object.
@@ -91,7 +93,9 @@ pub fn label(k: Kind) -> String {
 
 fn fit_font(text: &str, width: f32, max: f32) -> FontId {
     let n = text.chars().count().max(1) as f32;
-    FontId::monospace((width * 1.55 / n).min(max).max(4.0))
+    // Whole points only: while zooming, the same few sizes recur and egui's text layout cache
+    // serves them.
+    FontId::monospace((width * 1.55 / n).min(max).max(4.0).floor())
 }
 
 /// Paints one tile into `r` (a square in screen points). `dim` draws it faded (text forming no
@@ -189,7 +193,7 @@ pub fn paint_stack(p: &Painter, r: Rect, stack: &[Tile], unused: &dyn Fn(usize) 
     paint_tile(p, r, top, unused(stack.len() - 1));
     let z = r.width();
     if stack.len() > 1 && z >= 14.0 {
-        let font = FontId::proportional((z * 0.28).clamp(8.0, 14.0));
+        let font = FontId::proportional((z * 0.28).clamp(8.0, 14.0).floor());
         let g = p.layout_no_wrap(format!("{}", stack.len()), font, Color32::BLACK);
         let at = r.right_top() + vec2(-g.size().x - 3.0, 1.0);
         p.rect_filled(
@@ -198,5 +202,91 @@ pub fn paint_stack(p: &Painter, r: Rect, stack: &[Tile], unused: &dyn Fn(usize) 
             Color32::from_rgb(120, 220, 255),
         );
         p.galley(at, g, Color32::BLACK);
+    }
+}
+
+/// A text to draw after a mesh: where (its centre), what, font and colour.
+pub type TextJob = (eframe::egui::Pos2, String, FontId, Color32);
+
+/// The cell size (points) from which [`paint_stack`] draws with rounded corners and
+/// anti-aliased outlines; below it the canvas uses [`mesh_stack`].
+pub const FINE_MIN_PX: f32 = 28.0;
+
+/// Adds a stack to one mesh (plain quads and triangles, no anti-aliasing feathering: cheap for
+/// thousands of cells) and its labels to `texts`: the same picture as [`paint_stack`] with
+/// square corners, for small zooms.
+pub fn mesh_stack(
+    m: &mut Mesh,
+    texts: &mut Vec<TextJob>,
+    r: Rect,
+    stack: &[Tile],
+    unused: &dyn Fn(usize) -> bool,
+) {
+    let Some(top) = stack.last() else { return };
+    let z = r.width();
+    m.add_colored_rect(r, EMPTY);
+    if stack.len() > 1
+        && !top.kind.is_text()
+        && let Some((i, Kind::Text(w))) = stack
+            .iter()
+            .enumerate()
+            .rev()
+            .skip(1)
+            .map(|(i, t)| (i, t.kind))
+            .find(|(_, k)| k.is_text())
+    {
+        let strip = Rect::from_min_max(r.left_bottom() - vec2(0.0, r.height() * 0.22), r.max);
+        let col = class_color(w.class()).gamma_multiply(if unused(i) { 0.35 } else { 1.0 });
+        m.add_colored_rect(strip, col);
+    }
+    let dim = unused(stack.len() - 1);
+    let fade = |c: Color32| if dim { c.gamma_multiply(0.35) } else { c };
+    match top.kind {
+        Kind::Text(w) => {
+            let col = fade(class_color(w.class()));
+            let inner = r.shrink(z * 0.06);
+            m.add_colored_rect(inner, col);
+            m.add_colored_rect(
+                inner.shrink((z * 0.06).clamp(1.0, 3.0)),
+                Color32::from_rgb(12, 12, 16),
+            );
+            if z >= 10.0 {
+                let text = w.name().to_uppercase();
+                let font = fit_font(&text, z * 0.84, z * 0.4);
+                texts.push((r.center(), text, font, col));
+            }
+        }
+        Kind::Entity(n) => {
+            let col = fade(noun_color(n));
+            let inner = r.shrink(z * 0.12);
+            m.add_colored_rect(inner, col);
+            // The colour tells objects apart at small sizes; the name comes from 20 points.
+            if z >= 20.0 {
+                let short: String = n.name().chars().take(3).collect::<String>().to_uppercase();
+                let font = fit_font(&short, inner.width() * 0.8, z * 0.3);
+                texts.push((inner.center(), short, font, crate::look::ink(col)));
+            }
+            let (dx, dy) = top.dir.delta();
+            let f = vec2(dx as f32, dy as f32);
+            let side = vec2(-f.y, f.x);
+            let c = r.center();
+            m.tri(
+                c + f * z * 0.47,
+                c + f * z * 0.3 + side * z * 0.11,
+                c + f * z * 0.3 - side * z * 0.11,
+                crate::look::ink(col).gamma_multiply(0.9),
+            );
+        }
+    }
+    if stack.len() > 1 && z >= 14.0 {
+        let s = (z * 0.3).clamp(8.0, 14.0);
+        let badge = Rect::from_min_size(r.right_top() + vec2(-s - 1.0, 1.0), vec2(s, s));
+        m.add_colored_rect(badge, Color32::from_rgb(120, 220, 255));
+        texts.push((
+            badge.center(),
+            format!("{}", stack.len()),
+            FontId::proportional((s * 0.9).floor()),
+            Color32::BLACK,
+        ));
     }
 }

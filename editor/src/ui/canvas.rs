@@ -498,7 +498,7 @@ fn paint_baba(
 ) {
     let visible = |p: &Pos| (x0..x1).contains(&p.x) && (y0..y1).contains(&p.y);
     let map = d.shown_map();
-    if z >= look::GLYPH_MIN_PX {
+    if z >= look_baba::FINE_MIN_PX {
         for y in y0..y1 {
             for x in x0..x1 {
                 let p = Pos::new(x, y);
@@ -508,6 +508,24 @@ fn paint_baba(
                     look_baba::paint_stack(painter, cell_rect(p), s, &|i| d.is_unused(p, i));
                 }
             }
+        }
+    } else if z >= look::GLYPH_MIN_PX {
+        // Many cells: one mesh for all shapes, then the labels.
+        let mut mesh = egui::Mesh::default();
+        let mut texts = Vec::new();
+        for y in y0..y1 {
+            for x in x0..x1 {
+                let p = Pos::new(x, y);
+                if let Some(s) = map.get(p).filter(|s| !s.is_empty()) {
+                    look_baba::mesh_stack(&mut mesh, &mut texts, cell_rect(p), s, &|i| {
+                        d.is_unused(p, i)
+                    });
+                }
+            }
+        }
+        painter.add(egui::Shape::mesh(mesh));
+        for (at, text, font, colour) in texts {
+            painter.text(at, egui::Align2::CENTER_CENTER, text, font, colour);
         }
     }
     if let Some(s) = &d.stroke {
