@@ -416,3 +416,23 @@ fn opening_a_level_of_the_same_size_rebuilds_the_map_texture() {
         "the texture must not keep the first level's colours"
     );
 }
+
+#[test]
+fn a_new_baba_level_from_the_file_menu() {
+    let mut h = harness(EditorState::new(
+        tilesmith_engine::kind::boulder::BoulderLevel::new("b", 8, 6),
+    ));
+    assert!(h.state().state.baba().is_none());
+    click(&mut h, "File");
+    h.get_by_label("New level of kind").hover();
+    settle(&mut h);
+    click(&mut h, "baba");
+    let st = &h.state().state;
+    assert_eq!(st.kind(), tilesmith_editor::state::DocKind::Baba);
+    assert_eq!(st.map_size(), (24, 14));
+    assert!(doc(&h).level.map.cells().iter().all(Vec::is_empty));
+    // The baba palette replaced the boulder one.
+    h.get_by_label("Text: operators (13)");
+    h.get_by_label("add on top");
+    assert!(h.query_by_label("Replace tokens").is_none());
+}

@@ -40,11 +40,12 @@ pub enum BabaAction {
     /// Painting adds on top of a cell's stack, or replaces it.
     SetStackMode(StackMode),
     /// Replace the stack of one cell (the inspector: reorder, remove, turn an object). `what`
-    /// names the edit in the history ("Reorder stack", …).
+    /// names the edit in the history ("Reorder stack", …); consecutive edits with the same
+    /// `what` on the same cell merge into one history entry.
     SetStack {
         /// The cell (x = column, y = row).
         pos: Pos,
-        /// The new stack, bottom first.
+        /// The new stack, bottom first (index 0 is drawn lowest).
         stack: Stack,
         /// The name of the edit.
         what: &'static str,
@@ -60,13 +61,15 @@ pub enum BabaAction {
         /// Downwards instead of to the right.
         vertical: bool,
     },
-    /// The rule under the pointer in the rule list (its tiles are highlighted on the map).
+    /// The rule under the pointer: an index into [`BabaDoc::rules`] (the game's rules while
+    /// playing, else the design's); its tiles are highlighted on the map.
     HoverRule(Option<usize>),
     /// Change the level name.
     SetName(String),
     /// Play one turn with this input (a move, wait, undo or restart).
     Turn(Input),
-    /// Go to this turn of the play session (undo or redo turns until it is reached).
+    /// Go to this turn of the play session (0 = the start; undo or redo turns until it is
+    /// reached, clamped to the turns played).
     GoToTurn(u64),
 }
 
@@ -79,7 +82,7 @@ pub struct TurnLog {
     pub formed: Vec<String>,
     /// Rules that held before the turn but not after it.
     pub broken: Vec<String>,
-    /// The cells whose contents changed.
+    /// The cells whose contents changed (x = column, y = row), row-major.
     pub changed: Vec<Pos>,
     /// The status after the turn.
     pub status: Status,
@@ -92,7 +95,8 @@ pub struct BabaPlay {
     pub game: BabaGame,
     /// The game's current state as a level (what the canvas and inspector show).
     pub shown: BabaLevel,
-    /// The text tiles that form no rule now, as `(cell, stack index)`.
+    /// The text tiles that form no rule now, as `(cell, stack index)`; the stack index counts
+    /// from the bottom (0), in the order of [`BabaPlay::shown`].
     pub unused: HashSet<(Pos, usize)>,
     /// One entry per turn played, turn 1 first; entries past the current turn can be redone.
     pub log: Vec<TurnLog>,
@@ -232,7 +236,7 @@ pub struct BabaDoc {
     pub clipboard: Option<Grid<Stack>>,
     /// The play session, while playing.
     pub play: Option<BabaPlay>,
-    /// The rule under the pointer in the rule list.
+    /// The rule under the pointer in the rule list: an index into [`BabaDoc::rules`].
     pub hovered_rule: Option<usize>,
     /// The rules the design's text forms (kept in step with the level by `refresh`).
     rules: Vec<FormedRule>,
@@ -322,7 +326,8 @@ impl BabaDoc {
         }
     }
 
-    /// True when the text tile at index `layer` of cell `pos`, as shown, forms no rule.
+    /// True when the text tile at stack index `layer` (0 = bottom) of cell `pos` (x = column,
+    /// y = row), as shown, forms no rule.
     pub fn is_unused(&self, pos: Pos, layer: usize) -> bool {
         match &self.play {
             Some(p) => p.unused.contains(&(pos, layer)),

@@ -97,15 +97,16 @@ impl MapCell for Vec<Tile> {
 /// A canvas tool.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Tool {
-    /// Paints cells under the pointer.
+    /// Paints cells under the pointer (boulder: the token; baba: the tile, on top of or
+    /// instead of the stack).
     Pencil,
     /// Paints a rectangle, filled or outlined.
     Rect,
     /// Paints a straight line.
     Line,
-    /// Fills the 4-connected area of equal tokens.
+    /// Fills the 4-connected area of equal tokens (baba: of identical stacks).
     Fill,
-    /// Picks a cell's token as primary (left) or secondary (right) token.
+    /// Picks a cell's token (baba: its top object and facing) as the left or right brush.
     Eyedropper,
     /// Selects a rectangle; dragging inside the selection moves its contents.
     Select,
@@ -149,12 +150,14 @@ impl Tool {
     /// The tooltip, naming the shortcut.
     pub fn tooltip(self) -> String {
         let what = match self {
-            Tool::Pencil => "left button paints the primary token, right button the secondary",
+            Tool::Pencil => {
+                "left button paints the primary token or tile, right button the secondary"
+            }
             Tool::Rect => "drag a rectangle (filled or outline, see the option)",
             Tool::Line => "drag a straight line",
-            Tool::Fill => "fill the connected area of the same token",
+            Tool::Fill => "fill the connected area of the same token (baba: the same stack)",
             Tool::Eyedropper => {
-                "left click picks the primary token, right click the secondary (Alt+click works with any tool)"
+                "left click picks the primary token (baba: the top object), right click the secondary (Alt+click works with any tool)"
             }
             Tool::Select => {
                 "drag to select; drag inside the selection to move it; Ctrl+C/X/V, Delete"
