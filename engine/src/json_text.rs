@@ -43,32 +43,63 @@ pub fn layout(doc: &Value) -> String {
 }
 
 /// Writes `contents` to `path` atomically: the bytes go to a temporary file in the same folder,
-/// which is flushed to disk and then renamed over `path`. A crash leaves either the old file or
-/// the new one, never a half-written file.
+/// which is flushed to disk and then renamed over `path`; the folder is flushed too, so the
+/// rename survives a power loss. A crash leaves either the old file or the new one, never a
+/// half-written file.
+///
+/// When `path` is a symbolic link, its target is replaced and the link stays a link. An existing
+/// file keeps its permissions.
 ///
 /// # Errors
 /// Any I/O error; the temporary file is removed when the write fails.
 pub fn write_atomic(path: &Path, contents: &[u8]) -> std::io::Result<()> {
-    let dir = match path.parent() {
+    let target = link_target(path);
+    let dir = match target.parent() {
         Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
         _ => std::path::PathBuf::from("."),
     };
-    let file_name = path
+    let file_name = target
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_else(|| "level".into());
-    let tmp = dir.join(format!(".{file_name}.tmp-{}", std::process::id()));
-    let result = (|| {
-        let mut f = std::fs::File::create(&tmp)?;
-        f.write_all(contents)?;
-        f.sync_all()?;
-        drop(f);
-        std::fs::rename(&tmp, path)
-    })();
-    if result.is_err() {
-        let _ = std::fs::remove_file(&tmp);
+    // Removed by `tempfile` on every early return.
+    let mut tmp = tempfile::Builder::new()
+        .prefix(&format!(".{file_name}."))
+        .suffix(".tmp")
+        .tempfile_in(&dir)?;
+    tmp.write_all(contents)?;
+    if let Ok(meta) = std::fs::metadata(&target) {
+        tmp.as_file().set_permissions(meta.permissions())?;
     }
-    result
+    tmp.as_file().sync_all()?;
+    tmp.persist(&target).map_err(|e| e.error)?;
+    // The rename is an entry in the folder: flush it (not possible on every platform).
+    if let Ok(d) = std::fs::File::open(&dir) {
+        let _ = d.sync_all();
+    }
+    Ok(())
+}
+
+/// The file a path names: the path itself, or, for a symbolic link (also a chain of links,
+/// or one whose target does not exist yet), the file it points to.
+fn link_target(path: &Path) -> std::path::PathBuf {
+    let mut p = path.to_path_buf();
+    // A bounded walk: a link cycle ends here rather than looping.
+    for _ in 0..40 {
+        match std::fs::symlink_metadata(&p) {
+            Ok(m) if m.file_type().is_symlink() => match std::fs::read_link(&p) {
+                Ok(next) => {
+                    p = match p.parent() {
+                        Some(d) if next.is_relative() => d.join(next),
+                        _ => next,
+                    };
+                }
+                Err(_) => break,
+            },
+            _ => break,
+        }
+    }
+    p
 }
 
 #[cfg(test)]
@@ -98,5 +129,75 @@ mod tests {
             "no temporary file left behind"
         );
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn atomic_write_keeps_a_symlink_and_the_permissions() {
+        use std::os::unix::fs::PermissionsExt as _;
+        let dir = tempfile::tempdir().unwrap();
+        let real = dir.path().join("levels").join("real.json");
+        std::fs::create_dir_all(real.parent().unwrap()).unwrap();
+        std::fs::write(&real, b"old").unwrap();
+        std::fs::set_permissions(&real, std::fs::Permissions::from_mode(0o640)).unwrap();
+        // A relative link in another folder, and a link to that link.
+        let link = dir.path().join("link.json");
+        std::os::unix::fs::symlink("levels/real.json", &link).unwrap();
+        let link2 = dir.path().join("link2.json");
+        std::os::unix::fs::symlink(&link, &link2).unwrap();
+        write_atomic(&link2, b"new").unwrap();
+        assert!(
+            std::fs::symlink_metadata(&link2)
+                .unwrap()
+                .file_type()
+                .is_symlink()
+        );
+        assert!(
+            std::fs::symlink_metadata(&link)
+                .unwrap()
+                .file_type()
+                .is_symlink()
+        );
+        assert_eq!(std::fs::read(&real).unwrap(), b"new");
+        let mode = std::fs::metadata(&real).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o640);
+        assert_eq!(
+            std::fs::read_dir(real.parent().unwrap()).unwrap().count(),
+            1,
+            "no temporary file left beside the target"
+        );
+        // A link whose target does not exist yet: the target is created, the link kept.
+        let dangling = dir.path().join("new-link.json");
+        std::os::unix::fs::symlink("levels/fresh.json", &dangling).unwrap();
+        write_atomic(&dangling, b"fresh").unwrap();
+        assert!(
+            std::fs::symlink_metadata(&dangling)
+                .unwrap()
+                .file_type()
+                .is_symlink()
+        );
+        assert_eq!(
+            std::fs::read(dir.path().join("levels/fresh.json")).unwrap(),
+            b"fresh"
+        );
+        // A link cycle does not hang: the walk stops and the file at its end gets the bytes.
+        let a = dir.path().join("a.json");
+        let b = dir.path().join("b.json");
+        std::os::unix::fs::symlink(&b, &a).unwrap();
+        std::os::unix::fs::symlink(&a, &b).unwrap();
+        write_atomic(&a, b"x").unwrap();
+        assert_eq!(std::fs::read(&a).unwrap(), b"x");
+    }
+
+    #[test]
+    fn a_failed_atomic_write_leaves_the_old_file_and_no_temporary() {
+        let dir = tempfile::tempdir().unwrap();
+        // The target is a folder: the rename fails after the temporary file was written.
+        let target = dir.path().join("taken");
+        std::fs::create_dir(&target).unwrap();
+        std::fs::write(target.join("inside"), b"keep").unwrap();
+        assert!(write_atomic(&target, b"data").is_err());
+        assert_eq!(std::fs::read(target.join("inside")).unwrap(), b"keep");
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
     }
 }
