@@ -1301,3 +1301,39 @@ fn baba_engine_output_matches_the_schema() {
     let errors = schema_errors(&v, &blank);
     assert!(errors.is_empty(), "{}", errors.join("\n"));
 }
+
+/// A saved play state with its clock (as `tilesmith run --out` writes it) matches the schema,
+/// and a malformed clock is rejected by both the schema and the engine.
+#[test]
+fn saved_states_with_a_clock_match_the_schema() {
+    use tilesmith_engine::Game as _;
+    let v = validator();
+    let level = tilesmith_engine::kind::boulder::BoulderLevel::from_json(&base()).unwrap();
+    let mut g = tilesmith_engine::kind::boulder::BoulderGame::new(level, 3);
+    for _ in 0..5 {
+        g.step(tilesmith_engine::Input::Wait);
+    }
+    let saved = g.to_level();
+    assert_eq!(saved["state"]["tick_count"], 5);
+    assert!(saved["state"]["rng"].as_str().is_some());
+    assert!(
+        schema_errors(&v, &saved).is_empty(),
+        "{:?}",
+        schema_errors(&v, &saved)
+    );
+    assert!(engine_errors_text(&saved.to_string()).is_empty());
+    for bad in [
+        json!({"tick_count": -1}),
+        json!({"tick_count": "5"}),
+        json!({"rng": "abc:1"}),
+        json!({"rng": format!("{}:x", "0".repeat(64))}),
+        json!({"rng": 5}),
+    ] {
+        let doc = with(|d| d["state"] = bad.clone());
+        assert!(!schema_errors(&v, &doc).is_empty(), "schema accepts {bad}");
+        assert!(
+            !engine_errors_text(&doc.to_string()).is_empty(),
+            "engine accepts {bad}"
+        );
+    }
+}

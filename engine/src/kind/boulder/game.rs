@@ -68,7 +68,8 @@ pub struct BoulderGame {
 
 impl BoulderGame {
     /// Starts a game of `level` with RNG seed `seed`. The globals start from the level's
-    /// `"state"` when it has one, else at 0.
+    /// `"state"` when it has one, else at 0; a saved [`Clock`](super::level::Clock) sets the
+    /// tick counter and the RNG (its saved generator replaces `seed`).
     pub fn new(level: BoulderLevel, seed: u64) -> Self {
         let board = Board::new(&level.map);
         let pre = level.pre.iter().map(CompiledRule::new).collect::<Vec<_>>();
@@ -80,9 +81,16 @@ impl BoulderGame {
             post,
             board,
             globals: level.state.unwrap_or([0; 5]),
+            tick: level.clock.map_or(0, |c| c.tick_count),
+            rng: match level.clock.and_then(|c| c.rng) {
+                Some((s, word)) => {
+                    let mut r = ChaCha8Rng::from_seed(s);
+                    r.set_word_pos(word);
+                    r
+                }
+                None => ChaCha8Rng::seed_from_u64(seed),
+            },
             level,
-            tick: 0,
-            rng: ChaCha8Rng::seed_from_u64(seed),
             status: Status::Running,
             entered_exit: false,
             explosions_at_start: Vec::new(),
@@ -408,6 +416,10 @@ impl BoulderGame {
         let mut l = self.level.clone();
         l.map = self.board.to_grid();
         l.state = Some(self.globals);
+        l.clock = Some(super::level::Clock {
+            tick_count: self.tick,
+            rng: Some((self.rng.get_seed(), self.rng.get_word_pos())),
+        });
         l
     }
 }

@@ -188,6 +188,10 @@ pub struct BoulderLevel {
     pub map: Grid<Cell>,
     /// Globals of a saved play state (`"state"`), if any.
     pub state: Option<Globals>,
+    /// The clock of a saved play state (`"state"` members `tick_count` and `rng`), if any: a
+    /// game started from this level goes on from it, so playing 10 ticks, saving with
+    /// `run --out` and playing 10 more equals playing 20.
+    pub clock: Option<Clock>,
     /// Unknown top-level members, in file order.
     pub extra: Map<String, Value>,
 }
@@ -218,6 +222,7 @@ impl BoulderLevel {
             pre: Vec::new(),
             post: Vec::new(),
             maxslime: None,
+            clock: None,
             map,
             state: None,
             extra: Map::new(),
@@ -337,6 +342,13 @@ impl BoulderLevel {
             let mut st = Map::new();
             for g in Global::ALL {
                 st.insert(g.name().into(), json!(s[g as usize]));
+            }
+            if let Some(c) = self.clock {
+                st.insert("tick_count".into(), json!(c.tick_count));
+                if let Some((seed, word)) = c.rng {
+                    let hex: String = seed.iter().map(|b| format!("{b:02x}")).collect();
+                    st.insert("rng".into(), json!(format!("{hex}:{word}")));
+                }
             }
             o.insert("state".into(), Value::Object(st));
         }
@@ -503,7 +515,10 @@ fn parse_level(doc: &Value, p: &mut Vec<Problem>) -> Option<BoulderLevel> {
     };
     let pre = rules("pre");
     let post = rules("post");
-    let state = o.get("state").and_then(|s| parse_state(s, p));
+    let (state, clock) = match o.get("state").and_then(|s| parse_state(s, p)) {
+        Some((g, c)) => (Some(g), c),
+        None => (None, None),
+    };
     let map = level_json::grid(
         o.get("map"),
         (width, height),
@@ -550,11 +565,39 @@ fn parse_level(doc: &Value, p: &mut Vec<Problem>) -> Option<BoulderLevel> {
         maxslime,
         map,
         state,
+        clock,
         extra,
     })
 }
 
-fn parse_state(v: &Value, p: &mut Vec<Problem>) -> Option<Globals> {
+/// The clock of a saved play state: how many ticks were computed and where the random number
+/// generator stood (spec boulder §4.1 leaves saved states open; Tilesmith extension).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Clock {
+    /// Ticks computed before the state was saved (the game's internal counter, which rule
+    /// situations such as "every n ticks" use; not the `ticks` global).
+    pub tick_count: u64,
+    /// The ChaCha8 generator's 32-byte seed and its word position, when saved.
+    pub rng: Option<([u8; 32], u128)>,
+}
+
+/// Reads `"<64 hex digits>:<decimal word position>"`.
+fn parse_rng(s: &str) -> Option<([u8; 32], u128)> {
+    let (hex, word) = s.split_once(':')?;
+    if hex.len() != 64 || !hex.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return None;
+    }
+    let mut seed = [0u8; 32];
+    for (i, b) in seed.iter_mut().enumerate() {
+        *b = u8::from_str_radix(hex.get(2 * i..2 * i + 2)?, 16).ok()?;
+    }
+    if word.is_empty() || !word.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    Some((seed, word.parse().ok()?))
+}
+
+fn parse_state(v: &Value, p: &mut Vec<Problem>) -> Option<(Globals, Option<Clock>)> {
     let path = JsonPath::root().key("state");
     let Value::Object(o) = v else {
         p.push(Problem::error(
@@ -567,7 +610,41 @@ fn parse_state(v: &Value, p: &mut Vec<Problem>) -> Option<Globals> {
         return None;
     };
     let mut g = [0u32; 5];
+    let mut tick_count = None;
+    let mut rng = None;
     for (k, v) in o {
+        if k.eq_ignore_ascii_case("tick_count") {
+            tick_count = match v.as_u64() {
+                Some(n) => Some(n),
+                None => {
+                    p.push(Problem::error(
+                        path.key(k),
+                        format!(
+                            "\"state\".{k} must be a natural number (ticks computed), found {}",
+                            type_name(v)
+                        ),
+                    ));
+                    None
+                }
+            };
+            continue;
+        }
+        if k.eq_ignore_ascii_case("rng") {
+            rng = match v.as_str().and_then(parse_rng) {
+                Some(r) => Some(r),
+                None => {
+                    p.push(Problem::error(
+                        path.key(k),
+                        format!(
+                            "\"state\".{k} must be \"<64 hex digits>:<word position>\" as written by `tilesmith run --out`, found {}",
+                            type_name(v)
+                        ),
+                    ));
+                    None
+                }
+            };
+            continue;
+        }
         match Global::ALL
             .iter()
             .find(|x| x.name().eq_ignore_ascii_case(k))
@@ -579,11 +656,17 @@ fn parse_state(v: &Value, p: &mut Vec<Problem>) -> Option<Globals> {
             }
             None => p.push(Problem::error(
                 path.key(k),
-                format!("unknown global \"{k}\" (known: gems, ticks, x, y, z)"),
+                format!(
+                    "unknown global \"{k}\" (known: gems, ticks, x, y, z, and tick_count, rng)"
+                ),
             )),
         }
     }
-    Some(g)
+    let clock = (tick_count.is_some() || rng.is_some()).then(|| Clock {
+        tick_count: tick_count.unwrap_or(0),
+        rng,
+    });
+    Some((g, clock))
 }
 
 fn parse_cell(v: &Value, path: &JsonPath, at: Pos, p: &mut Vec<Problem>) -> Option<Cell> {
