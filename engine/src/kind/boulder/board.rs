@@ -281,7 +281,7 @@ impl Board {
         j
     }
 
-    /// Starts a phase: the fields changed from now on are collected for [`Board::end_phase`].
+    /// Starts a phase: the fields changed from now on are collected for [`Board::phase_changes`].
     pub fn begin_phase(&mut self) {
         self.phase_changed.clear();
         self.phase_epoch = self.phase_epoch.wrapping_add(1);
