@@ -610,6 +610,43 @@ fn record_writes_a_replay() {
 }
 
 #[test]
+fn record_after_use_as_design_and_step_back_replays() {
+    // The design becomes a saved play state (with its clock, tick 4); a session from it steps,
+    // steps back and steps again: the replay holds only this session's inputs and matches.
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("r.replay.json");
+    let mut s = st(10, 8);
+    s.apply(Action::PlayStart);
+    for _ in 0..4 {
+        s.apply(Action::PlayStep(Some(Input::Wait)));
+    }
+    s.apply(Action::UseAsDesign);
+    s.apply(Action::PlayStop);
+    assert_eq!(s.level.clock.map(|c| c.tick_count), Some(4));
+    s.dialogs = Box::new(ScriptedDialogs {
+        opens: vec![],
+        saves: vec![out.clone()],
+    });
+    s.apply(Action::PlayStart);
+    assert_eq!(
+        tilesmith_engine::Game::steps(&s.play.as_ref().unwrap().game),
+        0
+    );
+    s.apply(Action::PlayStep(Some(Input::Move(Dir::Right))));
+    s.apply(Action::PlayStep(Some(Input::Move(Dir::Down))));
+    s.apply(Action::PlayBack);
+    s.apply(Action::PlayStep(Some(Input::Wait)));
+    s.apply(Action::Record);
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    assert_eq!(v["inputs"], "R .");
+    assert_eq!(v["level"]["state"]["tick_count"], 4);
+    let r = tilesmith_engine::replay::Replay::load(&out).unwrap();
+    assert_eq!(r.ticks, 2);
+    assert!(r.run().unwrap().matches);
+}
+
+#[test]
 fn record_refers_to_the_saved_level_file() {
     let dir = tempfile::tempdir().unwrap();
     let f = temp_level(dir.path(), "lvl.json", &BoulderLevel::new("l", 9, 7));

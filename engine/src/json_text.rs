@@ -47,13 +47,15 @@ pub fn layout(doc: &Value) -> String {
 /// rename survives a power loss. A crash leaves either the old file or the new one, never a
 /// half-written file.
 ///
-/// When `path` is a symbolic link, its target is replaced and the link stays a link. An existing
-/// file keeps its permissions.
+/// When `path` is a symbolic link, its target is replaced and the link stays a link. On Unix an
+/// existing file keeps its permissions and a new one gets the usual ones (0666 less the umask),
+/// and the folder is flushed after the rename; other platforms skip those two steps.
 ///
 /// # Errors
-/// Any I/O error; the temporary file is removed when the write fails.
+/// Any I/O error, or a chain of more than 40 symbolic links (a cycle); the temporary file is
+/// removed when the write fails.
 pub fn write_atomic(path: &Path, contents: &[u8]) -> std::io::Result<()> {
-    let target = link_target(path);
+    let target = link_target(path)?;
     let dir = match target.parent() {
         Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
         _ => std::path::PathBuf::from("."),
@@ -63,11 +65,18 @@ pub fn write_atomic(path: &Path, contents: &[u8]) -> std::io::Result<()> {
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_else(|| "level".into());
     // Removed by `tempfile` on every early return.
-    let mut tmp = tempfile::Builder::new()
-        .prefix(&format!(".{file_name}."))
-        .suffix(".tmp")
-        .tempfile_in(&dir)?;
+    let prefix = format!(".{file_name}.");
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(&prefix).suffix(".tmp");
+    #[cfg(unix)]
+    {
+        // tempfile's own default is 0600; a level file is as readable as any new file.
+        use std::os::unix::fs::PermissionsExt as _;
+        builder.permissions(std::fs::Permissions::from_mode(0o666));
+    }
+    let mut tmp = builder.tempfile_in(&dir)?;
     tmp.write_all(contents)?;
+    #[cfg(unix)]
     if let Ok(meta) = std::fs::metadata(&target) {
         tmp.as_file().set_permissions(meta.permissions())?;
     }
@@ -82,24 +91,27 @@ pub fn write_atomic(path: &Path, contents: &[u8]) -> std::io::Result<()> {
 
 /// The file a path names: the path itself, or, for a symbolic link (also a chain of links,
 /// or one whose target does not exist yet), the file it points to.
-fn link_target(path: &Path) -> std::path::PathBuf {
+///
+/// # Errors
+/// A link that cannot be read, or more than 40 links in a row (a cycle).
+fn link_target(path: &Path) -> std::io::Result<std::path::PathBuf> {
     let mut p = path.to_path_buf();
-    // A bounded walk: a link cycle ends here rather than looping.
     for _ in 0..40 {
         match std::fs::symlink_metadata(&p) {
-            Ok(m) if m.file_type().is_symlink() => match std::fs::read_link(&p) {
-                Ok(next) => {
-                    p = match p.parent() {
-                        Some(d) if next.is_relative() => d.join(next),
-                        _ => next,
-                    };
-                }
-                Err(_) => break,
-            },
-            _ => break,
+            Ok(m) if m.file_type().is_symlink() => {
+                let next = std::fs::read_link(&p)?;
+                p = match p.parent() {
+                    Some(d) if next.is_relative() => d.join(next),
+                    _ => next,
+                };
+            }
+            _ => return Ok(p),
         }
     }
-    p
+    Err(std::io::Error::other(format!(
+        "{}: too many levels of symbolic links",
+        path.display()
+    )))
 }
 
 #[cfg(test)]
@@ -180,13 +192,33 @@ mod tests {
             std::fs::read(dir.path().join("levels/fresh.json")).unwrap(),
             b"fresh"
         );
-        // A link cycle does not hang: the walk stops and the file at its end gets the bytes.
+        // A link cycle is an error (not a hang), and the links stay as they were.
         let a = dir.path().join("a.json");
         let b = dir.path().join("b.json");
+        let c = dir.path().join("c.json");
         std::os::unix::fs::symlink(&b, &a).unwrap();
-        std::os::unix::fs::symlink(&a, &b).unwrap();
-        write_atomic(&a, b"x").unwrap();
-        assert_eq!(std::fs::read(&a).unwrap(), b"x");
+        std::os::unix::fs::symlink(&c, &b).unwrap();
+        std::os::unix::fs::symlink(&a, &c).unwrap();
+        let err = write_atomic(&a, b"x").unwrap_err();
+        assert!(err.to_string().contains("symbolic links"), "{err}");
+        for l in [&a, &b, &c] {
+            assert!(
+                std::fs::symlink_metadata(l)
+                    .unwrap()
+                    .file_type()
+                    .is_symlink()
+            );
+        }
+        // A new file gets the usual permissions (0666 less the umask), not tempfile's 0600.
+        let fresh = dir.path().join("levels").join("new.json");
+        write_atomic(&fresh, b"{}").unwrap();
+        let mode = std::fs::metadata(&fresh).unwrap().permissions().mode() & 0o777;
+        let umask = {
+            let probe = dir.path().join("probe");
+            std::fs::write(&probe, b"").unwrap();
+            0o666 & !(std::fs::metadata(&probe).unwrap().permissions().mode() & 0o777)
+        };
+        assert_eq!(mode, 0o666 & !umask, "like a file made with std::fs::write");
     }
 
     #[test]

@@ -130,3 +130,39 @@ fn a_malformed_clock_is_reported_at_its_json_path() {
     );
     assert!(paths.contains(&"$.state.rng".to_string()), "{paths:?}");
 }
+
+/// A session started from a saved state counts its own steps from 0 (undo, the tick slider and
+/// recorded replays use them), while the clock goes on from the saved tick count.
+#[test]
+fn a_game_from_a_saved_state_counts_its_steps_from_zero() {
+    let (level, inputs, seed) = clockwork();
+    let (_, saved) = play(level, seed, &inputs[..10]);
+    let resumed = BoulderLevel::from_json(&saved).unwrap();
+    let mut g = BoulderGame::new(resumed.clone(), seed);
+    assert_eq!(g.steps(), 0);
+    assert_eq!(g.tick_count(), 10);
+    assert!(!g.undo(), "nothing to undo at the start of the session");
+    let r = g.step(Input::Wait);
+    assert_eq!((r.step, g.steps(), g.tick_count()), (1, 1, 11));
+    g.step(Input::Wait);
+    assert!(g.undo());
+    assert_eq!((g.steps(), g.tick_count()), (1, 11));
+    // A replay of this session (level embedded with its clock) re-runs to the same state.
+    let replay = Replay {
+        level: tilesmith_engine::replay::ReplayLevel::Embedded(resumed.to_json()),
+        seed,
+        inputs: vec![Input::Wait; 5],
+        ticks: 5,
+        hash: None,
+        status: None,
+        summary: None,
+        source: None,
+    };
+    let mut direct = BoulderGame::new(resumed, seed);
+    for _ in 0..5 {
+        direct.step(Input::Wait);
+    }
+    let out = replay.recorded(&direct).run().unwrap();
+    assert!(out.matches);
+    assert_eq!(out.game.to_level()["map"], direct.to_level()["map"]);
+}

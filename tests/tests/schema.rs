@@ -1328,6 +1328,9 @@ fn saved_states_with_a_clock_match_the_schema() {
         json!({"rng": "abc:1"}),
         json!({"rng": format!("{}:x", "0".repeat(64))}),
         json!({"rng": 5}),
+        json!({"rng": format!("{}:007", "0".repeat(64))}),
+        json!({"rng": format!("{}:{}", "0".repeat(64), "9".repeat(39))}),
+        json!({"tick_count": 9007199254740992u64}),
     ] {
         let doc = with(|d| d["state"] = bad.clone());
         assert!(!schema_errors(&v, &doc).is_empty(), "schema accepts {bad}");

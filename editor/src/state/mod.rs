@@ -1003,9 +1003,13 @@ impl EditorState {
             Action::Rule(ev) => self.rule_event(ev),
             Action::SideTab(t) => self.side_tab = t,
             Action::UseAsDesign => {
+                // A tick in the debugger is finished first: a design is a state between ticks.
+                if let Some(p) = &mut self.play {
+                    p.finish_tick();
+                }
                 if let Some(p) = &self.play {
                     let level = p.game.to_boulder_level();
-                    let name = format!("Use play state (tick {})", p.game.tick_count());
+                    let name = format!("Use play state (tick {})", p.game.steps());
                     self.push(
                         Edit::Level {
                             name,

@@ -52,9 +52,10 @@ impl TickDebug {
             .sum()
     }
 
-    /// The number of the tick being computed (1 for the first).
+    /// The number of the tick being computed in this session (1 for the first; a design saved
+    /// from a play state counts from there again).
     pub fn tick(&self) -> u64 {
-        self.start.tick_count() + 1
+        self.start.steps() + 1
     }
 }
 

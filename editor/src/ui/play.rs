@@ -115,7 +115,7 @@ pub fn play_ui(ui: &mut Ui, st: &EditorState, out: &mut Vec<Action>) {
             )),
             None => ui.monospace(format!(
                 "{} (global {})",
-                p.game.tick_count(),
+                p.game.steps(),
                 g[Global::Ticks as usize]
             )),
         };

@@ -56,6 +56,8 @@ pub struct BoulderGame {
     pub(super) globals: Globals,
     /// Ticks computed so far (the internal counter, which rules cannot change).
     tick: u64,
+    /// The tick counter when the game began (a saved state's `tick_count`, else 0).
+    start_tick: u64,
     pub(super) rng: ChaCha8Rng,
     status: Status,
     pub(super) entered_exit: bool,
@@ -82,6 +84,7 @@ impl BoulderGame {
             board,
             globals: level.state.unwrap_or([0; 5]),
             tick: level.clock.map_or(0, |c| c.tick_count),
+            start_tick: level.clock.map_or(0, |c| c.tick_count),
             rng: match level.clock.and_then(|c| c.rng) {
                 Some((s, word)) => {
                     let mut r = ChaCha8Rng::from_seed(s);
@@ -315,7 +318,7 @@ impl BoulderGame {
             })
             .collect();
         StepReport {
-            step: self.tick,
+            step: self.tick - self.start_tick,
             changed,
             fired,
             phases: c.changed,
@@ -438,14 +441,14 @@ impl Game for BoulderGame {
             Input::Undo => {
                 self.undo();
                 return StepReport {
-                    step: self.tick,
+                    step: self.tick - self.start_tick,
                     ..StepReport::default()
                 };
             }
             Input::Restart => {
                 while self.undo() {}
                 return StepReport {
-                    step: self.tick,
+                    step: self.tick - self.start_tick,
                     ..StepReport::default()
                 };
             }
@@ -475,7 +478,8 @@ impl Game for BoulderGame {
     }
 
     fn steps(&self) -> u64 {
-        self.tick
+        // Steps of this game, not the ticks a saved state had computed before it was loaded.
+        self.tick - self.start_tick
     }
 
     fn redo_len(&self) -> usize {

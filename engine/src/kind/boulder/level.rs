@@ -338,7 +338,8 @@ impl BoulderLevel {
                 Value::Array(self.post.iter().map(rule_to_json).collect()),
             );
         }
-        if let Some(s) = self.state {
+        // A clock without globals still needs the state object (globals 0).
+        if let Some(s) = self.state.or(self.clock.map(|_| [0; 5])) {
             let mut st = Map::new();
             for g in Global::ALL {
                 st.insert(g.name().into(), json!(s[g as usize]));
@@ -581,20 +582,42 @@ pub struct Clock {
     pub rng: Option<([u8; 32], u128)>,
 }
 
-/// Reads `"<64 hex digits>:<decimal word position>"`.
-fn parse_rng(s: &str) -> Option<([u8; 32], u128)> {
-    let (hex, word) = s.split_once(':')?;
+/// The largest `tick_count` a saved state may hold (2^53 − 1: exact in every JSON reader, and
+/// far from overflowing the tick counter).
+pub const MAX_TICK_COUNT: i64 = (1 << 53) - 1;
+
+/// The ChaCha8 word position wraps at 2^68; a saved position is below it.
+pub const RNG_WORD_LIMIT: u128 = 1 << 68;
+
+/// Reads `"<64 hex digits>:<decimal word position>"` (the position without leading zeros and
+/// below [`RNG_WORD_LIMIT`]); the error says what is wrong.
+fn parse_rng(s: &str) -> Result<([u8; 32], u128), String> {
+    let format = "must be \"<64 hex digits>:<word position>\" as written by `tilesmith run --out`";
+    let Some((hex, word)) = s.split_once(':') else {
+        return Err(format!("{format}; found {s:?} (no ':')"));
+    };
     if hex.len() != 64 || !hex.bytes().all(|b| b.is_ascii_hexdigit()) {
-        return None;
+        return Err(format!(
+            "{format}; the seed before ':' has {} characters, not 64 hex digits",
+            hex.chars().count()
+        ));
     }
     let mut seed = [0u8; 32];
     for (i, b) in seed.iter_mut().enumerate() {
-        *b = u8::from_str_radix(hex.get(2 * i..2 * i + 2)?, 16).ok()?;
+        *b = hex
+            .get(2 * i..2 * i + 2)
+            .and_then(|h| u8::from_str_radix(h, 16).ok())
+            .ok_or_else(|| format!("{format}; the seed is not hex"))?;
     }
-    if word.is_empty() || !word.bytes().all(|b| b.is_ascii_digit()) {
-        return None;
+    let canonical = word == "0" || (!word.starts_with('0') && !word.is_empty());
+    match word.parse::<u128>() {
+        Ok(n) if canonical && word.bytes().all(|b| b.is_ascii_digit()) && n < RNG_WORD_LIMIT => {
+            Ok((seed, n))
+        }
+        _ => Err(format!(
+            "{format}; the word position {word:?} is not a whole number below 2^68 without leading zeros"
+        )),
     }
-    Some((seed, word.parse().ok()?))
 }
 
 fn parse_state(v: &Value, p: &mut Vec<Problem>) -> Option<(Globals, Option<Clock>)> {
@@ -614,29 +637,27 @@ fn parse_state(v: &Value, p: &mut Vec<Problem>) -> Option<(Globals, Option<Clock
     let mut rng = None;
     for (k, v) in o {
         if k.eq_ignore_ascii_case("tick_count") {
-            tick_count = match v.as_u64() {
-                Some(n) => Some(n),
-                None => {
-                    p.push(Problem::error(
-                        path.key(k),
-                        format!(
-                            "\"state\".{k} must be a natural number (ticks computed), found {}",
-                            type_name(v)
-                        ),
-                    ));
-                    None
-                }
-            };
+            tick_count = natural(
+                v,
+                &path.key(k),
+                &format!("\"state\".{k} (ticks computed)"),
+                MAX_TICK_COUNT,
+                p,
+            );
             continue;
         }
         if k.eq_ignore_ascii_case("rng") {
-            rng = match v.as_str().and_then(parse_rng) {
-                Some(r) => Some(r),
+            rng = match v.as_str().map(parse_rng) {
+                Some(Ok(r)) => Some(r),
+                Some(Err(why)) => {
+                    p.push(Problem::error(path.key(k), format!("\"state\".{k} {why}")));
+                    None
+                }
                 None => {
                     p.push(Problem::error(
                         path.key(k),
                         format!(
-                            "\"state\".{k} must be \"<64 hex digits>:<word position>\" as written by `tilesmith run --out`, found {}",
+                            "\"state\".{k} must be a string \"<64 hex digits>:<word position>\" as written by `tilesmith run --out`, found {}",
                             type_name(v)
                         ),
                     ));
