@@ -506,18 +506,10 @@ impl EditorState {
             Action::CellRelease => {
                 if let Some(s) = doc.stroke.take() {
                     let out = s.finish(&doc.level.map);
-                    if let Some(sel) = out.selection {
-                        self.selection = sel;
-                        if let Some(r) = sel
-                            && r.width() == 1
-                            && r.height() == 1
-                        {
-                            self.inspect = Some(Pos::new(r.x0, r.y0));
-                        }
-                    }
                     if let Some(e) = BabaEdit::cells(out.name, &doc.level, out.cells) {
                         doc.history.push(&mut doc.level, e, None);
                     }
+                    self.stroke_selection(out.selection);
                 }
             }
             Action::Undo => {
@@ -557,10 +549,8 @@ impl EditorState {
                     self.status = "the clipboard is empty".into();
                     return None;
                 };
-                let at = self
-                    .hover
-                    .or(self.selection.map(|r| Pos::new(r.x0, r.y0)))
-                    .unwrap_or_default();
+                let at = self.paste_anchor();
+                let doc = self.baba.as_mut()?;
                 let cells = paste_cells(&doc.level.map, &clip, at.x as i64, at.y as i64);
                 let rect = rect_of(&cells);
                 if let Some(e) = BabaEdit::cells("Paste", &doc.level, cells) {
@@ -573,10 +563,10 @@ impl EditorState {
                 height,
                 anchor,
             } => {
-                let (w, h) = (width.clamp(1, MAX_SIDE), height.clamp(1, MAX_SIDE));
-                if w * h > MAX_CELLS {
-                    self.status = format!("{w}×{h} is too large (at most {MAX_CELLS} cells)");
-                } else if (w, h) != (doc.level.width(), doc.level.height()) {
+                let size = (doc.level.width(), doc.level.height());
+                let (w, h) = self.resize_size(width, height, (MAX_SIDE, MAX_CELLS))?;
+                let doc = self.baba.as_mut()?;
+                if (w, h) != size {
                     let map = resized(&doc.level.map, w, h, anchor);
                     let e = BabaEdit::Map {
                         name: format!("Resize to {w}×{h}"),

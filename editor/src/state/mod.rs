@@ -689,15 +689,7 @@ impl EditorState {
             Action::CellRelease => {
                 if let Some(s) = self.stroke.take() {
                     let out = s.finish(&self.level.map);
-                    if let Some(sel) = out.selection {
-                        self.selection = sel;
-                        if let Some(r) = sel
-                            && r.width() == 1
-                            && r.height() == 1
-                        {
-                            self.inspect = Some(Pos::new(r.x0, r.y0));
-                        }
-                    }
+                    self.stroke_selection(out.selection);
                     if let Some(e) = Edit::cells(out.name, &self.level, out.cells) {
                         self.push(e, None);
                     }
@@ -1073,10 +1065,7 @@ impl EditorState {
             self.status = "the clipboard is empty".into();
             return;
         };
-        let at = self
-            .hover
-            .or(self.selection.map(|r| Pos::new(r.x0, r.y0)))
-            .unwrap_or_default();
+        let at = self.paste_anchor();
         let cells = paste_cells(&self.level.map, &clip, at.x as i64, at.y as i64);
         let rect = rect_of(&cells);
         if let Some(e) = Edit::cells("Paste", &self.level, cells) {
@@ -1085,12 +1074,48 @@ impl EditorState {
         self.selection = rect;
     }
 
-    fn resize(&mut self, width: usize, height: usize, anchor: (u8, u8)) {
-        let (w, h) = (width.clamp(1, MAX_SIDE), height.clamp(1, MAX_SIDE));
-        if w * h > MAX_CELLS {
-            self.status = format!("{w}×{h} is too large (at most {MAX_CELLS} cells)");
-            return;
+    /// The cell a paste puts the clipboard's top-left cell on: the hovered cell, else the
+    /// selection's corner, else (0, 0).
+    fn paste_anchor(&self) -> Pos {
+        self.hover
+            .or(self.selection.map(|r| Pos::new(r.x0, r.y0)))
+            .unwrap_or_default()
+    }
+
+    /// Applies the selection a finished stroke gives (`None`: unchanged); a one-cell selection
+    /// is also inspected.
+    fn stroke_selection(&mut self, selection: Option<Option<CellRect>>) {
+        if let Some(sel) = selection {
+            self.selection = sel;
+            if let Some(r) = sel
+                && r.width() == 1
+                && r.height() == 1
+            {
+                self.inspect = Some(Pos::new(r.x0, r.y0));
+            }
         }
+    }
+
+    /// A requested map size clamped to 1…`max_side` per side, or `None` (with a status
+    /// message) when it has more than `max_cells` cells.
+    fn resize_size(
+        &mut self,
+        width: usize,
+        height: usize,
+        (max_side, max_cells): (usize, usize),
+    ) -> Option<(usize, usize)> {
+        let (w, h) = (width.clamp(1, max_side), height.clamp(1, max_side));
+        if w * h > max_cells {
+            self.status = format!("{w}×{h} is too large (at most {max_cells} cells)");
+            return None;
+        }
+        Some((w, h))
+    }
+
+    fn resize(&mut self, width: usize, height: usize, anchor: (u8, u8)) {
+        let Some((w, h)) = self.resize_size(width, height, (MAX_SIDE, MAX_CELLS)) else {
+            return;
+        };
         let (ow, oh) = (self.level.width(), self.level.height());
         if (w, h) == (ow, oh) {
             return;
