@@ -15,6 +15,7 @@
 pub mod document;
 pub mod grid;
 pub mod hash;
+pub mod input;
 pub mod json_text;
 pub mod kind;
 pub mod level_json;
@@ -24,5 +25,6 @@ pub mod replay;
 
 pub use document::{Document, LoadError, load_file, load_text};
 pub use grid::{Dir, Grid, Pos};
+pub use input::{InputError, InputSpec, format_inputs, parse_inputs};
 pub use kind::{Game, GameKind, Input, Status, StepReport};
 pub use problem::{JsonPath, Problem, Severity};

@@ -128,10 +128,11 @@ pub fn game(board_text: &str, sentences: &[&str]) -> BabaGame {
     g
 }
 
-/// Plays inputs written as `R L U D .` (or `undo`, `restart`).
+/// Plays inputs written in baba's words, `R L U D .`, `undo`, `restart` (or `WORD*N`).
 pub fn play(g: &mut BabaGame, inputs: &str) {
-    for w in inputs.split_whitespace() {
-        let i = tilesmith_engine::Input::parse(w).unwrap_or_else(|| panic!("bad input {w}"));
+    let inputs = tilesmith_engine::parse_inputs(&tilesmith_engine::kind::baba::Baba, inputs)
+        .unwrap_or_else(|e| panic!("bad inputs: {e}"));
+    for i in inputs {
         g.step(i);
     }
 }

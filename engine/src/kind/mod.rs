@@ -1,10 +1,12 @@
 //! Game kinds behind one small trait.
 //!
-//! A game kind (boulder now; baba and falling blocks later) is one module that implements
-//! [`GameKind`]: check a level document, start a [`Game`] from it, and parse the kind's input
-//! words. A running [`Game`] steps deterministically, undoes and redoes steps, and describes its
-//! cells for drawing. The CLI and the editor talk to kinds only through these two traits, so
-//! nothing outside a kind's module assumes "one token per cell" or "a tick is 1/5 s".
+//! A game kind (boulder and baba now; falling blocks later) is one module that implements
+//! [`GameKind`]: check a level document, start a [`Game`] from it, and declare the kind's input
+//! words ([`GameKind::inputs`], read with [`GameKind::parse_input`] and
+//! [`crate::input::parse_inputs`]). A running [`Game`] steps deterministically, undoes and
+//! redoes steps, and describes its cells for drawing. The CLI and the editor talk to kinds
+//! only through these two traits, so nothing outside a kind's module assumes "one token per
+//! cell" or "a tick is 1/5 s".
 
 pub mod baba;
 pub mod boulder;
@@ -13,64 +15,9 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::grid::{Dir, Pos};
+pub use crate::input::{Input, InputError, InputSpec};
 use crate::observe::Phase;
 use crate::problem::{JsonPath, Problem};
-
-/// One input for one step. Each kind accepts the subset that makes sense for it and treats the
-/// rest as [`Input::Wait`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
-#[non_exhaustive]
-pub enum Input {
-    /// No key (`.` on the command line).
-    Wait,
-    /// An arrow key (`L`, `R`, `U`, `D`).
-    Move(Dir),
-    /// An arrow key with the meta/shift key (`ML`, `MR`, `MU`, `MD`): dig without moving.
-    Meta(Dir),
-    /// Take back the last step, as the game's own undo key does (`undo`). Not a step itself.
-    Undo,
-    /// Go back to the level's start (`restart`).
-    Restart,
-}
-
-impl Input {
-    /// Parses one CLI input word: `.`, `L`, `R`, `U`, `D`, `ML`, `MR`, `MU`, `MD`, `undo`,
-    /// `restart` (case-insensitive). Returns `None` for anything else.
-    pub fn parse(word: &str) -> Option<Input> {
-        let w = word.to_ascii_uppercase();
-        let dir = |c: &str| match c {
-            "L" => Some(Dir::Left),
-            "R" => Some(Dir::Right),
-            "U" => Some(Dir::Up),
-            "D" => Some(Dir::Down),
-            _ => None,
-        };
-        match w.as_str() {
-            "." => Some(Input::Wait),
-            "UNDO" => Some(Input::Undo),
-            "RESTART" => Some(Input::Restart),
-            _ if w.len() == 2 && w.starts_with('M') => dir(&w[1..]).map(Input::Meta),
-            _ => dir(&w).map(Input::Move),
-        }
-    }
-
-    /// The CLI word for this input (`.`, `L`, `MR`, …).
-    pub fn word(self) -> &'static str {
-        match self {
-            Input::Wait => ".",
-            Input::Move(Dir::Left) => "L",
-            Input::Move(Dir::Right) => "R",
-            Input::Move(Dir::Up) => "U",
-            Input::Move(Dir::Down) => "D",
-            Input::Meta(Dir::Left) => "ML",
-            Input::Meta(Dir::Right) => "MR",
-            Input::Meta(Dir::Up) => "MU",
-            Input::Meta(Dir::Down) => "MD",
-            Input::Undo => "undo",
-            Input::Restart => "restart",
-        }
-    }
-}
 
 /// Whether a game goes on, was won or was lost.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -181,6 +128,17 @@ pub trait GameKind: Sync {
     fn start(&self, doc: &Value, seed: u64) -> Result<Box<dyn Game>, Vec<Problem>>;
     /// How many steps make one second at normal speed (boulder: 5).
     fn steps_per_second(&self) -> f64;
+    /// The kind's input words in the order an editor shows them, `.` (wait) first. Each
+    /// [`InputSpec::word`] equals [`Input::word`] of its input.
+    fn inputs(&self) -> &'static [InputSpec];
+    /// Reads one input word (no repeat count) for a level of this kind. The default looks the
+    /// word up in [`GameKind::inputs`], ignoring ASCII case.
+    ///
+    /// # Errors
+    /// [`InputError::Unknown`] naming the word and listing the kind's words.
+    fn parse_input(&self, word: &str) -> Result<Input, InputError> {
+        crate::input::lookup(self, word)
+    }
 }
 
 /// Every game kind the engine knows, default first.
@@ -211,22 +169,4 @@ pub fn kind_of(doc: &Value) -> Result<&'static dyn GameKind, Problem> {
                 format!("unknown kind \"{name}\" (known: {})", known.join(", ")),
             )
         })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn input_words_round_trip() {
-        for w in [
-            ".", "L", "R", "U", "D", "ML", "MR", "MU", "MD", "undo", "restart",
-        ] {
-            assert_eq!(Input::parse(w).unwrap().word(), w);
-        }
-        assert_eq!(Input::parse("mr"), Some(Input::Meta(Dir::Right)));
-        assert_eq!(Input::parse("X"), None);
-        assert_eq!(Input::parse("M"), None);
-        assert_eq!(Input::parse("MX"), None);
-    }
 }

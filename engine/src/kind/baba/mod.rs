@@ -31,8 +31,56 @@ pub use rules::{
 };
 pub use word::{Kind, Noun, PaletteEntry, Prefix, Prep, Prop, Verb, Word, WordClass, palette};
 
-use crate::kind::{Game, GameKind};
+use crate::grid::Dir;
+use crate::kind::{Game, GameKind, Input, InputSpec};
 use crate::problem::Problem;
+
+/// Baba's input words: wait, the four arrows, and the game's own undo and restart keys. Baba
+/// has no meta keys.
+const INPUTS: [InputSpec; 7] = [
+    InputSpec {
+        word: ".",
+        input: Input::Wait,
+        label: "Wait",
+        key: "Space",
+    },
+    InputSpec {
+        word: "L",
+        input: Input::Move(Dir::Left),
+        label: "Left",
+        key: "ArrowLeft",
+    },
+    InputSpec {
+        word: "R",
+        input: Input::Move(Dir::Right),
+        label: "Right",
+        key: "ArrowRight",
+    },
+    InputSpec {
+        word: "U",
+        input: Input::Move(Dir::Up),
+        label: "Up",
+        key: "ArrowUp",
+    },
+    InputSpec {
+        word: "D",
+        input: Input::Move(Dir::Down),
+        label: "Down",
+        key: "ArrowDown",
+    },
+    InputSpec {
+        word: "undo",
+        input: Input::Undo,
+        label: "Undo",
+        key: "Z",
+    },
+    InputSpec {
+        word: "restart",
+        input: Input::Restart,
+        label: "Restart",
+        key: "R",
+    },
+];
 
 /// The baba game kind.
 #[derive(Debug, Clone, Copy, Default)]
@@ -61,5 +109,9 @@ impl GameKind for Baba {
 
     fn steps_per_second(&self) -> f64 {
         4.0
+    }
+
+    fn inputs(&self) -> &'static [InputSpec] {
+        &INPUTS
     }
 }

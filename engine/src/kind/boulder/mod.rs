@@ -19,8 +19,69 @@ pub use level::{BoulderLevel, Cell, Pattern, Rule, Situation, TokenPattern, Toke
 pub use rules::CompiledRule;
 pub use token::{Global, Globals, Token, ValueKey, ValueName};
 
-use crate::kind::{Game, GameKind};
+use crate::grid::Dir;
+use crate::kind::{Game, GameKind, Input, InputSpec};
 use crate::problem::Problem;
+
+/// Boulder's input words: no key, the four arrows, and the four arrows with the meta (shift)
+/// key, which act on the neighbouring field without moving (`metaleft` … rules). Boulder has
+/// no undo or restart word: a level is replayed from its start.
+const INPUTS: [InputSpec; 9] = [
+    InputSpec {
+        word: ".",
+        input: Input::Wait,
+        label: "Wait",
+        key: "Period",
+    },
+    InputSpec {
+        word: "L",
+        input: Input::Move(Dir::Left),
+        label: "Left",
+        key: "ArrowLeft",
+    },
+    InputSpec {
+        word: "R",
+        input: Input::Move(Dir::Right),
+        label: "Right",
+        key: "ArrowRight",
+    },
+    InputSpec {
+        word: "U",
+        input: Input::Move(Dir::Up),
+        label: "Up",
+        key: "ArrowUp",
+    },
+    InputSpec {
+        word: "D",
+        input: Input::Move(Dir::Down),
+        label: "Down",
+        key: "ArrowDown",
+    },
+    InputSpec {
+        word: "ML",
+        input: Input::Meta(Dir::Left),
+        label: "Dig left",
+        key: "Shift+ArrowLeft",
+    },
+    InputSpec {
+        word: "MR",
+        input: Input::Meta(Dir::Right),
+        label: "Dig right",
+        key: "Shift+ArrowRight",
+    },
+    InputSpec {
+        word: "MU",
+        input: Input::Meta(Dir::Up),
+        label: "Dig up",
+        key: "Shift+ArrowUp",
+    },
+    InputSpec {
+        word: "MD",
+        input: Input::Meta(Dir::Down),
+        label: "Dig down",
+        key: "Shift+ArrowDown",
+    },
+];
 
 /// The boulder game kind.
 #[derive(Debug, Clone, Copy, Default)]
@@ -45,5 +106,9 @@ impl GameKind for Boulder {
 
     fn steps_per_second(&self) -> f64 {
         5.0
+    }
+
+    fn inputs(&self) -> &'static [InputSpec] {
+        &INPUTS
     }
 }
