@@ -113,6 +113,11 @@ pub trait Game {
     fn layers(&self, pos: Pos) -> Vec<Layer>;
     /// A 64-bit FNV-1a hash of the whole state (map, values, globals, status), for replays.
     fn state_hash(&self) -> u64;
+    /// The concrete game, so that a kind's editor module can reach it behind `dyn Game`
+    /// (`game.as_any().downcast_ref::<BoulderGame>()`).
+    fn as_any(&self) -> &dyn std::any::Any;
+    /// The concrete game, mutably; see [`Game::as_any`].
+    fn as_any_mut(&mut self) -> &mut dyn std::any::Any;
 }
 
 /// A game kind: the rules of one family of tile puzzles.
@@ -146,6 +151,15 @@ pub fn kinds() -> &'static [&'static dyn GameKind] {
     &[&boulder::Boulder, &baba::Baba]
 }
 
+/// The kind called `name` (as [`GameKind::name`] and [`Game::kind`] give it, ASCII case
+/// ignored), e.g. to find the input words of a running game: `kind_named(game.kind())`.
+pub fn kind_named(name: &str) -> Option<&'static dyn GameKind> {
+    kinds()
+        .iter()
+        .copied()
+        .find(|k| k.name().eq_ignore_ascii_case(name))
+}
+
 /// The kind a document declares in its `"kind"` field (default `boulder`).
 ///
 /// # Errors
@@ -157,16 +171,11 @@ pub fn kind_of(doc: &Value) -> Result<&'static dyn GameKind, Problem> {
         Some(Value::String(s)) => s.as_str(),
         Some(_) => return Err(Problem::error(path, "\"kind\" must be a string")),
     };
-    let lower = name.to_ascii_lowercase();
-    kinds()
-        .iter()
-        .copied()
-        .find(|k| k.name() == lower)
-        .ok_or_else(|| {
-            let known: Vec<_> = kinds().iter().map(|k| k.name()).collect();
-            Problem::error(
-                path,
-                format!("unknown kind \"{name}\" (known: {})", known.join(", ")),
-            )
-        })
+    kind_named(name).ok_or_else(|| {
+        let known: Vec<_> = kinds().iter().map(|k| k.name()).collect();
+        Problem::error(
+            path,
+            format!("unknown kind \"{name}\" (known: {})", known.join(", ")),
+        )
+    })
 }

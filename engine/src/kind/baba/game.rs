@@ -549,4 +549,12 @@ impl Game for BabaGame {
         h.write(self.st.status.word().as_bytes());
         h.finish()
     }
+
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
+
+    fn as_any_mut(&mut self) -> &mut dyn std::any::Any {
+        self
+    }
 }

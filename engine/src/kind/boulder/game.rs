@@ -545,4 +545,12 @@ impl Game for BoulderGame {
         h.write(self.status.word().as_bytes());
         h.finish()
     }
+
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
+
+    fn as_any_mut(&mut self) -> &mut dyn std::any::Any {
+        self
+    }
 }
