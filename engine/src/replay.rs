@@ -5,20 +5,23 @@
 //! ```json
 //! { "tilesmith": "replay", "version": 1,
 //!   "level": "../levels/boulder/first-steps.json",
-//!   "seed": 0, "inputs": "R R D . ML",
+//!   "seed": 0, "inputs": "R*4 D . ML",
 //!   "expect": { "status": "won", "hash": "9f0c…", "summary": { … } } }
 //! ```
 //! `level` is a path relative to the replay file's folder, or a level document embedded as an
-//! object. `ticks` (optional) is the number of steps, default the number of inputs; steps past
-//! the inputs get no key. `hash` is [`crate::Game::state_hash`] of the final state, as 16 hex
-//! digits.
+//! object. `inputs` are the level kind's input words ([`crate::input::parse_inputs`]), one
+//! step each or `WORD*N` for N steps; replays are written with runs of three or more equal
+//! inputs collapsed ([`crate::input::format_inputs`]). `ticks` (optional) is the number of
+//! steps, default the number of inputs; steps past the inputs get no key. `hash` is
+//! [`crate::Game::state_hash`] of the final state, as 16 hex digits.
 
 use std::path::{Path, PathBuf};
 
 use serde_json::{Map, Value, json};
 
 use crate::document::{Document, LoadError, load_bytes, load_file};
-use crate::kind::{Game, Input, StepReport};
+use crate::input::format_inputs;
+use crate::kind::{Game, GameKind, Input, StepReport, kind_of};
 use crate::problem::{JsonPath, Problem, locate};
 
 /// Where a replay's level comes from.
@@ -76,11 +79,41 @@ fn bad(path: JsonPath, msg: impl Into<String>) -> Vec<Problem> {
     vec![Problem::error(path, msg)]
 }
 
+/// The kind of a replay's level, which its input words are read with. A level file is read
+/// for it; a file that cannot be read or names no known kind is a problem at `$.level`.
+fn level_kind(level: &ReplayLevel, root: &JsonPath) -> Result<&'static dyn GameKind, Vec<Problem>> {
+    match level {
+        ReplayLevel::Embedded(v) => kind_of(v).map_err(|mut p| {
+            p.path
+                .0
+                .insert(0, crate::problem::PathSeg::Key("level".into()));
+            vec![p]
+        }),
+        ReplayLevel::Path(p) => {
+            let name = p.display().to_string();
+            load_file(p).map(|doc| doc.kind).map_err(|e| {
+                let why = match e {
+                    LoadError::Io(e) => e.to_string(),
+                    LoadError::Problems(problems) => problems
+                        .first()
+                        .map_or_else(|| "not a level".into(), |q| q.render(&name)),
+                };
+                bad(
+                    root.key("level"),
+                    format!("cannot read the level \"{name}\": {why}"),
+                )
+            })
+        }
+    }
+}
+
 impl Replay {
-    /// Reads a replay from JSON text. Relative level paths are resolved against `base`.
+    /// Reads a replay from JSON text. Relative level paths are resolved against `base`; a level
+    /// file is read to learn its kind, whose words the `inputs` are.
     ///
     /// # Errors
-    /// Located problems for invalid JSON or members of the wrong shape.
+    /// Located problems for invalid JSON, members of the wrong shape, a level file that cannot
+    /// be read (at `$.level`), or input words the level's kind does not have (at `$.inputs`).
     pub fn from_text(text: &str, base: &Path) -> Result<Replay, Vec<Problem>> {
         let v: Value = serde_json::from_str(text).map_err(|e| {
             vec![Problem {
@@ -100,7 +133,7 @@ impl Replay {
     /// Reads a replay from a parsed JSON value; see [`Replay::from_text`].
     ///
     /// # Errors
-    /// Problems for members of the wrong shape.
+    /// Problems for members of the wrong shape, an unreadable level, or bad input words.
     pub fn from_json(v: &Value, base: &Path) -> Result<Replay, Vec<Problem>> {
         let root = JsonPath::root();
         let o = v
@@ -141,19 +174,10 @@ impl Replay {
                 ));
             }
         };
-        let mut inputs = Vec::new();
-        for (i, w) in words.split_whitespace().enumerate() {
-            inputs.push(Input::parse(w).ok_or_else(|| {
-                bad(
-                    root.key("inputs"),
-                    format!("word {} \"{w}\" is not an input", i + 1),
-                )
-            })?);
-        }
         let ticks = match o.get("ticks") {
-            None => inputs.len() as u64,
+            None => None,
             Some(t) => match t.as_u64() {
-                Some(n) if n <= MAX_REPLAY_TICKS => n,
+                Some(n) if n <= MAX_REPLAY_TICKS => Some(n),
                 Some(n) => {
                     return Err(bad(
                         root.key("ticks"),
@@ -196,6 +220,11 @@ impl Replay {
             }
         };
         let summary = expect.and_then(|e| e.get("summary")).cloned();
+        // The words are read through the level's kind (every member's shape is checked first).
+        let kind = level_kind(&level, &root)?;
+        let inputs = crate::input::parse_inputs(kind, words)
+            .map_err(|e| bad(root.key("inputs"), e.to_string()))?;
+        let ticks = ticks.unwrap_or(inputs.len() as u64);
         Ok(Replay {
             level,
             seed,
@@ -300,16 +329,7 @@ impl Replay {
             },
         );
         o.insert("seed".into(), json!(self.seed));
-        o.insert(
-            "inputs".into(),
-            json!(
-                self.inputs
-                    .iter()
-                    .map(|i| i.word())
-                    .collect::<Vec<_>>()
-                    .join(" ")
-            ),
-        );
+        o.insert("inputs".into(), json!(format_inputs(&self.inputs)));
         if self.ticks != self.inputs.len() as u64 {
             o.insert("ticks".into(), json!(self.ticks));
         }
