@@ -10,7 +10,7 @@ use clap::{Parser, Subcommand};
 use serde_json::{Value, json};
 use tilesmith_engine::observe::Phase;
 use tilesmith_engine::replay::{Replay, ReplayLevel};
-use tilesmith_engine::{Document, Input, LoadError, Problem, StepReport, load_file};
+use tilesmith_engine::{Document, LoadError, Problem, StepReport, load_file, parse_inputs};
 
 /// Tilesmith: a level editor and rule-authoring tool for rule-driven tile puzzles.
 ///
@@ -52,8 +52,9 @@ pub struct RunArgs {
     /// The level file (not needed with `--replay`).
     #[arg(required_unless_present = "replay")]
     pub level: Option<PathBuf>,
-    /// Inputs, one per tick, separated by spaces: `.` no key; `L R U D` arrows; `ML MR MU MD`
-    /// arrows with the meta (shift) key.
+    /// Inputs, one per tick, separated by spaces, in the words of the level's kind. Boulder:
+    /// `.` no key; `L R U D` arrows; `ML MR MU MD` arrows with the meta (shift) key. Baba:
+    /// `. L R U D`, `undo`, `restart`. `WORD*N` is N ticks of WORD (`R*3` = `R R R`).
     #[arg(long, default_value = "", allow_hyphen_values = true)]
     pub inputs: String,
     /// Number of ticks to compute (default: the number of inputs); ticks past the inputs get
@@ -135,24 +136,6 @@ fn check(files: &[PathBuf]) -> ExitCode {
     } else {
         ExitCode::SUCCESS
     }
-}
-
-/// Parses the `--inputs` string.
-///
-/// # Errors
-/// A message naming the first word that is not an input.
-pub fn parse_inputs(s: &str) -> Result<Vec<Input>, String> {
-    s.split_whitespace()
-        .enumerate()
-        .map(|(i, w)| {
-            Input::parse(w).ok_or_else(|| {
-                format!(
-                    "--inputs: word {} \"{w}\" is not an input (use . L R U D ML MR MU MD undo restart)",
-                    i + 1
-                )
-            })
-        })
-        .collect()
 }
 
 fn phase_rank(p: &Phase) -> u8 {
@@ -248,17 +231,18 @@ fn run(a: &RunArgs) -> ExitCode {
         eprintln!("tilesmith: run needs a LEVEL file or --replay FILE");
         return ExitCode::FAILURE;
     };
-    let inputs = match parse_inputs(&a.inputs) {
-        Ok(i) => i,
-        Err(e) => {
-            eprintln!("tilesmith: {e}");
-            return ExitCode::FAILURE;
-        }
-    };
     let doc = match load(level) {
         Ok(d) => d,
         Err(p) => {
             print_problems(level, &p);
+            return ExitCode::FAILURE;
+        }
+    };
+    // The words are the level's kind's: `ML` is an error on a baba level.
+    let inputs = match parse_inputs(doc.kind, &a.inputs) {
+        Ok(i) => i,
+        Err(e) => {
+            eprintln!("tilesmith: --inputs: {e}");
             return ExitCode::FAILURE;
         }
     };

@@ -319,3 +319,111 @@ fn trace_reports_the_spec_full_map_example_positions() {
     let t = trace_of("full2.json", &level, ".");
     assert_eq!(t[0]["rule"], 1);
 }
+
+/// me in a corridor of paths with room to walk.
+fn hallway() -> Value {
+    json!({"name":"hallway","width":8,"height":3,"gems":[0,0,0],"ticks":[90,90,90],
+        "map":[["wall","wall","wall","wall","wall","wall","wall","wall"],
+               ["wall","me","path","path","path","path","path","wall"],
+               ["wall","wall","wall","wall","wall","wall","wall","wall"]]})
+}
+
+#[test]
+fn a_repeat_count_is_the_word_repeated() {
+    let f = write("hallway.json", &hallway());
+    let f = f.to_str().unwrap();
+    let (counted_state, spelled_state) = (tmp("counted.json"), tmp("spelled.json"));
+    let counted = tilesmith(&[
+        "run",
+        f,
+        "--inputs",
+        "R*3 .",
+        "--out",
+        counted_state.to_str().unwrap(),
+    ]);
+    let spelled = tilesmith(&[
+        "run",
+        f,
+        "--inputs",
+        "R R R .",
+        "--out",
+        spelled_state.to_str().unwrap(),
+    ]);
+    assert_eq!(stdout_json(&counted), stdout_json(&spelled));
+    assert_eq!(counted.stdout, spelled.stdout, "the same summary line");
+    assert_eq!(stdout_json(&counted)["ticks"], 4);
+    assert_eq!(
+        std::fs::read(&counted_state).unwrap(),
+        std::fs::read(&spelled_state).unwrap()
+    );
+    let state: Value =
+        serde_json::from_str(&std::fs::read_to_string(&counted_state).unwrap()).unwrap();
+    let cell = &state["map"][1][4];
+    assert!(
+        cell == "me" || cell["token"] == "me",
+        "three steps right: {}",
+        state["map"][1]
+    );
+    // A recorded run writes the run as a count, and replays.
+    let rec = tmp("hallway.replay.json");
+    stdout_json(&tilesmith(&[
+        "run",
+        f,
+        "--inputs",
+        "R R R R L",
+        "--record",
+        rec.to_str().unwrap(),
+    ]));
+    let replay: Value = serde_json::from_str(&std::fs::read_to_string(&rec).unwrap()).unwrap();
+    assert_eq!(replay["inputs"], "R*4 L");
+    stdout_json(&tilesmith(&["run", "--replay", rec.to_str().unwrap()]));
+}
+
+#[test]
+fn input_words_are_the_level_kinds() {
+    let boulder = write("hallway2.json", &hallway());
+    let baba = Path::new(env!("CARGO_MANIFEST_DIR")).join("../levels/baba/first-words.json");
+    let run = |level: &Path, inputs: &str| {
+        let o = tilesmith(&["run", level.to_str().unwrap(), "--inputs", inputs]);
+        (
+            o.status.code(),
+            String::from_utf8_lossy(&o.stderr).trim().to_string(),
+        )
+    };
+    assert_eq!(
+        run(&boulder, "R Q"),
+        (
+            Some(1),
+            "tilesmith: --inputs: word 2 \"Q\" is not a boulder input (use . L R U D ML MR MU MD)"
+                .into()
+        )
+    );
+    assert_eq!(
+        run(&baba, "R ML"),
+        (
+            Some(1),
+            "tilesmith: --inputs: word 2 \"ML\" is not a baba input (use . L R U D undo restart)"
+                .into()
+        )
+    );
+    let (code, err) = run(&boulder, "undo");
+    assert_eq!(code, Some(1));
+    assert!(
+        err.contains("word 1 \"undo\" is not a boulder input"),
+        "{err}"
+    );
+    let (code, err) = run(&boulder, "R*0");
+    assert_eq!(code, Some(1));
+    assert_eq!(
+        err,
+        "tilesmith: --inputs: word 1 \"R*0\" has a bad repeat count: the count must be at least 1"
+    );
+    // Baba's own words work on a baba level, counts included.
+    let o = tilesmith(&[
+        "run",
+        baba.to_str().unwrap(),
+        "--inputs",
+        "R*2 undo*2 restart",
+    ]);
+    assert_eq!(stdout_json(&o)["turns"], 0);
+}
