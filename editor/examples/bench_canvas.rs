@@ -7,8 +7,9 @@
 use std::time::Instant;
 
 use eframe::egui::{self, RawInput, Rect, pos2};
-use tilesmith_editor::app::{TilesmithApp, bench_baba_level, bench_level};
-use tilesmith_editor::state::{Action, EditorState, LevelDoc};
+use tilesmith_editor::app::TilesmithApp;
+use tilesmith_editor::kinds;
+use tilesmith_editor::state::{Action, EditorState};
 
 fn main() {
     let frames: u32 = std::env::args()
@@ -16,12 +17,9 @@ fn main() {
         .and_then(|s| s.parse().ok())
         .unwrap_or(600);
     let ctx = egui::Context::default();
-    let baba = std::env::var("TILESMITH_BENCH_KIND").is_ok_and(|k| k == "baba");
-    let state = if baba {
-        EditorState::with_document(LevelDoc::Baba(bench_baba_level(500, 500)))
-    } else {
-        EditorState::new(bench_level(500, 500))
-    };
+    let kind = std::env::var("TILESMITH_BENCH_KIND").unwrap_or_default();
+    let entry = kinds::entry(&kind).unwrap_or(&kinds::registry()[0]);
+    let state = EditorState::new((entry.bench_doc)(500));
     let mut app = TilesmithApp::new(state);
     let input = || RawInput {
         screen_rect: Some(Rect::from_min_max(pos2(0.0, 0.0), pos2(1280.0, 800.0))),
@@ -63,7 +61,7 @@ fn main() {
     let mean = total.as_secs_f64() * 1000.0 / frames as f64;
     println!(
         "bench_canvas: {frames} frames, 500x500 {} level, 1280x800 window, pan+zoom: mean {mean:.2} ms/frame ({:.0} fps), worst {:.2} ms, up to {visible_max} cells visible",
-        if baba { "baba" } else { "boulder" },
+        entry.name,
         1000.0 / mean,
         worst.as_secs_f64() * 1000.0
     );

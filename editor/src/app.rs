@@ -7,11 +7,10 @@ use std::sync::mpsc::{Receiver, channel};
 use std::time::{Duration, Instant};
 
 use eframe::egui::{self, Ui};
-use tilesmith_engine::kind::boulder::{BoulderLevel, Cell, Token, ValueKey};
-use tilesmith_engine::{Game as _, Input};
+use tilesmith_engine::Input;
 
 use crate::files::{Autosave, RfdDialogs, Settings, project_dirs};
-use crate::state::{Action, EditorState, Pending, default_level_file};
+use crate::state::{Action, EditorState, Pending, PlayAction, default_level_file};
 use crate::ui::{self, UiState};
 
 /// How often the autosave copy is written while there are unsaved changes.
@@ -84,7 +83,7 @@ impl TilesmithApp {
     /// The app as run by `tilesmith`: settings and autosave in the platform directories,
     /// native dialogs, watching the open file; opens `file`, or the default level.
     pub fn new_native(file: Option<PathBuf>) -> Self {
-        let mut st = EditorState::new(EditorState::new_level());
+        let mut st = EditorState::new((crate::kinds::registry()[0].new_doc)());
         st.dialogs = Box::new(RfdDialogs {
             dir: default_level_file().and_then(|f| f.parent().map(Path::to_path_buf)),
         });
@@ -117,11 +116,9 @@ impl TilesmithApp {
             .ok()
             .and_then(|s| s.parse::<usize>().ok())
             .unwrap_or(500);
-        self.state = if std::env::var("TILESMITH_BENCH_KIND").is_ok_and(|k| k == "baba") {
-            EditorState::with_document(crate::state::LevelDoc::Baba(bench_baba_level(side, side)))
-        } else {
-            EditorState::new(bench_level(side, side))
-        };
+        let kind = std::env::var("TILESMITH_BENCH_KIND").unwrap_or_default();
+        let entry = crate::kinds::entry(&kind).unwrap_or(&crate::kinds::registry()[0]);
+        self.state = EditorState::new((entry.bench_doc)(side));
         self.bench = Some(Bench {
             frames: frames.max(2),
             done: 0,
@@ -143,7 +140,7 @@ impl TilesmithApp {
             self.fitted = true;
             out.push(Action::Fit);
         }
-        if let Some(p) = &self.state.play {
+        if let Some(p) = self.state.doc.play() {
             let pressed = ctx.input(|i| {
                 [
                     egui::Key::ArrowLeft,
@@ -156,29 +153,25 @@ impl TilesmithApp {
             });
             if p.running {
                 if pressed {
-                    self.latched = ui::held_input(&ctx).or(self.latched);
+                    self.latched = ui::held_input(&ctx, &self.state).or(self.latched);
                 }
-                let held = ui::held_input(&ctx).or(self.latched);
+                let held = ui::held_input(&ctx, &self.state).or(self.latched);
                 let dt = ctx.input(|i| i.stable_dt).min(0.25) as f64;
                 let before = p.game.steps();
-                out.push(Action::PlayAdvance { dt, held });
+                out.push(PlayAction::Advance { dt, held }.into());
                 ctx.request_repaint();
                 self.pending_latch_clear = Some(before);
             }
         }
         for a in out {
-            let copied = matches!(a, Action::Copy | Action::Cut);
             self.state.apply(a);
-            let clip = match self.state.baba() {
-                Some(d) => d.clipboard.is_some(),
-                None => self.state.clipboard.is_some(),
-            };
-            if copied && clip {
-                // So the platform's Ctrl+V is delivered as a paste event.
-                ctx.copy_text("tilesmith cells".into());
+            if let Some(text) = self.state.clipboard_out.take() {
+                // The copied cells as the level's JSON cell array: they paste into a text
+                // editor, and back into Tilesmith (Ctrl+V arrives as a paste event with them).
+                ctx.copy_text(text);
             }
         }
-        if let (Some(before), Some(p)) = (self.pending_latch_clear.take(), &self.state.play)
+        if let (Some(before), Some(p)) = (self.pending_latch_clear.take(), self.state.doc.play())
             && p.game.steps() != before
         {
             self.latched = None;
@@ -295,49 +288,6 @@ impl eframe::App for TilesmithApp {
     fn ui(&mut self, ui: &mut Ui, _frame: &mut eframe::Frame) {
         self.frame(ui);
     }
-}
-
-/// A `w` × `h` level with a varied pattern of every token (for the frame benchmark).
-pub fn bench_level(w: usize, h: usize) -> BoulderLevel {
-    let mut level = BoulderLevel::new("bench", w, h);
-    let n = Token::ALL.len();
-    for (i, c) in level.map.cells_mut().iter_mut().enumerate() {
-        let (x, y) = (i % w, i / w);
-        let k = (x * 7 + y * 13 + (x * y) % 5) % n;
-        *c = Cell::new(Token::ALL[k]).with(ValueKey::Direction, ((x + y) % 4 + 1) as u32);
-    }
-    level
-}
-
-/// A `w` × `h` baba level for the frame benchmark: rules on row 0, then a repeating mix of
-/// objects (some cells empty, some with stacks of two) and loose text tiles, every object noun
-/// and every word appearing.
-pub fn bench_baba_level(w: usize, h: usize) -> tilesmith_engine::kind::baba::BabaLevel {
-    use tilesmith_engine::kind::baba::{BabaLevel, Kind, Tile, palette};
-    let mut level = BabaLevel::new("bench", w, h);
-    let kinds: Vec<Kind> = palette()
-        .iter()
-        .filter_map(|e| Kind::from_token(&e.token))
-        .collect();
-    for (i, c) in level.map.cells_mut().iter_mut().enumerate() {
-        let (x, y) = (i % w, i / w);
-        let k = x * 7 + y * 13 + (x * y) % 5;
-        if k % 3 == 0 {
-            continue;
-        }
-        let dir = tilesmith_engine::Dir::ALL[(x + y) % 4];
-        c.push(Tile {
-            kind: kinds[k % kinds.len()],
-            dir,
-        });
-        if k % 7 == 1 {
-            c.push(Tile {
-                kind: kinds[(k / 7) % kinds.len()],
-                dir,
-            });
-        }
-    }
-    level
 }
 
 fn bench_frame(b: &mut Bench, ctx: &egui::Context, (w, h): (usize, usize), out: &mut Vec<Action>) {

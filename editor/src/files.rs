@@ -69,12 +69,17 @@ impl Dialogs for ScriptedDialogs {
 /// How many recent files are remembered.
 pub const MAX_RECENT: usize = 10;
 
-/// Settings kept between runs (a small JSON file in the config directory).
-#[derive(Clone, Debug, PartialEq)]
+/// Settings kept between runs (a small JSON file in the config directory), read and written
+/// with serde. A member that is missing or of the wrong type takes its default; unknown
+/// members are ignored.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(default)]
 pub struct Settings {
     /// Recently opened or saved files, newest first.
+    #[serde(deserialize_with = "lenient_recent")]
     pub recent: Vec<PathBuf>,
     /// Whether the grid is shown.
+    #[serde(deserialize_with = "lenient_bool_true")]
     pub grid: bool,
 }
 
@@ -85,6 +90,26 @@ impl Default for Settings {
             grid: true,
         }
     }
+}
+
+/// The recent list, keeping the entries that are strings (at most [`MAX_RECENT`]).
+fn lenient_recent<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<PathBuf>, D::Error> {
+    let v: Value = serde::Deserialize::deserialize(d)?;
+    Ok(v.as_array()
+        .map(|list| {
+            list.iter()
+                .filter_map(Value::as_str)
+                .map(PathBuf::from)
+                .take(MAX_RECENT)
+                .collect()
+        })
+        .unwrap_or_default())
+}
+
+/// A boolean, or `true` when the member holds something else.
+fn lenient_bool_true<'de, D: serde::Deserializer<'de>>(d: D) -> Result<bool, D::Error> {
+    let v: Value = serde::Deserialize::deserialize(d)?;
+    Ok(v.as_bool().unwrap_or(true))
 }
 
 impl Settings {
@@ -98,25 +123,10 @@ impl Settings {
 
     /// Reads settings from `file`; defaults when missing or unreadable.
     pub fn load(file: &Path) -> Self {
-        let mut s = Self::default();
-        let Ok(text) = std::fs::read_to_string(file) else {
-            return s;
-        };
-        let Ok(v) = serde_json::from_str::<Value>(&text) else {
-            return s;
-        };
-        if let Some(list) = v.get("recent").and_then(Value::as_array) {
-            s.recent = list
-                .iter()
-                .filter_map(Value::as_str)
-                .map(PathBuf::from)
-                .take(MAX_RECENT)
-                .collect();
-        }
-        if let Some(g) = v.get("grid").and_then(Value::as_bool) {
-            s.grid = g;
-        }
-        s
+        std::fs::read_to_string(file)
+            .ok()
+            .and_then(|text| serde_json::from_str(&text).ok())
+            .unwrap_or_default()
     }
 
     /// Writes settings to `file` (atomically); errors are returned, not fatal.
@@ -127,11 +137,8 @@ impl Settings {
         if let Some(dir) = file.parent() {
             std::fs::create_dir_all(dir)?;
         }
-        let v = json!({
-            "recent": self.recent.iter().map(|p| p.display().to_string()).collect::<Vec<_>>(),
-            "grid": self.grid,
-        });
-        tilesmith_engine::json_text::write_atomic(file, v.to_string().as_bytes())
+        let text = serde_json::to_string(self).map_err(std::io::Error::other)?;
+        tilesmith_engine::json_text::write_atomic(file, text.as_bytes())
     }
 }
 
@@ -205,5 +212,60 @@ impl Autosave {
     /// Deletes the copy for the document at `file` (after a save or a clean exit).
     pub fn remove(&self, file: Option<&Path>) {
         let _ = std::fs::remove_file(self.path_for(file));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn settings_round_trip_through_the_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let f = dir.path().join("sub/settings.json");
+        let mut s = Settings {
+            grid: false,
+            ..Default::default()
+        };
+        s.add_recent(Path::new("/levels/a.json"));
+        s.add_recent(Path::new("/levels/b.json"));
+        s.add_recent(Path::new("/levels/a.json"));
+        assert_eq!(
+            s.recent,
+            [
+                PathBuf::from("/levels/a.json"),
+                PathBuf::from("/levels/b.json")
+            ]
+        );
+        s.save(&f).unwrap();
+        assert_eq!(Settings::load(&f), s);
+    }
+
+    #[test]
+    fn settings_files_with_missing_or_odd_members_load_with_defaults() {
+        let dir = tempfile::tempdir().unwrap();
+        let f = dir.path().join("settings.json");
+        for (text, want_grid, want_recent) in [
+            ("{}", true, 0),
+            ("not json", true, 0),
+            (r#"{"grid": "yes", "recent": 3}"#, true, 0),
+            (
+                r#"{"grid": false, "recent": ["/a", 7, "/b"], "other": 1}"#,
+                false,
+                2,
+            ),
+        ] {
+            std::fs::write(&f, text).unwrap();
+            let s = Settings::load(&f);
+            assert_eq!(s.grid, want_grid, "{text}");
+            assert_eq!(s.recent.len(), want_recent, "{text}");
+        }
+        let many: Vec<String> = (0..25).map(|i| format!("/l{i}.json")).collect();
+        std::fs::write(&f, serde_json::json!({ "recent": many }).to_string()).unwrap();
+        assert_eq!(Settings::load(&f).recent.len(), MAX_RECENT);
+        assert_eq!(
+            Settings::load(&dir.path().join("missing.json")),
+            Settings::default()
+        );
     }
 }

@@ -1,12 +1,16 @@
-//! The Tilesmith editor: an eframe/egui window to paint boulder and baba levels, edit their
-//! properties and rules, and play-test them tick by tick or turn by turn.
+//! The Tilesmith editor: an eframe/egui window to paint levels of every game kind, edit their
+//! properties and rules, and play-test them step by step.
 //!
-//! Design decision: the whole editor state lives in [`state::EditorState`], which makes no egui
-//! call and changes only through [`state::Action`]s. The UI functions in [`ui`] read the state
-//! and push actions; [`app::TilesmithApp`] applies the queue after drawing. Edits to the level
-//! are commands ([`state::edit::Edit`]) whose `apply_swap` serves both undo and redo; tools
-//! ([`tools`]) are state machines fed cell events that show a preview and give one edit per
-//! stroke. Most tests therefore drive `EditorState::apply` without a window.
+//! Design decision: one game kind is one module under [`kinds`] (its document and its UI)
+//! plus one line in the registry; the shell ([`state::EditorState`], [`ui`], [`app`]) holds a
+//! `Box<dyn` [`doc::KindDoc`]`>` and never names a kind's types. The shell state makes no egui
+//! call and changes only through [`state::Action`]s. The UI functions read the state and push
+//! actions; [`app::TilesmithApp`] applies the queue after drawing. Edits are commands
+//! ([`doc::history::Undoable`]) whose `apply_swap` serves both undo and redo, and the generic
+//! map document ([`doc::map::MapDoc`]) writes undo, redo, copy, cut, paste, move, delete and
+//! resize once for every kind; tools ([`tools`]) are state machines fed cell events that show
+//! a preview and give one edit per stroke. Most tests therefore drive `EditorState::apply`
+//! without a window.
 //!
 //! Coordinates: cells are [`tilesmith_engine::Pos`] with `x` = column from the left and `y` =
 //! row from the top. Screen coordinates are egui points.
@@ -14,10 +18,10 @@
 #![warn(missing_docs)]
 
 pub mod app;
+pub mod doc;
+pub mod error;
 pub mod files;
-pub mod look;
-pub mod look_baba;
-pub mod rules;
+pub mod kinds;
 pub mod state;
 pub mod tools;
 pub mod ui;

@@ -7,8 +7,8 @@ use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable as _;
 use tilesmith_editor::app::TilesmithApp;
 use tilesmith_editor::files::ScriptedDialogs;
-use tilesmith_editor::state::baba::BabaDoc;
-use tilesmith_editor::state::{EditorState, LevelDoc};
+use tilesmith_editor::kinds::baba::BabaDoc;
+use tilesmith_editor::state::EditorState;
 use tilesmith_engine::kind::baba::{BabaLevel, Kind, Tile};
 use tilesmith_engine::{Dir, Input, Pos, Status};
 
@@ -25,11 +25,14 @@ fn level(w: usize, h: usize, tiles: &[(&str, usize, usize)]) -> EditorState {
     for (t, x, y) in tiles {
         l.map.get_mut(Pos::new(*x, *y)).unwrap().push(tile(t));
     }
-    EditorState::with_document(LevelDoc::Baba(l))
+    EditorState::new(l)
 }
 
 fn doc<'a>(h: &'a Harness<'static, TilesmithApp>) -> &'a BabaDoc {
-    h.state().state.baba().expect("a baba document")
+    h.state()
+        .state
+        .doc_as::<BabaDoc>()
+        .expect("a baba document")
 }
 
 fn tokens(h: &Harness<'static, TilesmithApp>, x: usize, y: usize) -> Vec<String> {
@@ -138,8 +141,11 @@ fn the_rule_list_follows_a_stroke_before_the_button_is_released() {
         modifiers: Modifiers::NONE,
     });
     settle(&mut h);
-    assert!(doc(&h).stroke.is_some(), "the stroke is still in progress");
-    assert!(doc(&h).level.map.get(Pos::new(3, 1)).unwrap().is_empty());
+    assert!(
+        doc(&h).map.stroke.is_some(),
+        "the stroke is still in progress"
+    );
+    assert!(doc(&h).level().map.get(Pos::new(3, 1)).unwrap().is_empty());
     assert_eq!(rule_texts(&h), ["rock is push"]);
     h.get_by_label("rock is push");
     // Dragging the stroke on to (3, 2) keeps it; releasing commits one edit.
@@ -156,7 +162,7 @@ fn the_rule_list_follows_a_stroke_before_the_button_is_released() {
     assert_eq!(tokens(&h, 3, 1), ["text_push"]);
     assert_eq!(tokens(&h, 3, 2), ["text_push"]);
     assert_eq!(rule_texts(&h), ["rock is push"]);
-    assert_eq!(doc(&h).history.done_names(), ["Pencil"]);
+    assert_eq!(doc(&h).history().done_names(), ["Pencil"]);
 }
 
 #[test]
@@ -205,12 +211,12 @@ fn a_typed_sentence_is_placed_at_the_selected_cell() {
     assert_eq!(tokens(&h, 2, 4), ["rock", "text_is"]);
     assert_eq!(tokens(&h, 3, 4), ["text_push"]);
     assert_eq!(rule_texts(&h), ["keke is push"]);
-    assert_eq!(doc(&h).history.done_names(), ["Place \"keke is push\""]);
+    assert_eq!(doc(&h).history().done_names(), ["Place \"keke is push\""]);
     // Vertically, from the same cell upwards is impossible (it would leave the map downward
     // from row 4 with three words): nothing changes and the status says why.
     click(&mut h, "vertical");
     click(&mut h, "Place at x 1, y 4");
-    assert_eq!(doc(&h).history.len_done(), 1);
+    assert_eq!(doc(&h).history().len_done(), 1);
     assert!(
         h.state().state.status.contains("does not fit"),
         "{}",
@@ -239,7 +245,7 @@ fn stack_mode_facing_and_the_inspector() {
     click_cell(&mut h, PointerButton::Primary, 2, 2);
     assert_eq!(tokens(&h, 2, 2), ["flag", "baba"]);
     let top = *doc(&h)
-        .level
+        .level()
         .map
         .get(Pos::new(2, 2))
         .unwrap()
@@ -271,7 +277,7 @@ fn stack_mode_facing_and_the_inspector() {
     click_cell(&mut h, PointerButton::Secondary, 2, 2);
     assert!(tokens(&h, 2, 2).is_empty());
     assert_eq!(
-        doc(&h).history.done_names(),
+        doc(&h).history().done_names(),
         [
             "Pencil",
             "Reorder stack",
@@ -329,7 +335,7 @@ fn a_short_play_with_undo_restart_and_a_win() {
         click(&mut h, "Right");
     }
     let p = doc(&h).play.as_ref().unwrap();
-    assert_eq!(p.game.status(), Status::Won { points: 1 });
+    assert_eq!(p.game().status(), Status::Won { points: 1 });
     h.get_by_label("Level won in 3 turns!");
     // Record the winning turns as a replay; the engine re-runs it to the same win.
     let dir = tempfile::tempdir().unwrap();
@@ -369,7 +375,7 @@ fn the_design_changing_on_disk_during_play_does_not_break_the_canvas() {
     let file = dir.path().join("shrinks.json");
     let big = BabaLevel::new("big", 10, 6);
     std::fs::write(&file, tilesmith_engine::json_text::layout(&big.to_json())).unwrap();
-    let mut st = EditorState::with_document(LevelDoc::Baba(BabaLevel::new("x", 1, 1)));
+    let mut st = EditorState::new(BabaLevel::new("x", 1, 1));
     st.apply(tilesmith_editor::state::Action::OpenPath(file.clone()));
     let mut h = harness(st);
     click(&mut h, "Start playing");
@@ -380,7 +386,7 @@ fn the_design_changing_on_disk_during_play_does_not_break_the_canvas() {
         .apply(tilesmith_editor::state::Action::DiskChanged);
     settle(&mut h);
     // The design was reloaded (one undoable edit); the map still shows the 10×6 game.
-    assert_eq!(doc(&h).level.width(), 4);
+    assert_eq!(doc(&h).level().width(), 4);
     assert_eq!(h.state().state.map_size(), (10, 6));
     assert_eq!(
         h.state().ui.canvas.content().map(|k| (k.3, k.4)),
@@ -396,7 +402,7 @@ fn the_design_changing_on_disk_during_play_does_not_break_the_canvas() {
 #[test]
 fn opening_a_level_of_the_same_size_rebuilds_the_map_texture() {
     let levels = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../levels/baba");
-    let mut st = EditorState::with_document(LevelDoc::Baba(BabaLevel::new("x", 1, 1)));
+    let mut st = EditorState::new(BabaLevel::new("x", 1, 1));
     st.apply(tilesmith_editor::state::Action::OpenPath(
         levels.join("first-words.json"),
     ));
@@ -422,15 +428,15 @@ fn a_new_baba_level_from_the_file_menu() {
     let mut h = harness(EditorState::new(
         tilesmith_engine::kind::boulder::BoulderLevel::new("b", 8, 6),
     ));
-    assert!(h.state().state.baba().is_none());
+    assert!(h.state().state.doc_as::<BabaDoc>().is_none());
     click(&mut h, "File");
     h.get_by_label("New level of kind").hover();
     settle(&mut h);
     click(&mut h, "baba");
     let st = &h.state().state;
-    assert_eq!(st.kind(), tilesmith_editor::state::DocKind::Baba);
+    assert_eq!(st.kind_name(), "baba");
     assert_eq!(st.map_size(), (24, 14));
-    assert!(doc(&h).level.map.cells().iter().all(Vec::is_empty));
+    assert!(doc(&h).level().map.cells().iter().all(Vec::is_empty));
     // The baba palette replaced the boulder one.
     h.get_by_label("Text: operators (13)");
     h.get_by_label("add on top");

@@ -6,15 +6,24 @@
 //! by independent code in this file (the window counter), or by the engine's whole-tick
 //! `Game::step` on a separate game (the reference the debugger must agree with).
 
-use tilesmith_editor::rules::panel::{JsonTarget, RuleEvent, RuleView, Side};
-use tilesmith_editor::rules::{RuleList, RuleOp, RuleRef, parse_rule_text, rule_text, snippets};
-use tilesmith_editor::state::{Action, EditorState, SideTab};
+use tilesmith_editor::kinds::boulder::rules::panel::{JsonTarget, RuleEvent, RuleView, Side};
+use tilesmith_editor::kinds::boulder::rules::{
+    RuleList, RuleOp, RuleRef, parse_rule_text, rule_text, snippets,
+};
+use tilesmith_editor::kinds::boulder::{BoulderAction, BoulderDoc};
+use tilesmith_editor::state::{Action, EditorState, MapAction, PlayAction, SideTab};
 use tilesmith_engine::kind::boulder::{
     BoulderGame, BoulderLevel, Cell, Pattern, Rule, Situation, Token, TokenPattern, ValueKey,
     ValueName,
 };
 use tilesmith_engine::observe::Phase;
 use tilesmith_engine::{Dir, Game as _, Input, Pos};
+
+/// The open boulder document.
+fn bd(s: &EditorState) -> &BoulderDoc {
+    s.doc_as::<BoulderDoc>()
+        .expect("a boulder document is open")
+}
 
 fn pre(i: usize) -> RuleRef {
     RuleRef::new(RuleList::Pre, i)
@@ -29,7 +38,7 @@ fn rule(json: &str) -> Rule {
 }
 
 fn ev(s: &mut EditorState, e: RuleEvent) {
-    s.apply(Action::Rule(e));
+    s.apply(Action::from(BoulderAction::Rule(e)));
 }
 
 fn op(s: &mut EditorState, o: RuleOp) {
@@ -160,7 +169,9 @@ fn preview_windows_and_count_match_an_independent_count_in_every_direction() {
         let mut s = EditorState::new(l);
         ev(&mut s, RuleEvent::Select(Some(pre(0))));
         let want = hand_windows(&MAP, &blocks, dir);
-        let pv = s.rule_preview().expect("a selected rule has a preview");
+        let pv = bd(&s)
+            .rule_preview()
+            .expect("a selected rule has a preview");
         assert!(!want.is_empty(), "{json}: the map has matches");
         assert_eq!(pv.matches.len(), want.len(), "{json}: match count");
         // Same windows; the engine's order keeps each line's windows in scan order.
@@ -200,26 +211,36 @@ fn apply_once_shows_the_result_on_a_scratch_copy_only() {
     ev(&mut s, RuleEvent::Select(Some(pre(0))));
     ev(&mut s, RuleEvent::SetApplyOnce(true));
     // Only shown while the rule editor is the side panel's page.
-    assert!(s.apply_once_map().is_none());
+    assert!(
+        bd(&s)
+            .apply_once_map(s.side_tab == SideTab::Rules)
+            .is_none()
+    );
     s.apply(Action::SideTab(SideTab::Rules));
-    let after = s
-        .apply_once_map()
+    let after = bd(&s)
+        .apply_once_map(s.side_tab == SideTab::Rules)
         .expect("apply once shows the scratch map");
     // Windows (1,1)-(2,1) and (4,1)-(5,1): the mud at 2 and 5 becomes fire; mud at 3 stays
     // (the search continues after each window).
     assert_eq!(after.get(Pos::new(2, 1)).unwrap().token, Token::Fire);
     assert_eq!(after.get(Pos::new(5, 1)).unwrap().token, Token::Fire);
     assert_eq!(after.get(Pos::new(3, 1)).unwrap().token, Token::Mud);
-    assert_eq!(s.shown_cell(Pos::new(2, 1)).unwrap().token, Token::Fire);
-    let pv = s.rule_preview().unwrap();
+    assert_eq!(
+        bd(&s).shown_cell_in(&s, Pos::new(2, 1)).unwrap().token,
+        Token::Fire
+    );
+    let pv = bd(&s).rule_preview().unwrap();
     assert_eq!(pv.matches, vec![Pos::new(1, 1), Pos::new(4, 1)]);
     assert!(pv.changed.contains(&Pos::new(2, 1)) && pv.changed.contains(&Pos::new(5, 1)));
     assert!(!pv.changed.contains(&Pos::new(3, 1)));
     // The design is untouched and nothing entered the history.
-    assert_eq!(s.level, l);
-    assert_eq!(s.history.len_done(), 0);
+    assert_eq!(*bd(&s).level(), l);
+    assert_eq!(bd(&s).history().len_done(), 0);
     ev(&mut s, RuleEvent::SetApplyOnce(false));
-    assert_eq!(s.shown_cell(Pos::new(2, 1)).unwrap().token, Token::Mud);
+    assert_eq!(
+        bd(&s).shown_cell_in(&s, Pos::new(2, 1)).unwrap().token,
+        Token::Mud
+    );
 }
 
 #[test]
@@ -231,13 +252,13 @@ fn preview_is_recomputed_when_the_rule_or_map_changes() {
         vec![],
     );
     ev(&mut s, RuleEvent::Select(Some(pre(0))));
-    assert_eq!(s.rule_preview().unwrap().matches, vec![Pos::new(8, 6)]);
+    assert_eq!(bd(&s).rule_preview().unwrap().matches, vec![Pos::new(8, 6)]);
     // Painting a second exit adds a match; changing the rule to mud counts the mud.
-    s.apply(Action::SetCell {
+    s.apply(Action::from(BoulderAction::SetCell {
         pos: Pos::new(3, 3),
         cell: Cell::new(Token::Exit),
-    });
-    assert_eq!(s.rule_preview().unwrap().matches.len(), 2);
+    }));
+    assert_eq!(bd(&s).rule_preview().unwrap().matches.len(), 2);
     op(
         &mut s,
         RuleOp::SetPattern {
@@ -250,9 +271,9 @@ fn preview_is_recomputed_when_the_rule_or_map_changes() {
         },
     );
     // 8×6 inside, minus me and two exits.
-    assert_eq!(s.rule_preview().unwrap().matches.len(), 48 - 3);
-    s.apply(Action::Undo);
-    assert_eq!(s.rule_preview().unwrap().matches.len(), 2);
+    assert_eq!(bd(&s).rule_preview().unwrap().matches.len(), 48 - 3);
+    s.apply(Action::Map(MapAction::Undo));
+    assert_eq!(bd(&s).rule_preview().unwrap().matches.len(), 2);
 }
 
 #[test]
@@ -269,27 +290,31 @@ fn a_rule_change_is_one_named_undoable_edit() {
         },
     );
     assert_eq!(
-        s.history.done_names(),
+        bd(&s).history().done_names(),
         vec!["Add rule", "Rule direction", "Add block"]
     );
-    assert_eq!(s.level.pre.len(), 1);
-    assert_eq!(s.level.pre[0].direction, Dir::Down);
-    assert_eq!(s.level.pre[0].original.len(), 2);
-    assert_eq!(s.level.pre[0].result.len(), 2);
+    assert_eq!(bd(&s).level().pre.len(), 1);
+    assert_eq!(bd(&s).level().pre[0].direction, Dir::Down);
+    assert_eq!(bd(&s).level().pre[0].original.len(), 2);
+    assert_eq!(bd(&s).level().pre[0].result.len(), 2);
     assert!(s.dirty());
-    s.apply(Action::Undo);
-    assert_eq!(s.level.pre[0].original.len(), 1);
-    s.apply(Action::Undo);
-    assert_eq!(s.level.pre[0].direction, Dir::Right);
-    s.apply(Action::Undo);
-    assert!(s.level.pre.is_empty());
-    assert_eq!(s.rules.selected, None, "the selection follows the undo");
+    s.apply(Action::Map(MapAction::Undo));
+    assert_eq!(bd(&s).level().pre[0].original.len(), 1);
+    s.apply(Action::Map(MapAction::Undo));
+    assert_eq!(bd(&s).level().pre[0].direction, Dir::Right);
+    s.apply(Action::Map(MapAction::Undo));
+    assert!(bd(&s).level().pre.is_empty());
+    assert_eq!(
+        bd(&s).rules.selected,
+        None,
+        "the selection follows the undo"
+    );
     assert!(!s.dirty());
-    s.apply(Action::Redo);
-    s.apply(Action::Redo);
-    assert_eq!(s.level.pre[0].direction, Dir::Down);
+    s.apply(Action::Map(MapAction::Redo));
+    s.apply(Action::Map(MapAction::Redo));
+    assert_eq!(bd(&s).level().pre[0].direction, Dir::Down);
     // Saving the level keeps the rule (the document changed, not only the panel).
-    let json = s.level.to_json();
+    let json = bd(&s).level().to_json();
     assert_eq!(json["pre"][0]["direction"], "south");
 }
 
@@ -304,7 +329,7 @@ fn typing_a_name_or_dragging_a_value_is_one_undo_step() {
     for name in ["f", "fi", "fir", "fire"] {
         op(&mut s, RuleOp::SetName(pre(0), Some(name.into())));
     }
-    assert_eq!(s.level.pre[0].name.as_deref(), Some("fire"));
+    assert_eq!(bd(&s).level().pre[0].name.as_deref(), Some("fire"));
     for sp in 6..=9 {
         op(
             &mut s,
@@ -325,24 +350,27 @@ fn typing_a_name_or_dragging_a_value_is_one_undo_step() {
         );
     }
     assert_eq!(
-        s.history.done_names(),
+        bd(&s).history().done_names(),
         vec!["Rule name", "Rule situation", "Rule block"]
     );
-    s.apply(Action::Undo);
+    s.apply(Action::Map(MapAction::Undo));
     assert_eq!(
-        s.level.pre[0].original[0].values,
+        bd(&s).level().pre[0].original[0].values,
         vec![(ValueName::Field(ValueKey::A), 1)]
     );
-    s.apply(Action::Undo);
-    assert_eq!(s.level.pre[0].situation, Situation::Rare { sparsity: 5 });
-    s.apply(Action::Undo);
-    assert_eq!(s.level.pre[0].name, None);
+    s.apply(Action::Map(MapAction::Undo));
+    assert_eq!(
+        bd(&s).level().pre[0].situation,
+        Situation::Rare { sparsity: 5 }
+    );
+    s.apply(Action::Map(MapAction::Undo));
+    assert_eq!(bd(&s).level().pre[0].name, None);
 }
 
 #[test]
 fn selection_switches_and_breakpoints_follow_moves_deletes_and_undo() {
     let named = |n: &str| {
-        let mut r = tilesmith_editor::rules::blank_rule();
+        let mut r = tilesmith_editor::kinds::boulder::rules::blank_rule();
         r.name = Some(n.into());
         r
     };
@@ -358,10 +386,10 @@ fn selection_switches_and_breakpoints_follow_moves_deletes_and_undo() {
             to: pre(0),
         },
     );
-    assert_eq!(s.level.pre[0].name.as_deref(), Some("c"));
-    assert_eq!(s.rules.selected, Some(pre(0)));
-    assert!(s.rules.disabled.contains(&pre(0)) && s.rules.disabled.len() == 1);
-    assert!(s.rules.breakpoints.contains(&pre(1)) && s.rules.breakpoints.len() == 1);
+    assert_eq!(bd(&s).level().pre[0].name.as_deref(), Some("c"));
+    assert_eq!(bd(&s).rules.selected, Some(pre(0)));
+    assert!(bd(&s).rules.disabled.contains(&pre(0)) && bd(&s).rules.disabled.len() == 1);
+    assert!(bd(&s).rules.breakpoints.contains(&pre(1)) && bd(&s).rules.breakpoints.len() == 1);
     // Moving to another list's end ("To post").
     op(
         &mut s,
@@ -370,20 +398,20 @@ fn selection_switches_and_breakpoints_follow_moves_deletes_and_undo() {
             to: post(usize::MAX),
         },
     );
-    assert_eq!(s.level.post[0].name.as_deref(), Some("c"));
-    assert_eq!(s.rules.selected, Some(post(0)));
+    assert_eq!(bd(&s).level().post[0].name.as_deref(), Some("c"));
+    assert_eq!(bd(&s).rules.selected, Some(post(0)));
     // Delete the selected rule: nothing is selected, and its switch is gone.
     op(&mut s, RuleOp::Delete(post(0)));
-    assert_eq!(s.rules.selected, None);
-    assert!(s.rules.disabled.is_empty());
+    assert_eq!(bd(&s).rules.selected, None);
+    assert!(bd(&s).rules.disabled.is_empty());
     // Select the last rule, then undo its creation: the selection moves to a rule that exists.
     op(&mut s, RuleOp::Add(RuleList::Pre));
     ev(&mut s, RuleEvent::Select(Some(pre(2))));
     ev(&mut s, RuleEvent::SelectBlock(Some((Side::Original, 0))));
-    s.apply(Action::Undo);
-    assert_eq!(s.level.pre.len(), 2);
-    assert_eq!(s.rules.selected, Some(pre(1)));
-    assert_eq!(s.rules.block, None);
+    s.apply(Action::Map(MapAction::Undo));
+    assert_eq!(bd(&s).level().pre.len(), 2);
+    assert_eq!(bd(&s).rules.selected, Some(pre(1)));
+    assert_eq!(bd(&s).rules.block, None);
     // Removing a block that is selected clears the block selection.
     ev(&mut s, RuleEvent::Select(Some(pre(1))));
     op(
@@ -394,8 +422,8 @@ fn selection_switches_and_breakpoints_follow_moves_deletes_and_undo() {
         },
     );
     ev(&mut s, RuleEvent::SelectBlock(Some((Side::Result, 1))));
-    s.apply(Action::Undo);
-    assert_eq!(s.rules.block, None);
+    s.apply(Action::Map(MapAction::Undo));
+    assert_eq!(bd(&s).rules.block, None);
 }
 
 #[test]
@@ -409,45 +437,51 @@ fn json_view_follows_the_selection_but_never_clobbers_unapplied_text() {
     let mut s = st_with(vec![r0.clone(), r1.clone()], vec![]);
     ev(&mut s, RuleEvent::SetView(RuleView::Json));
     ev(&mut s, RuleEvent::Select(Some(pre(0))));
-    assert_eq!(s.rules.json, rule_text(&r0));
+    assert_eq!(bd(&s).rules.json, rule_text(&r0));
     ev(&mut s, RuleEvent::Select(Some(pre(1))));
     assert_eq!(
-        s.rules.json,
+        bd(&s).rules.json,
         rule_text(&r1),
         "a clean buffer follows the selection"
     );
     // A visual edit of the selected rule refreshes the clean buffer.
     op(&mut s, RuleOp::SetDirection(pre(1), Dir::Up));
-    assert!(s.rules.json.contains("\"north\""));
+    assert!(bd(&s).rules.json.contains("\"north\""));
     // Typed, unapplied text stays when the selection changes, and keeps its target.
-    let typed = s.rules.json.replace("north", "south");
+    let typed = bd(&s).rules.json.replace("north", "south");
     ev(&mut s, RuleEvent::JsonEdited(typed.clone()));
     ev(&mut s, RuleEvent::Select(Some(pre(0))));
-    assert_eq!(s.rules.json, typed);
-    assert_eq!(s.rules.json_for, Some(JsonTarget::Rule(pre(1))));
+    assert_eq!(bd(&s).rules.json, typed);
+    assert_eq!(bd(&s).rules.json_for, Some(JsonTarget::Rule(pre(1))));
     ev(&mut s, RuleEvent::ApplyJson);
     assert_eq!(
-        s.level.pre[1].direction,
+        bd(&s).level().pre[1].direction,
         Dir::Down,
         "applied to the rule it came from"
     );
-    assert_eq!(s.level.pre[0], r0);
-    assert_eq!(s.history.done_names().last(), Some(&"Edit rule JSON"));
+    assert_eq!(bd(&s).level().pre[0], r0);
+    assert_eq!(
+        bd(&s).history().done_names().last(),
+        Some(&"Edit rule JSON")
+    );
     // After applying, the buffer is clean and follows the selection again.
-    assert_eq!(s.rules.json, rule_text(&s.level.pre[0]));
+    assert_eq!(bd(&s).rules.json, rule_text(&bd(&s).level().pre[0]));
 }
 
 #[test]
 fn json_problems_use_the_messages_of_tilesmith_check() {
-    let mut s = st_with(vec![tilesmith_editor::rules::blank_rule()], vec![]);
+    let mut s = st_with(
+        vec![tilesmith_editor::kinds::boulder::rules::blank_rule()],
+        vec![],
+    );
     ev(&mut s, RuleEvent::Select(Some(pre(0))));
     ev(&mut s, RuleEvent::SetView(RuleView::Json));
     let bad = "{\n  \"situation\": \"sometimes\",\n  \"direction\": \"east\",\n  \"original\": [{\"token\": \"mud\"}],\n  \"result\": [{\"token\": \"0\"}]\n}";
     ev(&mut s, RuleEvent::JsonEdited(bad.into()));
     ev(&mut s, RuleEvent::ApplyJson);
-    assert_eq!(s.history.len_done(), 0, "nothing applied");
-    assert_eq!(s.rules.json, bad, "the text stays for fixing");
-    let msgs: Vec<String> = s
+    assert_eq!(bd(&s).history().len_done(), 0, "nothing applied");
+    assert_eq!(bd(&s).rules.json, bad, "the text stays for fixing");
+    let msgs: Vec<String> = bd(&s)
         .rules
         .json_problems
         .iter()
@@ -462,19 +496,25 @@ fn json_problems_use_the_messages_of_tilesmith_check() {
     // The all-rules view: both lists at once, errors with their paths.
     ev(&mut s, RuleEvent::SetView(RuleView::AllJson));
     ev(&mut s, RuleEvent::RevertJson);
-    assert!(s.rules.json.contains("\"pre\""));
+    assert!(bd(&s).rules.json.contains("\"pre\""));
     ev(&mut s, RuleEvent::JsonEdited(
         r#"{"pre": [], "post": [{"situation":"any","direction":"east","original":[{"token":"mud"}],"result":[{"token":"gem"}]}]}"#.into(),
     ));
     ev(&mut s, RuleEvent::ApplyJson);
-    assert!(s.rules.json_problems.is_empty());
-    assert_eq!((s.level.pre.len(), s.level.post.len()), (0, 1));
+    assert!(bd(&s).rules.json_problems.is_empty());
     assert_eq!(
-        s.level.post[0].original[0].token,
+        (bd(&s).level().pre.len(), bd(&s).level().post.len()),
+        (0, 1)
+    );
+    assert_eq!(
+        bd(&s).level().post[0].original[0].token,
         TokenPattern::OneOf(vec![Token::Mud])
     );
-    s.apply(Action::Undo);
-    assert_eq!((s.level.pre.len(), s.level.post.len()), (1, 0));
+    s.apply(Action::Map(MapAction::Undo));
+    assert_eq!(
+        (bd(&s).level().pre.len(), bd(&s).level().post.len()),
+        (1, 0)
+    );
 }
 
 #[test]
@@ -487,14 +527,14 @@ fn snippets_insert_rules_that_work() {
         .position(|sn| sn.title.contains("sieve"))
         .unwrap();
     op(&mut s, RuleOp::InsertSnippet(RuleList::Pre, i));
-    assert_eq!(s.history.done_names(), vec!["Insert snippet"]);
-    s.apply(Action::PlayStart);
-    s.apply(Action::PlayStep(Some(Input::Wait)));
-    let p = s.play.as_ref().unwrap();
+    assert_eq!(bd(&s).history().done_names(), vec!["Insert snippet"]);
+    s.apply(Action::Play(PlayAction::Start));
+    s.apply(Action::Play(PlayAction::Step(Some(Input::Wait))));
+    let p = bd(&s).play.as_ref().unwrap();
     let at = |x, y| {
-        p.game
+        p.game()
             .board()
-            .cell(p.game.board().idx(Pos::new(x, y)))
+            .cell(p.game().board().idx(Pos::new(x, y)))
             .token
     };
     assert_eq!(at(2, 1), Token::Path);
@@ -511,7 +551,7 @@ fn never_matching_rules_are_flagged() {
         vec![],
     );
     s.refresh();
-    let nm = s.never_matching();
+    let nm = bd(&s).never_matching();
     assert_eq!(nm.len(), 1);
     assert_eq!((nm[0].post, nm[0].index, nm[0].block), (false, 0, 0));
     assert_eq!(nm[0].missing, vec![Token::Sieve]);
@@ -521,11 +561,11 @@ fn never_matching_rules_are_flagged() {
         s.problems
     );
     // A sieve on the map makes it matchable.
-    s.apply(Action::SetCell {
+    s.apply(Action::from(BoulderAction::SetCell {
         pos: Pos::new(4, 4),
         cell: Cell::new(Token::Sieve),
-    });
-    assert!(s.never_matching().is_empty());
+    }));
+    assert!(bd(&s).never_matching().is_empty());
 }
 
 /// A rule that turns every mud east of the figure's row into gem, once per tick.
@@ -536,7 +576,7 @@ fn mud_to_gem() -> Rule {
 }
 
 fn play_token(s: &EditorState, x: usize, y: usize) -> Token {
-    let b = s.play.as_ref().unwrap().game.board();
+    let b = bd(s).play.as_ref().unwrap().game().board();
     b.cell(b.idx(Pos::new(x, y))).token
 }
 
@@ -544,13 +584,15 @@ fn play_token(s: &EditorState, x: usize, y: usize) -> Token {
 fn a_rule_switched_off_does_not_fire_in_play() {
     let mut s = st_with(vec![mud_to_gem()], vec![]);
     ev(&mut s, RuleEvent::ToggleDisabled(pre(0)));
-    s.apply(Action::PlayStart);
-    s.apply(Action::PlayStep(Some(Input::Wait)));
+    s.apply(Action::Play(PlayAction::Start));
+    s.apply(Action::Play(PlayAction::Step(Some(Input::Wait))));
     assert_eq!(play_token(&s, 4, 4), Token::Mud);
     assert!(
-        s.play
+        bd(&s)
+            .play
             .as_ref()
             .unwrap()
+            .session
             .report
             .as_ref()
             .unwrap()
@@ -559,17 +601,24 @@ fn a_rule_switched_off_does_not_fire_in_play() {
     );
     // Switched on during the session: it fires from the next tick on.
     ev(&mut s, RuleEvent::ToggleDisabled(pre(0)));
-    s.apply(Action::PlayStep(Some(Input::Wait)));
+    s.apply(Action::Play(PlayAction::Step(Some(Input::Wait))));
     assert_eq!(play_token(&s, 4, 4), Token::Gem);
-    let r = s.play.as_ref().unwrap().report.as_ref().unwrap();
+    let r = bd(&s)
+        .play
+        .as_ref()
+        .unwrap()
+        .session
+        .report
+        .as_ref()
+        .unwrap();
     assert_eq!(r.fired.len(), 1);
     assert_eq!(r.fired[0].phase, Phase::Pre(0));
     // The level itself still has the rule, switched on.
-    assert_eq!(s.level.pre.len(), 1);
+    assert_eq!(bd(&s).level().pre.len(), 1);
     // Switched off again before a restart: Reset plays without it.
     ev(&mut s, RuleEvent::ToggleDisabled(pre(0)));
-    s.apply(Action::PlayReset);
-    s.apply(Action::PlayStep(Some(Input::Wait)));
+    s.apply(Action::Play(PlayAction::Reset));
+    s.apply(Action::Play(PlayAction::Step(Some(Input::Wait))));
     assert_eq!(play_token(&s, 4, 4), Token::Mud);
 }
 
@@ -582,20 +631,20 @@ fn a_breakpoint_stops_run_at_the_tick_where_its_rule_fires() {
     let mut s = st_with(vec![mud_to_gem()], vec![rare]);
     ev(&mut s, RuleEvent::ToggleDisabled(pre(0)));
     ev(&mut s, RuleEvent::ToggleBreakpoint(post(0)));
-    s.apply(Action::PlayStart);
-    s.apply(Action::PlayRun(true));
+    s.apply(Action::Play(PlayAction::Start));
+    s.apply(Action::Play(PlayAction::Run(true)));
     // 0.1 s per frame at 5 ticks/s: a tick every other frame.
     let mut frames = 0;
-    while s.play.as_ref().unwrap().running && frames < 100 {
-        s.apply(Action::PlayAdvance {
+    while bd(&s).play.as_ref().unwrap().session.running && frames < 100 {
+        s.apply(Action::Play(PlayAction::Advance {
             dt: 0.1,
             held: None,
-        });
+        }));
         frames += 1;
     }
-    let p = s.play.as_ref().unwrap();
-    assert!(!p.running, "Run stopped");
-    assert_eq!(p.game.tick_count(), 3);
+    let p = bd(&s).play.as_ref().unwrap();
+    assert!(!p.session.running, "Run stopped");
+    assert_eq!(p.game().tick_count(), 3);
     let hit = p.break_hit.as_ref().expect("a breakpoint hit is shown");
     assert_eq!(hit.tick, 3);
     assert_eq!(hit.rules.len(), 1);
@@ -603,28 +652,28 @@ fn a_breakpoint_stops_run_at_the_tick_where_its_rule_fires() {
     assert_eq!(hit.rules[0].1.as_deref(), Some("every third"));
     assert_eq!(hit.rules[0].2, vec![Pos::new(8, 6)]);
     // Run again: it stops at tick 6. Without the breakpoint it runs on.
-    s.apply(Action::PlayRun(true));
+    s.apply(Action::Play(PlayAction::Run(true)));
     for _ in 0..100 {
-        if !s.play.as_ref().unwrap().running {
+        if !bd(&s).play.as_ref().unwrap().session.running {
             break;
         }
-        s.apply(Action::PlayAdvance {
+        s.apply(Action::Play(PlayAction::Advance {
             dt: 0.1,
             held: None,
-        });
+        }));
     }
-    assert_eq!(s.play.as_ref().unwrap().game.tick_count(), 6);
+    assert_eq!(bd(&s).play.as_ref().unwrap().game().tick_count(), 6);
     ev(&mut s, RuleEvent::ToggleBreakpoint(post(0)));
-    s.apply(Action::PlayRun(true));
+    s.apply(Action::Play(PlayAction::Run(true)));
     for _ in 0..20 {
-        s.apply(Action::PlayAdvance {
+        s.apply(Action::Play(PlayAction::Advance {
             dt: 0.1,
             held: None,
-        });
+        }));
     }
-    let p = s.play.as_ref().unwrap();
-    assert!(p.running);
-    assert_eq!(p.game.tick_count(), 16);
+    let p = bd(&s).play.as_ref().unwrap();
+    assert!(p.session.running);
+    assert_eq!(p.game().tick_count(), 16);
 }
 
 const INPUTS: [Input; 8] = [
@@ -653,17 +702,18 @@ fn level_files() -> Vec<std::path::PathBuf> {
 #[test]
 fn phase_by_phase_in_the_debugger_equals_whole_ticks_on_every_level() {
     for file in level_files() {
-        let (level, _) = tilesmith_editor::state::read_level(&file).unwrap();
+        let level =
+            BoulderLevel::from_json(&tilesmith_engine::load_file(&file).unwrap().value).unwrap();
         let mut reference = BoulderGame::new(level.clone(), 0);
         let mut s = EditorState::new(level);
-        s.apply(Action::PlayStart);
+        s.apply(Action::Play(PlayAction::Start));
         for (t, input) in INPUTS.iter().enumerate() {
             if reference.status().is_over() {
                 break;
             }
             let whole = reference.step(*input);
-            s.apply(Action::PlayStepInto(Some(*input)));
-            let n = s
+            s.apply(Action::from(BoulderAction::PlayStepInto(Some(*input))));
+            let n = bd(&s)
                 .play
                 .as_ref()
                 .unwrap()
@@ -681,66 +731,73 @@ fn phase_by_phase_in_the_debugger_equals_whole_ticks_on_every_level() {
                 file.display()
             );
             let mut k = 0;
-            while s.play.as_ref().unwrap().debug.as_ref().unwrap().done < n {
-                s.apply(Action::PlayNextPhase);
+            while bd(&s).play.as_ref().unwrap().debug.as_ref().unwrap().done < n {
+                s.apply(Action::from(BoulderAction::PlayNextPhase));
                 k += 1;
                 // Step back once in the middle of every tick: restore and re-run.
                 if k == n / 2 {
-                    s.apply(Action::PlayPrevPhase);
-                    assert_eq!(s.play.as_ref().unwrap().debug.as_ref().unwrap().done, k - 1);
-                    s.apply(Action::PlayNextPhase);
+                    s.apply(Action::from(BoulderAction::PlayPrevPhase));
+                    assert_eq!(
+                        bd(&s).play.as_ref().unwrap().debug.as_ref().unwrap().done,
+                        k - 1
+                    );
+                    s.apply(Action::from(BoulderAction::PlayNextPhase));
                 }
             }
-            let mid = s.play.as_ref().unwrap().debug.as_ref().unwrap();
+            let mid = bd(&s).play.as_ref().unwrap().debug.as_ref().unwrap();
             let phases: Vec<Phase> = mid.records.iter().map(|(p, _)| *p).collect();
             assert_eq!(phases, mid.phases, "one record per phase, in order");
-            s.apply(Action::PlayFinishTick);
-            let p = s.play.as_ref().unwrap();
+            s.apply(Action::from(BoulderAction::PlayFinishTick));
+            let p = bd(&s).play.as_ref().unwrap();
             assert!(p.debug.is_none());
             assert_eq!(
-                p.game.state_hash(),
+                p.game().state_hash(),
                 reference.state_hash(),
                 "{} tick {}: same state as a whole tick",
                 file.display(),
                 t + 1
             );
-            assert_eq!(p.game.status(), reference.status());
-            assert_eq!(p.game.tick_count(), reference.tick_count());
-            let r = p.report.as_ref().unwrap();
+            assert_eq!(p.game().status(), reference.status());
+            assert_eq!(p.game().tick_count(), reference.tick_count());
+            let r = p.session.report.as_ref().unwrap();
             assert_eq!(r.changed, whole.changed, "same changed cells");
             assert_eq!(r.fired, whole.fired, "same rule firings");
-            assert_eq!(p.inputs.len(), t + 1);
+            assert_eq!(p.session.inputs.len(), t + 1);
         }
         // The debugged ticks are in the session's history like any other.
-        let before = s.play.as_ref().unwrap().game.state_hash();
-        s.apply(Action::PlayBack);
-        s.apply(Action::PlayForward);
-        assert_eq!(s.play.as_ref().unwrap().game.state_hash(), before);
+        let before = bd(&s).play.as_ref().unwrap().game().state_hash();
+        s.apply(Action::Play(PlayAction::Back));
+        s.apply(Action::Play(PlayAction::Forward));
+        assert_eq!(bd(&s).play.as_ref().unwrap().game().state_hash(), before);
     }
 }
 
 #[test]
 fn cancelling_a_debugged_tick_restores_the_state_before_it() {
     let mut s = st_with(vec![mud_to_gem()], vec![]);
-    s.apply(Action::PlayStart);
-    s.apply(Action::PlayStep(Some(Input::Wait)));
-    let before = s.play.as_ref().unwrap().game.state_hash();
-    s.apply(Action::PlayStepInto(Some(Input::Move(Dir::Right))));
+    s.apply(Action::Play(PlayAction::Start));
+    s.apply(Action::Play(PlayAction::Step(Some(Input::Wait))));
+    let before = bd(&s).play.as_ref().unwrap().game().state_hash();
+    s.apply(Action::from(BoulderAction::PlayStepInto(Some(
+        Input::Move(Dir::Right),
+    ))));
     for _ in 0..4 {
-        s.apply(Action::PlayNextPhase);
+        s.apply(Action::from(BoulderAction::PlayNextPhase));
     }
-    assert_ne!(s.play.as_ref().unwrap().game.state_hash(), before);
-    s.apply(Action::PlayAbortTick);
-    let p = s.play.as_ref().unwrap();
+    assert_ne!(bd(&s).play.as_ref().unwrap().game().state_hash(), before);
+    s.apply(Action::from(BoulderAction::PlayAbortTick));
+    let p = bd(&s).play.as_ref().unwrap();
     assert!(p.debug.is_none());
-    assert_eq!(p.game.state_hash(), before);
-    assert_eq!(p.game.tick_count(), 1);
+    assert_eq!(p.game().state_hash(), before);
+    assert_eq!(p.game().tick_count(), 1);
     // Step while debugging finishes the tick (with the tick's own input).
-    s.apply(Action::PlayStepInto(Some(Input::Move(Dir::Down))));
-    s.apply(Action::PlayStep(Some(Input::Wait)));
-    let p = s.play.as_ref().unwrap();
+    s.apply(Action::from(BoulderAction::PlayStepInto(Some(
+        Input::Move(Dir::Down),
+    ))));
+    s.apply(Action::Play(PlayAction::Step(Some(Input::Wait))));
+    let p = bd(&s).play.as_ref().unwrap();
     assert!(p.debug.is_none());
-    assert_eq!(p.inputs, vec![Input::Wait, Input::Move(Dir::Down)]);
+    assert_eq!(p.session.inputs, vec![Input::Wait, Input::Move(Dir::Down)]);
     assert_eq!(play_token(&s, 1, 2), Token::Me, "the figure moved down");
 }
 
@@ -753,9 +810,9 @@ fn cell_history_lists_the_phases_that_changed_a_cell() {
         r#"{"name":"mark stones","situation":"any","direction":"east","original":[{"token":"stone"}],"result":[{"token":"0","values":{"a":1}}]}"#,
     )];
     let mut s = EditorState::new(l);
-    s.apply(Action::PlayStart);
-    s.apply(Action::PlayStep(Some(Input::Wait)));
-    let p = s.play.as_ref().unwrap();
+    s.apply(Action::Play(PlayAction::Start));
+    s.apply(Action::Play(PlayAction::Step(Some(Input::Wait))));
+    let p = bd(&s).play.as_ref().unwrap();
     let h = p.cell_history(Pos::new(3, 1));
     let phases: Vec<Phase> = h.iter().map(|(ph, _, _)| *ph).collect();
     assert!(phases.contains(&Phase::Pre(0)), "{phases:?}");
@@ -775,10 +832,10 @@ fn cell_history_lists_the_phases_that_changed_a_cell() {
     // An untouched wall has no history.
     assert!(p.cell_history(Pos::new(0, 0)).is_empty());
     // While debugging, the history grows phase by phase.
-    s.apply(Action::PlayStepInto(Some(Input::Wait)));
-    s.apply(Action::PlayNextPhase); // reset
-    s.apply(Action::PlayNextPhase); // pre 0
-    let p = s.play.as_ref().unwrap();
+    s.apply(Action::from(BoulderAction::PlayStepInto(Some(Input::Wait))));
+    s.apply(Action::from(BoulderAction::PlayNextPhase)); // reset
+    s.apply(Action::from(BoulderAction::PlayNextPhase)); // pre 0
+    let p = bd(&s).play.as_ref().unwrap();
     let h = p.cell_history(Pos::new(3, 2));
     let (ph, before, after) = h.last().unwrap();
     assert_eq!(*ph, Phase::Pre(0));
@@ -788,9 +845,9 @@ fn cell_history_lists_the_phases_that_changed_a_cell() {
 #[test]
 fn rule_edits_are_refused_while_playing() {
     let mut s = st_with(vec![mud_to_gem()], vec![]);
-    s.apply(Action::PlayStart);
+    s.apply(Action::Play(PlayAction::Start));
     op(&mut s, RuleOp::Delete(pre(0)));
-    assert_eq!(s.level.pre.len(), 1);
-    assert_eq!(s.history.len_done(), 0);
+    assert_eq!(bd(&s).level().pre.len(), 1);
+    assert_eq!(bd(&s).history().len_done(), 0);
     assert!(s.status.contains("stop playing"));
 }

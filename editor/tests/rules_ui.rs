@@ -6,13 +6,20 @@ use eframe::egui::{Key, Modifiers, Pos2, Role, vec2};
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT as _, Queryable as _};
 use tilesmith_editor::app::TilesmithApp;
-use tilesmith_editor::rules::{RuleList, RuleRef, parse_rule_text};
+use tilesmith_editor::kinds::boulder::rules::{RuleList, RuleRef, parse_rule_text};
 use tilesmith_editor::state::EditorState;
 use tilesmith_engine::kind::boulder::{BoulderGame, BoulderLevel, Cell, Rule, Token, TokenPattern};
 use tilesmith_engine::{Dir, Game as _, Input, Pos};
 
 mod common;
 use common::{harness, settle};
+use tilesmith_editor::kinds::boulder::BoulderDoc;
+
+/// The open boulder document.
+fn bd(s: &EditorState) -> &BoulderDoc {
+    s.doc_as::<BoulderDoc>()
+        .expect("a boulder document is open")
+}
 
 fn click(h: &mut Harness<'static, TilesmithApp>, label: &str) {
     h.get_by_label(label).click();
@@ -37,7 +44,7 @@ fn mud_to_gem() -> Rule {
 }
 
 fn level<'a>(h: &'a Harness<'static, TilesmithApp>) -> &'a BoulderLevel {
-    &h.state().state.level
+    bd(&h.state().state).level()
 }
 
 #[test]
@@ -70,7 +77,7 @@ fn editing_a_rule_by_clicking_changes_the_level_document() {
     assert_eq!(level(&h).post[0].name.as_deref(), Some("blank"));
     h.get_by_label("0: blank");
     assert_eq!(
-        h.state().state.history.done_names(),
+        bd(&h.state().state).history().done_names(),
         vec![
             "Rule direction",
             "Rule block",
@@ -115,7 +122,7 @@ fn undo_of_a_rule_edit_from_the_toolbar_and_the_history_list() {
 #[test]
 fn dragging_a_rule_reorders_the_list() {
     let named = |n: &str| {
-        let mut r = tilesmith_editor::rules::blank_rule();
+        let mut r = tilesmith_editor::kinds::boulder::rules::blank_rule();
         r.name = Some(n.into());
         r
     };
@@ -148,11 +155,14 @@ fn dragging_a_rule_reorders_the_list() {
         .collect();
     assert_eq!(names, ["b", "a", "c"]);
     assert_eq!(
-        h.state().state.rules.selected,
+        bd(&h.state().state).rules.selected,
         None,
         "dragging does not select"
     );
-    assert_eq!(h.state().state.history.done_names(), vec!["Move rule"]);
+    assert_eq!(
+        bd(&h.state().state).history().done_names(),
+        vec!["Move rule"]
+    );
 }
 
 #[test]
@@ -266,13 +276,21 @@ fn the_match_count_on_a_known_map_matches_an_independent_count() {
     h.get_by_label("Apply once").click();
     settle(&mut h);
     h.get_by_label("8 field(s) change");
-    assert_eq!(h.state().state.history.len_done(), 0);
+    assert_eq!(bd(&h.state().state).history().len_done(), 0);
     assert_eq!(
-        h.state().state.shown_cell(Pos::new(3, 1)).unwrap().token,
+        bd(&h.state().state)
+            .shown_cell_in(&h.state().state, Pos::new(3, 1))
+            .unwrap()
+            .token,
         Token::Gem
     );
     assert_eq!(
-        h.state().state.level.map.get(Pos::new(3, 1)).unwrap().token,
+        bd(&h.state().state)
+            .level()
+            .map
+            .get(Pos::new(3, 1))
+            .unwrap()
+            .token,
         Token::Stone
     );
     // A rule that needs a token nobody makes is flagged.
@@ -308,7 +326,8 @@ fn a_tick_phase_by_phase_in_the_debugger_equals_a_whole_tick_on_every_level() {
         ("·", Input::Wait),
     ];
     for file in level_files() {
-        let (lvl, _) = tilesmith_editor::state::read_level(&file).unwrap();
+        let lvl =
+            BoulderLevel::from_json(&tilesmith_engine::load_file(&file).unwrap().value).unwrap();
         let mut reference = BoulderGame::new(lvl.clone(), 0);
         let mut h = harness(EditorState::new(lvl));
         click(&mut h, "Start playing");
@@ -316,9 +335,7 @@ fn a_tick_phase_by_phase_in_the_debugger_equals_a_whole_tick_on_every_level() {
             click(&mut h, label);
             click(&mut h, "Step into tick");
             let n = {
-                let d = h
-                    .state()
-                    .state
+                let d = bd(&h.state().state)
                     .play
                     .as_ref()
                     .unwrap()
@@ -336,9 +353,7 @@ fn a_tick_phase_by_phase_in_the_debugger_equals_a_whole_tick_on_every_level() {
                     click(&mut h, "Previous phase");
                     click(&mut h, "Next phase");
                 }
-                let d = h
-                    .state()
-                    .state
+                let d = bd(&h.state().state)
                     .play
                     .as_ref()
                     .unwrap()
@@ -349,15 +364,15 @@ fn a_tick_phase_by_phase_in_the_debugger_equals_a_whole_tick_on_every_level() {
             }
             click(&mut h, "Finish tick");
             reference.step(input);
-            let p = h.state().state.play.as_ref().unwrap();
+            let p = bd(&h.state().state).play.as_ref().unwrap();
             assert!(p.debug.is_none());
             assert_eq!(
-                p.game.state_hash(),
+                p.game().state_hash(),
                 reference.state_hash(),
                 "{}: same state as a whole tick",
                 file.display()
             );
-            assert_eq!(p.game.status(), reference.status());
+            assert_eq!(p.game().status(), reference.status());
         }
     }
 }
@@ -396,8 +411,7 @@ fn switches_and_breakpoints_from_the_rule_list_act_on_play() {
     click(&mut h, "on pre[0]");
     click(&mut h, "breakpoint post[0]");
     assert!(
-        h.state()
-            .state
+        bd(&h.state().state)
             .rules
             .disabled
             .contains(&RuleRef::new(RuleList::Pre, 0))
@@ -405,17 +419,17 @@ fn switches_and_breakpoints_from_the_rule_list_act_on_play() {
     click(&mut h, "Play pane");
     click(&mut h, "Run");
     let mut frames = 0;
-    while h.state().state.play.as_ref().unwrap().running && frames < 2000 {
+    while bd(&h.state().state).play.as_ref().unwrap().session.running && frames < 2000 {
         h.step();
         frames += 1;
     }
     settle(&mut h);
-    let p = h.state().state.play.as_ref().unwrap();
-    assert!(!p.running, "Run stopped at the breakpoint");
-    assert_eq!(p.game.tick_count(), 3);
+    let p = bd(&h.state().state).play.as_ref().unwrap();
+    assert!(!p.session.running, "Run stopped at the breakpoint");
+    assert_eq!(p.game().tick_count(), 3);
     h.get_by_label("Breakpoint: post[0] \"every third\" fired in tick 3 at (8, 6)");
     // The switched-off rule never fired: no mud became gem.
-    let b = p.game.board();
+    let b = p.game().board();
     assert_eq!(b.cell(b.idx(Pos::new(4, 4))).token, Token::Mud);
 }
 
@@ -431,7 +445,7 @@ fn snippets_and_moves_from_the_buttons() {
         Some("ghostling walks east")
     );
     assert_eq!(
-        h.state().state.rules.selected,
+        bd(&h.state().state).rules.selected,
         Some(RuleRef::new(RuleList::Pre, 1)),
         "the inserted rule is selected"
     );
@@ -450,7 +464,7 @@ fn snippets_and_moves_from_the_buttons() {
     click(&mut h, "Duplicate");
     assert_eq!(level(&h).post.len(), 2);
     assert_eq!(
-        h.state().state.history.done_names(),
+        bd(&h.state().state).history().done_names(),
         vec!["Insert snippet", "Move rule", "Move rule", "Duplicate rule"]
     );
 }

@@ -14,6 +14,13 @@ use tilesmith_engine::kind::boulder::{BoulderLevel, Cell, Token};
 
 mod common;
 use common::{harness, settle};
+use tilesmith_editor::kinds::boulder::{BoulderAction, BoulderDoc};
+
+/// The open boulder document.
+fn bd(s: &EditorState) -> &BoulderDoc {
+    s.doc_as::<BoulderDoc>()
+        .expect("a boulder document is open")
+}
 
 fn level(w: usize, h: usize) -> EditorState {
     EditorState::new(BoulderLevel::new("ui", w, h))
@@ -53,13 +60,17 @@ fn drag(h: &mut Harness<'static, TilesmithApp>, button: PointerButton, cells: &[
 }
 
 fn tok(h: &Harness<'static, TilesmithApp>, x: usize, y: usize) -> Token {
-    h.state().state.level.map.get(Pos::new(x, y)).unwrap().token
+    bd(&h.state().state)
+        .level()
+        .map
+        .get(Pos::new(x, y))
+        .unwrap()
+        .token
 }
 
 fn count(h: &Harness<'static, TilesmithApp>, t: Token) -> usize {
-    h.state()
-        .state
-        .level
+    bd(&h.state().state)
+        .level()
         .map
         .cells()
         .iter()
@@ -94,7 +105,7 @@ fn paint_with_each_tool() {
     h.get_by_label("Eyedropper").click();
     settle(&mut h);
     drag(&mut h, PointerButton::Primary, &[(10, 8)]);
-    assert_eq!(h.state().state.primary, Token::Exit);
+    assert_eq!(bd(&h.state().state).primary, Token::Exit);
     // Flood fill the big mud area with exit tokens.
     let mud = count(&h, Token::Mud);
     h.get_by_label("Fill").click();
@@ -103,7 +114,7 @@ fn paint_with_each_tool() {
     assert_eq!(count(&h, Token::Mud), 0, "all mud was one connected area");
     assert_eq!(count(&h, Token::Exit), mud + 1);
     assert_eq!(
-        h.state().state.history.done_names(),
+        bd(&h.state().state).history().done_names(),
         vec!["Pencil", "Pencil", "Rectangle", "Line", "Fill"]
     );
 }
@@ -144,12 +155,12 @@ fn resize_from_the_properties_panel() {
     h.get_by_label("Resize").click();
     settle(&mut h);
     let s = &h.state().state;
-    assert_eq!((s.level.width(), s.level.height()), (14, 8));
+    assert_eq!((bd(s).level().width(), bd(s).level().height()), (14, 8));
     assert_eq!(tok(&h, 1, 1), Token::Me);
     assert_eq!(tok(&h, 13, 4), Token::Path);
     h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
     settle(&mut h);
-    assert_eq!(h.state().state.level.width(), 10);
+    assert_eq!(bd(&h.state().state).level().width(), 10);
 }
 
 #[test]
@@ -186,7 +197,7 @@ fn save_then_reopen_gives_the_same_level() {
     });
     let mut h = harness(st);
     drag(&mut h, PointerButton::Primary, &[(2, 2), (2, 4)]);
-    let painted = h.state().state.level.clone();
+    let painted = bd(&h.state().state).level().clone();
     h.key_press_modifiers(Modifiers::COMMAND, Key::S);
     settle(&mut h);
     assert!(!h.state().state.dirty());
@@ -199,7 +210,7 @@ fn save_then_reopen_gives_the_same_level() {
     settle(&mut h);
     h.get_by_label("Discard").click();
     settle(&mut h);
-    assert_eq!(h.state().state.level, painted);
+    assert_eq!(*bd(&h.state().state).level(), painted);
     assert!(!h.state().state.dirty());
 }
 
@@ -218,12 +229,13 @@ fn reloads_after_an_external_change() {
     *after.map.get_mut(Pos::new(4, 3)).unwrap() = Cell::new(Token::Gem);
     std::fs::write(&file, after.to_pretty_string()).unwrap();
     let start = Instant::now();
-    while h.state().state.level.name != "after" && start.elapsed() < Duration::from_secs(10) {
+    while bd(&h.state().state).level().name != "after" && start.elapsed() < Duration::from_secs(10)
+    {
         std::thread::sleep(Duration::from_millis(50));
         h.step();
     }
     assert_eq!(
-        h.state().state.level,
+        *bd(&h.state().state).level(),
         after,
         "the watcher reloaded the file"
     );
@@ -240,22 +252,25 @@ fn reloads_after_an_external_change() {
     }
     h.get_by_label("Load disk version").click();
     settle(&mut h);
-    assert_eq!(h.state().state.level, third);
+    assert_eq!(*bd(&h.state().state).level(), third);
 }
 
 #[test]
 fn play_step_step_back_and_reset() {
     let mut h = harness(level(10, 8));
-    let design = h.state().state.level.clone();
+    let design = bd(&h.state().state).level().clone();
     h.get_by_label("Start playing").click();
     // `run` also checks that every widget of the play pane has an accessible name.
     h.run();
-    assert!(h.state().state.play.is_some());
+    assert!(bd(&h.state().state).play.is_some());
     // An arrow key steps one tick with that input: the figure moves right.
     h.key_press(Key::ArrowRight);
     settle(&mut h);
     let shown = |h: &Harness<'static, TilesmithApp>, x, y| {
-        h.state().state.shown_cell(Pos::new(x, y)).unwrap().token
+        bd(&h.state().state)
+            .shown_cell_in(&h.state().state, Pos::new(x, y))
+            .unwrap()
+            .token
     };
     assert_eq!(shown(&h, 2, 1), Token::Me);
     // "Step" uses the input chosen in the pane: choose "↓" first.
@@ -275,8 +290,8 @@ fn play_step_step_back_and_reset() {
     h.get_by_label_contains("collected");
     h.get_by_label("Stop playing").click();
     settle(&mut h);
-    assert!(h.state().state.play.is_none());
-    assert_eq!(h.state().state.level, design);
+    assert!(bd(&h.state().state).play.is_none());
+    assert_eq!(*bd(&h.state().state).level(), design);
 }
 
 #[test]
@@ -298,15 +313,19 @@ fn inspector_direction_picker_and_use_as_design() {
     use tilesmith_engine::Dir;
     use tilesmith_engine::kind::boulder::ValueKey;
     let mut st = level(10, 8);
-    st.apply(Action::SetCell {
+    st.apply(Action::from(BoulderAction::SetCell {
         pos: Pos::new(3, 3),
         cell: Cell::new(Token::Xling),
-    });
+    }));
     st.apply(Action::Inspect(Some(Pos::new(3, 3))));
     let mut h = harness(st);
     h.get_by_label("^").click();
     settle(&mut h);
-    let c = *h.state().state.level.map.get(Pos::new(3, 3)).unwrap();
+    let c = *bd(&h.state().state)
+        .level()
+        .map
+        .get(Pos::new(3, 3))
+        .unwrap();
     assert_eq!(c.get(ValueKey::Direction), Dir::Up.value());
     assert_eq!(c.direction(), Some(Dir::Up));
     // Play one tick down, then copy the play state into the design.
@@ -381,7 +400,7 @@ fn wheel_zooms_around_the_pointer_and_middle_drag_pans() {
         (pan1[1] - pan0[1] - 20.0).abs() < 0.5,
         "{pan0:?} -> {pan1:?}"
     );
-    assert_eq!(h.state().state.history.len_done(), 0);
+    assert_eq!(bd(&h.state().state).history().len_done(), 0);
     // The grid toggles with G.
     let g = h.state().state.settings.grid;
     h.key_press(Key::G);
@@ -400,10 +419,12 @@ fn replace_all_from_the_panel_and_with_ctrl_h() {
     assert_eq!(count(&h, Token::Path), 46);
     h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
     settle(&mut h);
-    h.state_mut().state.apply(Action::SetReplace {
-        from: Token::Wall,
-        to: Token::Bricks,
-    });
+    h.state_mut()
+        .state
+        .apply(Action::from(BoulderAction::SetReplace {
+            from: Token::Wall,
+            to: Token::Bricks,
+        }));
     h.key_press_modifiers(Modifiers::COMMAND, Key::H);
     settle(&mut h);
     assert_eq!(count(&h, Token::Wall), 0);
@@ -434,5 +455,5 @@ fn a_whole_stroke_within_one_frame_paints_from_the_press() {
     for x in 2..=8 {
         assert_eq!(tok(&h, x, 3), Token::Wall, "x = {x}");
     }
-    assert_eq!(h.state().state.history.len_done(), 1);
+    assert_eq!(bd(&h.state().state).history().len_done(), 1);
 }

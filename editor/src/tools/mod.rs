@@ -5,14 +5,11 @@
 //! [`Stroke::finish`] gives the changed cells (the caller makes them one undo step) and, for
 //! the selection tool, the new selection. Cells are [`Pos`] (x = column, y = row).
 //!
-//! The tools work on any map of [`MapCell`]s: boulder cells (one token with values) and baba
-//! stacks (a list of objects, bottom first).
+//! The tools work on any map of [`MapCell`]s; each kind implements [`MapCell`] for its cell
+//! type in its own module (boulder: one token with values; baba: a stack of objects).
 
 use std::collections::HashSet;
 
-use tilesmith_engine::kind::baba::Tile;
-use tilesmith_engine::kind::baba::level::MAX_STACK;
-use tilesmith_engine::kind::boulder::{Cell, Token};
 use tilesmith_engine::{Grid, Pos};
 
 /// What a map cell must offer the tools: an empty value (what Delete and Cut leave), painting
@@ -26,72 +23,6 @@ pub trait MapCell: Clone + PartialEq + std::fmt::Debug {
     fn painted(&self, brush: &Self::Brush) -> Self;
     /// True when flood fill spreads from `self` into `other`.
     fn same_area(&self, other: &Self) -> bool;
-}
-
-impl MapCell for Cell {
-    type Brush = Token;
-
-    fn empty() -> Self {
-        Cell::new(Token::Path)
-    }
-
-    /// The token alone: painting resets the values.
-    fn painted(&self, brush: &Token) -> Self {
-        Cell::new(*brush)
-    }
-
-    fn same_area(&self, other: &Self) -> bool {
-        self.token == other.token
-    }
-}
-
-/// How painting treats a baba cell's stack.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
-pub enum StackMode {
-    /// The painted object goes on top of the stack (unless the top is the same object).
-    #[default]
-    AddOnTop,
-    /// The painted object replaces the whole stack.
-    Replace,
-}
-
-/// What a mouse button paints on a baba map: an object or text tile (facing a direction), or
-/// nothing (the eraser), and whether it goes on top of the stack or replaces it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct StackBrush {
-    /// The tile painted; `None` erases the cell.
-    pub tile: Option<Tile>,
-    /// Add on top or replace.
-    pub mode: StackMode,
-}
-
-impl MapCell for Vec<Tile> {
-    type Brush = StackBrush;
-
-    fn empty() -> Self {
-        Vec::new()
-    }
-
-    /// Add on top: the stack plus the tile, unless its top already is that tile or the stack
-    /// holds [`MAX_STACK`] objects. Replace: the tile alone. The eraser empties the cell.
-    fn painted(&self, brush: &StackBrush) -> Self {
-        match (brush.tile, brush.mode) {
-            (None, _) => Vec::new(),
-            (Some(t), StackMode::Replace) => vec![t],
-            (Some(t), StackMode::AddOnTop) => {
-                let mut v = self.clone();
-                if v.last() != Some(&t) && v.len() < MAX_STACK {
-                    v.push(t);
-                }
-                v
-            }
-        }
-    }
-
-    /// Fill spreads over cells with exactly the same stack.
-    fn same_area(&self, other: &Self) -> bool {
-        self == other
-    }
 }
 
 /// A canvas tool.

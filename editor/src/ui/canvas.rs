@@ -9,14 +9,11 @@ use eframe::egui::{
     self, Color32, ColorImage, PointerButton, Pos2, Rect, Sense, Stroke, StrokeKind, TextureHandle,
     TextureOptions, Ui, pos2, vec2,
 };
-use tilesmith_engine::kind::boulder::Cell;
-use tilesmith_engine::{Game as _, Pos};
+use tilesmith_engine::Pos;
 
-use crate::look;
-use crate::look_baba;
-use crate::state::baba::BabaDoc;
-use crate::state::{Action, EditorState};
-use crate::tools::{Button, CellRect};
+use crate::doc::ui::{KindUi, MapGeom};
+use crate::state::{Action, EditorState, MapAction};
+use crate::tools::Button;
 
 /// UI-side cache of the canvas: the base-colour texture and what it shows.
 pub struct CanvasCache {
@@ -66,28 +63,18 @@ fn size_of(st: &EditorState) -> (usize, usize) {
     st.map_size()
 }
 
-/// What the map texture shows: the document (its serial), which map of it (0 design, 1 play,
-/// 2 apply-once preview, 3 baba design, 4 baba play), that map's version, and its size.
+/// What the map texture shows: the document (its serial), which map of it (the kind's own
+/// numbering: design, play state, a preview), that map's version, and its size.
 pub type ContentKey = (u64, u8, u64, usize, usize);
 
-fn content_key(st: &EditorState) -> ContentKey {
+fn content_key(st: &EditorState, kind: &dyn KindUi) -> ContentKey {
     let (w, h) = size_of(st);
-    let doc = st.doc_serial;
-    if let Some(d) = &st.baba {
-        return match &d.play {
-            Some(p) => (doc, 4, p.version, w, h),
-            None => (doc, 3, d.history.generation(), w, h),
-        };
-    }
-    match &st.play {
-        Some(p) => (doc, 1, p.version(), w, h),
-        None if st.apply_once_map().is_some() => (doc, 2, st.rule_preview_serial(), w, h),
-        None => (doc, 0, st.history.generation(), w, h),
-    }
+    let (which, version) = kind.content_key(st);
+    (st.doc_serial, which, version, w, h)
 }
 
-fn update_texture(ui: &Ui, st: &EditorState, cache: &mut CanvasCache) {
-    let key = content_key(st);
+fn update_texture(ui: &Ui, st: &EditorState, kind: &dyn KindUi, cache: &mut CanvasCache) {
+    let key = content_key(st, kind);
     if cache.key == Some(key) && cache.texture.is_some() {
         return;
     }
@@ -98,28 +85,12 @@ fn update_texture(ui: &Ui, st: &EditorState, cache: &mut CanvasCache) {
         cache.key = Some(key);
         return;
     }
-    let pixels: Vec<Color32> = match (&st.baba, &st.play) {
-        (Some(d), _) => d
-            .shown_map()
-            .cells()
-            .iter()
-            .map(|s| look_baba::stack_color(s))
-            .collect(),
-        (None, Some(p)) => p
-            .game
-            .board()
-            .tokens()
-            .iter()
-            .map(|t| look::color(*t))
-            .collect(),
-        (None, None) => st
-            .apply_once_map()
-            .unwrap_or(&st.level.map)
-            .cells()
-            .iter()
-            .map(|c| look::color(c.token))
-            .collect(),
-    };
+    let pixels = kind.base_colors(st);
+    if pixels.len() != w * h {
+        cache.texture = None;
+        cache.key = Some(key);
+        return;
+    }
     let image = ColorImage::new([w, h], pixels);
     match &mut cache.texture {
         Some(t) => t.set(image, TextureOptions::NEAREST),
@@ -135,7 +106,13 @@ fn update_texture(ui: &Ui, st: &EditorState, cache: &mut CanvasCache) {
 }
 
 /// Draws the canvas into all the space left in `ui` and pushes the actions of its input.
-pub fn canvas_ui(ui: &mut Ui, st: &EditorState, cache: &mut CanvasCache, out: &mut Vec<Action>) {
+pub fn canvas_ui(
+    ui: &mut Ui,
+    st: &EditorState,
+    cache: &mut CanvasCache,
+    kind: &mut dyn KindUi,
+    out: &mut Vec<Action>,
+) {
     let (rect, resp) = ui.allocate_exact_size(ui.available_size(), Sense::click_and_drag());
     cache.rect = rect;
     let size = [rect.width(), rect.height()];
@@ -147,19 +124,12 @@ pub fn canvas_ui(ui: &mut Ui, st: &EditorState, cache: &mut CanvasCache, out: &m
     let (w, h) = size_of(st);
     let z = st.view.zoom;
     let origin = rect.min + vec2(st.view.pan[0], st.view.pan[1]);
-    let cell_rect =
-        |p: Pos| Rect::from_min_size(origin + vec2(p.x as f32 * z, p.y as f32 * z), vec2(z, z));
-    let span_rect = |r: CellRect| {
-        Rect::from_min_max(
-            origin + vec2(r.x0 as f32 * z, r.y0 as f32 * z),
-            origin + vec2((r.x1 + 1) as f32 * z, (r.y1 + 1) as f32 * z),
-        )
-    };
     let (x0, y0, x1, y1) = st.view.visible(w, h);
 
-    // Base colours.
-    update_texture(ui, st, cache);
+    // Base colours, then the kind's cells.
+    update_texture(ui, st, kind, cache);
     let map_rect = Rect::from_min_size(origin, vec2(w as f32 * z, h as f32 * z));
+    let too_large = cache.texture.is_none() && (x1 - x0) * (y1 - y0) > 400_000;
     match &cache.texture {
         Some(t) => {
             painter.image(
@@ -169,7 +139,7 @@ pub fn canvas_ui(ui: &mut Ui, st: &EditorState, cache: &mut CanvasCache, out: &m
                 Color32::WHITE,
             );
         }
-        None if (x1 - x0) * (y1 - y0) > 400_000 => {
+        None if too_large => {
             painter.text(
                 rect.center(),
                 egui::Align2::CENTER_CENTER,
@@ -178,84 +148,19 @@ pub fn canvas_ui(ui: &mut Ui, st: &EditorState, cache: &mut CanvasCache, out: &m
                 Color32::WHITE,
             );
         }
-        None if st.baba.is_some() => {}
-        None => {
-            for y in y0..y1 {
-                for x in x0..x1 {
-                    let p = Pos::new(x, y);
-                    if let Some(c) = st.shown_cell(p) {
-                        painter.rect_filled(cell_rect(p), 0.0, look::color(c.token));
-                    }
-                }
-            }
-        }
+        None => {}
     }
-    if let Some(d) = &st.baba {
-        paint_baba(&painter, d, &cell_rect, (x0, y0, x1, y1), z);
+    let geom = MapGeom {
+        origin,
+        zoom: z,
+        visible: (x0, y0, x1, y1),
+        textured: cache.texture.is_some(),
+    };
+    if !too_large {
+        kind.paint_cells(&painter, st, &geom);
     }
-    // Glyphs for the visible cells.
-    if z >= look::GLYPH_MIN_PX && st.baba.is_none() {
-        let mut mesh = egui::Mesh::default();
-        let mut letters = Vec::new();
-        for y in y0..y1 {
-            for x in x0..x1 {
-                let p = Pos::new(x, y);
-                if let Some(c) = st.shown_cell(p) {
-                    let r = cell_rect(p);
-                    look::glyph(&mut mesh, r, &c);
-                    if z >= 24.0
-                        && let Some(l) = look::letter(c.token)
-                    {
-                        letters.push((r.left_top() + vec2(z * 0.06, 0.0), l, c.token));
-                    }
-                }
-            }
-        }
-        painter.add(egui::Shape::mesh(mesh));
-        for (at, l, t) in letters {
-            painter.text(
-                at,
-                egui::Align2::LEFT_TOP,
-                l,
-                egui::FontId::monospace(z * 0.3),
-                look::ink(look::color(t)),
-            );
-        }
-    }
-    // Tool preview.
-    if let Some(s) = &st.stroke {
-        for (p, c) in &s.preview {
-            if (x0..x1).contains(&p.x) && (y0..y1).contains(&p.y) {
-                paint_preview(&painter, cell_rect(*p), c);
-            }
-        }
-    }
-    // Grid.
     if st.settings.grid && z >= GRID_MIN_PX {
-        // Thin rectangles in one mesh: cheaper than stroked lines.
-        let col = if st.baba.is_some() {
-            Color32::from_white_alpha(22)
-        } else {
-            Color32::from_black_alpha(120)
-        };
-        let (top, bottom) = (origin.y + y0 as f32 * z, origin.y + y1 as f32 * z);
-        let (left, right) = (origin.x + x0 as f32 * z, origin.x + x1 as f32 * z);
-        let mut mesh = egui::Mesh::default();
-        for x in x0..=x1 {
-            let gx = origin.x + x as f32 * z;
-            mesh.add_colored_rect(
-                Rect::from_min_max(pos2(gx - 0.5, top), pos2(gx + 0.5, bottom)),
-                col,
-            );
-        }
-        for y in y0..=y1 {
-            let gy = origin.y + y as f32 * z;
-            mesh.add_colored_rect(
-                Rect::from_min_max(pos2(left, gy - 0.5), pos2(right, gy + 0.5)),
-                col,
-            );
-        }
-        painter.add(egui::Shape::mesh(mesh));
+        paint_grid(&painter, &geom, kind.grid_color());
     }
     painter.rect_stroke(
         map_rect,
@@ -263,56 +168,45 @@ pub fn canvas_ui(ui: &mut Ui, st: &EditorState, cache: &mut CanvasCache, out: &m
         Stroke::new(1.0, Color32::from_gray(120)),
         StrokeKind::Outside,
     );
-    // Play highlights: what the last tick changed, or the last phase of the debugged tick.
-    if let Some(p) = &st.play {
-        let colour = if p.debug.is_some() {
-            Color32::from_rgb(255, 140, 0)
-        } else {
-            Color32::from_rgb(255, 255, 0)
-        };
-        let hl = Stroke::new((z * 0.12).clamp(1.0, 3.0), colour);
-        for c in p.highlight() {
-            if (x0..x1).contains(&c.x) && (y0..y1).contains(&c.y) {
-                painter.rect_stroke(cell_rect(c).shrink(1.0), 0.0, hl, StrokeKind::Inside);
-            }
-        }
-        if let Some(r) = &p.report
-            && let Some(f) = p.hovered_rule.and_then(|i| r.fired.get(i))
-        {
-            for c in &f.at {
-                painter.rect_filled(
-                    cell_rect(*c),
-                    0.0,
-                    Color32::from_rgba_unmultiplied(255, 0, 255, 110),
-                );
-                painter.rect_stroke(
-                    cell_rect(*c),
-                    0.0,
-                    Stroke::new(2.0, Color32::from_rgb(255, 0, 255)),
-                    StrokeKind::Outside,
-                );
-            }
-        }
+    kind.paint_overlays(&painter, st, &geom);
+    paint_selection(&painter, st, &geom);
+    canvas_input(ui, st, cache, (rect, &resp), out);
+}
+
+/// Grid lines over the visible cells, as thin rectangles in one mesh (cheaper than stroked
+/// lines).
+fn paint_grid(painter: &egui::Painter, g: &MapGeom, col: Color32) {
+    let (x0, y0, x1, y1) = g.visible;
+    let (origin, z) = (g.origin, g.zoom);
+    let (top, bottom) = (origin.y + y0 as f32 * z, origin.y + y1 as f32 * z);
+    let (left, right) = (origin.x + x0 as f32 * z, origin.x + x1 as f32 * z);
+    let mut mesh = egui::Mesh::default();
+    for x in x0..=x1 {
+        let gx = origin.x + x as f32 * z;
+        mesh.add_colored_rect(
+            Rect::from_min_max(pos2(gx - 0.5, top), pos2(gx + 0.5, bottom)),
+            col,
+        );
     }
-    // The selected rule's preview: its windows in engine order, numbered; with "apply once",
-    // the fields it changes.
-    if st.preview_shown()
-        && let Some(pv) = st.rule_preview()
-    {
-        paint_preview_windows(&painter, st, pv, &cell_rect, (x0, y0, x1, y1), z);
+    for y in y0..=y1 {
+        let gy = origin.y + y as f32 * z;
+        mesh.add_colored_rect(
+            Rect::from_min_max(pos2(left, gy - 0.5), pos2(right, gy + 0.5)),
+            col,
+        );
     }
-    // Selection.
-    let sel = match &st.baba {
-        Some(d) => crate::state::baba::stroke_selection(d),
-        None => st
-            .stroke
-            .as_ref()
-            .and_then(|s| s.selection_preview(&st.level.map)),
-    }
-    .or(st.selection);
+    painter.add(egui::Shape::mesh(mesh));
+}
+
+/// The selection (or the one being dragged) and the inspected cell.
+fn paint_selection(painter: &egui::Painter, st: &EditorState, g: &MapGeom) {
+    let sel = st.doc.map().stroke_selection().or(st.selection);
     if let Some(r) = sel {
+        let span = g
+            .cell_rect(Pos::new(r.x0, r.y0))
+            .union(g.cell_rect(Pos::new(r.x1, r.y1)));
         painter.rect_stroke(
-            span_rect(r),
+            span,
             0.0,
             Stroke::new(2.0, Color32::from_rgb(80, 200, 255)),
             StrokeKind::Outside,
@@ -320,24 +214,33 @@ pub fn canvas_ui(ui: &mut Ui, st: &EditorState, cache: &mut CanvasCache, out: &m
     }
     if let Some(p) = st.inspect {
         painter.rect_stroke(
-            cell_rect(p),
+            g.cell_rect(p),
             0.0,
             Stroke::new(2.0, Color32::WHITE),
             StrokeKind::Outside,
         );
     }
+}
 
-    // Input.
-    let (hover, down, modifiers, scroll, zoom, space) = ui.input(|i| {
+/// Turns this frame's pointer input on the canvas into hover, zoom, pan and cell actions.
+fn canvas_input(
+    ui: &Ui,
+    st: &EditorState,
+    cache: &mut CanvasCache,
+    (rect, resp): (Rect, &egui::Response),
+    out: &mut Vec<Action>,
+) {
+    let (w, h) = size_of(st);
+    let space_plays = st.kind().inputs().iter().any(|s| s.key == "Space");
+    let (hover, down, scroll, zoom, space) = ui.input(|i| {
         (
             i.pointer.hover_pos(),
             i.pointer.button_down(PointerButton::Primary)
                 || i.pointer.button_down(PointerButton::Secondary),
-            i.modifiers,
             i.smooth_scroll_delta,
             i.zoom_delta(),
-            // Space is the wait key while a baba level is played, not the pan key.
-            i.key_down(egui::Key::Space) && !(st.baba.is_some() && st.playing()),
+            // Space pans, unless it is a key of the kind's inputs while playing.
+            i.key_down(egui::Key::Space) && !(st.playing() && space_plays),
         )
     });
     let local = |p: Pos2| [p.x - rect.min.x, p.y - rect.min.y];
@@ -377,14 +280,22 @@ pub fn canvas_ui(ui: &mut Ui, st: &EditorState, cache: &mut CanvasCache, out: &m
     if !down {
         cache.space_drag = false;
     }
-    // Tool strokes, from the pointer events of this frame in order, so that a press, the
-    // moves and the release all count even when they arrive within one frame.
-    let events = ui.input(|i| i.events.clone());
-    let baba_stroke = st
-        .baba
-        .as_ref()
-        .and_then(|d| d.stroke.as_ref().map(|s| s.last));
-    let stroke_last = baba_stroke.or(st.stroke.as_ref().map(|s| s.last));
+    stroke_input(ui, st, (rect, resp), (down, space), out);
+}
+
+/// Tool strokes, from the pointer events of this frame in order, so that a press, the moves
+/// and the release all count even when they arrive within one frame.
+fn stroke_input(
+    ui: &Ui,
+    st: &EditorState,
+    (rect, resp): (Rect, &egui::Response),
+    (down, space): (bool, bool),
+    out: &mut Vec<Action>,
+) {
+    let (w, h) = size_of(st);
+    let local = |p: Pos2| [p.x - rect.min.x, p.y - rect.min.y];
+    let (events, modifiers) = ui.input(|i| (i.events.clone(), i.modifiers));
+    let stroke_last = st.doc.map().stroke_last();
     let mut active = stroke_last.is_some();
     let mut last = stroke_last;
     let mut ended = false;
@@ -402,11 +313,11 @@ pub fn canvas_ui(ui: &mut Ui, st: &EditorState, cache: &mut CanvasCache, out: &m
                     } else {
                         Button::Secondary
                     };
-                    out.push(Action::CellPress {
+                    out.push(Action::Map(MapAction::CellPress {
                         pos: cell,
                         button,
                         alt: m.alt || modifiers.alt,
-                    });
+                    }));
                     active = true;
                     last = Some(cell);
                 }
@@ -414,7 +325,7 @@ pub fn canvas_ui(ui: &mut Ui, st: &EditorState, cache: &mut CanvasCache, out: &m
             egui::Event::PointerMoved(pos) if active => {
                 let c = st.view.cell_clamped(local(*pos), w, h);
                 if Some(c) != last {
-                    out.push(Action::CellDrag(c));
+                    out.push(Action::Map(MapAction::CellDrag(c)));
                     last = Some(c);
                 }
             }
@@ -423,7 +334,7 @@ pub fn canvas_ui(ui: &mut Ui, st: &EditorState, cache: &mut CanvasCache, out: &m
                 pressed: false,
                 ..
             } if active => {
-                out.push(Action::CellRelease);
+                out.push(Action::Map(MapAction::CellRelease));
                 active = false;
                 ended = true;
             }
@@ -432,146 +343,6 @@ pub fn canvas_ui(ui: &mut Ui, st: &EditorState, cache: &mut CanvasCache, out: &m
     }
     // The button went up where no event reached us (e.g. outside the window).
     if stroke_last.is_some() && !ended && !down {
-        out.push(Action::CellRelease);
+        out.push(Action::Map(MapAction::CellRelease));
     }
-}
-
-/// Outlines the windows of a rule preview (cyan, numbered 1..n in the order the engine applies
-/// them) and, with "apply once", the changed fields (orange).
-fn paint_preview_windows(
-    painter: &egui::Painter,
-    st: &EditorState,
-    pv: &tilesmith_engine::kind::boulder::analysis::Preview,
-    cell_rect: &dyn Fn(Pos) -> Rect,
-    (x0, y0, x1, y1): (usize, usize, usize, usize),
-    z: f32,
-) {
-    let visible = |p: &Pos| (x0..x1).contains(&p.x) && (y0..y1).contains(&p.y);
-    let cyan = Color32::from_rgb(70, 220, 255);
-    let stroke = Stroke::new((z * 0.1).clamp(1.0, 2.5), cyan);
-    let font = egui::FontId::monospace((z * 0.42).clamp(8.0, 14.0));
-    for (i, w) in pv.windows.iter().enumerate() {
-        if !w.iter().any(visible) {
-            continue;
-        }
-        let r = w
-            .iter()
-            .fold(Rect::NOTHING, |acc, p| acc.union(cell_rect(*p)))
-            .shrink((z * 0.08).min(2.0));
-        painter.rect_stroke(r, 2.0, stroke, StrokeKind::Inside);
-        if z >= 8.0 {
-            // The number sits on position 0 of the window.
-            let at = cell_rect(w[0]).left_top() + vec2(2.0, 1.0);
-            let galley = painter.layout_no_wrap(format!("{}", i + 1), font.clone(), Color32::BLACK);
-            let bg = Rect::from_min_size(at, galley.size() + vec2(4.0, 0.0));
-            painter.rect_filled(bg, 2.0, cyan);
-            painter.galley(at + vec2(2.0, 0.0), galley, Color32::BLACK);
-        }
-    }
-    // Drawn last, so the changes show over the window outlines.
-    if st.rules.apply_once {
-        let s = Stroke::new((z * 0.14).clamp(1.5, 3.0), Color32::from_rgb(255, 150, 40));
-        for c in pv.changed.iter().filter(|p| visible(p)) {
-            painter.rect_filled(
-                cell_rect(*c),
-                0.0,
-                Color32::from_rgba_unmultiplied(255, 150, 40, 50),
-            );
-            painter.rect_stroke(
-                cell_rect(*c).shrink((z * 0.14).clamp(1.0, 4.0)),
-                0.0,
-                s,
-                StrokeKind::Inside,
-            );
-        }
-    }
-}
-
-/// Draws a baba map's visible stacks (dimming text that forms no rule), the stroke preview,
-/// the cells the last turn changed, the hovered rule's tiles, and a banner when won.
-fn paint_baba(
-    painter: &egui::Painter,
-    d: &BabaDoc,
-    cell_rect: &dyn Fn(Pos) -> Rect,
-    (x0, y0, x1, y1): (usize, usize, usize, usize),
-    z: f32,
-) {
-    let visible = |p: &Pos| (x0..x1).contains(&p.x) && (y0..y1).contains(&p.y);
-    let map = d.shown_map();
-    if z >= look_baba::FINE_MIN_PX {
-        for y in y0..y1 {
-            for x in x0..x1 {
-                let p = Pos::new(x, y);
-                if let Some(s) = map.get(p).filter(|s| !s.is_empty()) {
-                    // Over the texture's colour: objects are drawn inset on the background.
-                    painter.rect_filled(cell_rect(p), 0.0, look_baba::EMPTY);
-                    look_baba::paint_stack(painter, cell_rect(p), s, &|i| d.is_unused(p, i));
-                }
-            }
-        }
-    } else if z >= look::GLYPH_MIN_PX {
-        // Many cells: one mesh for all shapes, then the labels.
-        let mut mesh = egui::Mesh::default();
-        let mut texts = Vec::new();
-        for y in y0..y1 {
-            for x in x0..x1 {
-                let p = Pos::new(x, y);
-                if let Some(s) = map.get(p).filter(|s| !s.is_empty()) {
-                    look_baba::mesh_stack(&mut mesh, &mut texts, cell_rect(p), s, &|i| {
-                        d.is_unused(p, i)
-                    });
-                }
-            }
-        }
-        painter.add(egui::Shape::mesh(mesh));
-        for (at, text, font, colour) in texts {
-            painter.text(at, egui::Align2::CENTER_CENTER, text, font, colour);
-        }
-    }
-    if let Some(s) = &d.stroke {
-        for (p, stack) in s.preview.iter().filter(|(p, _)| visible(p)) {
-            let r = cell_rect(*p);
-            painter.rect_filled(r, 0.0, look_baba::EMPTY);
-            look_baba::paint_stack(painter, r, stack, &|i| d.is_unused(*p, i));
-            painter.rect_filled(r, 0.0, Color32::from_white_alpha(40));
-        }
-    }
-    if let Some(p) = &d.play {
-        let hl = Stroke::new((z * 0.1).clamp(1.0, 3.0), Color32::from_rgb(255, 255, 0));
-        for c in p.changed().iter().filter(|c| visible(c)) {
-            painter.rect_stroke(cell_rect(*c).shrink(1.0), 0.0, hl, StrokeKind::Inside);
-        }
-    }
-    for c in d.hovered_tiles() {
-        painter.rect_filled(
-            cell_rect(c),
-            0.0,
-            Color32::from_rgba_unmultiplied(255, 0, 255, 70),
-        );
-        painter.rect_stroke(
-            cell_rect(c),
-            0.0,
-            Stroke::new(2.0, Color32::from_rgb(255, 80, 255)),
-            StrokeKind::Outside,
-        );
-    }
-    if let Some(p) = &d.play
-        && let tilesmith_engine::Status::Won { .. } = p.game.status()
-    {
-        let clip = painter.clip_rect();
-        let r = Rect::from_center_size(clip.center_top() + vec2(0.0, 34.0), vec2(300.0, 44.0));
-        painter.rect_filled(r, 6.0, Color32::from_rgba_unmultiplied(30, 120, 40, 230));
-        painter.text(
-            r.center(),
-            egui::Align2::CENTER_CENTER,
-            format!("Level won in {} turns!", p.turn()),
-            egui::FontId::proportional(24.0),
-            Color32::WHITE,
-        );
-    }
-}
-
-fn paint_preview(p: &egui::Painter, r: Rect, c: &Cell) {
-    look::paint_cell(p, r, c);
-    p.rect_filled(r, 0.0, Color32::from_white_alpha(40));
 }

@@ -2,7 +2,7 @@
 
 use eframe::egui::{Key, KeyboardShortcut, Modifiers};
 
-use crate::state::{Action, EditorState};
+use crate::state::{Action, EditorState, MapAction, PlayAction};
 use crate::tools::Tool;
 
 /// A command without parameters: its label, its shortcut and the action it pushes.
@@ -188,12 +188,12 @@ impl Command {
             Command::Save => Action::Save,
             Command::SaveAs => Action::SaveAs,
             Command::Quit => Action::Quit,
-            Command::Undo => Action::Undo,
-            Command::Redo | Command::RedoY => Action::Redo,
-            Command::Copy => Action::Copy,
-            Command::Cut => Action::Cut,
-            Command::Paste => Action::Paste,
-            Command::Delete => Action::DeleteSelection,
+            Command::Undo => Action::Map(MapAction::Undo),
+            Command::Redo | Command::RedoY => Action::Map(MapAction::Redo),
+            Command::Copy => Action::Map(MapAction::Copy),
+            Command::Cut => Action::Map(MapAction::Cut),
+            Command::Paste => Action::Map(MapAction::Paste),
+            Command::Delete => Action::Map(MapAction::DeleteSelection),
             Command::SelectAll => Action::SelectAll,
             Command::SelectNone => Action::SelectNone,
             Command::ZoomIn | Command::ZoomInEq => Action::ZoomIn,
@@ -202,22 +202,19 @@ impl Command {
             Command::Grid => Action::ToggleGrid,
             Command::PlayToggle => {
                 if playing {
-                    Action::PlayStop
+                    Action::Play(PlayAction::Stop)
                 } else {
-                    Action::PlayStart
+                    Action::Play(PlayAction::Start)
                 }
             }
-            Command::ReplaceAll => Action::ReplaceAll {
-                from: st.replace.0,
-                to: st.replace.1,
-            },
+            Command::ReplaceAll => Action::ReplaceAll,
             Command::Tool(t) => Action::SelectTool(t),
         }
     }
 
     /// False for commands that do nothing for the open document (Replace all on a baba level).
     pub fn available(self, st: &EditorState) -> bool {
-        !(self == Command::ReplaceAll && st.baba.is_some())
+        self != Command::ReplaceAll || st.doc.has_replace_all()
     }
 
     /// True for commands that still work while a text field has the keyboard (Ctrl+S, …).

@@ -1,37 +1,72 @@
 //! Drawing: functions that read [`EditorState`] and push [`Action`]s. Nothing here changes the
-//! state directly.
+//! state directly, and nothing here names a kind: the kind's panels and cell drawing come from
+//! its [`KindUi`].
 
-pub mod baba;
 pub mod canvas;
 pub mod commands;
+pub mod mesh;
 pub mod panels;
-pub mod play;
 
 use eframe::egui::{self, Event, Key, Modifiers, RichText, Ui};
-use tilesmith_engine::{Dir, Input};
+use tilesmith_engine::{Input, InputSpec};
 
-use crate::state::{Action, Answer, EditorState, Pending, SideTab};
+use crate::doc::ui::KindUi;
+use crate::state::{Action, Answer, EditorState, MapAction, Pending, PlayAction, SideTab};
 use commands::Command;
 
 /// UI-side state that is not part of the document: widget buffers and caches.
-#[derive(Debug, Default)]
 pub struct UiState {
     /// Buffers of the side panels.
     pub panels: panels::PanelState,
     /// The canvas texture cache.
     pub canvas: canvas::CanvasCache,
-    /// Buffers of the baba panels (palette filter, typed sentence).
-    pub baba: baba::BabaPanelState,
+    /// The open kind's UI (its buffers and caches); replaced when the kind changes.
+    pub kind: Box<dyn KindUi>,
+}
+
+impl Default for UiState {
+    fn default() -> Self {
+        Self {
+            panels: panels::PanelState::default(),
+            canvas: canvas::CanvasCache::default(),
+            kind: crate::kinds::new_ui(""),
+        }
+    }
+}
+
+impl std::fmt::Debug for UiState {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("UiState")
+            .field("kind", &self.kind.kind())
+            .finish_non_exhaustive()
+    }
+}
+
+impl UiState {
+    /// The kind UI, made anew from the registry when the document's kind changed.
+    pub fn kind_for(&mut self, st: &EditorState) -> &mut dyn KindUi {
+        if self.kind.kind() != st.kind_name() {
+            self.kind = crate::kinds::new_ui(st.kind_name());
+        }
+        self.kind.as_mut()
+    }
+
+    /// The kind UI as `T` (tests reach a kind's buffers this way).
+    pub fn kind_as<T: 'static>(&mut self) -> Option<&mut T> {
+        let any: &mut dyn std::any::Any = self.kind.as_any_mut();
+        any.downcast_mut::<T>()
+    }
 }
 
 /// Draws the whole editor into `ui` and pushes the actions of this frame into `out`.
 pub fn draw(ui: &mut Ui, st: &EditorState, us: &mut UiState, out: &mut Vec<Action>) {
+    us.kind_for(st);
     egui::Panel::top("menu").show(ui, |ui| {
         panels::menu_ui(ui, st, out);
         panels::toolbar_ui(ui, st, out);
     });
     egui::Panel::bottom("status").show(ui, |ui| {
-        panels::status_ui(ui, st);
+        panels::status_ui(ui, st, us.kind.as_ref());
     });
     egui::Panel::bottom("problems")
         .resizable(true)
@@ -45,27 +80,33 @@ pub fn draw(ui: &mut Ui, st: &EditorState, us: &mut UiState, out: &mut Vec<Actio
         .show(ui, |ui| {
             egui::ScrollArea::vertical()
                 .id_salt("palette-scroll")
-                .show(ui, |ui| match &st.baba {
-                    Some(d) => baba::palette_ui(ui, d, &mut us.baba, out),
-                    None => panels::palette_ui(ui, st, out),
-                });
+                .show(ui, |ui| us.kind.palette_ui(ui, st, out));
         });
+    side_panel(ui, st, us, out);
+    egui::CentralPanel::default()
+        .frame(egui::Frame::NONE)
+        .show(ui, |ui| {
+            canvas::canvas_ui(ui, st, &mut us.canvas, us.kind.as_mut(), out);
+        });
+    pending_ui(ui.ctx(), st, out);
+    shortcuts(ui.ctx(), st, out);
+}
+
+/// The right-hand side panel: the Main page (inspector, properties, resize, history; while
+/// playing the play pane) or the Rules page, both drawn by the kind.
+fn side_panel(ui: &mut Ui, st: &EditorState, us: &mut UiState, out: &mut Vec<Action>) {
     let rules_tab = st.side_tab == SideTab::Rules;
+    let wide = rules_tab && us.kind.wide_rules();
     // Each page has its own panel (and width): the rule editor wants more room.
-    egui::Panel::right(if rules_tab { "side-rules" } else { "side" })
+    egui::Panel::right(if wide { "side-rules" } else { "side" })
         .resizable(true)
-        .default_size(if rules_tab { 450.0 } else { 300.0 })
+        .default_size(if wide { 450.0 } else { 300.0 })
         .show(ui, |ui| {
             ui.horizontal(|ui| {
                 let main = if st.playing() { "Play pane" } else { "Cell & level" };
-                let rules_help = if st.baba.is_some() {
-                    "The rules the text on the map forms, live; type a sentence to place it as text tiles"
-                } else {
-                    "The rule editor: pre and post rules, with a live preview of the selected rule on the map"
-                };
                 for (tab, label, help) in [
                     (SideTab::Main, main, "The cell inspector, level properties and history (while playing: the play pane)"),
-                    (SideTab::Rules, "Rules", rules_help),
+                    (SideTab::Rules, "Rules", us.kind.rules_help()),
                 ] {
                     if ui
                         .selectable_label(st.side_tab == tab, RichText::new(label).heading())
@@ -81,66 +122,19 @@ pub fn draw(ui: &mut Ui, st: &EditorState, us: &mut UiState, out: &mut Vec<Actio
             egui::ScrollArea::vertical()
                 .id_salt(if rules_tab { "rules-scroll" } else { "side-scroll" })
                 .show(ui, |ui| {
-                    if let Some(d) = &st.baba {
-                        if rules_tab {
-                            baba::rules_ui(ui, st, d, &mut us.baba, out);
-                        } else if d.play.is_some() {
-                            baba::play_ui(ui, d, out);
-                            ui.separator();
-                            baba::inspector_ui(ui, st, d, out);
-                        } else {
-                            baba::inspector_ui(ui, st, d, out);
-                            ui.separator();
-                            baba::name_ui(ui, d, out);
-                            panels::resize_ui(ui, st.map_size(), &mut us.panels, out);
-                            ui.separator();
-                            panels::history_ui(
-                                ui,
-                                &d.history.done_names(),
-                                &d.history.undone_names(),
-                                out,
-                            );
-                        }
-                    } else if rules_tab {
-                        let mut events = Vec::new();
-                        crate::rules::ui::rules_ui(
-                            ui,
-                            &st.level,
-                            &st.rules,
-                            crate::rules::ui::RulesView {
-                                // While playing, the map shows the game, not the preview.
-                                preview: st.rule_preview().filter(|_| st.play.is_none()),
-                                never: st.never_matching(),
-                                playing: st.play.is_some(),
-                            },
-                            &mut events,
-                        );
-                        out.extend(events.into_iter().map(Action::Rule));
-                    } else if st.play.is_some() {
-                        play::play_ui(ui, st, out);
-                        ui.separator();
-                        panels::inspector_ui(ui, st, out);
+                    if rules_tab {
+                        us.kind.rules_ui(ui, st, out);
+                    } else if st.playing() {
+                        us.kind.play_ui(ui, st, out);
                     } else {
-                        panels::inspector_ui(ui, st, out);
+                        us.kind.design_ui(ui, st, out);
+                        panels::resize_ui(ui, st.doc.map().size(), &mut us.panels, out);
                         ui.separator();
-                        panels::properties_ui(ui, st, &mut us.panels, out);
-                        ui.separator();
-                        panels::history_ui(
-                            ui,
-                            &st.history.done_names(),
-                            &st.history.undone_names(),
-                            out,
-                        );
+                        let map = st.doc.map();
+                        panels::history_ui(ui, &map.done_names(), &map.undone_names(), out);
                     }
                 });
         });
-    egui::CentralPanel::default()
-        .frame(egui::Frame::NONE)
-        .show(ui, |ui| {
-            canvas::canvas_ui(ui, st, &mut us.canvas, out);
-        });
-    pending_ui(ui.ctx(), st, out);
-    shortcuts(ui.ctx(), st, out);
 }
 
 /// The modal dialog of a pending question, if any.
@@ -198,71 +192,70 @@ pub fn pending_ui(ctx: &egui::Context, st: &EditorState, out: &mut Vec<Action>) 
     });
 }
 
-fn arrow_dir(k: Key) -> Option<Dir> {
-    match k {
-        Key::ArrowLeft => Some(Dir::Left),
-        Key::ArrowRight => Some(Dir::Right),
-        Key::ArrowUp => Some(Dir::Up),
-        Key::ArrowDown => Some(Dir::Down),
-        _ => None,
-    }
+/// The egui key and modifiers of a key name of a kind's input table (`ArrowLeft`,
+/// `Shift+ArrowRight`, `Space`, `Z`, `Period`); `None` for names egui does not know.
+pub fn key_of(name: &str) -> Option<(Modifiers, Key)> {
+    let (mods, key) = match name.strip_prefix("Shift+") {
+        Some(k) => (Modifiers::SHIFT, k),
+        None => (Modifiers::NONE, name),
+    };
+    Key::from_name(key).map(|k| (mods, k))
 }
 
-/// The arrow held on the keyboard as a play input (Shift = meta), if any.
-pub fn held_input(ctx: &egui::Context) -> Option<Input> {
+/// The kind's input words that have a key, with the key.
+fn keyed_inputs(st: &EditorState) -> Vec<(Modifiers, Key, Input)> {
+    st.kind()
+        .inputs()
+        .iter()
+        .filter_map(|s: &InputSpec| key_of(s.key).map(|(m, k)| (m, k, s.input)))
+        .collect()
+}
+
+/// The input whose key is held on the keyboard (with its modifiers), if any: what a running
+/// game plays while the key stays down.
+pub fn held_input(ctx: &egui::Context, st: &EditorState) -> Option<Input> {
+    let keys = keyed_inputs(st);
     ctx.input(|i| {
-        [
-            Key::ArrowLeft,
-            Key::ArrowRight,
-            Key::ArrowUp,
-            Key::ArrowDown,
-        ]
-        .into_iter()
-        .find(|k| i.key_down(*k))
-        .and_then(arrow_dir)
-        .map(|d| {
-            if i.modifiers.shift {
-                Input::Meta(d)
-            } else {
-                Input::Move(d)
-            }
-        })
+        // With Shift held, the Shift+key entries first.
+        keys.iter()
+            .filter(|(m, k, _)| i.key_down(*k) && (m.shift == i.modifiers.shift))
+            .map(|(_, _, input)| *input)
+            .find(|input| !matches!(input, Input::Undo | Input::Restart | Input::Wait))
     })
 }
 
-/// Keyboard shortcuts: the command table, clipboard events, and the play keys.
+/// Keyboard shortcuts: the command table, clipboard events, and the play keys (the kind's
+/// input table while playing).
 pub fn shortcuts(ctx: &egui::Context, st: &EditorState, out: &mut Vec<Action>) {
     if st.pending.is_some() {
         return;
     }
     let typing = ctx.egui_wants_keyboard_input();
     let playing = st.playing();
+    let running = st.doc.play().is_some_and(|p| p.running);
+    let keys = keyed_inputs(st);
     ctx.input_mut(|i| {
-        // Baba play keys come first: Z undoes a turn and R restarts, as in the game.
-        if !typing && i.modifiers.is_none() && st.baba.as_ref().is_some_and(|d| d.play.is_some()) {
-            let turn = |out: &mut Vec<Action>, input| {
-                out.push(Action::Baba(crate::state::baba::BabaAction::Turn(input)));
-            };
-            for k in [
-                Key::ArrowLeft,
-                Key::ArrowRight,
-                Key::ArrowUp,
-                Key::ArrowDown,
-            ] {
-                if i.consume_key(Modifiers::NONE, k) {
-                    turn(out, Input::Move(arrow_dir(k).unwrap_or(Dir::Right)));
+        // Play keys come first: the kind's keys (a letter such as Z or R may be a game key)
+        // take precedence over the tool shortcuts while playing.
+        if playing && !typing {
+            if i.consume_key(Modifiers::NONE, Key::Enter) {
+                out.push(PlayAction::Run(!running).into());
+            }
+            if i.consume_key(Modifiers::NONE, Key::Backspace) {
+                out.push(PlayAction::Back.into());
+            }
+            // `.` steps with the input chosen in the pane (wait unless chosen otherwise).
+            if i.consume_key(Modifiers::NONE, Key::Period) {
+                out.push(PlayAction::Step(None).into());
+            }
+            for (m, k, input) in &keys {
+                let held_kind = !matches!(input, Input::Undo | Input::Restart | Input::Wait);
+                if running && held_kind {
+                    continue; // while running, these keys are held, not pressed
                 }
-            }
-            for k in [Key::Space, Key::Period] {
-                if i.consume_key(Modifiers::NONE, k) {
-                    turn(out, Input::Wait);
+                if i.consume_key(*m, *k) {
+                    out.push(PlayAction::Step(Some(*input)).into());
                 }
-            }
-            if i.consume_key(Modifiers::NONE, Key::Z) {
-                turn(out, Input::Undo);
-            }
-            if i.consume_key(Modifiers::NONE, Key::R) {
-                turn(out, Input::Restart);
             }
         }
         for c in Command::ALL {
@@ -281,41 +274,16 @@ pub fn shortcuts(ctx: &egui::Context, st: &EditorState, out: &mut Vec<Action>) {
         // Clipboard shortcuts arrive as events when the platform translates them.
         for e in &i.events {
             match e {
-                Event::Copy => out.push(Action::Copy),
-                Event::Cut => out.push(Action::Cut),
-                Event::Paste(_) => out.push(Action::Paste),
+                Event::Copy => out.push(MapAction::Copy.into()),
+                Event::Cut => out.push(MapAction::Cut.into()),
+                Event::Paste(text) => out.push(MapAction::PasteText(text.clone()).into()),
                 _ => {}
             }
         }
-        if i.consume_key(Modifiers::NONE, Key::Backspace) && !playing {
-            out.push(Action::DeleteSelection);
-        }
-        if let Some(p) = &st.play {
-            if i.consume_key(Modifiers::NONE, Key::Enter) {
-                out.push(Action::PlayRun(!p.running));
-            }
-            if i.consume_key(Modifiers::NONE, Key::Period) {
-                out.push(Action::PlayStep(None));
-            }
+        if !playing {
             if i.consume_key(Modifiers::NONE, Key::Backspace) {
-                out.push(Action::PlayBack);
+                out.push(MapAction::DeleteSelection.into());
             }
-            if !p.running {
-                for k in [
-                    Key::ArrowLeft,
-                    Key::ArrowRight,
-                    Key::ArrowUp,
-                    Key::ArrowDown,
-                ] {
-                    let d = arrow_dir(k).unwrap_or(Dir::Right);
-                    if i.consume_key(Modifiers::SHIFT, k) {
-                        out.push(Action::PlayStep(Some(Input::Meta(d))));
-                    } else if i.consume_key(Modifiers::NONE, k) {
-                        out.push(Action::PlayStep(Some(Input::Move(d))));
-                    }
-                }
-            }
-        } else {
             let step = 48.0;
             for (k, d) in [
                 (Key::ArrowLeft, [step, 0.0]),

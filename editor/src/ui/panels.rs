@@ -3,13 +3,12 @@
 //! actions.
 
 use eframe::egui::{self, Color32, RichText, Sense, Ui, vec2};
-use tilesmith_engine::kind::boulder::{Cell, Token, ValueKey};
-use tilesmith_engine::{Dir, Severity};
+use tilesmith_engine::Severity;
 
 use super::commands::Command;
-use crate::look;
-use crate::state::edit::Props;
-use crate::state::{Action, DocKind, EditorState, problem_cell};
+use crate::doc::ui::KindUi;
+use crate::kinds;
+use crate::state::{Action, EditorState, MapAction, PlayAction, problem_cell};
 use crate::tools::Tool;
 
 /// Widget buffers of the panels that are not part of the document (what is typed before
@@ -54,15 +53,9 @@ pub fn menu_ui(ui: &mut Ui, st: &EditorState, out: &mut Vec<Action>) {
         ui.menu_button("File", |ui| {
             command_button(ui, Command::New, st, out);
             ui.menu_button("New level of kind", |ui| {
-                for (k, tip) in [
-                    (DocKind::Boulder, "Boulder Dash with pre/post rule blocks"),
-                    (
-                        DocKind::Baba,
-                        "Baba Is You: objects and text tiles that form the rules",
-                    ),
-                ] {
-                    if ui.button(k.name()).on_hover_text(tip).clicked() {
-                        out.push(Action::NewOf(k));
+                for k in kinds::registry() {
+                    if ui.button(k.name).on_hover_text(k.about).clicked() {
+                        out.push(Action::NewOf(k.name));
                         ui.close();
                     }
                 }
@@ -135,23 +128,25 @@ pub fn toolbar_ui(ui: &mut Ui, st: &EditorState, out: &mut Vec<Action>) {
             out.push(Action::SetRectFilled(filled));
         }
         ui.separator();
-        let (can_undo, can_redo) = match &st.baba {
-            Some(d) => (d.history.len_done() > 0, d.history.len_undone() > 0),
-            None => (st.history.len_done() > 0, st.history.len_undone() > 0),
-        };
+        let map = st.doc.map();
+        let playing = st.playing();
+        let (can_undo, can_redo) = (
+            !playing && !map.done_names().is_empty(),
+            !playing && !map.undone_names().is_empty(),
+        );
         if ui
             .add_enabled(can_undo, egui::Button::new("Undo"))
             .on_hover_text("Undo (Ctrl+Z)")
             .clicked()
         {
-            out.push(Action::Undo);
+            out.push(Action::Map(MapAction::Undo));
         }
         if ui
             .add_enabled(can_redo, egui::Button::new("Redo"))
             .on_hover_text("Redo (Ctrl+Shift+Z or Ctrl+Y)")
             .clicked()
         {
-            out.push(Action::Redo);
+            out.push(Action::Map(MapAction::Redo));
         }
         ui.separator();
         if ui.button("-").on_hover_text("Zoom out (-)").clicked() {
@@ -179,249 +174,16 @@ pub fn toolbar_ui(ui: &mut Ui, st: &EditorState, out: &mut Vec<Action>) {
                 .on_hover_text("Play the current map in a separate session (F5)")
                 .clicked()
             {
-                out.push(Action::PlayStart);
+                out.push(Action::Play(PlayAction::Start));
             }
         } else if ui
             .button(RichText::new("Stop playing").strong())
             .on_hover_text("Back to the design, unchanged (F5)")
             .clicked()
         {
-            out.push(Action::PlayStop);
+            out.push(Action::Play(PlayAction::Stop));
         }
     });
-}
-
-fn swatch(ui: &mut Ui, t: Token, size: f32) -> egui::Response {
-    let (rect, resp) = ui.allocate_exact_size(vec2(size, size), Sense::click());
-    let cell = match t {
-        Token::Swapling | Token::Blockling | Token::Xling => {
-            Cell::new(t).with(ValueKey::Direction, Dir::Right.value())
-        }
-        _ => Cell::new(t),
-    };
-    look::paint_cell(ui.painter(), rect, &cell);
-    resp
-}
-
-/// The palette: every token; left click sets the primary token, right click the secondary.
-/// Also replace-all.
-pub fn palette_ui(ui: &mut Ui, st: &EditorState, out: &mut Vec<Action>) {
-    ui.heading("Tokens");
-    ui.horizontal(|ui| {
-        swatch(ui, st.primary, 22.0);
-        ui.label(format!("left: {}", st.primary.name()));
-    });
-    ui.horizontal(|ui| {
-        swatch(ui, st.secondary, 22.0);
-        ui.label(format!("right: {}", st.secondary.name()));
-    });
-    ui.separator();
-    egui::Grid::new("palette-grid")
-        .num_columns(2)
-        .spacing(vec2(6.0, 3.0))
-        .show(ui, |ui| {
-            for (i, t) in Token::ALL.iter().enumerate() {
-                ui.horizontal(|ui| {
-                    let r = swatch(ui, *t, 16.0);
-                    let mut text = RichText::new(t.name());
-                    if *t == st.primary {
-                        text = text.strong().color(Color32::from_rgb(255, 214, 0));
-                    } else if *t == st.secondary {
-                        text = text.color(Color32::from_rgb(120, 200, 255));
-                    }
-                    let l = ui
-                        .add(egui::Label::new(text).sense(Sense::click()))
-                        .on_hover_text("left click: primary token; right click: secondary token");
-                    let r = r.union(l);
-                    if r.clicked() {
-                        out.push(Action::SetPrimary(*t));
-                    }
-                    if r.secondary_clicked() {
-                        out.push(Action::SetSecondary(*t));
-                    }
-                });
-                if i % 2 == 1 {
-                    ui.end_row();
-                }
-            }
-        });
-    ui.separator();
-    ui.heading("Replace tokens");
-    let (mut from, mut to) = st.replace;
-    let changed = token_combo(ui, "replace-from", "replace token", &mut from);
-    ui.label("becomes");
-    if changed | token_combo(ui, "replace-to", "replace with token", &mut to) {
-        out.push(Action::SetReplace { from, to });
-    }
-    if ui
-        .button("Replace all")
-        .on_hover_text(
-            "Every cell with the first token gets the second, values kept; one undo step (Ctrl+H)",
-        )
-        .clicked()
-    {
-        out.push(Action::ReplaceAll { from, to });
-    }
-}
-
-fn token_combo(ui: &mut Ui, id: &str, name: &str, t: &mut Token) -> bool {
-    let mut changed = false;
-    let r = egui::ComboBox::from_id_salt(id)
-        .selected_text(t.name())
-        .show_ui(ui, |ui| {
-            for x in Token::ALL {
-                if ui.selectable_label(*t == *x, x.name()).clicked() {
-                    *t = *x;
-                    changed = true;
-                }
-            }
-        });
-    let _ = r.response.accessible_name(name);
-    changed
-}
-
-/// The cell inspector: token, direction arrows and values of the inspected cell.
-pub fn inspector_ui(ui: &mut Ui, st: &EditorState, out: &mut Vec<Action>) {
-    ui.heading("Cell");
-    let Some(pos) = st.inspect else {
-        ui.label("Click a cell with Select (S) or the eyedropper (I) to inspect it.");
-        return;
-    };
-    let Some(cell) = st.shown_cell(pos) else {
-        return;
-    };
-    ui.label(format!("x {}, y {}", pos.x, pos.y));
-    let editable = st.play.is_none();
-    ui.add_enabled_ui(editable, |ui| {
-        let mut c = cell;
-        if token_combo(ui, "inspect-token", "cell token", &mut c.token) {
-            out.push(Action::SetCell { pos, cell: c });
-        }
-        ui.horizontal(|ui| {
-            ui.label("direction");
-            let cur = c.get(ValueKey::Direction);
-            for d in [Dir::Left, Dir::Up, Dir::Down, Dir::Right] {
-                if ui
-                    .selectable_label(cur == d.value(), look::arrow_char(d))
-                    .on_hover_text(format!("{} (direction {})", d.name(), d.value()))
-                    .clicked()
-                {
-                    out.push(Action::SetCell {
-                        pos,
-                        cell: c.with(ValueKey::Direction, d.value()),
-                    });
-                }
-            }
-            if ui.selectable_label(cur == 0, "none").clicked() {
-                out.push(Action::SetCell {
-                    pos,
-                    cell: c.with(ValueKey::Direction, 0),
-                });
-            }
-        });
-        egui::Grid::new("inspect-values")
-            .num_columns(4)
-            .show(ui, |ui| {
-                let keys: Vec<ValueKey> = [ValueKey::A, ValueKey::B, ValueKey::C, ValueKey::D]
-                    .into_iter()
-                    .chain(ValueKey::ALL.iter().copied().filter(|k| {
-                        !matches!(
-                            k,
-                            ValueKey::A
-                                | ValueKey::B
-                                | ValueKey::C
-                                | ValueKey::D
-                                | ValueKey::Direction
-                        )
-                    }))
-                    .collect();
-                for (i, k) in keys.into_iter().enumerate() {
-                    let mut v = c.get(k);
-                    ui.label(k.name());
-                    if ui
-                        .add(egui::DragValue::new(&mut v).range(0..=u32::MAX))
-                        .accessible_name(format!("value {}", k.name()))
-                        .changed()
-                    {
-                        out.push(Action::SetCell {
-                            pos,
-                            cell: c.with(k, v),
-                        });
-                    }
-                    if i % 2 == 1 {
-                        ui.end_row();
-                    }
-                }
-            });
-    });
-}
-
-/// The level properties: name, size with resize anchor, gems and ticks thresholds, maxslime.
-pub fn properties_ui(ui: &mut Ui, st: &EditorState, ps: &mut PanelState, out: &mut Vec<Action>) {
-    ui.heading("Level");
-    let props = Props::of(&st.level);
-    let mut p = props.clone();
-    ui.horizontal(|ui| {
-        ui.label("name");
-        if ui
-            .text_edit_singleline(&mut p.name)
-            .accessible_name("level name")
-            .changed()
-        {
-            out.push(Action::SetProps {
-                props: p.clone(),
-                field: "name",
-            });
-        }
-    });
-    for (label, field, tip) in [
-        ("gems", "gems", "gems needed for 1, 2 and 3 points"),
-        ("ticks", "ticks", "tick limits for 1, 2 and 3 points"),
-    ] {
-        ui.horizontal(|ui| {
-            ui.label(label).on_hover_text(tip);
-            for i in 0..3 {
-                let v = if field == "gems" {
-                    &mut p.gems[i]
-                } else {
-                    &mut p.ticks[i]
-                };
-                if ui
-                    .add(egui::DragValue::new(v))
-                    .accessible_name(format!("{field} for {} point(s)", i + 1))
-                    .changed()
-                {
-                    out.push(Action::SetProps {
-                        props: p.clone(),
-                        field,
-                    });
-                }
-            }
-        });
-    }
-    ui.horizontal(|ui| {
-        let mut on = p.maxslime.is_some();
-        if ui.checkbox(&mut on, "maxslime").changed() {
-            p.maxslime = on.then_some(100);
-            out.push(Action::SetProps {
-                props: p.clone(),
-                field: "maxslime",
-            });
-        }
-        if let Some(mut m) = p.maxslime
-            && ui
-                .add(egui::DragValue::new(&mut m))
-                .accessible_name("maxslime value")
-                .changed()
-        {
-            p.maxslime = Some(m);
-            out.push(Action::SetProps {
-                props: p.clone(),
-                field: "maxslime",
-            });
-        }
-    });
-    resize_ui(ui, (st.level.width(), st.level.height()), ps, out);
 }
 
 /// The size fields, the anchor grid and the Resize button, for a map of `size` cells.
@@ -459,11 +221,11 @@ pub fn resize_ui(ui: &mut Ui, size: (usize, usize), ps: &mut PanelState, out: &m
                 }
             });
         if ui.button("Resize").clicked() {
-            out.push(Action::Resize {
+            out.push(Action::Map(MapAction::Resize {
                 width: ps.resize_w,
                 height: ps.resize_h,
                 anchor: ps.anchor,
-            });
+            }));
         }
     });
 }
@@ -477,11 +239,11 @@ pub fn history_ui(ui: &mut Ui, done: &[&str], undone: &[&str], out: &mut Vec<Act
         .max_height(160.0)
         .show(ui, |ui| {
             if ui.selectable_label(done.is_empty(), "(opened)").clicked() {
-                out.push(Action::HistoryGoTo(0));
+                out.push(Action::Map(MapAction::HistoryGoTo(0)));
             }
             for (i, n) in done.iter().enumerate() {
                 if ui.selectable_label(i + 1 == done.len(), *n).clicked() {
-                    out.push(Action::HistoryGoTo(i + 1));
+                    out.push(Action::Map(MapAction::HistoryGoTo(i + 1)));
                 }
             }
             for (j, n) in undone.iter().enumerate() {
@@ -489,7 +251,7 @@ pub fn history_ui(ui: &mut Ui, done: &[&str], undone: &[&str], out: &mut Vec<Act
                     .selectable_label(false, RichText::new(*n).weak().italics())
                     .clicked()
                 {
-                    out.push(Action::HistoryGoTo(done.len() + j + 1));
+                    out.push(Action::Map(MapAction::HistoryGoTo(done.len() + j + 1)));
                 }
             }
         });
@@ -531,82 +293,23 @@ pub fn problems_ui(ui: &mut Ui, st: &EditorState, out: &mut Vec<Action>) {
         });
 }
 
-/// The status bar: the hovered cell, the status message.
-pub fn status_ui(ui: &mut Ui, st: &EditorState) {
-    if let Some(d) = &st.baba {
-        ui.horizontal(|ui| {
-            match st.hover.and_then(|p| d.shown_map().get(p).map(|s| (p, s))) {
-                Some((p, s)) => {
-                    let names: Vec<String> = s
-                        .iter()
-                        .rev()
-                        .map(|t| {
-                            if t.kind.is_text() {
-                                t.kind.token()
-                            } else {
-                                format!("{} {}", t.kind.token(), look::arrow_char(t.dir))
-                            }
-                        })
-                        .collect();
-                    ui.monospace(format!(
-                        "x {:>3}, y {:>3}: {}",
-                        p.x,
-                        p.y,
-                        if names.is_empty() {
-                            "empty".to_string()
-                        } else {
-                            names.join(" on ")
-                        }
-                    ));
-                }
-                None => {
-                    let (w, h) = st.map_size();
-                    ui.monospace(format!("baba level, {w} × {h} cells"));
-                }
-            }
-            ui.separator();
-            ui.label(&st.status);
-        });
-        return;
-    }
+/// The status bar: the hovered cell (as the kind describes it), the status message.
+pub fn status_ui(ui: &mut Ui, st: &EditorState, kind: &dyn KindUi) {
     ui.horizontal(|ui| {
-        match st.hover.and_then(|p| st.shown_cell(p).map(|c| (p, c))) {
-            Some((p, c)) => {
-                let values: Vec<String> = ValueKey::ALL
-                    .iter()
-                    .filter(|k| c.get(**k) != 0)
-                    .map(|k| format!("{} {}", k.name(), c.get(*k)))
-                    .collect();
-                ui.monospace(format!(
-                    "x {:>3}, y {:>3}: {}{}",
-                    p.x,
-                    p.y,
-                    c.token.name(),
-                    if values.is_empty() {
-                        String::new()
-                    } else {
-                        format!(" ({})", values.join(", "))
-                    }
-                ));
-                // While playing: the phases of the last tick that changed this cell.
-                if let Some(play) = &st.play {
-                    let phases: Vec<String> = play
-                        .cell_history(p)
-                        .iter()
-                        .map(|(ph, _, _)| crate::state::play::phase_label(play.game.level(), *ph))
-                        .collect();
-                    if !phases.is_empty() {
-                        ui.separator();
-                        ui.label(format!("changed by: {}", phases.join(", ")));
-                    }
+        match st
+            .hover
+            .and_then(|p| kind.describe_cell(st, p).map(|t| (p, t)))
+        {
+            Some((p, text)) => {
+                ui.monospace(format!("x {:>3}, y {:>3}: {text}", p.x, p.y));
+                if let Some(extra) = kind.cell_note(st, p) {
+                    ui.separator();
+                    ui.label(extra);
                 }
             }
             None => {
-                ui.monospace(format!(
-                    "{} × {} cells",
-                    st.level.width(),
-                    st.level.height()
-                ));
+                let (w, h) = st.map_size();
+                ui.monospace(format!("{} level, {w} × {h} cells", st.kind_name()));
             }
         }
         ui.separator();

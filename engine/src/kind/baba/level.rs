@@ -230,6 +230,14 @@ fn parse_level(doc: &Value, p: &mut Vec<Problem>) -> Option<BabaLevel> {
     })
 }
 
+/// One cell from its JSON form (`null`, a tile, or an array of tiles, bottom first), as in a
+/// level's `map`; `None` when it is not a valid cell. For pasting cells copied as JSON.
+pub fn stack_from_json(v: &Value) -> Option<Vec<Tile>> {
+    let mut p = Vec::new();
+    let stack = parse_cell(v, &JsonPath::root(), Pos::new(0, 0), &mut p);
+    p.iter().all(|x| !x.is_error()).then_some(stack)
+}
+
 /// Parses one cell: `null`, a tile, or an array of tiles (a stack, bottom first).
 fn parse_cell(v: &Value, path: &JsonPath, at: Pos, p: &mut Vec<Problem>) -> Vec<Tile> {
     match v {

@@ -690,6 +690,14 @@ fn parse_state(v: &Value, p: &mut Vec<Problem>) -> Option<(Globals, Option<Clock
     Some((g, clock))
 }
 
+/// One map field from its JSON form (a token name, or `{"token": …, "values": {…}}`), as in a
+/// level's `map`; `None` when it is not a valid field. For pasting cells copied as JSON.
+pub fn cell_from_json(v: &Value) -> Option<Cell> {
+    let mut p = Vec::new();
+    let cell = parse_cell(v, &JsonPath::root(), Pos::new(0, 0), &mut p)?;
+    p.iter().all(|x| !x.is_error()).then_some(cell)
+}
+
 fn parse_cell(v: &Value, path: &JsonPath, at: Pos, p: &mut Vec<Problem>) -> Option<Cell> {
     let token_of = |s: &str, path: JsonPath, p: &mut Vec<Problem>| match Token::from_name(s) {
         Some(t) => Some(t),

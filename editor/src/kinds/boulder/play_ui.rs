@@ -4,56 +4,91 @@ use eframe::egui::{self, RichText, Sense, Ui};
 use tilesmith_engine::kind::boulder::Global;
 use tilesmith_engine::{Dir, Game as _, Input};
 
-use crate::look;
-use crate::state::play::{PlaySession, cell_text, phase_label, phase_rule};
-use crate::state::{Action, EditorState};
+use super::look;
+use super::play::{BoulderPlay, cell_text, phase_label, phase_rule};
+use super::{BoulderAction, BoulderDoc};
+use crate::state::{Action, EditorState, PlayAction};
 
 /// Draws the play pane for the running session.
 pub fn play_ui(ui: &mut Ui, st: &EditorState, out: &mut Vec<Action>) {
-    let Some(p) = &st.play else { return };
+    let Some(d) = st.doc_as::<BoulderDoc>() else {
+        return;
+    };
+    let Some(p) = &d.play else { return };
+    controls_ui(ui, p, out);
+    input_chooser(ui, p, out);
+    stats_ui(ui, p, out);
+    ui.separator();
+    debugger_ui(ui, p, out);
+    ui.separator();
+    cell_history_ui(ui, st, p);
+    ui.separator();
+    fired_ui(ui, p, out);
+    ui.separator();
+    if ui
+        .button("Use this state as the design")
+        .on_hover_text("Copy the play state into the design (one undoable edit)")
+        .clicked()
+    {
+        out.push(Action::Play(PlayAction::UseAsDesign));
+    }
+    if ui
+        .button("Record replay…")
+        .on_hover_text("Save level, seed, inputs and final-state hash as a replay file")
+        .clicked()
+    {
+        out.push(Action::Play(PlayAction::Record));
+    }
+}
+
+/// Run or pause, step, step back, redo, reset, and the speed.
+fn controls_ui(ui: &mut Ui, p: &BoulderPlay, out: &mut Vec<Action>) {
     ui.horizontal_wrapped(|ui| {
-        if p.running {
+        if p.session.running {
             if ui.button("Pause").on_hover_text("Pause (Enter)").clicked() {
-                out.push(Action::PlayRun(false));
+                out.push(Action::Play(PlayAction::Run(false)));
             }
         } else if ui
-            .add_enabled(!p.game.status().is_over(), egui::Button::new("Run"))
-            .on_hover_text("Run at 5 ticks/s × speed (Enter)")
+            .add_enabled(!p.game().status().is_over(), egui::Button::new("Run"))
+            .on_hover_text(format!(
+                "Run at {} ticks/s × speed (Enter)",
+                p.ticks_per_second()
+            ))
             .clicked()
         {
-            out.push(Action::PlayRun(true));
+            out.push(Action::Play(PlayAction::Run(true)));
         }
         if ui
             .button("Step")
             .on_hover_text("One tick with the chosen input (. key); or press an arrow key, Shift+arrow for meta")
             .clicked()
         {
-            out.push(Action::PlayStep(None));
+            out.push(Action::Play(PlayAction::Step(None)));
         }
         if ui
-            .add_enabled(p.game.steps() > 0, egui::Button::new("Step back"))
+            .add_enabled(p.game().steps() > 0, egui::Button::new("Step back"))
             .on_hover_text("Undo one tick (Backspace)")
             .clicked()
         {
-            out.push(Action::PlayBack);
+            out.push(Action::Play(PlayAction::Back));
         }
         if ui
-            .add_enabled(p.game.redo_len() > 0, egui::Button::new("Redo tick"))
+            .add_enabled(p.game().redo_len() > 0, egui::Button::new("Redo tick"))
             .clicked()
         {
-            out.push(Action::PlayForward);
+            out.push(Action::Play(PlayAction::Forward));
         }
         if ui
             .button("Reset")
             .on_hover_text("Start again from the design")
             .clicked()
         {
-            out.push(Action::PlayReset);
+            out.push(Action::Play(PlayAction::Reset));
         }
     });
     ui.horizontal(|ui| {
         ui.label("speed");
-        let mut s = p.speed;
+        let mut s = p.session.speed;
         if ui
             .add(
                 egui::Slider::new(&mut s, 0.25..=4.0)
@@ -63,10 +98,13 @@ pub fn play_ui(ui: &mut Ui, st: &EditorState, out: &mut Vec<Action>) {
             .accessible_name("speed")
             .changed()
         {
-            out.push(Action::PlaySpeed(s));
+            out.push(Action::Play(PlayAction::Speed(s)));
         }
     });
-    input_chooser(ui, p, out);
+}
+
+/// The breakpoints that stopped the last tick, the tick slider and the counters.
+fn stats_ui(ui: &mut Ui, p: &BoulderPlay, out: &mut Vec<Action>) {
     if let Some(b) = &p.break_hit {
         for (r, name, at) in &b.rules {
             let at: Vec<String> = at
@@ -86,10 +124,10 @@ pub fn play_ui(ui: &mut Ui, st: &EditorState, out: &mut Vec<Action>) {
             );
         }
     }
-    let len = p.history_len();
+    let len = p.session.history_len();
     ui.horizontal(|ui| {
         ui.label("tick");
-        let mut t = p.debug.as_ref().map_or(p.game.steps(), |d| d.tick() - 1);
+        let mut t = p.debug.as_ref().map_or(p.game().steps(), |d| d.tick() - 1);
         if ui
             .add_enabled(
                 len > 0 && p.debug.is_none(),
@@ -99,11 +137,11 @@ pub fn play_ui(ui: &mut Ui, st: &EditorState, out: &mut Vec<Action>) {
             .on_hover_text("Scrub through the ticks computed so far")
             .changed()
         {
-            out.push(Action::PlayScrub(t.min(len)));
+            out.push(Action::Play(PlayAction::Scrub(t.min(len))));
         }
     });
-    let g = p.game.globals();
-    let lvl = p.game.level();
+    let g = p.game().globals();
+    let lvl = p.game().level();
     egui::Grid::new("play-stats").num_columns(2).show(ui, |ui| {
         ui.label("ticks");
         match &p.debug {
@@ -115,7 +153,7 @@ pub fn play_ui(ui: &mut Ui, st: &EditorState, out: &mut Vec<Action>) {
             )),
             None => ui.monospace(format!(
                 "{} (global {})",
-                p.game.steps(),
+                p.game().steps(),
                 g[Global::Ticks as usize]
             )),
         };
@@ -127,7 +165,7 @@ pub fn play_ui(ui: &mut Ui, st: &EditorState, out: &mut Vec<Action>) {
         ui.monospace(format!("{} ticks", p.time_left()));
         ui.end_row();
         ui.label("points");
-        ui.monospace(p.game.points().to_string());
+        ui.monospace(p.game().points().to_string());
         ui.end_row();
         ui.label("status");
         ui.label(RichText::new(p.status_text()).strong());
@@ -141,13 +179,12 @@ pub fn play_ui(ui: &mut Ui, st: &EditorState, out: &mut Vec<Action>) {
         ));
         ui.end_row();
     });
-    ui.separator();
-    debugger_ui(ui, p, out);
-    ui.separator();
-    cell_history_ui(ui, st, p);
-    ui.separator();
+}
+
+/// The level rules that fired in the last tick; hovering one outlines its matches.
+fn fired_ui(ui: &mut Ui, p: &BoulderPlay, out: &mut Vec<Action>) {
     ui.strong("Rules fired in the last tick");
-    match &p.report {
+    match &p.session.report {
         None => {
             ui.label(RichText::new("(step to see)").weak());
         }
@@ -186,46 +223,31 @@ pub fn play_ui(ui: &mut Ui, st: &EditorState, out: &mut Vec<Action>) {
                     }
                 });
             if hovered != p.hovered_rule {
-                out.push(Action::PlayHoverRule(hovered));
+                out.push(Action::from(BoulderAction::PlayHoverRule(hovered)));
             }
         }
     }
-    ui.separator();
-    if ui
-        .button("Use this state as the design")
-        .on_hover_text("Copy the play state into the design (one undoable edit)")
-        .clicked()
-    {
-        out.push(Action::UseAsDesign);
-    }
-    if ui
-        .button("Record replay…")
-        .on_hover_text("Save level, seed, inputs and final-state hash as a replay file")
-        .clicked()
-    {
-        out.push(Action::Record);
-    }
 }
 
-fn input_chooser(ui: &mut Ui, p: &PlaySession, out: &mut Vec<Action>) {
+fn input_chooser(ui: &mut Ui, p: &BoulderPlay, out: &mut Vec<Action>) {
     ui.horizontal(|ui| {
         ui.label("input");
-        let meta = matches!(p.chosen, Input::Meta(_));
+        let meta = matches!(p.session.chosen, Input::Meta(_));
         if ui
-            .selectable_label(p.chosen == Input::Wait, "·")
+            .selectable_label(p.session.chosen == Input::Wait, "·")
             .on_hover_text("no key")
             .clicked()
         {
-            out.push(Action::PlayChoose(Input::Wait));
+            out.push(Action::Play(PlayAction::Choose(Input::Wait)));
         }
         for d in [Dir::Left, Dir::Up, Dir::Down, Dir::Right] {
             let input = if meta { Input::Meta(d) } else { Input::Move(d) };
             if ui
-                .selectable_label(p.chosen == input, look::arrow_char(d))
+                .selectable_label(p.session.chosen == input, look::arrow_char(d))
                 .on_hover_text(d.name())
                 .clicked()
             {
-                out.push(Action::PlayChoose(input));
+                out.push(Action::Play(PlayAction::Choose(input)));
             }
         }
         let mut m = meta;
@@ -234,13 +256,13 @@ fn input_chooser(ui: &mut Ui, p: &PlaySession, out: &mut Vec<Action>) {
             .on_hover_text("with the meta (Shift) key: dig without moving")
             .changed()
         {
-            let next = match (p.chosen, m) {
+            let next = match (p.session.chosen, m) {
                 (Input::Move(d), true) => Input::Meta(d),
                 (Input::Meta(d), false) => Input::Move(d),
                 (Input::Wait, true) => Input::Meta(Dir::Right),
                 (other, _) => other,
             };
-            out.push(Action::PlayChoose(next));
+            out.push(Action::Play(PlayAction::Choose(next)));
         }
     });
 }
@@ -255,13 +277,13 @@ fn input_text(i: Input) -> String {
 }
 
 /// The tick debugger: step into a tick and run it one phase at a time.
-fn debugger_ui(ui: &mut Ui, p: &PlaySession, out: &mut Vec<Action>) {
+fn debugger_ui(ui: &mut Ui, p: &BoulderPlay, out: &mut Vec<Action>) {
     ui.strong("Tick debugger");
     let Some(d) = &p.debug else {
         ui.horizontal_wrapped(|ui| {
             if ui
                 .add_enabled(
-                    !p.game.status().is_over(),
+                    !p.game().status().is_over(),
                     egui::Button::new("Step into tick"),
                 )
                 .on_hover_text(
@@ -269,13 +291,13 @@ fn debugger_ui(ui: &mut Ui, p: &PlaySession, out: &mut Vec<Action>) {
                 )
                 .clicked()
             {
-                out.push(Action::PlayStepInto(None));
+                out.push(Action::from(BoulderAction::PlayStepInto(None)));
             }
-            ui.label(RichText::new(format!("input: {}", input_text(p.chosen))).weak());
+            ui.label(RichText::new(format!("input: {}", input_text(p.session.chosen))).weak());
         });
         return;
     };
-    let level = p.game.level();
+    let level = p.game().level();
     ui.label(format!(
         "Tick {} (input: {}), {} of {} phases run",
         d.tick(),
@@ -289,27 +311,27 @@ fn debugger_ui(ui: &mut Ui, p: &PlaySession, out: &mut Vec<Action>) {
             .on_hover_text("Restore the tick's start and run up to the phase before")
             .clicked()
         {
-            out.push(Action::PlayPrevPhase);
+            out.push(Action::from(BoulderAction::PlayPrevPhase));
         }
         if ui
             .add_enabled(d.done < d.phases.len(), egui::Button::new("Next phase"))
             .clicked()
         {
-            out.push(Action::PlayNextPhase);
+            out.push(Action::from(BoulderAction::PlayNextPhase));
         }
         if ui
             .button("Finish tick")
             .on_hover_text("Run the remaining phases and end the tick (as Step would)")
             .clicked()
         {
-            out.push(Action::PlayFinishTick);
+            out.push(Action::from(BoulderAction::PlayFinishTick));
         }
         if ui
             .button("Cancel tick")
             .on_hover_text("Drop this tick: back to the state before it began")
             .clicked()
         {
-            out.push(Action::PlayAbortTick);
+            out.push(Action::from(BoulderAction::PlayAbortTick));
         }
     });
     ui.label(
@@ -329,7 +351,7 @@ fn debugger_ui(ui: &mut Ui, p: &PlaySession, out: &mut Vec<Action>) {
                     && p.disabled.contains(&r)
                 {
                     label.push_str(" (off)");
-                } else if !p.game.rule_active(*phase, d.input) {
+                } else if !p.game().rule_active(*phase, d.input) {
                     label.push_str(" (not this tick)");
                 }
                 // Counts first, so a long rule name is what gets cut at the panel's edge.
@@ -348,7 +370,7 @@ fn debugger_ui(ui: &mut Ui, p: &PlaySession, out: &mut Vec<Action>) {
                     rich = rich.weak();
                 }
                 let current = i + 1 == d.done;
-                if crate::rules::ui::select_row(ui, current, rich)
+                if super::rules::ui::select_row(ui, current, rich)
                     .on_hover_text(format!(
                         "{text}\n{}",
                         if i < d.done {
@@ -360,7 +382,7 @@ fn debugger_ui(ui: &mut Ui, p: &PlaySession, out: &mut Vec<Action>) {
                     .clicked()
                     && !current
                 {
-                    out.push(Action::PlayGotoPhase(i + 1));
+                    out.push(Action::from(BoulderAction::PlayGotoPhase(i + 1)));
                 }
             }
         });
@@ -368,7 +390,7 @@ fn debugger_ui(ui: &mut Ui, p: &PlaySession, out: &mut Vec<Action>) {
 
 /// The cell history: which phases of the last tick changed the cell under the pointer (or the
 /// inspected one), before and after.
-fn cell_history_ui(ui: &mut Ui, st: &EditorState, p: &PlaySession) {
+fn cell_history_ui(ui: &mut Ui, st: &EditorState, p: &BoulderPlay) {
     ui.strong("Cell history");
     let Some(pos) = st.hover.or(st.last_hover).or(st.inspect) else {
         ui.label(
@@ -387,7 +409,7 @@ fn cell_history_ui(ui: &mut Ui, st: &EditorState, p: &PlaySession) {
         ui.label(RichText::new("not changed").weak());
         return;
     }
-    let level = p.game.level();
+    let level = p.game().level();
     // Plain wrapped lines (no grid), so long value lists never widen the panel.
     for (phase, before, after) in hist {
         ui.label(RichText::new(phase_label(level, phase)).strong());

@@ -2,15 +2,15 @@
 //! and properties), the stack inspector, the level properties, the live rule list with
 //! sentence placement, and the play pane.
 
-use eframe::egui::{self, Color32, RichText, Sense, Ui, vec2};
+use eframe::egui::{self, Color32, Painter, Rect, RichText, Sense, Stroke, StrokeKind, Ui, vec2};
 use tilesmith_engine::kind::baba::{Kind, Tile, WordClass, palette};
-use tilesmith_engine::{Dir, Game as _, Input, Status};
+use tilesmith_engine::{Dir, Game as _, Input, Pos, Status};
 
-use crate::look;
-use crate::look_baba;
-use crate::state::baba::{BabaAction, BabaDoc, Stack};
-use crate::state::{Action, EditorState};
-use crate::tools::StackMode;
+use super::look as look_baba;
+use super::{BabaAction, BabaDoc, BabaPlay, Stack, StackMode};
+use crate::doc::map::MapOps as _;
+use crate::doc::ui::{KindUi, MapGeom, arrow_char};
+use crate::state::{Action, EditorState, PlayAction};
 
 /// Widget buffers of the baba panels.
 #[derive(Clone, Debug, Default)]
@@ -24,7 +24,7 @@ pub struct BabaPanelState {
 }
 
 fn baba(out: &mut Vec<Action>, a: BabaAction) {
-    out.push(Action::Baba(a));
+    out.push(Action::from(a));
 }
 
 /// A tile swatch of `size` points; click and right click are handled by the caller.
@@ -95,7 +95,7 @@ pub fn palette_ui(ui: &mut Ui, d: &BabaDoc, ps: &mut BabaPanelState, out: &mut V
             .on_hover_text("The direction newly painted objects face");
         for dir in [Dir::Left, Dir::Up, Dir::Down, Dir::Right] {
             if ui
-                .selectable_label(d.facing == dir, look::arrow_char(dir))
+                .selectable_label(d.facing == dir, arrow_char(dir))
                 .on_hover_text(format!("paint objects facing {}", dir.name()))
                 .clicked()
             {
@@ -215,7 +215,7 @@ pub fn inspector_ui(ui: &mut Ui, st: &EditorState, d: &BabaDoc, out: &mut Vec<Ac
                     ui.horizontal(|ui| {
                         for dir in [Dir::Left, Dir::Up, Dir::Down, Dir::Right] {
                             if ui
-                                .selectable_label(t.dir == dir, look::arrow_char(dir))
+                                .selectable_label(t.dir == dir, arrow_char(dir))
                                 .on_hover_text(format!("face {}", dir.name()))
                                 .clicked()
                             {
@@ -264,7 +264,7 @@ pub fn inspector_ui(ui: &mut Ui, st: &EditorState, d: &BabaDoc, out: &mut Vec<Ac
 /// controls).
 pub fn name_ui(ui: &mut Ui, d: &BabaDoc, out: &mut Vec<Action>) {
     ui.heading("Level");
-    let mut name = d.level.name.clone();
+    let mut name = d.level().name.clone();
     ui.horizontal(|ui| {
         ui.label("name");
         if ui
@@ -419,8 +419,24 @@ fn input_label(i: Input) -> &'static str {
 /// lost.
 pub fn play_ui(ui: &mut Ui, d: &BabaDoc, out: &mut Vec<Action>) {
     let Some(p) = &d.play else { return };
-    let status = p.game.status();
-    match &status {
+    let status = p.game().status();
+    banner_ui(ui, p, &status);
+    ui.label(format!("turn {}   status {}", p.turn(), status.word()));
+    pad_ui(ui, &status, out);
+    actions_ui(ui, p, out);
+    ui.separator();
+    ui.strong(format!("Active rules in turn {}", p.turn()));
+    if p.game().rules().is_empty() {
+        ui.label(RichText::new("(none)").italics());
+    }
+    rule_rows(ui, d, out);
+    ui.separator();
+    turns_ui(ui, p, out);
+}
+
+/// A banner when the level is won, or when nothing can move.
+fn banner_ui(ui: &mut Ui, p: &BabaPlay, status: &Status) {
+    match status {
         Status::Won { .. } => {
             egui::Frame::new()
                 .fill(Color32::from_rgb(40, 120, 40))
@@ -449,8 +465,11 @@ pub fn play_ui(ui: &mut Ui, d: &BabaDoc, out: &mut Vec<Action>) {
         }
         Status::Running => {}
     }
-    ui.label(format!("turn {}   status {}", p.turn(), status.word()));
-    let won = matches!(status, Status::Won { .. });
+}
+
+/// The arrows and wait, as a pad.
+fn pad_ui(ui: &mut Ui, status: &Status, out: &mut Vec<Action>) {
+    let won = matches!(*status, Status::Won { .. });
     egui::Grid::new("baba-pad").show(ui, |ui| {
         ui.label("");
         pad(
@@ -500,6 +519,10 @@ pub fn play_ui(ui: &mut Ui, d: &BabaDoc, out: &mut Vec<Action>) {
         ui.label("");
         ui.end_row();
     });
+}
+
+/// Undo, redo, restart, use as design, record.
+fn actions_ui(ui: &mut Ui, p: &BabaPlay, out: &mut Vec<Action>) {
     ui.horizontal_wrapped(|ui| {
         pad(
             ui,
@@ -510,11 +533,11 @@ pub fn play_ui(ui: &mut Ui, d: &BabaDoc, out: &mut Vec<Action>) {
             p.turn() > 0,
         );
         if ui
-            .add_enabled(p.game.redo_len() > 0, egui::Button::new("Redo turn"))
+            .add_enabled(p.game().redo_len() > 0, egui::Button::new("Redo turn"))
             .on_hover_text("Step forward again through turns that were undone")
             .clicked()
         {
-            out.push(Action::PlayForward);
+            out.push(Action::Play(PlayAction::Forward));
         }
         pad(
             ui,
@@ -529,7 +552,7 @@ pub fn play_ui(ui: &mut Ui, d: &BabaDoc, out: &mut Vec<Action>) {
             .on_hover_text("Copy this state into the design (one undo step)")
             .clicked()
         {
-            out.push(Action::UseAsDesign);
+            out.push(Action::Play(PlayAction::UseAsDesign));
         }
         if ui
             .add_enabled(p.turn() > 0, egui::Button::new("Record replay"))
@@ -538,19 +561,16 @@ pub fn play_ui(ui: &mut Ui, d: &BabaDoc, out: &mut Vec<Action>) {
             )
             .clicked()
         {
-            out.push(Action::Record);
+            out.push(Action::Play(PlayAction::Record));
         }
     });
-    ui.separator();
-    ui.strong(format!("Active rules in turn {}", p.turn()));
-    if p.game.rules().is_empty() {
-        ui.label(RichText::new("(none)").italics());
-    }
-    rule_rows(ui, d, out);
-    ui.separator();
+}
+
+/// The turn list: one row per turn with its input and the rules it formed and broke.
+fn turns_ui(ui: &mut Ui, p: &BabaPlay, out: &mut Vec<Action>) {
     ui.strong("Turns");
     // One row per turn, only the visible rows are laid out (sessions can be long).
-    let reachable = p.turn() as usize + p.game.redo_len();
+    let reachable = p.turn() as usize + p.game().redo_len();
     let row_h =
         ui.text_style_height(&egui::TextStyle::Button) + ui.spacing().button_padding.y * 2.0;
     egui::ScrollArea::both()
@@ -586,7 +606,7 @@ pub fn play_ui(ui: &mut Ui, d: &BabaDoc, out: &mut Vec<Action>) {
                     .on_hover_text("go to this turn; + rule formed, - rule broken in it")
                     .clicked()
                 {
-                    baba(out, BabaAction::GoToTurn(n));
+                    out.push(PlayAction::Scrub(n).into());
                 }
             }
         });
@@ -598,6 +618,174 @@ fn pad(ui: &mut Ui, out: &mut Vec<Action>, i: Input, label: &str, tip: &str, ena
         .on_hover_text(tip)
         .clicked()
     {
-        baba(out, BabaAction::Turn(i));
+        out.push(PlayAction::Step(Some(i)).into());
+    }
+}
+
+/// The baba kind's UI: the palette filter and the typed sentence.
+#[derive(Debug, Default)]
+pub struct BabaUi {
+    /// Buffers of the baba panels.
+    pub panels: BabaPanelState,
+}
+
+fn doc(st: &EditorState) -> Option<&BabaDoc> {
+    st.doc_as::<BabaDoc>()
+}
+
+impl KindUi for BabaUi {
+    fn kind(&self) -> &'static str {
+        "baba"
+    }
+
+    fn as_any_mut(&mut self) -> &mut dyn std::any::Any {
+        self
+    }
+
+    fn palette_ui(&mut self, ui: &mut Ui, st: &EditorState, out: &mut Vec<Action>) {
+        if let Some(d) = doc(st) {
+            palette_ui(ui, d, &mut self.panels, out);
+        }
+    }
+
+    fn design_ui(&mut self, ui: &mut Ui, st: &EditorState, out: &mut Vec<Action>) {
+        let Some(d) = doc(st) else { return };
+        inspector_ui(ui, st, d, out);
+        ui.separator();
+        name_ui(ui, d, out);
+    }
+
+    fn play_ui(&mut self, ui: &mut Ui, st: &EditorState, out: &mut Vec<Action>) {
+        let Some(d) = doc(st) else { return };
+        play_ui(ui, d, out);
+        ui.separator();
+        inspector_ui(ui, st, d, out);
+    }
+
+    fn rules_ui(&mut self, ui: &mut Ui, st: &EditorState, out: &mut Vec<Action>) {
+        if let Some(d) = doc(st) {
+            rules_ui(ui, st, d, &mut self.panels, out);
+        }
+    }
+
+    fn rules_help(&self) -> &'static str {
+        "The rules the text on the map forms, live; type a sentence to place it as text tiles"
+    }
+
+    fn content_key(&self, st: &EditorState) -> (u8, u64) {
+        let Some(d) = doc(st) else { return (0, 0) };
+        match &d.play {
+            Some(p) => (4, p.version()),
+            None => (3, d.map.generation()),
+        }
+    }
+
+    fn base_colors(&self, st: &EditorState) -> Vec<Color32> {
+        let Some(d) = doc(st) else { return Vec::new() };
+        d.shown_map()
+            .cells()
+            .iter()
+            .map(|s| look_baba::stack_color(s))
+            .collect()
+    }
+
+    fn describe_cell(&self, st: &EditorState, pos: Pos) -> Option<String> {
+        let s = doc(st)?.shown_map().get(pos)?;
+        let names: Vec<String> = s
+            .iter()
+            .rev()
+            .map(|t| {
+                if t.kind.is_text() {
+                    t.kind.token()
+                } else {
+                    format!("{} {}", t.kind.token(), arrow_char(t.dir))
+                }
+            })
+            .collect();
+        Some(if names.is_empty() {
+            "empty".to_string()
+        } else {
+            names.join(" on ")
+        })
+    }
+
+    fn paint_cells(&mut self, painter: &Painter, st: &EditorState, g: &MapGeom) {
+        let Some(d) = doc(st) else { return };
+        let z = g.zoom;
+        let map = d.shown_map();
+        if z >= look_baba::FINE_MIN_PX {
+            for p in g.cells() {
+                if let Some(s) = map.get(p).filter(|s| !s.is_empty()) {
+                    // Over the texture's colour: objects are drawn inset on the background.
+                    painter.rect_filled(g.cell_rect(p), 0.0, look_baba::EMPTY);
+                    look_baba::paint_stack(painter, g.cell_rect(p), s, &|i| d.is_unused(p, i));
+                }
+            }
+        } else if z >= look_baba::MESH_MIN_PX {
+            // Many cells: one mesh for all shapes, then the labels.
+            let mut mesh = egui::Mesh::default();
+            let mut texts = Vec::new();
+            for p in g.cells() {
+                if let Some(s) = map.get(p).filter(|s| !s.is_empty()) {
+                    look_baba::mesh_stack(&mut mesh, &mut texts, g.cell_rect(p), s, &|i| {
+                        d.is_unused(p, i)
+                    });
+                }
+            }
+            painter.add(egui::Shape::mesh(mesh));
+            for (at, text, font, colour) in texts {
+                painter.text(at, egui::Align2::CENTER_CENTER, text, font, colour);
+            }
+        }
+        if let Some(s) = &d.map.stroke {
+            for (p, stack) in s.preview.iter().filter(|(p, _)| g.shows(*p)) {
+                let r = g.cell_rect(*p);
+                painter.rect_filled(r, 0.0, look_baba::EMPTY);
+                look_baba::paint_stack(painter, r, stack, &|i| d.is_unused(*p, i));
+                painter.rect_filled(r, 0.0, Color32::from_white_alpha(40));
+            }
+        }
+    }
+
+    fn paint_overlays(&mut self, painter: &Painter, st: &EditorState, g: &MapGeom) {
+        let Some(d) = doc(st) else { return };
+        let z = g.zoom;
+        if let Some(p) = &d.play {
+            let hl = Stroke::new((z * 0.1).clamp(1.0, 3.0), Color32::from_rgb(255, 255, 0));
+            for c in p.changed().iter().filter(|c| g.shows(**c)) {
+                painter.rect_stroke(g.cell_rect(*c).shrink(1.0), 0.0, hl, StrokeKind::Inside);
+            }
+        }
+        for c in d.hovered_tiles() {
+            painter.rect_filled(
+                g.cell_rect(c),
+                0.0,
+                Color32::from_rgba_unmultiplied(255, 0, 255, 70),
+            );
+            painter.rect_stroke(
+                g.cell_rect(c),
+                0.0,
+                Stroke::new(2.0, Color32::from_rgb(255, 80, 255)),
+                StrokeKind::Outside,
+            );
+        }
+        if let Some(p) = &d.play
+            && let Status::Won { .. } = p.game().status()
+        {
+            let clip = painter.clip_rect();
+            let r = Rect::from_center_size(clip.center_top() + vec2(0.0, 34.0), vec2(300.0, 44.0));
+            painter.rect_filled(r, 6.0, Color32::from_rgba_unmultiplied(30, 120, 40, 230));
+            painter.text(
+                r.center(),
+                egui::Align2::CENTER_CENTER,
+                format!("Level won in {} turns!", p.turn()),
+                egui::FontId::proportional(24.0),
+                Color32::WHITE,
+            );
+        }
+    }
+
+    fn grid_color(&self) -> Color32 {
+        Color32::from_white_alpha(22)
     }
 }

@@ -38,15 +38,7 @@ pub fn color(t: Token) -> Color32 {
     }
 }
 
-/// A colour that contrasts with `bg` (near-black on light colours, near-white on dark ones).
-pub fn ink(bg: Color32) -> Color32 {
-    let l = 0.299 * bg.r() as f32 + 0.587 * bg.g() as f32 + 0.114 * bg.b() as f32;
-    if l > 140.0 {
-        Color32::from_rgb(20, 20, 20)
-    } else {
-        Color32::from_rgb(240, 240, 240)
-    }
-}
+pub use crate::doc::ui::ink;
 
 /// The heading a cell shows: an enemy's `direction` value, or the fixed heading of a "thing".
 pub fn heading(cell: &Cell) -> Option<Dir> {
@@ -71,133 +63,126 @@ pub fn paint_cell(p: &Painter, r: Rect, cell: &Cell) {
     p.add(Shape::mesh(m));
 }
 
-/// Triangle-mesh drawing helpers for glyphs: no anti-aliasing feathering, so thousands of
-/// glyphs stay cheap to tessellate and to rasterize (also with a software renderer).
-pub(crate) trait MeshExt {
-    fn tri(&mut self, a: Pos2, b: Pos2, c: Pos2, col: Color32);
-    fn poly(&mut self, pts: &[Pos2], col: Color32);
-    fn disc(&mut self, c: Pos2, r: f32, col: Color32);
-    fn ring(&mut self, c: Pos2, r: f32, w: f32, col: Color32);
-    fn seg(&mut self, a: Pos2, b: Pos2, w: f32, col: Color32);
-    fn frame(&mut self, r: Rect, w: f32, col: Color32);
-}
-
-fn segments(r: f32) -> usize {
-    ((r * 1.2) as usize).clamp(6, 24)
-}
-
-impl MeshExt for Mesh {
-    fn tri(&mut self, a: Pos2, b: Pos2, c: Pos2, col: Color32) {
-        let i = self.vertices.len() as u32;
-        self.colored_vertex(a, col);
-        self.colored_vertex(b, col);
-        self.colored_vertex(c, col);
-        self.add_triangle(i, i + 1, i + 2);
-    }
-
-    fn poly(&mut self, pts: &[Pos2], col: Color32) {
-        let i = self.vertices.len() as u32;
-        for p in pts {
-            self.colored_vertex(*p, col);
-        }
-        for k in 1..pts.len().saturating_sub(1) as u32 {
-            self.add_triangle(i, i + k, i + k + 1);
-        }
-    }
-
-    fn disc(&mut self, c: Pos2, r: f32, col: Color32) {
-        let n = segments(r);
-        let pts: Vec<Pos2> = (0..n)
-            .map(|k| {
-                let a = k as f32 / n as f32 * std::f32::consts::TAU;
-                c + vec2(a.cos(), a.sin()) * r
-            })
-            .collect();
-        self.poly(&pts, col);
-    }
-
-    fn ring(&mut self, c: Pos2, r: f32, w: f32, col: Color32) {
-        let n = segments(r);
-        let i = self.vertices.len() as u32;
-        for k in 0..n {
-            let a = k as f32 / n as f32 * std::f32::consts::TAU;
-            let d = vec2(a.cos(), a.sin());
-            self.colored_vertex(c + d * (r + w / 2.0), col);
-            self.colored_vertex(c + d * (r - w / 2.0), col);
-        }
-        let n = n as u32;
-        for k in 0..n {
-            let (a, b) = (i + 2 * k, i + 2 * ((k + 1) % n));
-            self.add_triangle(a, a + 1, b);
-            self.add_triangle(a + 1, b + 1, b);
-        }
-    }
-
-    fn seg(&mut self, a: Pos2, b: Pos2, w: f32, col: Color32) {
-        let d = b - a;
-        let len = d.length();
-        if len <= 0.0 {
-            return;
-        }
-        let n = vec2(-d.y, d.x) / len * (w / 2.0);
-        self.poly(&[a + n, b + n, b - n, a - n], col);
-    }
-
-    fn frame(&mut self, r: Rect, w: f32, col: Color32) {
-        let (l, t, rt, b) = (r.left(), r.top(), r.right(), r.bottom());
-        self.add_colored_rect(Rect::from_min_max(pos2(l, t), pos2(rt, t + w)), col);
-        self.add_colored_rect(Rect::from_min_max(pos2(l, b - w), pos2(rt, b)), col);
-        self.add_colored_rect(Rect::from_min_max(pos2(l, t + w), pos2(l + w, b - w)), col);
-        self.add_colored_rect(
-            Rect::from_min_max(pos2(rt - w, t + w), pos2(rt, b - w)),
-            col,
-        );
-    }
-}
+pub(crate) use crate::ui::mesh::MeshExt;
 
 /// Adds the glyph of `cell` over an already filled square `r` to the mesh `m`.
 pub fn glyph(m: &mut Mesh, r: Rect, cell: &Cell) {
-    let bg = color(cell.token);
-    let ink = ink(bg);
-    let s = r.width();
-    let c = r.center();
-    let w = (s * 0.08).max(1.0);
-    let at = |fx: f32, fy: f32| pos2(r.left() + fx * s, r.top() + fy * s);
+    let pen = Pen::new(r, cell.token);
     match cell.token {
-        Token::Me => {
-            m.disc(at(0.5, 0.28), s * 0.15, ink);
-            m.seg(at(0.5, 0.42), at(0.5, 0.72), w, ink);
-            m.seg(at(0.22, 0.52), at(0.78, 0.52), w, ink);
-            m.seg(at(0.5, 0.72), at(0.3, 0.94), w, ink);
-            m.seg(at(0.5, 0.72), at(0.7, 0.94), w, ink);
-        }
-        Token::Mud => {
-            let dark = Color32::from_rgb(80, 52, 28);
-            for (fx, fy) in [
+        Token::Path => {}
+        Token::Mud => speckles(
+            m,
+            &pen,
+            Color32::from_rgb(80, 52, 28),
+            0.1,
+            &[
                 (0.25, 0.3),
                 (0.7, 0.25),
                 (0.45, 0.6),
                 (0.2, 0.8),
                 (0.78, 0.75),
-            ] {
-                m.add_colored_rect(
-                    Rect::from_center_size(at(fx, fy), vec2(s * 0.1, s * 0.1)),
-                    dark,
-                );
-            }
+            ],
+        ),
+        Token::Sand => speckles(
+            m,
+            &pen,
+            Color32::from_rgb(150, 120, 60),
+            0.08,
+            &[
+                (0.2, 0.2),
+                (0.6, 0.3),
+                (0.35, 0.55),
+                (0.8, 0.6),
+                (0.5, 0.85),
+            ],
+        ),
+        Token::Stone | Token::Gem => loose_glyph(m, &pen, cell.token),
+        Token::Exit | Token::Wall | Token::Bricks | Token::Pot | Token::Sieve => {
+            built_glyph(m, &pen, cell.token)
         }
+        Token::Explosion | Token::Fire => blast_glyph(m, &pen, cell.token),
+        Token::Me
+        | Token::Slime
+        | Token::Ghostling
+        | Token::Swapling
+        | Token::Blockling
+        | Token::Xling
+        | Token::Norththing
+        | Token::Eastthing
+        | Token::Souththing
+        | Token::Westthing => creature_glyph(m, &pen, cell),
+    }
+}
+
+/// What a glyph is drawn with: the cell square `r`, its size `s` and centre `c`, the line
+/// width `w`, the token's base colour `bg` and the `ink` that contrasts with it.
+struct Pen {
+    r: Rect,
+    s: f32,
+    c: Pos2,
+    w: f32,
+    bg: Color32,
+    ink: Color32,
+}
+
+impl Pen {
+    /// The pen for a glyph of `token` in the square `r`.
+    fn new(r: Rect, token: Token) -> Self {
+        let bg = color(token);
+        let s = r.width();
+        Self {
+            r,
+            s,
+            c: r.center(),
+            w: (s * 0.08).max(1.0),
+            bg,
+            ink: ink(bg),
+        }
+    }
+
+    /// The point at fractions `fx`, `fy` of the cell's size from its top-left corner.
+    fn at(&self, fx: f32, fy: f32) -> Pos2 {
+        pos2(self.r.left() + fx * self.s, self.r.top() + fy * self.s)
+    }
+}
+
+/// Small squares of `colour`, `size` (a fraction of the cell) wide, at the fractions `spots`:
+/// mud and sand.
+fn speckles(m: &mut Mesh, pen: &Pen, colour: Color32, size: f32, spots: &[(f32, f32)]) {
+    for &(fx, fy) in spots {
+        m.add_colored_rect(
+            Rect::from_center_size(pen.at(fx, fy), vec2(pen.s * size, pen.s * size)),
+            colour,
+        );
+    }
+}
+
+/// The loose things that lie on a path: a stone's disc and a gem's diamond.
+fn loose_glyph(m: &mut Mesh, pen: &Pen, token: Token) {
+    let (s, c, w, bg) = (pen.s, pen.c, pen.w, pen.bg);
+    let at = |fx, fy| pen.at(fx, fy);
+    match token {
         Token::Stone => {
-            m.add_colored_rect(r, color(Token::Path));
+            m.add_colored_rect(pen.r, color(Token::Path));
             m.disc(c, s * 0.42, bg);
             m.ring(c, s * 0.42, w, Color32::from_rgb(95, 95, 95));
         }
         Token::Gem => {
-            m.add_colored_rect(r, color(Token::Path));
+            m.add_colored_rect(pen.r, color(Token::Path));
             let outer = [at(0.5, 0.06), at(0.94, 0.5), at(0.5, 0.94), at(0.06, 0.5)];
             m.poly(&outer, Color32::WHITE);
             let inner = [at(0.5, 0.16), at(0.84, 0.5), at(0.5, 0.84), at(0.16, 0.5)];
             m.poly(&inner, bg);
         }
+        _ => {}
+    }
+}
+
+/// The built things: exit door, wall, bricks, pot and sieve.
+fn built_glyph(m: &mut Mesh, pen: &Pen, token: Token) {
+    let (r, s, w, ink) = (pen.r, pen.s, pen.w, pen.ink);
+    let at = |fx, fy| pen.at(fx, fy);
+    match token {
         Token::Exit => {
             m.frame(r.shrink(s * 0.15), w, ink);
             m.add_colored_rect(Rect::from_min_max(at(0.4, 0.45), at(0.6, 0.85)), ink);
@@ -215,13 +200,57 @@ pub fn glyph(m: &mut Mesh, r: Rect, cell: &Cell) {
             m.seg(at(0.75, 0.33), at(0.75, 0.66), w, mortar);
             m.seg(at(0.5, 0.66), at(0.5, 1.0), w, mortar);
         }
-        Token::Path => {}
+        Token::Pot => {
+            m.seg(at(0.2, 0.2), at(0.27, 0.85), w * 1.5, ink);
+            m.seg(at(0.27, 0.85), at(0.73, 0.85), w * 1.5, ink);
+            m.seg(at(0.73, 0.85), at(0.8, 0.2), w * 1.5, ink);
+        }
+        Token::Sieve => {
+            for f in [0.25, 0.5, 0.75] {
+                m.seg(at(f, 0.1), at(f, 0.9), w * 0.7, ink);
+                m.seg(at(0.1, f), at(0.9, f), w * 0.7, ink);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// The blasts: an explosion's star and a fire's flame.
+fn blast_glyph(m: &mut Mesh, pen: &Pen, token: Token) {
+    let w = pen.w;
+    let at = |fx, fy| pen.at(fx, fy);
+    match token {
         Token::Explosion => {
             let y = Color32::from_rgb(255, 240, 120);
             m.seg(at(0.15, 0.15), at(0.85, 0.85), w * 1.5, y);
             m.seg(at(0.85, 0.15), at(0.15, 0.85), w * 1.5, y);
             m.seg(at(0.5, 0.05), at(0.5, 0.95), w * 1.5, y);
             m.seg(at(0.05, 0.5), at(0.95, 0.5), w * 1.5, y);
+        }
+        Token::Fire => {
+            m.tri(
+                at(0.5, 0.08),
+                at(0.82, 0.9),
+                at(0.18, 0.9),
+                Color32::from_rgb(255, 220, 60),
+            );
+        }
+        _ => {}
+    }
+}
+
+/// The things that move by themselves: me, slime, the ghostling, the enemies and the four
+/// "things" (enemies and things show their heading as an arrow).
+fn creature_glyph(m: &mut Mesh, pen: &Pen, cell: &Cell) {
+    let (r, s, c, w, ink) = (pen.r, pen.s, pen.c, pen.w, pen.ink);
+    let at = |fx, fy| pen.at(fx, fy);
+    match cell.token {
+        Token::Me => {
+            m.disc(at(0.5, 0.28), s * 0.15, ink);
+            m.seg(at(0.5, 0.42), at(0.5, 0.72), w, ink);
+            m.seg(at(0.22, 0.52), at(0.78, 0.52), w, ink);
+            m.seg(at(0.5, 0.72), at(0.3, 0.94), w, ink);
+            m.seg(at(0.5, 0.72), at(0.7, 0.94), w, ink);
         }
         Token::Slime => {
             let g = Color32::from_rgb(60, 160, 30);
@@ -239,46 +268,13 @@ pub fn glyph(m: &mut Mesh, r: Rect, cell: &Cell) {
             m.disc(at(0.4, 0.45), s * 0.06, ink);
             m.disc(at(0.6, 0.45), s * 0.06, ink);
         }
-        Token::Fire => {
-            m.tri(
-                at(0.5, 0.08),
-                at(0.82, 0.9),
-                at(0.18, 0.9),
-                Color32::from_rgb(255, 220, 60),
-            );
-        }
         Token::Norththing | Token::Eastthing | Token::Souththing | Token::Westthing => {
             m.frame(r.shrink(s * 0.1), w, ink);
             if let Some(d) = heading(cell) {
                 arrow(m, r, d, ink);
             }
         }
-        Token::Pot => {
-            m.seg(at(0.2, 0.2), at(0.27, 0.85), w * 1.5, ink);
-            m.seg(at(0.27, 0.85), at(0.73, 0.85), w * 1.5, ink);
-            m.seg(at(0.73, 0.85), at(0.8, 0.2), w * 1.5, ink);
-        }
-        Token::Sieve => {
-            for f in [0.25, 0.5, 0.75] {
-                m.seg(at(f, 0.1), at(f, 0.9), w * 0.7, ink);
-                m.seg(at(0.1, f), at(0.9, f), w * 0.7, ink);
-            }
-        }
-        Token::Sand => {
-            let d = Color32::from_rgb(150, 120, 60);
-            for (fx, fy) in [
-                (0.2, 0.2),
-                (0.6, 0.3),
-                (0.35, 0.55),
-                (0.8, 0.6),
-                (0.5, 0.85),
-            ] {
-                m.add_colored_rect(
-                    Rect::from_center_size(at(fx, fy), vec2(s * 0.08, s * 0.08)),
-                    d,
-                );
-            }
-        }
+        _ => {}
     }
 }
 
@@ -307,13 +303,4 @@ fn arrow(m: &mut Mesh, r: Rect, d: Dir, fill: Color32) {
     );
 }
 
-/// A short ASCII arrow for a direction (for buttons): `>` `^` `<` `v` (the default fonts
-/// have no arrow glyphs).
-pub fn arrow_char(d: Dir) -> &'static str {
-    match d {
-        Dir::Right => ">",
-        Dir::Up => "^",
-        Dir::Left => "<",
-        Dir::Down => "v",
-    }
-}
+pub use crate::doc::ui::arrow_char;

@@ -6,8 +6,13 @@
 //! Rules follow spec boulder §4.5: `original` and `result` always keep the same length, and a
 //! result index (`TokenWrite::Copy(k)`) always points inside the window.
 
+mod cache;
 pub mod panel;
 pub mod ui;
+mod ui_blocks;
+mod ui_json;
+
+pub use cache::RuleCache;
 
 use serde_json::Value;
 use tilesmith_engine::kind::boulder::level::{rule_from_json, rule_to_json};
@@ -168,132 +173,7 @@ fn list_mut<'a>(pre: &'a mut Vec<Rule>, post: &'a mut Vec<Rule>, l: RuleList) ->
 pub fn apply_op(level: &BoulderLevel, op: &RuleOp) -> Option<RuleChange> {
     let mut pre = level.pre.clone();
     let mut post = level.post.clone();
-    let name = {
-        let l = &mut pre;
-        let p = &mut post;
-        let get = |l: &mut Vec<Rule>, p: &mut Vec<Rule>, r: RuleRef| -> Option<Rule> {
-            list_mut(l, p, r.list).get(r.index).cloned()
-        };
-        match op {
-            RuleOp::Add(list) => {
-                list_mut(l, p, *list).push(blank_rule());
-                "Add rule"
-            }
-            RuleOp::Duplicate(r) => {
-                let rule = get(l, p, *r)?;
-                list_mut(l, p, r.list).insert(r.index + 1, rule);
-                "Duplicate rule"
-            }
-            RuleOp::Delete(r) => {
-                get(l, p, *r)?;
-                list_mut(l, p, r.list).remove(r.index);
-                "Delete rule"
-            }
-            RuleOp::Move { from, to } => {
-                let rule = get(l, p, *from)?;
-                list_mut(l, p, from.list).remove(from.index);
-                let dest = list_mut(l, p, to.list);
-                dest.insert(to.index.min(dest.len()), rule);
-                "Move rule"
-            }
-            RuleOp::SetName(r, n) => {
-                let rule = list_mut(l, p, r.list).get_mut(r.index)?;
-                rule.name = n.clone().filter(|s| !s.is_empty());
-                "Rule name"
-            }
-            RuleOp::SetSituation(r, s) => {
-                list_mut(l, p, r.list).get_mut(r.index)?.situation = *s;
-                "Rule situation"
-            }
-            RuleOp::SetDirection(r, d) => {
-                list_mut(l, p, r.list).get_mut(r.index)?.direction = *d;
-                "Rule direction"
-            }
-            RuleOp::SetPattern {
-                rule,
-                block,
-                pattern,
-            } => {
-                *list_mut(l, p, rule.list)
-                    .get_mut(rule.index)?
-                    .original
-                    .get_mut(*block)? = pattern.clone();
-                "Rule block"
-            }
-            RuleOp::SetWrite { rule, block, write } => {
-                let r = list_mut(l, p, rule.list).get_mut(rule.index)?;
-                if let TokenWrite::Copy(k) = write.token
-                    && k >= r.original.len()
-                {
-                    return None;
-                }
-                *r.result.get_mut(*block)? = write.clone();
-                "Rule block"
-            }
-            RuleOp::AddBlock { rule, front } => {
-                let r = list_mut(l, p, rule.list).get_mut(rule.index)?;
-                let any = Pattern {
-                    token: TokenPattern::Any,
-                    values: vec![],
-                };
-                if *front {
-                    for w in &mut r.result {
-                        if let TokenWrite::Copy(k) = &mut w.token {
-                            *k += 1;
-                        }
-                    }
-                    r.original.insert(0, any);
-                    r.result.insert(
-                        0,
-                        Write {
-                            token: TokenWrite::Copy(0),
-                            values: vec![],
-                        },
-                    );
-                } else {
-                    r.original.push(any);
-                    r.result.push(Write {
-                        token: TokenWrite::Copy(r.original.len() - 1),
-                        values: vec![],
-                    });
-                }
-                "Add block"
-            }
-            RuleOp::RemoveBlock { rule, front } => {
-                let r = list_mut(l, p, rule.list).get_mut(rule.index)?;
-                if r.original.len() <= 1 {
-                    return None;
-                }
-                let removed = if *front { 0 } else { r.original.len() - 1 };
-                r.original.remove(removed);
-                r.result.remove(removed);
-                for (i, w) in r.result.iter_mut().enumerate() {
-                    if let TokenWrite::Copy(k) = &mut w.token {
-                        if *k == removed {
-                            *k = i;
-                        } else if *k > removed {
-                            *k -= 1;
-                        }
-                    }
-                }
-                "Remove block"
-            }
-            RuleOp::Replace(r, rule) => {
-                *list_mut(l, p, r.list).get_mut(r.index)? = rule.clone();
-                "Edit rule JSON"
-            }
-            RuleOp::ReplaceAll(a, b) => {
-                *l = a.clone();
-                *p = b.clone();
-                "Edit rules JSON"
-            }
-            RuleOp::InsertSnippet(list, i) => {
-                let s = snippets().into_iter().nth(*i)?;
-                list_mut(l, p, *list).extend(s.rules);
-                "Insert snippet"
-            }
-        }
-    };
+    let name = edit_lists(&mut pre, &mut post, op)?;
     if pre == level.pre && post == level.post {
         return None;
     }
@@ -302,6 +182,152 @@ pub fn apply_op(level: &BoulderLevel, op: &RuleOp) -> Option<RuleChange> {
         pre,
         post,
     })
+}
+
+/// Applies `op` to `pre` and `post` in place; returns its name for the history, or `None`
+/// when it refers to a rule or block that does not exist.
+fn edit_lists(pre: &mut Vec<Rule>, post: &mut Vec<Rule>, op: &RuleOp) -> Option<&'static str> {
+    let name = match op {
+        RuleOp::Add(list) => {
+            list_mut(pre, post, *list).push(blank_rule());
+            "Add rule"
+        }
+        RuleOp::Duplicate(r) => {
+            let rule = rule_mut(pre, post, *r)?.clone();
+            list_mut(pre, post, r.list).insert(r.index + 1, rule);
+            "Duplicate rule"
+        }
+        RuleOp::Delete(r) => {
+            rule_mut(pre, post, *r)?;
+            list_mut(pre, post, r.list).remove(r.index);
+            "Delete rule"
+        }
+        RuleOp::Move { from, to } => {
+            let rule = rule_mut(pre, post, *from)?.clone();
+            list_mut(pre, post, from.list).remove(from.index);
+            let dest = list_mut(pre, post, to.list);
+            dest.insert(to.index.min(dest.len()), rule);
+            "Move rule"
+        }
+        RuleOp::SetName(r, n) => {
+            rule_mut(pre, post, *r)?.name = n.clone().filter(|s| !s.is_empty());
+            "Rule name"
+        }
+        RuleOp::SetSituation(r, s) => {
+            rule_mut(pre, post, *r)?.situation = *s;
+            "Rule situation"
+        }
+        RuleOp::SetDirection(r, d) => {
+            rule_mut(pre, post, *r)?.direction = *d;
+            "Rule direction"
+        }
+        RuleOp::SetPattern {
+            rule,
+            block,
+            pattern,
+        } => {
+            *rule_mut(pre, post, *rule)?.original.get_mut(*block)? = pattern.clone();
+            "Rule block"
+        }
+        RuleOp::SetWrite { rule, block, write } => {
+            set_write(rule_mut(pre, post, *rule)?, *block, write)?;
+            "Rule block"
+        }
+        RuleOp::AddBlock { rule, front } => {
+            add_block(rule_mut(pre, post, *rule)?, *front);
+            "Add block"
+        }
+        RuleOp::RemoveBlock { rule, front } => {
+            remove_block(rule_mut(pre, post, *rule)?, *front)?;
+            "Remove block"
+        }
+        RuleOp::Replace(r, rule) => {
+            *rule_mut(pre, post, *r)? = rule.clone();
+            "Edit rule JSON"
+        }
+        RuleOp::ReplaceAll(a, b) => {
+            *pre = a.clone();
+            *post = b.clone();
+            "Edit rules JSON"
+        }
+        RuleOp::InsertSnippet(list, i) => {
+            let s = snippets().into_iter().nth(*i)?;
+            list_mut(pre, post, *list).extend(s.rules);
+            "Insert snippet"
+        }
+    };
+    Some(name)
+}
+
+/// The rule at `r` in `pre` or `post`, if it exists.
+fn rule_mut<'a>(
+    pre: &'a mut Vec<Rule>,
+    post: &'a mut Vec<Rule>,
+    r: RuleRef,
+) -> Option<&'a mut Rule> {
+    list_mut(pre, post, r.list).get_mut(r.index)
+}
+
+/// Replaces result block `block` of `r`; `None` when it or the block it copies does not exist.
+fn set_write(r: &mut Rule, block: usize, write: &Write) -> Option<()> {
+    if let TokenWrite::Copy(k) = write.token
+        && k >= r.original.len()
+    {
+        return None;
+    }
+    *r.result.get_mut(block)? = write.clone();
+    Some(())
+}
+
+/// Adds a block pair (`*` and "keep own token") at the front or the end of `r`, renumbering
+/// the result indices.
+fn add_block(r: &mut Rule, front: bool) {
+    let any = Pattern {
+        token: TokenPattern::Any,
+        values: vec![],
+    };
+    if front {
+        for w in &mut r.result {
+            if let TokenWrite::Copy(k) = &mut w.token {
+                *k += 1;
+            }
+        }
+        r.original.insert(0, any);
+        r.result.insert(
+            0,
+            Write {
+                token: TokenWrite::Copy(0),
+                values: vec![],
+            },
+        );
+    } else {
+        r.original.push(any);
+        r.result.push(Write {
+            token: TokenWrite::Copy(r.original.len() - 1),
+            values: vec![],
+        });
+    }
+}
+
+/// Removes the block pair at the front or the end of `r`; result indices to it become "keep
+/// own token". `None` when `r` has only one block.
+fn remove_block(r: &mut Rule, front: bool) -> Option<()> {
+    if r.original.len() <= 1 {
+        return None;
+    }
+    let removed = if front { 0 } else { r.original.len() - 1 };
+    r.original.remove(removed);
+    r.result.remove(removed);
+    for (i, w) in r.result.iter_mut().enumerate() {
+        if let TokenWrite::Copy(k) = &mut w.token {
+            if *k == removed {
+                *k = i;
+            } else if *k > removed {
+                *k -= 1;
+            }
+        }
+    }
+    Some(())
 }
 
 /// The merge key of an op, so that one interaction is one undo step: typing a rule's name,

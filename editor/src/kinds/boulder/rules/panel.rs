@@ -276,8 +276,8 @@ impl RulePanel {
 
 #[cfg(test)]
 mod tests {
+    use super::super::{apply_op, blank_rule};
     use super::*;
-    use crate::rules::{apply_op, blank_rule};
 
     fn level(pre: usize, post: usize) -> BoulderLevel {
         let mut l = BoulderLevel::new("t", 5, 5);

@@ -11,7 +11,7 @@ use eframe::egui::{
 };
 use tilesmith_engine::Dir;
 
-use crate::look::MeshExt as _;
+use crate::ui::mesh::MeshExt as _;
 use tilesmith_engine::kind::baba::{Kind, Noun, Tile, WordClass};
 
 /// The background of a baba cell with no object.
@@ -141,11 +141,17 @@ pub fn paint_tile(p: &Painter, r: Rect, t: &Tile, dim: bool) {
                     Align2::CENTER_CENTER,
                     short.to_uppercase(),
                     fit_font(&short, inner.width() * 0.8, z * 0.3),
-                    crate::look::ink(col),
+                    crate::doc::ui::ink(col),
                 );
             }
             if z >= 8.0 {
-                facing_mark(p, r, t.dir, crate::look::ink(col).gamma_multiply(0.9), col);
+                facing_mark(
+                    p,
+                    r,
+                    t.dir,
+                    crate::doc::ui::ink(col).gamma_multiply(0.9),
+                    col,
+                );
             }
         }
     }
@@ -212,6 +218,10 @@ pub type TextJob = (eframe::egui::Pos2, String, FontId, Color32);
 /// anti-aliased outlines; below it the canvas uses [`mesh_stack`].
 pub const FINE_MIN_PX: f32 = 28.0;
 
+/// The smallest zoom at which stacks are drawn (one mesh for all), in points per cell; below
+/// it only the base colours show.
+pub const MESH_MIN_PX: f32 = 10.0;
+
 /// Adds a stack to one mesh (plain quads and triangles, no anti-aliasing feathering: cheap for
 /// thousands of cells) and its labels to `texts`: the same picture as [`paint_stack`] with
 /// square corners, for small zooms.
@@ -264,7 +274,7 @@ pub fn mesh_stack(
             if z >= 20.0 {
                 let short: String = n.name().chars().take(3).collect::<String>().to_uppercase();
                 let font = fit_font(&short, inner.width() * 0.8, z * 0.3);
-                texts.push((inner.center(), short, font, crate::look::ink(col)));
+                texts.push((inner.center(), short, font, crate::doc::ui::ink(col)));
             }
             let (dx, dy) = top.dir.delta();
             let f = vec2(dx as f32, dy as f32);
@@ -274,7 +284,7 @@ pub fn mesh_stack(
                 c + f * z * 0.47,
                 c + f * z * 0.3 + side * z * 0.11,
                 c + f * z * 0.3 - side * z * 0.11,
-                crate::look::ink(col).gamma_multiply(0.9),
+                crate::doc::ui::ink(col).gamma_multiply(0.9),
             );
         }
     }

@@ -1,10 +1,10 @@
-//! The play session: a running game started from the design, separate from the edits.
+//! Boulder's play extras around the generic [`PlaySession`]: the rule editor's session
+//! switches and the tick debugger.
 //!
-//! The session owns a [`BoulderGame`] built from a copy of the level; nothing here touches the
-//! design. Ticks run at the kind's speed (5 ticks/s for boulder) times a speed factor; the
-//! inputs are kept (one per tick) so a session can be recorded as a replay.
-//!
-//! The session also carries the rule editor's session switches (rules switched off,
+//! The generic session steps the game through `dyn Game` and keeps the inputs and the play
+//! clock (5 ticks/s for boulder, from `GameKind::steps_per_second`). [`BoulderPlay`] adds what
+//! only the boulder engine offers, reaching the concrete [`BoulderGame`] behind `dyn Game`:
+//! the session also carries the rule editor's session switches (rules switched off,
 //! breakpoints) and the tick debugger ([`TickDebug`]): a tick computed one phase at a time,
 //! with a clone of the game taken at the tick's start so "previous phase" can restore it and
 //! re-run up to the phase before. Every tick keeps its per-phase records (which fields each
@@ -15,10 +15,10 @@ use std::collections::BTreeSet;
 use tilesmith_engine::kind::boulder::game::PhaseRecord;
 use tilesmith_engine::kind::boulder::{BoulderGame, BoulderLevel, Cell, Global};
 use tilesmith_engine::observe::{Collector, Phase};
-use tilesmith_engine::replay::{Replay, ReplayLevel};
-use tilesmith_engine::{Game as _, Input, Pos, Status, StepReport};
+use tilesmith_engine::{Game as _, Input, Pos, StepReport};
 
-use crate::rules::{RuleList, RuleRef};
+use super::rules::{RuleList, RuleRef};
+use crate::doc::play::PlaySession;
 
 /// A tick being computed phase by phase in the tick debugger.
 #[derive(Clone, Debug)]
@@ -108,34 +108,14 @@ pub fn cell_text(c: &Cell) -> String {
     }
 }
 
-/// Boulder runs at 5 ticks per second (spec boulder §4.2).
-pub const TICKS_PER_SECOND: f64 = 5.0;
-/// The most ticks one frame may compute while running (so a slow frame cannot stall).
-pub const MAX_TICKS_PER_FRAME: usize = 8;
-
-/// A game being played in the play pane.
+/// A boulder game being played: the generic session plus the tick debugger, the rule
+/// switches and breakpoints, and the per-phase records of the last tick.
 #[derive(Debug)]
-pub struct PlaySession {
-    /// The running game.
-    pub game: BoulderGame,
-    /// The RNG seed it started with.
-    pub seed: u64,
-    /// The input of every tick computed or undone-but-redoable, tick 1 first.
-    pub inputs: Vec<Input>,
-    /// What the last step changed (cleared by undo and scrubbing).
-    pub report: Option<StepReport>,
-    /// True while ticks run by themselves.
-    pub running: bool,
-    /// Speed factor (1 = the game's speed).
-    pub speed: f32,
-    /// The input used by "Step" and while running when no arrow key is held.
-    pub chosen: Input,
-    /// Fractional ticks owed while running.
-    acc: f64,
-    /// The fired-rules entry under the pointer, as an index into `report.fired`.
+pub struct BoulderPlay {
+    /// The generic session (game, inputs, clock, last report).
+    pub session: PlaySession,
+    /// The fired-rules entry under the pointer, as an index into the last report's list.
     pub hovered_rule: Option<usize>,
-    /// Changes whenever the board may have changed (unique across sessions), for caches.
-    version: u64,
     /// The last tick's per-phase records (phases that changed something), for the cell history.
     pub records: Vec<PhaseRecord>,
     /// The tick being computed phase by phase, if any.
@@ -148,25 +128,31 @@ pub struct PlaySession {
     pub break_hit: Option<BreakHit>,
 }
 
-fn next_version() -> u64 {
-    static V: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
-    V.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+/// The boulder game behind the session's `dyn Game`.
+fn boulder(s: &PlaySession) -> &BoulderGame {
+    s.game
+        .as_any()
+        .downcast_ref::<BoulderGame>()
+        .expect("a boulder session runs a BoulderGame")
 }
 
-impl PlaySession {
+fn boulder_mut(s: &mut PlaySession) -> &mut BoulderGame {
+    s.game
+        .as_any_mut()
+        .downcast_mut::<BoulderGame>()
+        .expect("a boulder session runs a BoulderGame")
+}
+
+impl BoulderPlay {
     /// Starts a game of a copy of `level` with `seed`.
     pub fn new(level: BoulderLevel, seed: u64) -> Self {
+        let design = level.to_json();
+        let game = Box::new(BoulderGame::new(level, seed));
+        let kind: &'static dyn tilesmith_engine::GameKind =
+            &tilesmith_engine::kind::boulder::Boulder;
         Self {
-            game: BoulderGame::new(level, seed),
-            seed,
-            inputs: Vec::new(),
-            report: None,
-            running: false,
-            speed: 1.0,
-            chosen: Input::Wait,
-            acc: 0.0,
+            session: PlaySession::with_game(kind, game, design, seed),
             hovered_rule: None,
-            version: next_version(),
             records: Vec::new(),
             debug: None,
             disabled: BTreeSet::new(),
@@ -175,11 +161,26 @@ impl PlaySession {
         }
     }
 
+    /// The running game.
+    pub fn game(&self) -> &BoulderGame {
+        boulder(&self.session)
+    }
+
+    fn game_mut(&mut self) -> &mut BoulderGame {
+        boulder_mut(&mut self.session)
+    }
+
+    /// The last step's report.
+    pub fn report(&self) -> Option<&StepReport> {
+        self.session.report.as_ref()
+    }
+
     /// Sets the rules switched off (applied to the game) and the breakpoints.
     pub fn set_rules(&mut self, disabled: &BTreeSet<RuleRef>, breakpoints: &BTreeSet<RuleRef>) {
         self.disabled = disabled.clone();
         self.breakpoints = breakpoints.clone();
-        Self::apply_disabled(&mut self.game, &self.disabled);
+        let d = self.disabled.clone();
+        Self::apply_disabled(self.game_mut(), &d);
     }
 
     fn apply_disabled(game: &mut BoulderGame, disabled: &BTreeSet<RuleRef>) {
@@ -199,29 +200,31 @@ impl PlaySession {
         } else {
             self.disabled.insert(r);
         }
-        self.game.set_rule_enabled(r.is_post(), r.index, on);
+        self.game_mut().set_rule_enabled(r.is_post(), r.index, on);
     }
 
     /// A number that changes whenever the board may have changed.
     pub fn version(&self) -> u64 {
-        self.version
+        self.session.version()
     }
 
     /// Computes one tick with `input`. Does nothing once the game is over. While a tick is
-    /// being debugged, finishes that tick instead.
+    /// being debugged, finishes that tick instead. The game's undo and restart inputs go
+    /// back.
     pub fn step(&mut self, input: Input) {
         if self.debug.is_some() {
             self.finish_tick();
             return;
         }
-        if self.game.status().is_over() {
-            self.running = false;
+        if matches!(input, Input::Undo | Input::Restart) {
+            self.forget_tick();
+            self.session.step(input);
             return;
         }
-        let n = self.game.steps() as usize;
-        self.inputs.truncate(n);
-        self.inputs.push(input);
-        let (report, records) = self.game.step_detailed(input);
+        if !self.session.begin_step(input) {
+            return;
+        }
+        let (report, records) = self.game_mut().step_detailed(input);
         self.records = records;
         self.ticked(report);
     }
@@ -242,88 +245,83 @@ impl PlaySession {
             tick: report.step,
             rules: hits,
         });
-        if self.break_hit.is_some() {
-            self.running = false;
-        }
-        self.report = Some(report);
-        self.version = next_version();
         self.hovered_rule = None;
-        if self.game.status().is_over() {
-            self.running = false;
+        self.session.end_step(report);
+        if self.break_hit.is_some() {
+            self.session.running = false;
         }
     }
 
     /// Drops what describes the last tick (after undo, redo, scrubbing).
     fn forget_tick(&mut self) {
         self.abort_tick();
-        self.report = None;
+        self.session.forget();
         self.records.clear();
         self.break_hit = None;
         self.hovered_rule = None;
-        self.version = next_version();
     }
 
     /// Undoes one tick; false at tick 0. While a tick is being debugged, only drops that tick.
     pub fn back(&mut self) -> bool {
+        self.session.running = false;
         if self.debug.is_some() {
             self.forget_tick();
             return true;
         }
         self.forget_tick();
-        self.game.undo()
+        self.session.back()
     }
 
     /// Redoes one undone tick; false when there is none.
     pub fn forward(&mut self) -> bool {
         self.forget_tick();
-        self.game.redo()
+        self.session.forward()
     }
 
     /// Goes back or forward in the history to tick `t` (clamped to what exists).
     pub fn scrub(&mut self, t: u64) {
         self.forget_tick();
-        while self.game.steps() > t && self.back() {}
-        while self.game.steps() < t && self.forward() {}
+        self.session.scrub(t);
     }
 
     /// Begins a tick with `input` in the tick debugger: no phase runs yet. False when the
     /// game is over or a tick is already being debugged.
     pub fn step_into(&mut self, input: Input) -> bool {
-        if self.debug.is_some() || self.game.status().is_over() {
+        if self.debug.is_some() || self.game().status().is_over() {
             return false;
         }
-        self.running = false;
-        let start = Box::new(self.game.clone());
-        if !self.game.begin_tick(input) {
+        self.session.running = false;
+        let start = Box::new(self.game().clone());
+        if !self.game_mut().begin_tick(input) {
             return false;
         }
         self.debug = Some(TickDebug {
             start,
             input,
-            phases: self.game.phases(),
+            phases: self.game().phases(),
             done: 0,
             records: Vec::new(),
             collector: Collector::default(),
         });
-        self.report = None;
+        self.session.forget();
         self.records.clear();
         self.break_hit = None;
         self.hovered_rule = None;
-        self.version = next_version();
         true
     }
 
     /// Runs the next phase of the debugged tick; false when none is left.
     pub fn next_phase(&mut self) -> bool {
+        let game = boulder_mut(&mut self.session);
         let Some(d) = &mut self.debug else {
             return false;
         };
-        let Some(phase) = self.game.run_next_phase(&mut d.collector) else {
+        let Some(phase) = game.run_next_phase(&mut d.collector) else {
             return false;
         };
-        d.records.push((phase, self.game.last_phase_changes()));
+        d.records.push((phase, game.last_phase_changes()));
         d.done += 1;
-        self.version = next_version();
+        self.session.touch();
         true
     }
 
@@ -340,10 +338,10 @@ impl PlaySession {
             d.done = 0;
             d.records.clear();
             d.collector = Collector::default();
-            self.game = game;
+            *boulder_mut(&mut self.session) = game;
         }
         while self.debug.as_ref().is_some_and(|d| d.done < n) && self.next_phase() {}
-        self.version = next_version();
+        self.session.touch();
     }
 
     /// Goes back one phase of the debugged tick.
@@ -365,11 +363,14 @@ impl PlaySession {
         let Some(mut d) = self.debug.take() else {
             return;
         };
-        let changed = self.game.finish_tick(&mut d.collector).unwrap_or_default();
+        let changed = self
+            .game_mut()
+            .finish_tick(&mut d.collector)
+            .unwrap_or_default();
         let n = d.start.steps() as usize;
-        self.inputs.truncate(n);
-        self.inputs.push(d.input);
-        let report = self.game.report(changed, d.collector);
+        self.session.inputs.truncate(n);
+        self.session.inputs.push(d.input);
+        let report = self.game().report(changed, d.collector);
         self.records = d
             .records
             .into_iter()
@@ -381,9 +382,10 @@ impl PlaySession {
     /// Drops the debugged tick: the game is back as it was before it began.
     pub fn abort_tick(&mut self) {
         if let Some(d) = self.debug.take() {
-            self.game = *d.start;
-            Self::apply_disabled(&mut self.game, &self.disabled);
-            self.version = next_version();
+            let mut game = *d.start;
+            Self::apply_disabled(&mut game, &self.disabled);
+            *self.game_mut() = game;
+            self.session.touch();
         }
     }
 
@@ -396,6 +398,7 @@ impl PlaySession {
                 .map(|(_, c)| c.iter().map(|(p, _, _)| *p).collect())
                 .unwrap_or_default(),
             None => self
+                .session
                 .report
                 .as_ref()
                 .map(|r| r.changed.clone())
@@ -421,69 +424,24 @@ impl PlaySession {
             .collect()
     }
 
-    /// The number of ticks in the history (applied plus redoable).
-    pub fn history_len(&self) -> u64 {
-        self.game.steps() + self.game.redo_len() as u64
-    }
-
-    /// Advances time by `dt` seconds while running: computes the ticks due, each with `held`
-    /// (the arrow held on the keyboard) or else the chosen input.
-    pub fn advance(&mut self, dt: f64, held: Option<Input>) {
-        if !self.running {
-            self.acc = 0.0;
-            return;
-        }
-        self.acc += dt.max(0.0) * TICKS_PER_SECOND * self.speed as f64;
-        let mut n = 0;
-        while self.acc >= 1.0 && n < MAX_TICKS_PER_FRAME && self.running {
-            self.acc -= 1.0;
-            self.step(held.unwrap_or(self.chosen));
-            n += 1;
-        }
-        if n == MAX_TICKS_PER_FRAME {
-            self.acc = 0.0;
-        }
-    }
-
     /// Gems collected so far (the `gems` global).
     pub fn gems(&self) -> u32 {
-        self.game.globals()[Global::Gems as usize]
+        self.game().globals()[Global::Gems as usize]
     }
 
     /// Ticks left before the 1-point limit runs out (0 when past it).
     pub fn time_left(&self) -> u32 {
-        let t = self.game.globals()[Global::Ticks as usize];
-        self.game.level().ticks[0].saturating_sub(t)
+        let t = self.game().globals()[Global::Ticks as usize];
+        self.game().level().ticks[0].saturating_sub(t)
     }
 
     /// The status in a few words: `running`, `won (2 points)`, `lost: …`.
     pub fn status_text(&self) -> String {
-        match self.game.status() {
-            Status::Running => "running".into(),
-            Status::Won { points } => format!("won ({points} point(s))"),
-            Status::Lost { reason } => format!("lost: {reason}"),
-        }
+        self.session.status_text()
     }
 
-    /// The session as a replay (see `tilesmith_engine::replay`): the level (`level_file` when
-    /// given, else embedded), the seed, the inputs of the ticks played and the final state's
-    /// hash and status.
-    pub fn replay(&self, level_file: Option<&std::path::Path>) -> Replay {
-        let n = self.game.steps() as usize;
-        let level = match level_file {
-            Some(f) => ReplayLevel::Path(f.to_path_buf()),
-            None => ReplayLevel::Embedded(self.game.level().to_json()),
-        };
-        Replay {
-            level,
-            seed: self.seed,
-            inputs: self.inputs.iter().take(n).copied().collect(),
-            ticks: n as u64,
-            hash: None,
-            status: None,
-            summary: None,
-            source: None,
-        }
-        .recorded(&self.game)
+    /// Ticks per second at speed 1 (spec boulder §4.2, from the engine's kind).
+    pub fn ticks_per_second(&self) -> f64 {
+        self.session.kind.steps_per_second()
     }
 }

@@ -1,0 +1,188 @@
+//! The undo history: edits as commands.
+//!
+//! An edit stores the *other side* of a change: [`Undoable::apply_swap`] exchanges its stored
+//! cells or fields with the document, so the same call undoes and redoes it. The [`History`]
+//! keeps applied edits (each holding the values from before) and undone ones (each holding the
+//! values from after). Each edit gets a unique id; the document is dirty when the id on top of
+//! the undo stack differs from the one recorded at the last save.
+
+use tilesmith_engine::{Grid, Pos};
+
+/// An edit the [`History`] can keep: it swaps its stored side with the document, and may
+/// absorb a newer edit of the same interaction (typing in one field, one cell's inspector).
+pub trait Undoable: Sized {
+    /// The document the edit changes.
+    type Target;
+    /// The name shown in the history list.
+    fn name(&self) -> &str;
+    /// Exchanges the stored side with `target`. Calling it twice restores both.
+    fn apply_swap(&mut self, target: &mut Self::Target);
+    /// Merges `newer` (already applied after `self`) into this entry, keeping the earliest old
+    /// values; gives `newer` back when the two cannot merge.
+    fn absorb(&mut self, newer: Self) -> Result<(), Self>;
+}
+
+/// Adds the cells of `new` whose position `old` lacks (the entry keeps the earliest values).
+pub(crate) fn absorb_cells<C>(old: &mut Vec<(Pos, C)>, new: Vec<(Pos, C)>) {
+    let seen: std::collections::HashSet<Pos> = old.iter().map(|(p, _)| *p).collect();
+    old.extend(new.into_iter().filter(|(p, _)| !seen.contains(p)));
+}
+
+/// The changes of `new` that differ from `map` (and lie inside it); `None` when none do.
+pub(crate) fn changed_cells<C: PartialEq>(
+    map: &Grid<C>,
+    new: Vec<(Pos, C)>,
+) -> Option<Vec<(Pos, C)>> {
+    let cells: Vec<(Pos, C)> = new
+        .into_iter()
+        .filter(|(p, c)| map.get(*p).is_some_and(|old| old != c))
+        .collect();
+    (!cells.is_empty()).then_some(cells)
+}
+
+pub(crate) fn swap_cells<C>(map: &mut Grid<C>, cells: &mut [(Pos, C)]) {
+    for (p, c) in cells.iter_mut() {
+        if let Some(m) = map.get_mut(*p) {
+            std::mem::swap(m, c);
+        }
+    }
+}
+
+/// The undo history of one document, generic over its edit type.
+#[derive(Debug)]
+pub struct History<E> {
+    /// Applied edits, oldest first, each with its id; each holds the values from before.
+    done: Vec<(u64, E)>,
+    /// Undone edits, the next to redo last; each holds the values from after.
+    undone: Vec<(u64, E)>,
+    next_id: u64,
+    /// The id on top of `done` at the last save (0 = the empty history).
+    saved: u64,
+    /// The merge key of the top edit while it may still absorb further edits.
+    merge: Option<String>,
+    /// Counts every change (push, undo, redo), for caches.
+    changes: u64,
+}
+
+impl<E> Default for History<E> {
+    fn default() -> Self {
+        Self {
+            done: Vec::new(),
+            undone: Vec::new(),
+            next_id: 0,
+            saved: 0,
+            merge: None,
+            changes: 0,
+        }
+    }
+}
+
+impl<E: Undoable> History<E> {
+    /// Applies `edit` to `level` and records it; clears the redo list. With a `merge` key equal
+    /// to the one of the previous edit (and no undo, save or other edit in between), the two
+    /// become one history entry keeping the earliest old values.
+    pub fn push(&mut self, level: &mut E::Target, mut edit: E, merge: Option<&str>) {
+        edit.apply_swap(level);
+        self.changes += 1;
+        self.undone.clear();
+        let top_id = self.top_id();
+        if let (Some(key), Some(open)) = (merge, self.merge.as_deref())
+            && key == open
+            && top_id != self.saved
+            && let Some((_, top)) = self.done.last_mut()
+        {
+            if let Err(e) = top.absorb(edit) {
+                self.next_id += 1;
+                self.done.push((self.next_id, e));
+            }
+            return;
+        }
+        self.next_id += 1;
+        self.done.push((self.next_id, edit));
+        self.merge = merge.map(str::to_string);
+    }
+
+    /// Undoes the last edit; false when there is none.
+    pub fn undo(&mut self, level: &mut E::Target) -> bool {
+        self.merge = None;
+        match self.done.pop() {
+            Some((id, mut e)) => {
+                e.apply_swap(level);
+                self.changes += 1;
+                self.undone.push((id, e));
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Redoes the last undone edit; false when there is none.
+    pub fn redo(&mut self, level: &mut E::Target) -> bool {
+        self.merge = None;
+        match self.undone.pop() {
+            Some((id, mut e)) => {
+                e.apply_swap(level);
+                self.changes += 1;
+                self.done.push((id, e));
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Undoes or redoes until exactly `n` edits are applied (clamped to what exists).
+    pub fn go_to(&mut self, level: &mut E::Target, n: usize) {
+        while self.done.len() > n && self.undo(level) {}
+        while self.done.len() < n && self.redo(level) {}
+    }
+
+    /// Names of the applied edits, oldest first.
+    pub fn done_names(&self) -> Vec<&str> {
+        self.done.iter().map(|(_, e)| e.name()).collect()
+    }
+
+    /// Names of the undone edits, the next to redo first.
+    pub fn undone_names(&self) -> Vec<&str> {
+        self.undone.iter().rev().map(|(_, e)| e.name()).collect()
+    }
+
+    /// Number of applied edits.
+    pub fn len_done(&self) -> usize {
+        self.done.len()
+    }
+
+    /// Number of edits that can be redone.
+    pub fn len_undone(&self) -> usize {
+        self.undone.len()
+    }
+
+    fn top_id(&self) -> u64 {
+        self.done.last().map_or(0, |(id, _)| *id)
+    }
+
+    /// Records the current position as saved.
+    pub fn mark_saved(&mut self) {
+        self.saved = self.top_id();
+        self.merge = None;
+    }
+
+    /// Marks the document as never saved in its current state (e.g. a restored autosave).
+    pub fn mark_unsaved(&mut self) {
+        self.saved = u64::MAX;
+    }
+
+    /// True when the position differs from the one at the last save.
+    pub fn dirty(&self) -> bool {
+        self.top_id() != self.saved
+    }
+
+    /// A number that changes whenever the level content may have changed (for caches).
+    pub fn generation(&self) -> u64 {
+        self.changes
+    }
+
+    /// Ends merging, so the next edit starts a new entry (called at the end of an interaction).
+    pub fn seal(&mut self) {
+        self.merge = None;
+    }
+}

@@ -1,0 +1,225 @@
+//! The document seam: what the shell holds of an open level, whatever its kind.
+//!
+//! The shell ([`crate::state::EditorState`]) holds a `Box<dyn` [`KindDoc`]`>` and never names a
+//! kind's types. A kind's editor module (under [`crate::kinds`]) implements [`KindDoc`] for its
+//! document (built on the generic [`map::MapDoc`], which writes undo, redo, copy, cut, paste,
+//! move, delete and resize once) and [`ui::KindUi`] for its panels and canvas drawing; the
+//! registry ([`crate::kinds::registry`]) lists the kinds. Actions only a kind understands travel
+//! as a [`KindAction`], which the kind downcasts to its own action type.
+
+pub mod history;
+pub mod map;
+pub mod play;
+pub mod ui;
+
+use std::any::Any;
+use std::sync::Arc;
+
+use serde_json::Value;
+use tilesmith_engine::{GameKind, Input, Pos, Problem};
+
+use crate::tools::{Button, CellRect, Tool};
+use map::MapOps;
+use play::PlaySession;
+
+/// A message a kind's editor module sends itself through the shell's action queue.
+pub trait KindMsg: Any + std::fmt::Debug + Send + Sync {
+    /// The message as [`Any`], to downcast.
+    fn as_any(&self) -> &dyn Any;
+}
+
+impl<T: Any + std::fmt::Debug + Send + Sync> KindMsg for T {
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+}
+
+/// An action only one kind understands (boulder's token brushes and rule editor, baba's
+/// stacks and sentences, …), carried opaquely by the shell to the open document.
+#[derive(Clone)]
+pub struct KindAction(Arc<dyn KindMsg>);
+
+impl KindAction {
+    /// Wraps a kind's own action value.
+    pub fn new<T: KindMsg>(msg: T) -> Self {
+        Self(Arc::new(msg))
+    }
+
+    /// The action as the kind's type `T`, if it is one.
+    pub fn get<T: 'static>(&self) -> Option<&T> {
+        (*self.0).as_any().downcast_ref::<T>()
+    }
+}
+
+impl std::fmt::Debug for KindAction {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        (*self.0).fmt(f)
+    }
+}
+
+/// The parts of the shell a kind's action may read or change.
+#[derive(Debug)]
+pub struct Cx<'a> {
+    /// The one-line status message.
+    pub status: &'a mut String,
+    /// The selected rectangle.
+    pub selection: &'a mut Option<CellRect>,
+    /// The cell shown in the inspector.
+    pub inspect: &'a mut Option<Pos>,
+    /// The cell under the pointer.
+    pub hover: Option<Pos>,
+    /// A message to show in a dialog (e.g. a file that cannot be written).
+    pub message: &'a mut Option<String>,
+}
+
+/// An open level of one kind, as the shell sees it. Implemented once per kind, in the kind's
+/// module under [`crate::kinds`].
+///
+/// Map operations go through [`KindDoc::map`] (the generic map document). Play goes through
+/// the generic [`PlaySession`] (`dyn Game`); a kind overrides the `play_*` methods only to add
+/// what its engine offers beyond the trait.
+pub trait KindDoc: Any {
+    /// The engine's kind (name, check, start, speed, input words).
+    fn kind(&self) -> &'static dyn GameKind;
+    /// What one step of play is called (`tick`, `turn`, `frame`, `ply`).
+    fn step_noun(&self) -> &'static str {
+        "step"
+    }
+    /// The document as [`Any`], for the kind's own UI module to downcast.
+    fn as_any(&self) -> &dyn Any;
+    /// The document as mutable [`Any`].
+    fn as_any_mut(&mut self) -> &mut dyn Any;
+    /// The design's map document: history, clipboard, strokes, resize.
+    fn map(&self) -> &dyn MapOps;
+    /// The design's map document, to change.
+    fn map_mut(&mut self) -> &mut dyn MapOps;
+    /// The design as a level document of this kind (what Save writes).
+    fn to_json(&self) -> Value;
+    /// Replaces the design by the level document `doc` of this kind, as one undoable edit
+    /// named `name` (reload from disk, restore an autosave).
+    ///
+    /// # Errors
+    /// The document's problems when it is not a level this editor can hold.
+    fn load(&mut self, name: &str, doc: &Value) -> Result<(), Vec<Problem>>;
+    /// True when the design equals the level document `doc`.
+    fn is_level(&self, doc: &Value) -> bool;
+    /// Takes over the brushes and the clipboard of the previous document of the same kind.
+    fn keep_tools_of(&mut self, old: &mut dyn KindDoc);
+    /// `(width, height)` of the map as shown: the play state's while playing, else the
+    /// design's.
+    fn shown_size(&self) -> (usize, usize);
+    /// The eyedropper at `pos`: takes the cell's contents as the brush of `button`.
+    fn pick(&mut self, pos: Pos, button: Button);
+    /// Starts a stroke of `tool` with the brush of `button` at `pos`.
+    fn begin_stroke(
+        &mut self,
+        tool: Tool,
+        button: Button,
+        pos: Pos,
+        filled: bool,
+        selection: Option<CellRect>,
+    );
+    /// Copies the cells of `r` as shown (the play state while playing) to the clipboard.
+    fn copy_shown(&mut self, r: CellRect) {
+        self.map_mut().copy(r);
+    }
+    /// Runs an action of this kind (others are ignored).
+    fn apply(&mut self, action: &KindAction, cx: &mut Cx<'_>);
+    /// Replaces every cell like the brush-pair's "from" by its "to" (Edit → Replace all);
+    /// false when the kind has no such command.
+    fn replace_all(&mut self, _cx: &mut Cx<'_>) -> bool {
+        false
+    }
+    /// True when the kind offers [`KindDoc::replace_all`].
+    fn has_replace_all(&self) -> bool {
+        false
+    }
+    /// Recomputes derived data after an action (caches keyed by the history generation).
+    fn refresh(&mut self) {}
+    /// Forgets pointer-hover state (a tool or tab switch).
+    fn unhover(&mut self) {}
+
+    /// The play session, while playing.
+    fn play(&self) -> Option<&PlaySession>;
+    /// The play session, to change.
+    fn play_mut(&mut self) -> Option<&mut PlaySession>;
+    /// Starts playing the design with RNG seed `seed`.
+    ///
+    /// # Errors
+    /// The design's error-severity problems when it cannot be played.
+    fn start_play(&mut self, seed: u64) -> Result<(), Vec<Problem>>;
+    /// Stops playing; the design is as it was.
+    fn stop_play(&mut self);
+    /// One step with `input` (the game's undo and restart inputs go back instead).
+    fn play_step(&mut self, input: Input) {
+        if let Some(p) = self.play_mut() {
+            p.step(input);
+        }
+    }
+    /// Undoes one step.
+    fn play_back(&mut self) {
+        if let Some(p) = self.play_mut() {
+            p.back();
+        }
+    }
+    /// Redoes one undone step.
+    fn play_forward(&mut self) {
+        if let Some(p) = self.play_mut() {
+            p.forward();
+        }
+    }
+    /// Goes to step `t` of the history.
+    fn play_scrub(&mut self, t: u64) {
+        if let Some(p) = self.play_mut() {
+            p.scrub(t);
+        }
+    }
+    /// Starts again: by default a new game from the design, keeping speed, chosen input and
+    /// seed.
+    fn play_reset(&mut self) {
+        let Some(p) = self.play() else { return };
+        let (speed, chosen, seed) = (p.speed, p.chosen, p.seed);
+        if self.start_play(seed).is_ok()
+            && let Some(p) = self.play_mut()
+        {
+            p.speed = speed;
+            p.chosen = chosen;
+        }
+    }
+    /// Ends a step that is half computed (a kind's debugger), so the game is between steps.
+    fn play_settle(&mut self) {}
+    /// Copies the play state into the design as one undoable edit named `name` ("use as
+    /// design").
+    ///
+    /// # Errors
+    /// A message when the state cannot be a design (e.g. over a limit of level files).
+    fn use_play_state(&mut self, name: &str) -> Result<(), String> {
+        let Some(level) = self.play().map(|p| p.game.to_level()) else {
+            return Err("not playing".into());
+        };
+        self.load(name, &level).map_err(|p| {
+            p.first()
+                .map_or_else(|| "it does not load".into(), |p| p.message.clone())
+        })
+    }
+}
+
+/// The largest number of problems a dialog lists.
+pub const MAX_LISTED_PROBLEMS: usize = 20;
+
+/// Renders problems as `FILE:LINE:COL: message (at PATH)` lines, at most
+/// [`MAX_LISTED_PROBLEMS`].
+pub fn render_problems(file: &str, problems: &[Problem]) -> String {
+    let mut lines: Vec<String> = problems
+        .iter()
+        .take(MAX_LISTED_PROBLEMS)
+        .map(|p| p.render(file))
+        .collect();
+    if problems.len() > MAX_LISTED_PROBLEMS {
+        lines.push(format!(
+            "… and {} more",
+            problems.len() - MAX_LISTED_PROBLEMS
+        ));
+    }
+    lines.join("\n")
+}

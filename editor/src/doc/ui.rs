@@ -1,0 +1,111 @@
+//! The drawing half of the document seam: a kind's palette, side pages and canvas look.
+//!
+//! One [`KindUi`] value per open document kind lives in the UI state ([`crate::ui::UiState`]),
+//! created from the registry; it keeps the kind's widget buffers and caches. Its methods read
+//! the shell ([`EditorState`]) and the kind's own document (downcast from
+//! [`EditorState::doc`]) and push [`Action`]s, like every UI function.
+
+use eframe::egui::{Color32, Painter, Pos2, Rect, Ui, vec2};
+use tilesmith_engine::{Dir, Pos};
+
+use crate::state::{Action, EditorState};
+
+/// Where the map is on screen this frame.
+#[derive(Clone, Copy, Debug)]
+pub struct MapGeom {
+    /// Screen position of the map's top-left corner.
+    pub origin: Pos2,
+    /// Screen points per cell.
+    pub zoom: f32,
+    /// The visible cells: `(x0, y0, x1, y1)`, `x1` and `y1` exclusive.
+    pub visible: (usize, usize, usize, usize),
+    /// True when the base colours were drawn from the map texture (else the kind draws them).
+    pub textured: bool,
+}
+
+impl MapGeom {
+    /// The screen rectangle of cell `p` (x = column, y = row).
+    pub fn cell_rect(&self, p: Pos) -> Rect {
+        Rect::from_min_size(
+            self.origin + vec2(p.x as f32 * self.zoom, p.y as f32 * self.zoom),
+            vec2(self.zoom, self.zoom),
+        )
+    }
+
+    /// True when cell `p` is visible.
+    pub fn shows(&self, p: Pos) -> bool {
+        let (x0, y0, x1, y1) = self.visible;
+        (x0..x1).contains(&p.x) && (y0..y1).contains(&p.y)
+    }
+
+    /// Every visible cell, row by row.
+    pub fn cells(&self) -> impl Iterator<Item = Pos> + use<> {
+        let (x0, y0, x1, y1) = self.visible;
+        (y0..y1).flat_map(move |y| (x0..x1).map(move |x| Pos::new(x, y)))
+    }
+}
+
+/// A kind's panels and canvas look.
+pub trait KindUi {
+    /// The kind's name (`boulder`, `baba`).
+    fn kind(&self) -> &'static str;
+    /// The UI as mutable [`std::any::Any`] (tests reach a kind's buffers this way).
+    fn as_any_mut(&mut self) -> &mut dyn std::any::Any;
+    /// The palette (left panel): brushes and their options.
+    fn palette_ui(&mut self, ui: &mut Ui, st: &EditorState, out: &mut Vec<Action>);
+    /// The main page while editing: inspector and level properties (the shell adds the
+    /// resize fields and the history list below).
+    fn design_ui(&mut self, ui: &mut Ui, st: &EditorState, out: &mut Vec<Action>);
+    /// The main page while playing: the play pane and the inspector.
+    fn play_ui(&mut self, ui: &mut Ui, st: &EditorState, out: &mut Vec<Action>);
+    /// The Rules page.
+    fn rules_ui(&mut self, ui: &mut Ui, st: &EditorState, out: &mut Vec<Action>);
+    /// The tooltip of the Rules tab.
+    fn rules_help(&self) -> &'static str;
+    /// The rules page wants a wider side panel (450 points instead of 300).
+    fn wide_rules(&self) -> bool {
+        true
+    }
+    /// What the base-colour texture shows: which map (a kind's own numbering) and its
+    /// version; the texture is rebuilt when this changes.
+    fn content_key(&self, st: &EditorState) -> (u8, u64);
+    /// One base colour per cell of the shown map, row-major.
+    fn base_colors(&self, st: &EditorState) -> Vec<Color32>;
+    /// Draws the shown cells over the base colours (glyphs, stacks, the stroke preview).
+    fn paint_cells(&mut self, painter: &Painter, st: &EditorState, g: &MapGeom);
+    /// Draws the kind's overlays above the grid (play highlights, rule previews).
+    fn paint_overlays(&mut self, painter: &Painter, st: &EditorState, g: &MapGeom);
+    /// The shown cell at `pos` in a few words, for the status bar (`stone (loose 1)`,
+    /// `baba > on text_is`); `None` outside the map.
+    fn describe_cell(&self, st: &EditorState, pos: Pos) -> Option<String>;
+    /// More about the cell at `pos` for the status bar (boulder while playing: the phases of
+    /// the last tick that changed it).
+    fn cell_note(&self, _st: &EditorState, _pos: Pos) -> Option<String> {
+        None
+    }
+    /// The colour of the grid lines.
+    fn grid_color(&self) -> Color32 {
+        Color32::from_black_alpha(120)
+    }
+}
+
+/// A short ASCII arrow for a direction (for buttons): `>` `^` `<` `v` (the default fonts
+/// have no arrow glyphs).
+pub fn arrow_char(d: Dir) -> &'static str {
+    match d {
+        Dir::Right => ">",
+        Dir::Up => "^",
+        Dir::Left => "<",
+        Dir::Down => "v",
+    }
+}
+
+/// A colour that contrasts with `bg` (near-black on light colours, near-white on dark ones).
+pub fn ink(bg: Color32) -> Color32 {
+    let l = 0.299 * bg.r() as f32 + 0.587 * bg.g() as f32 + 0.114 * bg.b() as f32;
+    if l > 140.0 {
+        Color32::from_rgb(20, 20, 20)
+    } else {
+        Color32::from_rgb(240, 240, 240)
+    }
+}

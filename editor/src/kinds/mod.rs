@@ -1,0 +1,80 @@
+//! The game kinds the editor edits: one module per kind, and the registry that lists them.
+//!
+//! Adding a kind means one module here (its document implementing [`KindDoc`], its UI
+//! implementing [`KindUi`]) and one line in [`registry`]; see `docs/architecture.md`,
+//! "Adding a game kind". The shell reaches kinds only through this registry and the two traits.
+
+pub mod baba;
+pub mod boulder;
+
+use serde_json::Value;
+use tilesmith_engine::{GameKind, JsonPath, Problem};
+
+use crate::doc::KindDoc;
+use crate::doc::ui::KindUi;
+
+/// Makes a document from a level document of the kind, or gives its problems.
+pub type OpenFn = fn(&Value) -> Result<Box<dyn KindDoc>, Vec<Problem>>;
+
+/// One kind in the editor: its engine kind and how to make its document and UI.
+pub struct KindEntry {
+    /// The kind's name, as in a level's `"kind"` field.
+    pub name: &'static str,
+    /// A few words for menus ("Boulder Dash with pre/post rule blocks").
+    pub about: &'static str,
+    /// The engine's kind: check, start, speed, input words.
+    pub engine: &'static dyn GameKind,
+    /// A new untitled level of the kind's default size.
+    pub new_doc: fn() -> Box<dyn KindDoc>,
+    /// A document from a level document of this kind.
+    pub open: OpenFn,
+    /// The kind's UI (palette, pages, canvas look).
+    pub new_ui: fn() -> Box<dyn KindUi>,
+    /// A generated `side` × `side` level for the frame benchmark.
+    pub bench_doc: fn(usize) -> Box<dyn KindDoc>,
+}
+
+impl std::fmt::Debug for KindEntry {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("KindEntry")
+            .field("name", &self.name)
+            .finish()
+    }
+}
+
+/// Every kind the editor edits, default first. One line per kind.
+pub fn registry() -> &'static [KindEntry] {
+    const KINDS: &[KindEntry] = &[boulder::ENTRY, baba::ENTRY];
+    KINDS
+}
+
+/// The entry of the kind named `name`.
+pub fn entry(name: &str) -> Option<&'static KindEntry> {
+    registry().iter().find(|k| k.name == name)
+}
+
+/// A new untitled document of the kind named `name`.
+pub fn new_doc(name: &str) -> Option<Box<dyn KindDoc>> {
+    entry(name).map(|k| (k.new_doc)())
+}
+
+/// The UI of the kind named `name` (the default kind's when unknown).
+pub fn new_ui(name: &str) -> Box<dyn KindUi> {
+    (entry(name).unwrap_or(&registry()[0]).new_ui)()
+}
+
+/// A document from a level document of any kind the editor edits.
+///
+/// # Errors
+/// The document's problems, or one at `$.kind` for a kind the engine knows but the editor
+/// cannot edit yet.
+pub fn open_doc(doc: &Value) -> Result<Box<dyn KindDoc>, Vec<Problem>> {
+    let kind = tilesmith_engine::kind::kind_of(doc).map_err(|p| vec![p])?;
+    match entry(kind.name()) {
+        Some(e) => (e.open)(doc),
+        None => Err(vec![Problem::error(
+            JsonPath::root().key("kind"),
+            format!("levels of kind \"{}\" cannot be edited yet", kind.name()),
+        )]),
+    }
+}

@@ -1,0 +1,422 @@
+//! The shell's file actions: new, open, save, quit, the file watcher's reloads, autosave and
+//! crash recovery, recorded replays. Documents are made and read through the kind registry
+//! ([`crate::kinds`]), so nothing here names a kind.
+
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+use tilesmith_engine::LoadError;
+
+use super::{Action, Answer, EditorState, Pending};
+use crate::doc::{KindDoc, render_problems};
+use crate::error::EditorError;
+use crate::kinds;
+
+impl EditorState {
+    pub(super) fn file_action(&mut self, action: Action) {
+        match action {
+            Action::New => self.file_action(Action::NewOf(self.kind_name())),
+            Action::NewOf(kind) => {
+                if self.ask_unsaved(Action::NewOf(kind)) {
+                    return;
+                }
+                let Some(doc) = kinds::new_doc(kind) else {
+                    self.status = format!("no kind named {kind}");
+                    return;
+                };
+                self.replace_document(doc, None, None);
+                let (w, h) = self.map_size();
+                self.view.fit(w, h);
+                self.status = format!("new {kind} level");
+                self.offer_autosave();
+            }
+            Action::Open => {
+                if self.ask_unsaved(Action::Open) {
+                    return;
+                }
+                if let Some(p) = self.dialogs.pick_open() {
+                    self.confirmed = true;
+                    self.apply(Action::OpenPath(p));
+                }
+            }
+            Action::OpenPath(p) => {
+                if self.ask_unsaved(Action::OpenPath(p.clone())) {
+                    return;
+                }
+                match read_document(&p) {
+                    Ok((doc, text)) => {
+                        self.replace_document(doc, Some(p.clone()), Some(text));
+                        self.settings.add_recent(&p);
+                        self.save_settings();
+                        let (w, h) = self.map_size();
+                        self.view.fit(w, h);
+                        self.status = format!("opened {}", p.display());
+                        self.offer_autosave();
+                    }
+                    Err(e) => self.pending = Some(Pending::Message(e.to_string())),
+                }
+            }
+            Action::Save => match self.path.clone() {
+                Some(p) => self.save_to(&p),
+                None => self.apply(Action::SaveAs),
+            },
+            Action::SaveAs => {
+                let name = self
+                    .path
+                    .as_ref()
+                    .and_then(|p| p.file_name())
+                    .map_or_else(|| "level.json".into(), |n| n.to_string_lossy().into_owned());
+                if let Some(p) = self.dialogs.pick_save(&name) {
+                    self.save_to(&p);
+                }
+            }
+            Action::Quit => {
+                if self.ask_unsaved(Action::Quit) {
+                    return;
+                }
+                if let Some(a) = &self.autosave
+                    && !self.dirty()
+                {
+                    a.remove(self.path.as_deref());
+                }
+                self.close_ok = true;
+            }
+            Action::DiskChanged => self.disk_changed(),
+            Action::Autosave => self.autosave_now(),
+            Action::Answer(a) => self.answer(a),
+            _ => {}
+        }
+    }
+
+    /// True (and asks) when there are unsaved changes and the user has not agreed yet.
+    fn ask_unsaved(&mut self, then: Action) -> bool {
+        if std::mem::take(&mut self.confirmed) || !self.dirty() {
+            return false;
+        }
+        self.pending = Some(Pending::Unsaved {
+            then: Box::new(then),
+        });
+        true
+    }
+
+    fn replace_document(
+        &mut self,
+        mut doc: Box<dyn KindDoc>,
+        path: Option<PathBuf>,
+        text: Option<String>,
+    ) {
+        // Brushes and the clipboard stay, so cells can be copied between levels of a kind.
+        if doc.kind().name() == self.kind_name() {
+            doc.keep_tools_of(self.doc.as_mut());
+        }
+        self.doc = doc;
+        self.doc.refresh();
+        self.doc_serial += 1;
+        self.hover = None;
+        self.path = path;
+        self.disk_text = text;
+        self.selection = None;
+        self.inspect = None;
+        self.last_hover = None;
+        self.problems_gen = None;
+        self.autosaved_gen = 0;
+    }
+
+    fn save_to(&mut self, p: &Path) {
+        let text = tilesmith_engine::json_text::layout(&self.doc_json());
+        match tilesmith_engine::json_text::write_atomic(p, text.as_bytes()) {
+            Ok(()) => {
+                if let Some(a) = &self.autosave {
+                    a.remove(self.path.as_deref());
+                    a.remove(Some(p));
+                }
+                self.path = Some(p.to_path_buf());
+                self.disk_text = Some(text);
+                self.doc.map_mut().mark_saved();
+                self.settings.add_recent(p);
+                self.save_settings();
+                self.refresh();
+                let errors = self.problems.iter().filter(|x| x.is_error()).count();
+                self.status = format!("saved {}", p.display());
+                if errors > 0 {
+                    self.status.push_str(&format!(
+                        " ({errors} error(s) remain: `tilesmith check` and play refuse it until they are fixed)"
+                    ));
+                }
+            }
+            Err(e) => {
+                self.pending = Some(Pending::Message(
+                    EditorError::Write {
+                        path: p.to_path_buf(),
+                        source: e,
+                    }
+                    .to_string(),
+                ))
+            }
+        }
+    }
+
+    pub(super) fn save_settings(&mut self) {
+        if let Some(f) = &self.settings_file
+            && let Err(e) = self.settings.save(f)
+        {
+            self.status = format!("could not save the settings: {e}");
+        }
+    }
+
+    fn disk_changed(&mut self) {
+        let Some(p) = self.path.clone() else { return };
+        let Ok(text) = std::fs::read_to_string(&p) else {
+            self.status = format!("{} cannot be read (removed?)", p.display());
+            return;
+        };
+        if self.disk_text.as_deref() == Some(text.as_str()) {
+            return;
+        }
+        if self.dirty() {
+            self.pending = Some(Pending::ExternalChange { text });
+        } else {
+            self.take_disk(text);
+        }
+    }
+
+    /// Replaces the level by `doc` as one undoable edit ("Reload from disk", …); a level of
+    /// another kind replaces the document instead (that cannot be undone).
+    fn push_level(&mut self, name: &str, doc: Value) -> Result<(), EditorError> {
+        let same_kind =
+            tilesmith_engine::kind::kind_of(&doc).is_ok_and(|k| k.name() == self.kind_name());
+        if same_kind {
+            self.doc.load(name, &doc).map_err(|p| EditorError::Level {
+                file: "level".into(),
+                problems: render_problems("level", &p),
+            })?;
+        } else {
+            let new = kinds::open_doc(&doc).map_err(|p| EditorError::Level {
+                file: "level".into(),
+                problems: render_problems("level", &p),
+            })?;
+            let (path, text) = (self.path.clone(), self.disk_text.clone());
+            self.replace_document(new, path, text);
+            self.doc.map_mut().mark_unsaved();
+        }
+        self.clip_selection();
+        Ok(())
+    }
+
+    /// Loads the disk text as an undoable edit and marks it saved.
+    fn take_disk(&mut self, text: String) {
+        let Some(p) = self.path.clone() else { return };
+        let loaded = tilesmith_engine::load_text(&text)
+            .map_err(|e| EditorError::Level {
+                file: p.display().to_string(),
+                problems: render_problems(&p.display().to_string(), &e),
+            })
+            .and_then(|d| self.push_level("Reload from disk", d.value));
+        match loaded {
+            Ok(()) => {
+                self.doc.map_mut().mark_saved();
+                self.status = format!("reloaded {} (changed on disk)", p.display());
+            }
+            Err(e) => {
+                self.status = format!(
+                    "{} changed on disk but cannot be loaded; keeping the editor's version",
+                    p.display()
+                );
+                self.pending = Some(Pending::Message(e.to_string()));
+            }
+        }
+        self.disk_text = Some(text);
+    }
+
+    fn answer(&mut self, a: Answer) {
+        let Some(pending) = self.pending.take() else {
+            return;
+        };
+        match (pending, a) {
+            (Pending::Unsaved { then }, Answer::Save) => {
+                self.apply(Action::Save);
+                if !self.dirty() {
+                    self.confirmed = true;
+                    self.apply(*then);
+                }
+            }
+            (Pending::Unsaved { then }, Answer::Discard) => {
+                if let Some(a) = &self.autosave {
+                    a.remove(self.path.as_deref());
+                }
+                self.confirmed = true;
+                self.apply(*then);
+            }
+            (Pending::ExternalChange { text }, Answer::KeepMine) => {
+                self.disk_text = Some(text);
+                self.doc.map_mut().mark_unsaved();
+                self.status = "kept the editor's version; the file on disk differs".into();
+            }
+            (Pending::ExternalChange { text }, Answer::TakeDisk) => self.take_disk(text),
+            (Pending::RestoreAutosave(found), Answer::Restore) => self.restore(found),
+            (Pending::RestoreAutosave(found), Answer::DropAutosave) => {
+                let _ = std::fs::remove_file(&found.copy);
+            }
+            (Pending::Message(_), _) | (_, Answer::Cancel) => {}
+            (p, _) => self.pending = Some(p),
+        }
+    }
+
+    fn restore(&mut self, found: crate::files::Found) {
+        if found.file != self.path {
+            // A copy of another document (an untitled one found at start-up).
+            match kinds::open_doc(&found.level) {
+                Ok(doc) => {
+                    self.replace_document(doc, found.file.clone(), None);
+                    self.doc.map_mut().mark_unsaved();
+                    self.status = "restored the autosave copy".into();
+                }
+                Err(_) => self.status = "the autosave copy cannot be loaded".into(),
+            }
+            return;
+        }
+        match self.push_level("Restore autosave", found.level) {
+            Ok(()) => self.status = "restored the autosave copy".into(),
+            Err(_) => self.status = "the autosave copy cannot be loaded".into(),
+        }
+    }
+
+    /// Offers the autosave copy of an untitled document, if one was left behind and no other
+    /// question is pending (called at start-up).
+    pub fn offer_untitled_autosave(&mut self) {
+        if self.pending.is_some() || self.path.is_none() {
+            return;
+        }
+        let Some(a) = &self.autosave else { return };
+        if let Some(found) = a.find(None) {
+            self.pending = Some(Pending::RestoreAutosave(found));
+        }
+    }
+
+    fn offer_autosave(&mut self) {
+        let Some(a) = &self.autosave else { return };
+        if let Some(found) = a.find(self.path.as_deref())
+            && kinds::open_doc(&found.level).is_ok()
+            && !self.doc.is_level(&found.level)
+        {
+            self.pending = Some(Pending::RestoreAutosave(found));
+        }
+    }
+
+    fn autosave_now(&mut self) {
+        let g = self.doc.map().generation();
+        if !self.dirty() || g == self.autosaved_gen {
+            return;
+        }
+        if let Some(a) = &self.autosave {
+            match a.write(self.path.as_deref(), &self.doc_json()) {
+                Ok(()) => self.autosaved_gen = g,
+                Err(e) => self.status = format!("autosave failed: {e}"),
+            }
+        }
+    }
+
+    pub(super) fn record(&mut self) {
+        self.doc.play_settle();
+        // Refer to the level file when the play started from it as saved; else embed it.
+        let clean = !self.dirty();
+        let design = self.doc_json();
+        let Some(p) = self.doc.play() else { return };
+        let level_file = self.path.clone().filter(|_| clean && p.start == design);
+        let replay = p.replay(level_file.as_deref());
+        let stem = self
+            .path
+            .as_ref()
+            .and_then(|p| p.file_stem())
+            .map_or_else(|| "level".into(), |s| s.to_string_lossy().into_owned());
+        let name = format!("{stem}.replay.json");
+        if let Some(file) = self.dialogs.pick_save_replay(&name) {
+            let base = file.parent().unwrap_or(Path::new("."));
+            let doc = replay.to_json(base);
+            let text = tilesmith_engine::json_text::layout(&doc);
+            match tilesmith_engine::json_text::write_atomic(&file, text.as_bytes()) {
+                Ok(()) => self.status = format!("recorded {}", file.display()),
+                Err(e) => {
+                    self.pending = Some(Pending::Message(
+                        EditorError::Write {
+                            path: file.clone(),
+                            source: e,
+                        }
+                        .to_string(),
+                    ))
+                }
+            }
+        }
+    }
+}
+
+/// Parses level text into a document of a kind the editor edits.
+///
+/// # Errors
+/// [`EditorError::Level`] with one line per problem (`level:LINE:COL: message`).
+pub fn parse_document(text: &str) -> Result<Box<dyn KindDoc>, EditorError> {
+    parse_named("level", text)
+}
+
+fn parse_named(file: &str, text: &str) -> Result<Box<dyn KindDoc>, EditorError> {
+    let level = |p: &[tilesmith_engine::Problem]| EditorError::Level {
+        file: file.to_string(),
+        problems: render_problems(file, p),
+    };
+    let doc = tilesmith_engine::load_text(text).map_err(|p| level(&p))?;
+    kinds::open_doc(&doc.value).map_err(|mut p| {
+        tilesmith_engine::problem::locate(text, &mut p);
+        level(&p)
+    })
+}
+
+/// Reads and parses a level file of any kind the editor edits: the document and the file's
+/// text.
+///
+/// # Errors
+/// [`EditorError::Read`] when the file cannot be read, [`EditorError::Level`] naming the file
+/// and listing its problems as `tilesmith check` does.
+pub fn read_document(path: &Path) -> Result<(Box<dyn KindDoc>, String), EditorError> {
+    let file = path.display().to_string();
+    let text = match tilesmith_engine::load_file(path) {
+        Ok(doc) => doc.text,
+        Err(LoadError::Io(e)) => {
+            return Err(EditorError::Read {
+                path: path.to_path_buf(),
+                source: e,
+            });
+        }
+        Err(LoadError::Problems(p)) => {
+            return Err(EditorError::Level {
+                problems: render_problems(&file, &p),
+                file,
+            });
+        }
+    };
+    parse_named(&file, &text).map(|d| (d, text))
+}
+
+/// The default level to open: `welcome.json`, else the first loadable `*.json` (by name), in
+/// `levels/boulder/` under the current directory or in the source workspace, if any.
+pub fn default_level_file() -> Option<PathBuf> {
+    let mut dirs = vec![PathBuf::from("levels/boulder")];
+    if let Some(m) = option_env!("CARGO_MANIFEST_DIR") {
+        dirs.push(Path::new(m).join("../levels/boulder"));
+    }
+    for d in dirs {
+        let Ok(rd) = std::fs::read_dir(&d) else {
+            continue;
+        };
+        let mut files: Vec<PathBuf> = rd
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.extension().is_some_and(|e| e == "json"))
+            .collect();
+        files.sort();
+        // Prefer the introductory level when there is one.
+        files.sort_by_key(|f| f.file_stem().is_none_or(|s| s != "welcome"));
+        if let Some(f) = files.into_iter().find(|f| read_document(f).is_ok()) {
+            return Some(f);
+        }
+    }
+    None
+}
