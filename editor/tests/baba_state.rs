@@ -6,6 +6,8 @@
 //! text is pushed, a YOU on a WIN object wins) and from the documented behaviour of the
 //! editor's actions (add on top / replace painting, one history entry per interaction).
 
+#![allow(clippy::unwrap_used)] // test helpers panic on purpose when a fixture is wrong
+
 use std::path::PathBuf;
 
 use tilesmith_editor::files::ScriptedDialogs;

@@ -2,6 +2,8 @@
 //! the live rule list following the paint, typed sentences, the stack inspector, and a short
 //! play with undo and restart. No GPU and no display are needed.
 
+#![allow(clippy::unwrap_used)] // test helpers panic on purpose when a fixture is wrong
+
 use eframe::egui::{Event, Key, Modifiers, PointerButton, Pos2, vec2};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable as _;

@@ -1,6 +1,8 @@
 //! The headless CLI as a user runs it: exit codes, the one-line summary, `check` lines, `--out`,
 //! `--trace` and replays. Expected values are worked out by hand from the spec.
 
+#![allow(clippy::unwrap_used)] // test helpers panic on purpose when a fixture is wrong
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -225,20 +227,26 @@ fn replays_pass_and_a_changed_level_fails() {
     assert!(String::from_utf8_lossy(&o.stderr).contains("differs from the recorded one"));
 }
 
+/// The boulder levels committed in `levels/boulder/` when this check was written. The test fails
+/// when fewer are found, so a moved folder or a wrong path cannot make it pass with nothing
+/// checked. Raise it when levels are added.
+const BOULDER_LEVELS_AT_LEAST: usize = 6;
+
 #[test]
 fn the_engine_repository_levels_all_check_clean() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../levels/boulder");
     let files: Vec<String> = std::fs::read_dir(&dir)
-        .map(|d| {
-            d.filter_map(|e| e.ok())
-                .map(|e| e.path().display().to_string())
-                .filter(|p| p.ends_with(".json"))
-                .collect()
-        })
-        .unwrap_or_default();
-    if files.is_empty() {
-        return;
-    }
+        .unwrap_or_else(|e| panic!("cannot list {}: {e}", dir.display()))
+        .map(|e| e.unwrap_or_else(|e| panic!("cannot list {}: {e}", dir.display())))
+        .map(|e| e.path().display().to_string())
+        .filter(|p| p.ends_with(".json"))
+        .collect();
+    assert!(
+        files.len() >= BOULDER_LEVELS_AT_LEAST,
+        "found {} level file(s) in {}, expected at least {BOULDER_LEVELS_AT_LEAST}: {files:?}",
+        files.len(),
+        dir.display()
+    );
     let mut args = vec!["check"];
     args.extend(files.iter().map(String::as_str));
     let o = tilesmith(&args);

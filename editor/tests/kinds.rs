@@ -2,6 +2,8 @@
 //! of the editor says exactly what `tilesmith check` says of the same document, for every
 //! shipped level of every kind and for a set of broken documents.
 
+#![allow(clippy::unwrap_used)] // test helpers panic on purpose when a fixture is wrong
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 

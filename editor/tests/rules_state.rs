@@ -6,6 +6,8 @@
 //! by independent code in this file (the window counter), or by the engine's whole-tick
 //! `Game::step` on a separate game (the reference the debugger must agree with).
 
+#![allow(clippy::unwrap_used)] // test helpers panic on purpose when a fixture is wrong
+
 use tilesmith_editor::kinds::boulder::rules::panel::{JsonTarget, RuleEvent, RuleView, Side};
 use tilesmith_editor::kinds::boulder::rules::{
     RuleList, RuleOp, RuleRef, parse_rule_text, rule_text, snippets,

@@ -2,6 +2,8 @@
 //! by label, drag, type, keys. Expected values are worked out by hand, computed by independent
 //! code in this file, or taken from the engine's whole-tick `Game::step` on a separate game.
 
+#![allow(clippy::unwrap_used)] // test helpers panic on purpose when a fixture is wrong
+
 use eframe::egui::{Key, Modifiers, Pos2, Role, vec2};
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT as _, Queryable as _};

@@ -3,6 +3,8 @@
 //! Every expected value is worked out by hand from the starting level: `BoulderLevel::new`
 //! gives a `wall` border around `mud`, `me` at (1, 1) and `exit` at (w-2, h-2).
 
+#![allow(clippy::unwrap_used)] // test helpers panic on purpose when a fixture is wrong
+
 use std::path::PathBuf;
 
 use tilesmith_editor::files::{Autosave, ScriptedDialogs};

@@ -1,6 +1,8 @@
 //! Headless UI tests with egui_kittest: click by label, drag on the canvas, keys.
 //! No GPU and no display are needed (nothing is rendered to pixels).
 
+#![allow(clippy::unwrap_used)] // test helpers panic on purpose when a fixture is wrong
+
 use std::time::{Duration, Instant};
 
 use eframe::egui::{Event, Key, Modifiers, PointerButton, Pos2, vec2};

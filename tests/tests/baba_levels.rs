@@ -2,6 +2,10 @@
 //! errors or warnings, and each has a recorded winning replay in `tests/replays/baba/` with the
 //! same stem, which replays to the recorded state (`docs/levels.md` describes each level).
 
+// Helpers outside #[test] functions unwrap too (clippy.toml allows it only inside them); a
+// panic there is a test failure like any other.
+#![allow(clippy::unwrap_used)]
+
 use std::path::{Path, PathBuf};
 
 use tilesmith_engine::kind::baba::BabaGame;

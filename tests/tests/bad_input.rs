@@ -1,6 +1,10 @@
 //! Every class of bad input named by the engine issue gets a located error, never a panic.
 //! Expected lines and columns are counted by hand in the texts below.
 
+// Helpers outside #[test] functions unwrap too (clippy.toml allows it only inside them); a
+// panic there is a test failure like any other.
+#![allow(clippy::unwrap_used)]
+
 use proptest::prelude::*;
 use tilesmith_engine::document::load_bytes;
 use tilesmith_engine::{Problem, load_text};

@@ -3,6 +3,10 @@
 //! playing all ticks at once, also for rules that fire every n ticks ("rare" situations) and
 //! for slime, which draws from the random number generator.
 
+// Helpers outside #[test] functions unwrap too (clippy.toml allows it only inside them); a
+// panic there is a test failure like any other.
+#![allow(clippy::unwrap_used)]
+
 use serde_json::Value;
 use tilesmith_engine::kind::boulder::{BoulderGame, BoulderLevel};
 use tilesmith_engine::replay::Replay;

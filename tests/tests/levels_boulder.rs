@@ -3,6 +3,10 @@
 //! object of the spec (boulder §3.1) and at least twelve level rules covering fire, a ghostling,
 //! sand and sieve, a pot and a teleporter (`docs/levels.md` describes each level).
 
+// Helpers outside #[test] functions unwrap too (clippy.toml allows it only inside them); a
+// panic there is a test failure like any other.
+#![allow(clippy::unwrap_used)]
+
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
