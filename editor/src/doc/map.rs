@@ -8,7 +8,7 @@
 //! the top.
 
 use serde_json::Value;
-use tilesmith_engine::{Grid, Pos};
+use tilesmith_engine::{Grid, Pos, Problem};
 
 use super::history::{History, Undoable, absorb_cells, changed_cells, swap_cells};
 use crate::tools::{Button, CellRect, MapCell, Stroke, Tool, copy_rect, paste_cells, rect_of};
@@ -27,6 +27,13 @@ pub trait MapLevel: Clone + PartialEq + std::fmt::Debug {
     fn cell_to_json(cell: &Self::Cell) -> Value;
     /// A cell from the level file's JSON form; `None` when it is not one.
     fn cell_from_json(v: &Value) -> Option<Self::Cell>;
+    /// The level from a level document of its kind.
+    ///
+    /// # Errors
+    /// Every error-severity problem, with its JSON path.
+    fn from_json(doc: &Value) -> Result<Self, Vec<Problem>>;
+    /// The level as a level document (what Save writes).
+    fn to_json(&self) -> Value;
 }
 
 /// One undoable change to a map document: the map-wide edits every kind has, or a kind's own
@@ -233,6 +240,26 @@ impl<L: MapLevel, K: Undoable<Target = L>> MapDoc<L, K> {
     ) {
         self.history.seal();
         self.stroke = Stroke::begin(tool, brush, pos, filled, self.level.map(), selection);
+    }
+
+    /// The design as a level document.
+    pub fn to_json(&self) -> Value {
+        self.level.to_json()
+    }
+
+    /// Replaces the design by the level document `doc` as one edit named `name`.
+    ///
+    /// # Errors
+    /// The document's problems when it is not a level of this kind.
+    pub fn load(&mut self, name: &str, doc: &Value) -> Result<(), Vec<Problem>> {
+        let level = L::from_json(doc)?;
+        self.push_level(name, level);
+        Ok(())
+    }
+
+    /// True when the design equals the level document `doc`.
+    pub fn is_level(&self, doc: &Value) -> bool {
+        L::from_json(doc).is_ok_and(|l| l == self.level)
     }
 
     /// The cell at `pos` of the design, if inside.

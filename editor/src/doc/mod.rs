@@ -204,6 +204,46 @@ pub trait KindDoc: Any {
     }
 }
 
+/// Writes the [`KindDoc`] methods that every kind built on a [`map::MapDoc`] field named
+/// `map` implements the same way: `as_any`, `as_any_mut`, `map`, `map_mut`, `to_json`,
+/// `load` and `is_level`. Use it inside `impl KindDoc for …`.
+#[macro_export]
+macro_rules! map_doc_basics {
+    () => {
+        fn as_any(&self) -> &dyn std::any::Any {
+            self
+        }
+
+        fn as_any_mut(&mut self) -> &mut dyn std::any::Any {
+            self
+        }
+
+        fn map(&self) -> &dyn $crate::doc::map::MapOps {
+            &self.map
+        }
+
+        fn map_mut(&mut self) -> &mut dyn $crate::doc::map::MapOps {
+            &mut self.map
+        }
+
+        fn to_json(&self) -> serde_json::Value {
+            self.map.to_json()
+        }
+
+        fn load(
+            &mut self,
+            name: &str,
+            doc: &serde_json::Value,
+        ) -> Result<(), Vec<tilesmith_engine::Problem>> {
+            self.map.load(name, doc)
+        }
+
+        fn is_level(&self, doc: &serde_json::Value) -> bool {
+            self.map.is_level(doc)
+        }
+    };
+}
+
 /// The largest number of problems a dialog lists.
 pub const MAX_LISTED_PROBLEMS: usize = 20;
 

@@ -431,18 +431,7 @@ impl EditorState {
             Action::Map(a) => self.map_action(a),
             Action::Play(a) => self.play_action(a),
             Action::Kind(a) => {
-                let mut message = None;
-                let mut cx = Cx {
-                    status: &mut self.status,
-                    selection: &mut self.selection,
-                    inspect: &mut self.inspect,
-                    hover: self.hover,
-                    message: &mut message,
-                };
-                self.doc.apply(&a, &mut cx);
-                if let Some(m) = message {
-                    self.pending = Some(Pending::Message(m));
-                }
+                self.with_cx(|doc, cx| doc.apply(&a, cx));
                 self.clip_selection();
             }
             Action::ReplaceAll => {
@@ -450,15 +439,9 @@ impl EditorState {
                     self.status = "stop playing (F5) to edit the design".into();
                     return;
                 }
-                let mut message = None;
-                let mut cx = Cx {
-                    status: &mut self.status,
-                    selection: &mut self.selection,
-                    inspect: &mut self.inspect,
-                    hover: self.hover,
-                    message: &mut message,
-                };
-                self.doc.replace_all(&mut cx);
+                self.with_cx(|doc, cx| {
+                    doc.replace_all(cx);
+                });
             }
             Action::SelectTool(t) => {
                 self.tool = t;
@@ -499,6 +482,23 @@ impl EditorState {
             | Action::CanvasSize(_)
             | Action::Locate(_)) => self.view_action(a),
             other => self.file_action(other),
+        }
+    }
+
+    /// Runs `f` on the document with the parts of the shell a kind may change; a message it
+    /// leaves becomes a dialog.
+    fn with_cx(&mut self, f: impl FnOnce(&mut dyn KindDoc, &mut Cx<'_>)) {
+        let mut message = None;
+        let mut cx = Cx {
+            status: &mut self.status,
+            selection: &mut self.selection,
+            inspect: &mut self.inspect,
+            hover: self.hover,
+            message: &mut message,
+        };
+        f(self.doc.as_mut(), &mut cx);
+        if let Some(m) = message {
+            self.pending = Some(Pending::Message(m));
         }
     }
 

@@ -9,7 +9,6 @@ pub mod look;
 mod play;
 mod ui;
 
-use std::any::Any;
 use std::collections::HashSet;
 
 use serde_json::Value;
@@ -115,6 +114,14 @@ impl MapLevel for BabaLevel {
 
     fn cell_to_json(cell: &Stack) -> Value {
         tilesmith_engine::kind::baba::level::stack_to_json(cell)
+    }
+
+    fn from_json(doc: &Value) -> Result<Self, Vec<Problem>> {
+        BabaLevel::from_json(doc)
+    }
+
+    fn to_json(&self) -> Value {
+        BabaLevel::to_json(self)
     }
 
     fn cell_from_json(v: &Value) -> Option<Stack> {
@@ -449,35 +456,7 @@ impl KindDoc for BabaDoc {
         "turn"
     }
 
-    fn as_any(&self) -> &dyn Any {
-        self
-    }
-
-    fn as_any_mut(&mut self) -> &mut dyn Any {
-        self
-    }
-
-    fn map(&self) -> &dyn MapOps {
-        &self.map
-    }
-
-    fn map_mut(&mut self) -> &mut dyn MapOps {
-        &mut self.map
-    }
-
-    fn to_json(&self) -> Value {
-        self.map.level.to_json()
-    }
-
-    fn load(&mut self, name: &str, doc: &Value) -> Result<(), Vec<Problem>> {
-        let level = BabaLevel::from_json(doc)?;
-        self.map.push_level(name, level);
-        Ok(())
-    }
-
-    fn is_level(&self, doc: &Value) -> bool {
-        BabaLevel::from_json(doc).is_ok_and(|l| l == self.map.level)
-    }
+    crate::map_doc_basics!();
 
     fn keep_tools_of(&mut self, old: &mut dyn KindDoc) {
         if let Some(old) = old.as_any_mut().downcast_mut::<BabaDoc>() {

@@ -11,8 +11,6 @@ mod play_ui;
 pub mod rules;
 mod ui;
 
-use std::any::Any;
-
 use serde_json::Value;
 use tilesmith_engine::kind::boulder::level::{MAX_CELLS, MAX_SIDE};
 use tilesmith_engine::kind::boulder::{Boulder, BoulderLevel, Cell, Token, ValueKey};
@@ -78,6 +76,14 @@ impl MapLevel for BoulderLevel {
 
     fn cell_to_json(cell: &Cell) -> Value {
         cell.to_json()
+    }
+
+    fn from_json(doc: &Value) -> Result<Self, Vec<Problem>> {
+        BoulderLevel::from_json(doc)
+    }
+
+    fn to_json(&self) -> Value {
+        BoulderLevel::to_json(self)
     }
 
     fn cell_from_json(v: &Value) -> Option<Cell> {
@@ -280,35 +286,7 @@ impl KindDoc for BoulderDoc {
         "tick"
     }
 
-    fn as_any(&self) -> &dyn Any {
-        self
-    }
-
-    fn as_any_mut(&mut self) -> &mut dyn Any {
-        self
-    }
-
-    fn map(&self) -> &dyn MapOps {
-        &self.map
-    }
-
-    fn map_mut(&mut self) -> &mut dyn MapOps {
-        &mut self.map
-    }
-
-    fn to_json(&self) -> Value {
-        self.map.level.to_json()
-    }
-
-    fn load(&mut self, name: &str, doc: &Value) -> Result<(), Vec<Problem>> {
-        let level = BoulderLevel::from_json(doc)?;
-        self.map.push_level(name, level);
-        Ok(())
-    }
-
-    fn is_level(&self, doc: &Value) -> bool {
-        BoulderLevel::from_json(doc).is_ok_and(|l| l == self.map.level)
-    }
+    crate::map_doc_basics!();
 
     fn keep_tools_of(&mut self, old: &mut dyn KindDoc) {
         if let Some(old) = old.as_any_mut().downcast_mut::<BoulderDoc>() {
