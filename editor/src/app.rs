@@ -177,6 +177,9 @@ impl TilesmithApp {
             self.latched = None;
         }
         self.state.refresh();
+        if self.state.problems_pending() {
+            ctx.request_repaint_after(Duration::from_millis(50));
+        }
         let title = self.state.title();
         if title != self.last_title {
             ctx.send_viewport_cmd(egui::ViewportCommand::Title(title.clone()));

@@ -11,7 +11,7 @@ use tilesmith_editor::kinds::boulder::{BoulderAction, BoulderDoc};
 use tilesmith_editor::kinds::{self, baba::BabaDoc};
 use tilesmith_editor::state::{Action, EditorState, Pending, PlayAction, problem_cell};
 use tilesmith_engine::kind::boulder::{BoulderLevel, Cell, Token};
-use tilesmith_engine::{Pos, Severity};
+use tilesmith_engine::{GameKind as _, Pos, Severity};
 
 /// One problem as both sides can print it: severity, message and JSON path.
 type Line = (Severity, String, String);
@@ -281,4 +281,33 @@ fn copy_puts_the_cells_on_the_system_clipboard_as_level_json_and_they_paste_back
     b.apply(MapAction::PasteText(text));
     let d = b.doc_as::<BabaDoc>().unwrap();
     assert_eq!(d.level().map.get(Pos::new(1, 0)).unwrap().len(), 2);
+}
+
+#[test]
+fn a_large_map_is_checked_off_the_ui_thread_with_the_same_answer() {
+    use tilesmith_editor::state::SYNC_CHECK_CELLS;
+    let (w, h) = (320, 300);
+    assert!(w * h > SYNC_CHECK_CELLS);
+    let mut st = EditorState::new(BoulderLevel::new("big", w, h));
+    st.apply(BoulderAction::SetCell {
+        pos: Pos::new(5, 5),
+        cell: Cell::new(Token::Me),
+    });
+    st.refresh();
+    assert!(st.problems_pending(), "the check runs on a worker");
+    let start = std::time::Instant::now();
+    while st.problems_pending() {
+        assert!(start.elapsed().as_secs() < 60, "the check never arrived");
+        std::thread::sleep(std::time::Duration::from_millis(10));
+        st.refresh();
+    }
+    let want = tilesmith_engine::kind::boulder::Boulder.check(&st.doc_json());
+    assert_eq!(st.problems, want);
+    assert!(
+        st.problems
+            .iter()
+            .any(|p| p.is_error() && p.message.contains("2 \"me\"")),
+        "{:?}",
+        st.problems
+    );
 }

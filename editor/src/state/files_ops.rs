@@ -119,6 +119,7 @@ impl EditorState {
         self.inspect = None;
         self.last_hover = None;
         self.problems_gen = None;
+        self.problems_job = None;
         self.autosaved_gen = 0;
     }
 

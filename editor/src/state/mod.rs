@@ -307,6 +307,8 @@ pub struct EditorState {
     /// Text the system clipboard should receive (set by Copy and Cut; the app takes it).
     pub clipboard_out: Option<String>,
     problems_gen: Option<(u64, u64)>,
+    /// A check of a large map running on a worker: its key and where its answer arrives.
+    problems_job: Option<((u64, u64), std::sync::mpsc::Receiver<Vec<Problem>>)>,
     /// Set by an answer so the next file action skips the unsaved-changes question.
     confirmed: bool,
     /// The history generation last autosaved.
@@ -322,6 +324,10 @@ impl std::fmt::Debug for EditorState {
             .finish_non_exhaustive()
     }
 }
+
+/// Maps with at most this many cells are checked at once after an edit; larger ones on a
+/// worker thread (a 500×500 boulder check takes about 0.5 s in a debug build).
+pub const SYNC_CHECK_CELLS: usize = 40_000;
 
 impl EditorState {
     /// A state editing `doc` (untitled), with scripted dialogs that answer nothing, no
@@ -350,6 +356,7 @@ impl EditorState {
             problems: Vec::new(),
             clipboard_out: None,
             problems_gen: None,
+            problems_job: None,
             confirmed: false,
             autosaved_gen: 0,
         };
@@ -409,15 +416,50 @@ impl EditorState {
 
     /// The problems of the design, recomputed when it changed: the engine's
     /// `GameKind::check` of the document as it would be saved, so the list says exactly what
-    /// `tilesmith check` says of the saved file.
+    /// `tilesmith check` says of the saved file. A map of more than [`SYNC_CHECK_CELLS`]
+    /// cells is checked on a worker thread, so an edit never waits for it; the list keeps the
+    /// previous answer until the new one arrives (see [`EditorState::problems_pending`]).
     pub fn refresh(&mut self) {
         self.doc.refresh();
         let key = (self.doc_serial, self.doc.map().generation());
+        if let Some((k, rx)) = &self.problems_job {
+            match rx.try_recv() {
+                Ok(p) if *k == key => {
+                    self.problems = p;
+                    self.problems_job = None;
+                }
+                Err(std::sync::mpsc::TryRecvError::Empty) if *k == key => return,
+                // A stale answer, or a worker that died: check again below.
+                _ => self.problems_job = None,
+            }
+        }
         if self.problems_gen == Some(key) {
             return;
         }
         self.problems_gen = Some(key);
-        self.problems = self.doc.kind().check(&self.doc.to_json());
+        let (w, h) = self.doc.map().size();
+        let doc = self.doc.to_json();
+        let kind = self.doc.kind();
+        if w * h <= SYNC_CHECK_CELLS {
+            self.problems = kind.check(&doc);
+            return;
+        }
+        let (tx, rx) = std::sync::mpsc::channel();
+        let spawned = std::thread::Builder::new()
+            .name("tilesmith-check".into())
+            .spawn(move || {
+                let _ = tx.send(kind.check(&doc));
+            });
+        match spawned {
+            Ok(_) => self.problems_job = Some((key, rx)),
+            Err(_) => self.problems_gen = None,
+        }
+    }
+
+    /// True while the problems list waits for the check of a large map (the app repaints
+    /// until it arrives).
+    pub fn problems_pending(&self) -> bool {
+        self.problems_job.is_some()
     }
 
     /// Applies one action, then keeps the document's derived data in step.
