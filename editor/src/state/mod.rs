@@ -308,7 +308,7 @@ pub struct EditorState {
     pub clipboard_out: Option<String>,
     problems_gen: Option<(u64, u64)>,
     /// A check of a large map running on a worker: its key and where its answer arrives.
-    problems_job: Option<((u64, u64), std::sync::mpsc::Receiver<Vec<Problem>>)>,
+    problems_job: Option<((u64, u64), ProblemsAnswer)>,
     /// Set by an answer so the next file action skips the unsaved-changes question.
     confirmed: bool,
     /// The history generation last autosaved.
@@ -324,6 +324,9 @@ impl std::fmt::Debug for EditorState {
             .finish_non_exhaustive()
     }
 }
+
+/// Where the problems of a check running on a worker arrive.
+type ProblemsAnswer = std::sync::mpsc::Receiver<Vec<Problem>>;
 
 /// Maps with at most this many cells are checked at once after an edit; larger ones on a
 /// worker thread (a 500×500 boulder check takes about 0.5 s in a debug build).
