@@ -459,3 +459,43 @@ fn a_whole_stroke_within_one_frame_paints_from_the_press() {
     }
     assert_eq!(bd(&h.state().state).history().len_done(), 1);
 }
+
+#[test]
+fn backspace_steps_back_while_playing_and_deletes_the_selection_otherwise() {
+    let mut h = harness(level(10, 8));
+    h.get_by_label("Start playing").click();
+    settle(&mut h);
+    let shown = |h: &Harness<'static, TilesmithApp>, x, y| {
+        bd(&h.state().state)
+            .shown_cell_in(&h.state().state, Pos::new(x, y))
+            .unwrap()
+            .token
+    };
+    h.key_press(Key::ArrowRight);
+    settle(&mut h);
+    h.key_press(Key::ArrowDown);
+    settle(&mut h);
+    assert_eq!(shown(&h, 2, 2), Token::Me);
+    // Backspace undoes one tick (the docs and the tooltip promise it).
+    h.key_press(Key::Backspace);
+    settle(&mut h);
+    assert_eq!(shown(&h, 2, 1), Token::Me);
+    assert_eq!(shown(&h, 2, 2), Token::Mud);
+    // Shift+arrow digs without moving (boulder's meta input, from the kind's key table).
+    h.key_press_modifiers(Modifiers::SHIFT, Key::ArrowDown);
+    settle(&mut h);
+    assert_eq!(shown(&h, 2, 1), Token::Me);
+    assert_eq!(shown(&h, 2, 2), Token::Path);
+    h.get_by_label("Stop playing").click();
+    settle(&mut h);
+    // Not playing: Backspace empties the selection, one undo step.
+    h.state_mut().state.selection = Some(tilesmith_editor::tools::CellRect::span(
+        Pos::new(3, 3),
+        Pos::new(4, 3),
+    ));
+    h.key_press(Key::Backspace);
+    settle(&mut h);
+    assert_eq!(tok(&h, 3, 3), Token::Path);
+    assert_eq!(tok(&h, 4, 3), Token::Path);
+    assert_eq!(bd(&h.state().state).history().done_names(), ["Delete"]);
+}
