@@ -1882,3 +1882,17 @@ fn the_highlighted_rule_is_cleared_when_play_starts_or_stops() {
     s.apply(Action::Play(PlayAction::Stop));
     assert_eq!(doc(&s).hovered_rule, None);
 }
+
+#[test]
+fn a_baba_session_never_runs_by_itself() {
+    // Baba is turn-based: Run (Enter) does nothing, so no turn passes without a key.
+    let mut s = baba_state(walk_level());
+    s.apply(Action::Play(PlayAction::Start));
+    s.apply(Action::Play(PlayAction::Run(true)));
+    s.apply(Action::Play(PlayAction::Advance {
+        dt: 2.0,
+        held: None,
+    }));
+    assert_eq!(turn(&s), 0);
+    assert!(!doc(&s).play.as_ref().unwrap().session.running);
+}

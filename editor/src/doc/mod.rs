@@ -85,6 +85,11 @@ pub trait KindDoc: Any {
     fn step_noun(&self) -> &'static str {
         "step"
     }
+    /// True when play runs by itself on a clock (boulder's ticks, falling frames); false for
+    /// turn-based kinds, where every step waits for a key (Run and Enter do nothing).
+    fn real_time(&self) -> bool {
+        true
+    }
     /// The document as [`Any`], for the kind's own UI module to downcast.
     fn as_any(&self) -> &dyn Any;
     /// The document as mutable [`Any`].

@@ -718,6 +718,9 @@ impl EditorState {
                 self.clip_selection();
             }
             PlayAction::Run(on) => {
+                if !self.doc.real_time() {
+                    return;
+                }
                 if on {
                     self.doc.play_settle();
                 }

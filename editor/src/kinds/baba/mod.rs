@@ -456,6 +456,10 @@ impl KindDoc for BabaDoc {
         "turn"
     }
 
+    fn real_time(&self) -> bool {
+        false
+    }
+
     crate::map_doc_basics!();
 
     fn keep_tools_of(&mut self, old: &mut dyn KindDoc) {
