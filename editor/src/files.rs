@@ -76,7 +76,7 @@ pub const MAX_RECENT: usize = 10;
 #[serde(default)]
 pub struct Settings {
     /// Recently opened or saved files, newest first.
-    #[serde(deserialize_with = "lenient_recent")]
+    #[serde(deserialize_with = "lenient_recent", serialize_with = "lossy_recent")]
     pub recent: Vec<PathBuf>,
     /// Whether the grid is shown.
     #[serde(deserialize_with = "lenient_bool_true")]
@@ -104,6 +104,12 @@ fn lenient_recent<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<PathBuf>
                 .collect()
         })
         .unwrap_or_default())
+}
+
+/// The recent list as strings (a path that is not UTF-8 is written lossily rather than
+/// failing the whole settings file).
+fn lossy_recent<S: serde::Serializer>(recent: &[PathBuf], s: S) -> Result<S::Ok, S::Error> {
+    s.collect_seq(recent.iter().map(|p| p.to_string_lossy()))
 }
 
 /// A boolean, or `true` when the member holds something else.

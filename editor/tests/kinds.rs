@@ -147,6 +147,9 @@ fn a_second_me_is_the_same_error_in_the_editor_and_in_check() {
     let (cli, ok) = cli_check(&file);
     assert!(!ok, "check exits 1");
     assert_eq!(editor_lines(&mut st), cli);
+    // The saved work in progress opens again, with the same errors listed.
+    let mut again = open(&file);
+    assert_eq!(editor_lines(&mut again), cli);
     // Play refuses with the first error and shows where it is.
     st.apply(PlayAction::Start);
     assert!(!st.playing());

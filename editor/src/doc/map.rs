@@ -13,6 +13,13 @@ use tilesmith_engine::{Grid, Pos, Problem};
 use super::history::{History, Undoable, absorb_cells, changed_cells, swap_cells};
 use crate::tools::{Button, CellRect, MapCell, Stroke, Tool, copy_rect, paste_cells, rect_of};
 
+/// The most cells Copy also puts on the system clipboard as JSON (larger selections stay in
+/// the editor's own clipboard).
+pub const MAX_CLIPBOARD_TEXT_CELLS: usize = 100_000;
+
+/// The longest system-clipboard text Paste reads as cells (64 MiB).
+pub const MAX_CLIPBOARD_TEXT_BYTES: usize = 64 << 20;
+
 /// A level with a map of cells, as the generic map document needs it.
 pub trait MapLevel: Clone + PartialEq + std::fmt::Debug {
     /// One map cell (boulder: a token with values; baba: a stack of objects).
@@ -115,6 +122,8 @@ impl<L: MapLevel, K> DocEdit<L, K> {
 pub trait MapOps {
     /// `(width, height)` of the design's map.
     fn size(&self) -> (usize, usize);
+    /// The largest side and the most cells a map of this kind may have.
+    fn limits(&self) -> (usize, usize);
     /// Undoes the last edit (ending any stroke); false when there is none.
     fn undo(&mut self) -> bool;
     /// Redoes the last undone edit; false when there is none.
@@ -262,6 +271,15 @@ impl<L: MapLevel, K: Undoable<Target = L>> MapDoc<L, K> {
         L::from_json(doc).is_ok_and(|l| l == self.level)
     }
 
+    /// A check of a copy of the design for a worker thread (see `KindDoc::check_job`).
+    pub fn check_job(&self, kind: &'static dyn tilesmith_engine::GameKind) -> super::CheckJob
+    where
+        L: Send + 'static,
+    {
+        let level = self.level.clone();
+        Box::new(move || kind.check(&level.to_json()))
+    }
+
     /// The cell at `pos` of the design, if inside.
     pub fn cell(&self, pos: Pos) -> Option<&L::Cell> {
         self.level.map().get(pos)
@@ -279,6 +297,10 @@ pub fn by_button<T: Copy>(pair: (T, T), b: Button) -> T {
 impl<L: MapLevel, K: Undoable<Target = L>> MapOps for MapDoc<L, K> {
     fn size(&self) -> (usize, usize) {
         (self.level.map().width(), self.level.map().height())
+    }
+
+    fn limits(&self) -> (usize, usize) {
+        L::limits()
     }
 
     fn undo(&mut self) -> bool {
@@ -349,6 +371,9 @@ impl<L: MapLevel, K: Undoable<Target = L>> MapOps for MapDoc<L, K> {
 
     fn clipboard_text(&self) -> Option<String> {
         let clip = self.clipboard.as_ref()?;
+        if clip.width() * clip.height() > MAX_CLIPBOARD_TEXT_CELLS {
+            return None;
+        }
         let rows: Vec<Value> = (0..clip.height())
             .map(|y| {
                 Value::Array(
@@ -362,9 +387,9 @@ impl<L: MapLevel, K: Undoable<Target = L>> MapOps for MapDoc<L, K> {
     }
 
     fn clipboard_from_text(&mut self, text: &str) -> bool {
-        // Bounded: a clipboard is at most a map of the kind's largest size.
+        // Bounded: at most what Copy writes, and only text that looks like rows of cells.
         let (max_side, max_cells) = L::limits();
-        if text.len() > 64 * max_cells.min(1 << 20) {
+        if text.len() > MAX_CLIPBOARD_TEXT_BYTES || !text.trim_start().starts_with('[') {
             return false;
         }
         let Ok(Value::Array(rows)) = serde_json::from_str::<Value>(text) else {

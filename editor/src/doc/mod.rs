@@ -22,6 +22,9 @@ use crate::tools::{Button, CellRect, Tool};
 use map::MapOps;
 use play::PlaySession;
 
+/// A check of the design to run on a worker thread: gives `GameKind::check` of the document.
+pub type CheckJob = Box<dyn FnOnce() -> Vec<Problem> + Send>;
+
 /// A message a kind's editor module sends itself through the shell's action queue.
 pub trait KindMsg: Any + std::fmt::Debug + Send + Sync {
     /// The message as [`Any`], to downcast.
@@ -108,6 +111,12 @@ pub trait KindDoc: Any {
     fn load(&mut self, name: &str, doc: &Value) -> Result<(), Vec<Problem>>;
     /// True when the design equals the level document `doc`.
     fn is_level(&self, doc: &Value) -> bool;
+    /// The check of the design as a job for a worker thread (a copy of the level, turned into
+    /// its document and checked there, so the UI thread does neither).
+    fn check_job(&self) -> CheckJob {
+        let (kind, doc) = (self.kind(), self.to_json());
+        Box::new(move || kind.check(&doc))
+    }
     /// Takes over the brushes and the clipboard of the previous document of the same kind.
     fn keep_tools_of(&mut self, old: &mut dyn KindDoc);
     /// `(width, height)` of the map as shown: the play state's while playing, else the
@@ -124,7 +133,8 @@ pub trait KindDoc: Any {
         filled: bool,
         selection: Option<CellRect>,
     );
-    /// Copies the cells of `r` as shown (the play state while playing) to the clipboard.
+    /// Copies the cells of `r` as shown to the clipboard. The default copies the design's
+    /// cells; a kind overrides it to copy the play state while playing.
     fn copy_shown(&mut self, r: CellRect) {
         self.map_mut().copy(r);
     }
@@ -155,7 +165,9 @@ pub trait KindDoc: Any {
     fn start_play(&mut self, seed: u64) -> Result<(), Vec<Problem>>;
     /// Stops playing; the design is as it was.
     fn stop_play(&mut self);
-    /// One step with `input` (the game's undo and restart inputs go back instead).
+    /// One step with `input` (the game's undo and restart inputs go back instead). An override
+    /// keeps the session's `inputs` (for replays), `report` and `running` as
+    /// [`PlaySession::begin_step`] and [`PlaySession::end_step`] do.
     fn play_step(&mut self, input: Input) {
         if let Some(p) = self.play_mut() {
             p.step(input);
@@ -211,7 +223,7 @@ pub trait KindDoc: Any {
 
 /// Writes the [`KindDoc`] methods that every kind built on a [`map::MapDoc`] field named
 /// `map` implements the same way: `as_any`, `as_any_mut`, `map`, `map_mut`, `to_json`,
-/// `load` and `is_level`. Use it inside `impl KindDoc for …`.
+/// `load`, `is_level` and `check_job`. Use it inside `impl KindDoc for …`.
 #[macro_export]
 macro_rules! map_doc_basics {
     () => {
@@ -245,6 +257,10 @@ macro_rules! map_doc_basics {
 
         fn is_level(&self, doc: &serde_json::Value) -> bool {
             self.map.is_level(doc)
+        }
+
+        fn check_job(&self) -> $crate::doc::CheckJob {
+            self.map.check_job(self.kind())
         }
     };
 }

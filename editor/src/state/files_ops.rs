@@ -136,7 +136,7 @@ impl EditorState {
                 self.doc.map_mut().mark_saved();
                 self.settings.add_recent(p);
                 self.save_settings();
-                self.refresh();
+                self.check_now();
                 let errors = self.problems.iter().filter(|x| x.is_error()).count();
                 self.status = format!("saved {}", p.display());
                 if errors > 0 {
@@ -207,12 +207,21 @@ impl EditorState {
     /// Loads the disk text as an undoable edit and marks it saved.
     fn take_disk(&mut self, text: String) {
         let Some(p) = self.path.clone() else { return };
+        let file = p.display().to_string();
         let loaded = tilesmith_engine::load_text(&text)
             .map_err(|e| EditorError::Level {
-                file: p.display().to_string(),
-                problems: render_problems(&p.display().to_string(), &e),
+                file: file.clone(),
+                problems: render_problems(&file, &e),
             })
-            .and_then(|d| self.push_level("Reload from disk", d.value));
+            .and_then(|d| self.push_level("Reload from disk", d.value))
+            .map_err(|e| match e {
+                // Problems of the document itself: located in the disk text, named by file.
+                EditorError::Level { .. } => match parse_named(&file, &text) {
+                    Err(located) => located,
+                    Ok(_) => e,
+                },
+                other => other,
+            });
         match loaded {
             Ok(()) => {
                 self.doc.map_mut().mark_saved();
@@ -398,11 +407,13 @@ pub fn read_document(path: &Path) -> Result<(Box<dyn KindDoc>, String), EditorEr
 }
 
 /// The default level to open: `welcome.json`, else the first loadable `*.json` (by name), in
-/// `levels/boulder/` under the current directory or in the source workspace, if any.
+/// `levels/KIND/` of the registry's first kind, under the current directory or in the source
+/// workspace, if any.
 pub fn default_level_file() -> Option<PathBuf> {
-    let mut dirs = vec![PathBuf::from("levels/boulder")];
+    let kind = kinds::registry()[0].name;
+    let mut dirs = vec![Path::new("levels").join(kind)];
     if let Some(m) = option_env!("CARGO_MANIFEST_DIR") {
-        dirs.push(Path::new(m).join("../levels/boulder"));
+        dirs.push(Path::new(m).join("../levels").join(kind));
     }
     for d in dirs {
         let Ok(rd) = std::fs::read_dir(&d) else {

@@ -8,6 +8,7 @@
 //! generic map document), [`PlayAction`]s (the generic play session) and [`KindAction`]s (only
 //! the open kind understands them).
 
+mod action;
 mod files_ops;
 pub mod view;
 
@@ -15,11 +16,12 @@ use std::path::PathBuf;
 
 use serde_json::Value;
 use tilesmith_engine::problem::PathSeg;
-use tilesmith_engine::{GameKind, Input, Pos, Problem};
+use tilesmith_engine::{GameKind, Pos, Problem};
 
-use crate::doc::{Cx, KindAction, KindDoc};
-use crate::files::{Autosave, Dialogs, Found, ScriptedDialogs, Settings};
+use crate::doc::{Cx, KindDoc};
+use crate::files::{Autosave, Dialogs, ScriptedDialogs, Settings};
 use crate::tools::{Button, CellRect, Tool};
+pub use action::{Action, Answer, MapAction, Pending, PlayAction};
 pub use files_ops::{default_level_file, parse_document, read_document};
 pub use view::{Viewport, ZOOM_RANGE};
 
@@ -33,217 +35,6 @@ pub enum SideTab {
     /// The rules page of the kind (boulder: the rule editor, whose selected rule's matches are
     /// outlined on the canvas; baba: the live rule list).
     Rules,
-}
-
-/// A question the editor is waiting for the user to answer (shown as a modal dialog).
-#[derive(Clone, Debug)]
-pub enum Pending {
-    /// There are unsaved changes; `then` runs after Save or Discard.
-    Unsaved {
-        /// The action that asked (open, new, quit, …).
-        then: Box<Action>,
-    },
-    /// The open file changed on disk while there are unsaved edits: keep which version?
-    ExternalChange {
-        /// The new text on disk.
-        text: String,
-    },
-    /// An autosave copy was left behind (a crash?): restore it?
-    RestoreAutosave(Found),
-    /// A message to acknowledge (e.g. a file that could not be opened).
-    Message(String),
-}
-
-/// The answers to a [`Pending`] question.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Answer {
-    /// Save, then go on.
-    Save,
-    /// Drop the unsaved changes and go on.
-    Discard,
-    /// Do nothing.
-    Cancel,
-    /// Keep the editor's version (the file on disk stays as it is until the next save).
-    KeepMine,
-    /// Load the version on disk (undoable).
-    TakeDisk,
-    /// Restore the autosave copy.
-    Restore,
-    /// Delete the autosave copy.
-    DropAutosave,
-    /// Close a message.
-    Ok,
-}
-
-/// Actions on the design's map: the generic map document of any kind.
-#[derive(Clone, Debug)]
-pub enum MapAction {
-    /// A mouse button went down on a cell; `alt` picks instead of painting.
-    CellPress {
-        /// The cell (x = column, y = row).
-        pos: Pos,
-        /// Left (primary) or right (secondary).
-        button: Button,
-        /// Alt was held: eyedropper.
-        alt: bool,
-    },
-    /// The pointer moved to a cell during a stroke (clamped into the map).
-    CellDrag(Pos),
-    /// The mouse button went up: finish the stroke.
-    CellRelease,
-    /// Undo the last edit.
-    Undo,
-    /// Redo the last undone edit.
-    Redo,
-    /// Undo or redo until this many edits are applied (history list).
-    HistoryGoTo(usize),
-    /// Copy the selection to the clipboard (the editor's, and the system's as JSON cells).
-    Copy,
-    /// Copy the selection, then empty it.
-    Cut,
-    /// Paste the clipboard at the hovered cell (or the selection's corner, or 0, 0).
-    Paste,
-    /// Paste text from the system clipboard: a JSON cell array of this kind becomes the
-    /// clipboard first; other text pastes the editor's clipboard.
-    PasteText(String),
-    /// Empty the selection.
-    DeleteSelection,
-    /// Resize the map to `width` × `height`; `anchor` (0–2, 0–2) says which side stays:
-    /// (0, 0) keeps the top-left, (1, 1) the centre, (2, 2) the bottom-right. New cells are
-    /// empty (boulder: `path`; baba: no object).
-    Resize {
-        /// New width in cells.
-        width: usize,
-        /// New height in cells.
-        height: usize,
-        /// (horizontal, vertical) anchor, each 0, 1 or 2.
-        anchor: (u8, u8),
-    },
-}
-
-/// Actions on the play session: the generic session over `dyn Game`.
-#[derive(Clone, Debug)]
-pub enum PlayAction {
-    /// Start playing the current design (refused, with the first error located, when the
-    /// design has errors).
-    Start,
-    /// Stop playing; the design is as it was.
-    Stop,
-    /// Run (true) or pause.
-    Run(bool),
-    /// One step with this input (`None`: the input chosen in the pane, by default wait). The
-    /// kind's undo and restart inputs go back instead.
-    Step(Option<Input>),
-    /// Undo one step.
-    Back,
-    /// Redo one step.
-    Forward,
-    /// Start again (boulder: a new game from the design; baba: the game's restart).
-    Reset,
-    /// Go to this step of the history.
-    Scrub(u64),
-    /// Set the speed factor (1 = the kind's steps per second).
-    Speed(f32),
-    /// Set the input used by Step and by running with no key held.
-    Choose(Input),
-    /// Time passed while running: `dt` seconds, with the input held on the keyboard.
-    Advance {
-        /// Seconds since the last frame.
-        dt: f64,
-        /// The input held on the keyboard, if any.
-        held: Option<Input>,
-    },
-    /// Copy the play state into the design, as one undoable edit.
-    UseAsDesign,
-    /// Save the session as a replay file (asks where).
-    Record,
-}
-
-/// Every change to the editor state. UI code pushes these; [`EditorState::apply`] runs them.
-#[derive(Clone, Debug)]
-pub enum Action {
-    /// Choose the canvas tool.
-    SelectTool(Tool),
-    /// Rectangles are filled (true) or outlines.
-    SetRectFilled(bool),
-    /// The cell under the pointer (for the readout), or `None`.
-    Hover(Option<Pos>),
-    /// Select the whole map.
-    SelectAll,
-    /// Clear the selection.
-    SelectNone,
-    /// Show the inspector for this cell.
-    Inspect(Option<Pos>),
-    /// Zoom by a factor around a canvas point (points from the canvas's top-left).
-    ZoomAt {
-        /// Factor (> 1 zooms in).
-        factor: f32,
-        /// The fixed point.
-        at: [f32; 2],
-    },
-    /// Zoom in one step around the canvas centre.
-    ZoomIn,
-    /// Zoom out one step around the canvas centre.
-    ZoomOut,
-    /// Fit the map into the canvas.
-    Fit,
-    /// Move the view by a screen offset in points.
-    Pan([f32; 2]),
-    /// The canvas size in points changed.
-    CanvasSize([f32; 2]),
-    /// Centre the view on a cell and inspect it (click-to-locate).
-    Locate(Pos),
-    /// Show or hide the grid.
-    ToggleGrid,
-    /// Edit → Replace all, with the kind's chosen pair (kinds without it ignore it).
-    ReplaceAll,
-    /// Show a page of the side panel.
-    SideTab(SideTab),
-    /// A new untitled level of the current kind (asks first when there are unsaved changes).
-    New,
-    /// A new untitled level of the kind with this name (`boulder`, `baba`; asks first when
-    /// there are unsaved changes).
-    NewOf(&'static str),
-    /// Open a file chosen in a dialog (asks first when there are unsaved changes).
-    Open,
-    /// Open this file (asks first when there are unsaved changes).
-    OpenPath(PathBuf),
-    /// Save to the current file (or ask for one).
-    Save,
-    /// Save to a file chosen in a dialog.
-    SaveAs,
-    /// Close the editor (asks first when there are unsaved changes).
-    Quit,
-    /// The open file changed on disk (from the file watcher).
-    DiskChanged,
-    /// Write the autosave copy now.
-    Autosave,
-    /// Answer the pending question.
-    Answer(Answer),
-    /// Something on the design's map.
-    Map(MapAction),
-    /// Something in the play session.
-    Play(PlayAction),
-    /// Something only the open kind has.
-    Kind(KindAction),
-}
-
-impl From<MapAction> for Action {
-    fn from(a: MapAction) -> Self {
-        Action::Map(a)
-    }
-}
-
-impl From<PlayAction> for Action {
-    fn from(a: PlayAction) -> Self {
-        Action::Play(a)
-    }
-}
-
-impl From<KindAction> for Action {
-    fn from(a: KindAction) -> Self {
-        Action::Kind(a)
-    }
 }
 
 /// Something that becomes an open document: a kind's level type (implemented in the kind's
@@ -306,6 +97,8 @@ pub struct EditorState {
     pub problems: Vec<Problem>,
     /// Text the system clipboard should receive (set by Copy and Cut; the app takes it).
     pub clipboard_out: Option<String>,
+    /// The last text put on the system clipboard (a paste of it needs no parsing).
+    clipboard_sent: Option<String>,
     problems_gen: Option<(u64, u64)>,
     /// A check of a large map running on a worker: its key and where its answer arrives.
     problems_job: Option<((u64, u64), ProblemsAnswer)>,
@@ -358,6 +151,7 @@ impl EditorState {
             close_ok: false,
             problems: Vec::new(),
             clipboard_out: None,
+            clipboard_sent: None,
             problems_gen: None,
             problems_job: None,
             confirmed: false,
@@ -427,13 +221,19 @@ impl EditorState {
         let key = (self.doc_serial, self.doc.map().generation());
         if let Some((k, rx)) = &self.problems_job {
             match rx.try_recv() {
-                Ok(p) if *k == key => {
-                    self.problems = p;
+                Ok(p) => {
+                    if *k == key {
+                        self.problems = p;
+                    }
+                    // A stale answer is dropped; the check below runs for the latest design.
                     self.problems_job = None;
                 }
-                Err(std::sync::mpsc::TryRecvError::Empty) if *k == key => return,
-                // A stale answer, or a worker that died: check again below.
-                _ => self.problems_job = None,
+                // One worker at a time: the latest design is checked when it is done.
+                Err(std::sync::mpsc::TryRecvError::Empty) => return,
+                Err(std::sync::mpsc::TryRecvError::Disconnected) => {
+                    self.problems_job = None;
+                    self.problems_gen = None;
+                }
             }
         }
         if self.problems_gen == Some(key) {
@@ -441,22 +241,33 @@ impl EditorState {
         }
         self.problems_gen = Some(key);
         let (w, h) = self.doc.map().size();
-        let doc = self.doc.to_json();
-        let kind = self.doc.kind();
         if w * h <= SYNC_CHECK_CELLS {
-            self.problems = kind.check(&doc);
+            self.problems = self.doc.kind().check(&self.doc.to_json());
             return;
         }
+        let job = self.doc.check_job();
         let (tx, rx) = std::sync::mpsc::channel();
         let spawned = std::thread::Builder::new()
             .name("tilesmith-check".into())
             .spawn(move || {
-                let _ = tx.send(kind.check(&doc));
+                let _ = tx.send(job());
             });
         match spawned {
             Ok(_) => self.problems_job = Some((key, rx)),
             Err(_) => self.problems_gen = None,
         }
+    }
+
+    /// The problems of the design as it is now, waiting for (or doing) the check when the list
+    /// may be stale: Play and Save decide on it.
+    pub fn check_now(&mut self) {
+        let key = (self.doc_serial, self.doc.map().generation());
+        if self.problems_gen == Some(key) && self.problems_job.is_none() {
+            return;
+        }
+        self.problems_job = None;
+        self.problems_gen = Some(key);
+        self.problems = self.doc.kind().check(&self.doc.to_json());
     }
 
     /// True while the problems list waits for the check of a large map (the app repaints
@@ -637,7 +448,9 @@ impl EditorState {
             }
             MapAction::Paste => self.paste(),
             MapAction::PasteText(text) => {
-                if map.clipboard_from_text(&text) {
+                // Our own last copy is already the clipboard: no need to read it back.
+                let ours = self.clipboard_sent.as_deref() == Some(text.as_str());
+                if !ours && map.clipboard_from_text(&text) {
                     self.status = "pasting cells from the system clipboard".into();
                 }
                 self.paste();
@@ -660,6 +473,12 @@ impl EditorState {
         self.doc.copy_shown(r);
         self.clipboard_out = self.doc.map().clipboard_text();
         self.status = format!("copied {}×{} cells", r.width(), r.height());
+        match &self.clipboard_out {
+            Some(t) => self.clipboard_sent = Some(t.clone()),
+            None => self
+                .status
+                .push_str(" (too many for the system clipboard: they paste within Tilesmith)"),
+        }
     }
 
     fn press(&mut self, pos: Pos, button: Button, alt: bool) {
@@ -764,6 +583,7 @@ impl EditorState {
 
     fn play_start(&mut self) {
         self.doc.map_mut().stroke_cancel();
+        self.check_now();
         let problems: Vec<Problem> = self
             .problems
             .iter()

@@ -128,7 +128,9 @@ fn side_panel(ui: &mut Ui, st: &EditorState, us: &mut UiState, out: &mut Vec<Act
                         us.kind.play_ui(ui, st, out);
                     } else {
                         us.kind.design_ui(ui, st, out);
-                        panels::resize_ui(ui, st.doc.map().size(), &mut us.panels, out);
+                        let map = st.doc.map();
+                        let size = (map.size(), map.limits().0);
+                        panels::resize_ui(ui, size, &mut us.panels, out);
                         ui.separator();
                         let map = st.doc.map();
                         panels::history_ui(ui, &map.done_names(), &map.undone_names(), out);

@@ -186,8 +186,14 @@ pub fn toolbar_ui(ui: &mut Ui, st: &EditorState, out: &mut Vec<Action>) {
     });
 }
 
-/// The size fields, the anchor grid and the Resize button, for a map of `size` cells.
-pub fn resize_ui(ui: &mut Ui, size: (usize, usize), ps: &mut PanelState, out: &mut Vec<Action>) {
+/// The size fields (1 to `max_side`), the anchor grid and the Resize button, for a map of
+/// `size` cells.
+pub fn resize_ui(
+    ui: &mut Ui,
+    (size, max_side): ((usize, usize), usize),
+    ps: &mut PanelState,
+    out: &mut Vec<Action>,
+) {
     if ps.synced != size {
         ps.synced = size;
         ps.resize_w = size.0;
@@ -195,10 +201,10 @@ pub fn resize_ui(ui: &mut Ui, size: (usize, usize), ps: &mut PanelState, out: &m
     }
     ui.horizontal(|ui| {
         ui.label("size");
-        ui.add(egui::DragValue::new(&mut ps.resize_w).range(1..=10_000))
+        ui.add(egui::DragValue::new(&mut ps.resize_w).range(1..=max_side))
             .accessible_name("new width");
         ui.label("×");
-        ui.add(egui::DragValue::new(&mut ps.resize_h).range(1..=10_000))
+        ui.add(egui::DragValue::new(&mut ps.resize_h).range(1..=max_side))
             .accessible_name("new height");
     });
     ui.horizontal(|ui| {

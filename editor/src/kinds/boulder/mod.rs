@@ -34,7 +34,10 @@ pub const ENTRY: KindEntry = KindEntry {
     about: "Boulder Dash with pre/post rule blocks",
     engine: &Boulder,
     new_doc: || Box::new(BoulderDoc::new(BoulderDoc::new_level())),
-    open: |v| BoulderLevel::from_json(v).map(|l| Box::new(BoulderDoc::new(l)) as Box<dyn KindDoc>),
+    open: |v| {
+        BoulderLevel::from_json_editable(v)
+            .map(|l| Box::new(BoulderDoc::new(l)) as Box<dyn KindDoc>)
+    },
     new_ui: || Box::new(BoulderUi),
     bench_doc: |side| Box::new(BoulderDoc::new(bench_level(side, side))),
 };
@@ -78,8 +81,9 @@ impl MapLevel for BoulderLevel {
         cell.to_json()
     }
 
+    /// Work in progress may have no `me` or several: the problems list shows those errors.
     fn from_json(doc: &Value) -> Result<Self, Vec<Problem>> {
-        BoulderLevel::from_json(doc)
+        BoulderLevel::from_json_editable(doc)
     }
 
     fn to_json(&self) -> Value {

@@ -236,11 +236,33 @@ impl BoulderLevel {
     /// [`BoulderLevel::warnings`]). Paths are set; lines and columns are not.
     pub fn from_json(doc: &Value) -> Result<Self, Vec<Problem>> {
         let mut p = Vec::new();
-        let level = parse_level(doc, &mut p);
+        let level = parse_level(doc, &mut p, true);
         match level {
             Some(l) if p.iter().all(|x| !x.is_error()) => Ok(l),
             _ => Err(p.into_iter().filter(Problem::is_error).collect()),
         }
+    }
+
+    /// Reads a level for editing: like [`BoulderLevel::from_json`], but a map with no `me` or
+    /// with several is accepted (the editor shows those errors in its problems list, and a
+    /// designer can save such work in progress and open it again to finish it). Every other
+    /// error still refuses the document, so nothing the file holds is dropped.
+    ///
+    /// # Errors
+    /// Every error-severity problem other than the figure count.
+    pub fn from_json_editable(doc: &Value) -> Result<Self, Vec<Problem>> {
+        let mut p = Vec::new();
+        let level = parse_level(doc, &mut p, false);
+        match level {
+            Some(l) if p.iter().all(|x| !x.is_error()) => Ok(l),
+            _ => Err(p.into_iter().filter(Problem::is_error).collect()),
+        }
+    }
+
+    /// The errors about the figure: none, or the map has no `me` or several (spec boulder
+    /// §3: exactly one `me`). Part of [`BoulderLevel::from_json`]'s errors.
+    pub fn figure_problems(&self) -> Vec<Problem> {
+        figure_problems(&self.map)
     }
 
     /// Warnings about a loadable level: no exit, fewer gems on the map than `gems[0]`,
@@ -476,7 +498,7 @@ fn three(doc: &Map<String, Value>, key: &str, p: &mut Vec<Problem>) -> Option<[u
     }
 }
 
-fn parse_level(doc: &Value, p: &mut Vec<Problem>) -> Option<BoulderLevel> {
+fn parse_level(doc: &Value, p: &mut Vec<Problem>, figure_rule: bool) -> Option<BoulderLevel> {
     let root = JsonPath::root();
     let Value::Object(o) = doc else {
         p.push(Problem::error(
@@ -534,28 +556,8 @@ fn parse_level(doc: &Value, p: &mut Vec<Problem>) -> Option<BoulderLevel> {
         .map(|(k, v)| (k.clone(), v.clone()))
         .collect();
     let map = map?;
-    let mes: Vec<Pos> = map
-        .iter()
-        .filter(|(_, c)| c.token == Token::Me)
-        .map(|(p, _)| p)
-        .collect();
-    match mes.len() {
-        0 => p.push(Problem::error(
-            root.key("map"),
-            "the map has no \"me\" (exactly one is required)",
-        )),
-        1 => {}
-        n => {
-            for &at in &mes[1..] {
-                p.push(
-                    Problem::error(
-                        root.key("map").index(at.y).index(at.x),
-                        format!("the map has {n} \"me\" fields (exactly one is required)"),
-                    )
-                    .at_cell(at),
-                );
-            }
-        }
+    if figure_rule {
+        p.extend(figure_problems(&map));
     }
     Some(BoulderLevel {
         name,
@@ -569,6 +571,33 @@ fn parse_level(doc: &Value, p: &mut Vec<Problem>) -> Option<BoulderLevel> {
         clock,
         extra,
     })
+}
+
+/// No `me`, or every `me` after the first (row-major), as errors.
+fn figure_problems(map: &Grid<Cell>) -> Vec<Problem> {
+    let root = JsonPath::root();
+    let mes: Vec<Pos> = map
+        .iter()
+        .filter(|(_, c)| c.token == Token::Me)
+        .map(|(p, _)| p)
+        .collect();
+    match mes.len() {
+        0 => vec![Problem::error(
+            root.key("map"),
+            "the map has no \"me\" (exactly one is required)",
+        )],
+        1 => Vec::new(),
+        n => mes[1..]
+            .iter()
+            .map(|&at| {
+                Problem::error(
+                    root.key("map").index(at.y).index(at.x),
+                    format!("the map has {n} \"me\" fields (exactly one is required)"),
+                )
+                .at_cell(at)
+            })
+            .collect(),
+    }
 }
 
 /// The clock of a saved play state: how many ticks were computed and where the random number
