@@ -39,7 +39,11 @@ fn a_rule_formed_by_the_you_move_acts_from_the_next_turn() {
         ["text_baba","text_is","text_you",null,null]]}));
     play(&mut g, "L");
     assert_eq!(cells(&g, "baba"), vec![(3, 1)]);
-    assert_eq!(cells(&g, "rock"), vec![(0, 0)], "the rock must not move in the turn");
+    assert_eq!(
+        cells(&g, "rock"),
+        vec![(0, 0)],
+        "the rock must not move in the turn"
+    );
     assert!(rule_texts(&g).contains(&"rock is move".to_string()));
     // Next turn (a wait): ROCK IS MOVE holds at the start, so the rock steps right.
     play(&mut g, ".");
@@ -103,8 +107,8 @@ fn nothing_being_you_does_not_end_the_level() {
 fn replays_keep_playing_after_a_lost_turn_and_stop_at_a_win() {
     // The replay and CLI loop (`tilesmith run`) plays every input after a lost turn.
     let mut g = start(lost_and_back());
-    let inputs = tilesmith_engine::parse_inputs(&tilesmith_engine::kind::baba::Baba, "R R R")
-        .unwrap();
+    let inputs =
+        tilesmith_engine::parse_inputs(&tilesmith_engine::kind::baba::Baba, "R R R").unwrap();
     replay_play(&mut g, &inputs, 3);
     assert_eq!(g.turn(), 3);
     // Turn 3: baba → (2,2) onto the rock (not STOP); the rock steps left onto (1,2) and pushes

@@ -374,9 +374,7 @@ fn parse_sequence(words: &[Word]) -> Vec<(Rule, Vec<usize>)> {
     let mut read_until = 0;
     while i < words.len() {
         let may_start = matches!(words[i], Word::Noun(_) | Word::Not | Word::Prefix(_))
-            && (i == 0
-                || i > read_until
-                || !matches!(words[i - 1], Word::Prep(_) | Word::Not));
+            && (i == 0 || i > read_until || !matches!(words[i - 1], Word::Prep(_) | Word::Not));
         if !may_start {
             i += 1;
             continue;
