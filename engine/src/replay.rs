@@ -348,8 +348,8 @@ impl Replay {
     }
 }
 
-/// Steps `game` `ticks` times with `inputs` (no key past their end), stopping when it is over
-/// (`undo` and `restart` still act then).
+/// Steps `game` `ticks` times with `inputs` (no key past their end), stopping when it takes
+/// no more turns ([`Game::takes_turns`]; `undo` and `restart` still act then).
 pub fn play(game: &mut dyn Game, inputs: &[Input], ticks: u64) {
     play_with(game, inputs, ticks, |_| {});
 }
@@ -363,7 +363,7 @@ pub fn play_with(
 ) {
     for t in 0..ticks {
         let input = inputs.get(t as usize).copied().unwrap_or(Input::Wait);
-        if game.status().is_over() && !matches!(input, Input::Undo | Input::Restart) {
+        if !game.takes_turns() && !matches!(input, Input::Undo | Input::Restart) {
             break;
         }
         on_step(&game.step(input));

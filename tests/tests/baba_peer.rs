@@ -28,14 +28,6 @@ use tilesmith_tests::corpus;
 /// Cases where the peer's expectation contradicts spec baba; we follow the spec.
 const SPEC_DIFFERS: &[(&str, &str)] = &[
     (
-        "step-advanced-03",
-        "§3.3: a word after a preposition may not start a sentence, so `FACING BABA IS YOU` forms no rule; the peer drops the stray FACING and keeps BABA IS YOU",
-    ),
-    (
-        "step-advanced-04",
-        "§3.3: as step-advanced-03, with ON: `ON BABA IS YOU` forms no rule",
-    ),
-    (
         "step-batch-and-win-03",
         "§5.10: a MOVE object whose move would fail reverses its facing (once per turn) even when the reverse move fails too; the peer keeps the old facing",
     ),
@@ -58,10 +50,6 @@ const SPEC_DIFFERS: &[(&str, &str)] = &[
     (
         "step-shift-cascade-01",
         "§5.10: two SHIFTers with different facings in one cell each move in the other's direction (directions taken at the start of the step); the peer updates directions while shifting, so both end facing right in place",
-    ),
-    (
-        "step-rule-timing-04",
-        "§4.2 step 2: the rules are refreshed after each movement sub-step, so ROCK IS MOVE formed by the YOU move makes the rock move in the MOVE step of the same turn; the peer re-reads rules only after SHIFT",
     ),
 ];
 

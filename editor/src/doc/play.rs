@@ -113,10 +113,10 @@ impl PlaySession {
         self.game.steps() + self.game.redo_len() as u64
     }
 
-    /// Starts recording a step with `input`: false (and running stops) when the game is over.
+    /// Starts recording a step with `input`: false (and running stops) when the game takes no more turns.
     /// The caller then steps the game and calls [`PlaySession::end_step`].
     pub fn begin_step(&mut self, input: Input) -> bool {
-        if self.game.status().is_over() {
+        if !self.game.takes_turns() {
             self.running = false;
             return false;
         }
@@ -126,11 +126,11 @@ impl PlaySession {
         true
     }
 
-    /// Keeps the report of the step just computed; running stops at the end of the game.
+    /// Keeps the report of the step just computed; running stops when the game takes no more turns.
     pub fn end_step(&mut self, report: StepReport) {
         self.report = Some(report);
         self.touch();
-        if self.game.status().is_over() {
+        if !self.game.takes_turns() {
             self.running = false;
         }
     }

@@ -544,7 +544,7 @@ impl EditorState {
                     self.doc.play_settle();
                 }
                 if let Some(p) = self.doc.play_mut() {
-                    p.running = on && !p.game.status().is_over();
+                    p.running = on && p.game.takes_turns();
                 }
             }
             PlayAction::Step(i) => {

@@ -105,6 +105,12 @@ pub trait Game {
     fn redo_len(&self) -> usize;
     /// Won, lost or running.
     fn status(&self) -> Status;
+    /// True while a step still computes a turn: by default until the game is won or lost.
+    /// A kind whose lost state is not final (baba: nothing is YOU, but MOVE objects may
+    /// rebuild a YOU rule) keeps taking turns then; replays and the CLI follow this.
+    fn takes_turns(&self) -> bool {
+        !self.status().is_over()
+    }
     /// The one-line JSON summary printed by `tilesmith run`.
     fn summary(&self) -> Value;
     /// The current state as a level document of this kind, which loads again.

@@ -495,6 +495,12 @@ impl Game for BabaGame {
         true
     }
 
+    /// Lost is not final in baba (nothing is YOU, but MOVE and SHIFT objects still move and a
+    /// YOU rule may form again); only a win ends the game.
+    fn takes_turns(&self) -> bool {
+        !matches!(self.st.status, Status::Won { .. })
+    }
+
     fn steps(&self) -> u64 {
         (self.dropped + self.cursor) as u64
     }

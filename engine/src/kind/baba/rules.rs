@@ -199,8 +199,10 @@ fn complement_ok(verb: Verb, w: Word) -> bool {
     }
 }
 
-/// The longest complete sentence starting at `start` (§3.3 step 3), if any.
-fn parse_sentence(words: &[Word], start: usize) -> Option<Sentence> {
+/// The longest complete sentence starting at `start` (§3.3 step 3), if any, and the index of
+/// the word the reading stopped at (`start` when the first word cannot start a sentence; the
+/// words before it were read as part of the attempt).
+fn parse_sentence(words: &[Word], start: usize) -> (Option<Sentence>, usize) {
     let mut s = Sentence {
         start,
         ..Sentence::default()
@@ -208,6 +210,7 @@ fn parse_sentence(words: &[Word], start: usize) -> Option<Sentence> {
     let mut st = St::Start;
     let mut nots: Vec<usize> = Vec::new();
     let mut best: Option<Sentence> = None;
+    let mut reach = words.len();
     for (i, &w) in words.iter().enumerate().skip(start) {
         if w == Word::Not {
             if matches!(
@@ -225,6 +228,7 @@ fn parse_sentence(words: &[Word], start: usize) -> Option<Sentence> {
                 nots.push(i);
                 continue;
             }
+            reach = i;
             break;
         }
         let neg = nots.len() % 2 == 1;
@@ -289,11 +293,15 @@ fn parse_sentence(words: &[Word], start: usize) -> Option<Sentence> {
                 St::Comp
             }
             (St::Comp, Word::And) if !had_nots => St::CompAnd,
-            _ => break,
+            _ => {
+                // A NOT run before the failing word was read too; the failing word was not.
+                reach = i;
+                break;
+            }
         };
         st = next;
     }
-    best
+    (best, reach)
 }
 
 /// The most rules one sentence may expand into (subjects × complements). Real levels use a
@@ -353,13 +361,27 @@ fn expand(s: &Sentence) -> Vec<(Rule, Vec<usize>)> {
 }
 
 /// Parses one word sequence (§3.3 step 3): every rule with the sequence indices it uses.
+///
+/// A word after a PREP or NOT may not start a sentence when an earlier attempt read that PREP
+/// or NOT (`A ON B AND C NEAR D IS E` gives only `C NEAR D IS E`, §3.3). A PREP or NOT that no
+/// attempt read, because the attempt failed at its first word (a stray `FACING` or `ON` at the
+/// start of a line, or after a finished sentence), does not stop the next word: as in the real
+/// game, reading restarts at the next word (docs/baba-semantics.md, §3.3 parse).
 fn parse_sequence(words: &[Word]) -> Vec<(Rule, Vec<usize>)> {
     let mut out = Vec::new();
     let mut i = 0;
+    // Words before this index were read by an earlier attempt.
+    let mut read_until = 0;
     while i < words.len() {
         let may_start = matches!(words[i], Word::Noun(_) | Word::Not | Word::Prefix(_))
-            && (i == 0 || !matches!(words[i - 1], Word::Prep(_) | Word::Not));
-        if may_start && let Some(s) = parse_sentence(words, i) {
+            && (i == 0 || i > read_until || !matches!(words[i - 1], Word::Prep(_) | Word::Not));
+        if !may_start {
+            i += 1;
+            continue;
+        }
+        let (sentence, reach) = parse_sentence(words, i);
+        read_until = read_until.max(reach);
+        if let Some(s) = sentence {
             let end = s.end;
             out.extend(expand(&s));
             i = end.saturating_sub(1).max(i + 1);

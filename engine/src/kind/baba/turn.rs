@@ -432,14 +432,15 @@ impl BabaGame {
                         .collect();
                 g.move_round(&movers, |_, _| Some(d), Cause::You);
             });
-            self.refresh();
         }
+        // The whole movement block reads the rules of the start of the turn: as in the real
+        // game, rules are re-read only after all movement (YOU, MOVE, FEAR, SHIFT), so a rule
+        // that a move completes acts from the refresh after the block on (docs/baba-semantics.md,
+        // §4.2 refresh).
         // 2b MOVE
         self.phase("movement", &mut out, |g| g.move_phase());
-        self.refresh();
         // 2d FEAR (Tier 2)
         self.phase("movement", &mut out, |g| g.fear_phase());
-        self.refresh();
         // 2e SHIFT
         self.phase("movement", &mut out, |g| g.shift_phase());
         self.refresh();
