@@ -435,3 +435,118 @@ fn input_words_are_the_level_kinds() {
     ]);
     assert_eq!(stdout_json(&o)["turns"], 0);
 }
+
+/// A stone above the figure falls on it in the first tick.
+fn doomed() -> Value {
+    json!({"name":"doomed","width":5,"height":4,"gems":[0,0,0],"ticks":[1000,1000,1000],
+        "map":[["wall","wall","wall","wall","wall"],["wall","stone","mud","exit","wall"],
+               ["wall","path","mud","mud","wall"],["wall","me","wall","wall","wall"]]})
+}
+
+#[test]
+fn the_out_file_of_a_lost_game_loads_again() {
+    let f = write("doomed.json", &doomed());
+    let out = tmp("doomed-state.json");
+    let v = stdout_json(&tilesmith(&[
+        "run",
+        f.to_str().unwrap(),
+        "--inputs",
+        ". . .",
+        "--out",
+        out.to_str().unwrap(),
+    ]));
+    assert_eq!(v["status"], "lost", "{v}");
+    let o = tilesmith(&["check", out.to_str().unwrap()]);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "check: {}",
+        String::from_utf8_lossy(&o.stdout)
+    );
+    let again = stdout_json(&tilesmith(&["run", out.to_str().unwrap(), "--inputs", "."]));
+    assert_eq!(again["status"], "lost");
+    assert_eq!(again["ticks"], v["ticks"], "a finished game does not go on");
+}
+
+/// Runs the binary, failing (instead of hanging) after 20 seconds.
+fn tilesmith_within_time(args: &[&str]) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tilesmith"))
+        .args(args)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    let start = std::time::Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if start.elapsed() > std::time::Duration::from_secs(20) {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("tilesmith {args:?} hangs");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    child.wait_with_output().unwrap()
+}
+
+/// `check`, `run` and a replay of `path` fail at once with exit 1 and a message naming it.
+fn refused(path: &Path) {
+    let name = path.to_str().unwrap();
+    for args in [vec!["check", name], vec!["run", name, "--inputs", "."]] {
+        let o = tilesmith_within_time(&args);
+        assert_eq!(o.status.code(), Some(1), "{args:?}");
+        let text = format!(
+            "{}{}",
+            String::from_utf8_lossy(&o.stdout),
+            String::from_utf8_lossy(&o.stderr)
+        );
+        assert!(text.contains(name), "{args:?}: {text}");
+        assert!(text.contains("not a regular file"), "{args:?}: {text}");
+    }
+    let rec = tmp(&format!(
+        "special-{}.replay.json",
+        path.file_name().unwrap().to_string_lossy()
+    ));
+    std::fs::write(
+        &rec,
+        json!({"tilesmith": "replay", "version": 1, "level": name, "seed": 1, "inputs": "."})
+            .to_string(),
+    )
+    .unwrap();
+    let o = tilesmith_within_time(&["run", "--replay", rec.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains(name) && err.contains("not a regular file"),
+        "{err}"
+    );
+    // A replay file that is itself special is refused too.
+    let o = tilesmith_within_time(&["run", "--replay", name]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains(name) && err.contains("not a regular file"),
+        "{err}"
+    );
+}
+
+#[test]
+fn only_regular_files_are_read() {
+    let dir = tmp("a-directory.json");
+    std::fs::create_dir_all(&dir).unwrap();
+    refused(&dir);
+    if Path::new("/dev/zero").exists() {
+        refused(Path::new("/dev/zero"));
+    }
+    if cfg!(unix) {
+        let fifo = tmp("a-pipe.json");
+        let _ = std::fs::remove_file(&fifo);
+        let made = Command::new("mkfifo").arg(&fifo).status();
+        match made {
+            Ok(s) if s.success() => refused(&fifo),
+            _ => eprintln!("skipped the named pipe: mkfifo is not available"),
+        }
+    } else {
+        eprintln!("skipped the named pipe: not a Unix system");
+    }
+}

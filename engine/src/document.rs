@@ -123,13 +123,56 @@ pub fn load_bytes(bytes: &[u8]) -> Result<Document, Vec<Problem>> {
     }
 }
 
+/// The metadata of `path` when it is a regular file (after following symbolic links); an
+/// error saying what it is instead otherwise. Reading a named pipe, a device such as
+/// `/dev/zero` or a directory would block forever, never end or fail obscurely, so every file
+/// the engine reads is checked with this first.
+///
+/// # Errors
+/// The file's metadata cannot be read, or it is not a regular file.
+pub fn regular_file(path: &Path) -> std::io::Result<std::fs::Metadata> {
+    let meta = std::fs::metadata(path)?;
+    if meta.is_file() {
+        return Ok(meta);
+    }
+    let what = if meta.is_dir() {
+        "a directory"
+    } else {
+        special_file_kind(&meta)
+    };
+    Err(std::io::Error::other(format!(
+        "not a regular file ({what}); only regular files are read"
+    )))
+}
+
+#[cfg(unix)]
+fn special_file_kind(meta: &std::fs::Metadata) -> &'static str {
+    use std::os::unix::fs::FileTypeExt;
+    let t = meta.file_type();
+    if t.is_fifo() {
+        "a named pipe"
+    } else if t.is_char_device() || t.is_block_device() {
+        "a device"
+    } else if t.is_socket() {
+        "a socket"
+    } else {
+        "a special file"
+    }
+}
+
+#[cfg(not(unix))]
+fn special_file_kind(_: &std::fs::Metadata) -> &'static str {
+    "a special file"
+}
+
 /// Reads and parses a level file (see [`load_bytes`]).
 ///
 /// # Errors
-/// [`LoadError::Io`] when the file cannot be read or is larger than [`MAX_FILE_BYTES`];
+/// [`LoadError::Io`] when the file cannot be read or is not a regular file (see
+/// [`regular_file`]); a problem when it is larger than [`MAX_FILE_BYTES`];
 /// [`LoadError::Problems`] when it is not a level document.
 pub fn load_file(path: &Path) -> Result<Document, LoadError> {
-    let meta = std::fs::metadata(path)?;
+    let meta = regular_file(path)?;
     if meta.len() > MAX_FILE_BYTES {
         return Err(LoadError::Problems(vec![Problem {
             line: Some(1),
@@ -143,6 +186,16 @@ pub fn load_file(path: &Path) -> Result<Document, LoadError> {
             )
         }]));
     }
-    let bytes = std::fs::read(path)?;
+    // At most one byte more than allowed, in case the file grew since its metadata was read.
+    let mut bytes = Vec::new();
+    std::io::Read::read_to_end(
+        &mut std::io::Read::take(std::fs::File::open(path)?, MAX_FILE_BYTES + 1),
+        &mut bytes,
+    )?;
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        return Err(LoadError::Io(std::io::Error::other(format!(
+            "the file grew past {MAX_FILE_BYTES} bytes while it was read"
+        ))));
+    }
     load_bytes(&bytes).map_err(LoadError::Problems)
 }

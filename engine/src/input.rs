@@ -13,6 +13,7 @@ use serde::Serialize;
 
 use crate::grid::Dir;
 use crate::kind::GameKind;
+use crate::problem::quote;
 use crate::replay::MAX_REPLAY_TICKS;
 
 /// One input for one step. A kind's words ([`GameKind::inputs`]) say which inputs its levels
@@ -103,7 +104,7 @@ pub struct InputSpec {
 #[non_exhaustive]
 pub enum InputError {
     /// The word is no input of the kind.
-    #[error("{}\"{word}\" is not a {kind} input (use {})", at(.position), .expected.join(" "))]
+    #[error("{}{} is not a {kind} input (use {})", at(.position), quote(.word), .expected.join(" "))]
     Unknown {
         /// The word's number in the text (1 for the first), if read from a text.
         position: Option<usize>,
@@ -116,7 +117,7 @@ pub enum InputError {
     },
     /// The word's repeat count (`WORD*N`) is malformed: empty, zero, not decimal digits, a
     /// second `*`, or a count with no word before it.
-    #[error("{}\"{word}\" has a bad repeat count: {reason}", at(.position))]
+    #[error("{}{} has a bad repeat count: {reason}", at(.position), quote(.word))]
     BadCount {
         /// The word's number in the text, 1 for the first.
         position: usize,
@@ -127,8 +128,9 @@ pub enum InputError {
     },
     /// The text asks for more steps than [`MAX_REPLAY_TICKS`].
     #[error(
-        "{}\"{word}\" makes the inputs too long (more than {MAX_REPLAY_TICKS} steps)",
-        at(.position)
+        "{}{} makes the inputs too long (more than {MAX_REPLAY_TICKS} steps)",
+        at(.position),
+        quote(.word)
     )]
     TooMany {
         /// The number of the word that passed the limit, 1 for the first.

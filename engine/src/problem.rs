@@ -12,6 +12,39 @@ use serde::Serialize;
 
 use crate::grid::Pos;
 
+/// The most characters of a file value that a message quotes; see [`quote`].
+pub const QUOTE_CHARS: usize = 40;
+
+/// A value from a file, quoted for a message: `"value"` when it is short, else its first
+/// [`QUOTE_CHARS`] characters and its length, `"aaaa…" (12000000 characters)`. Control
+/// characters are escaped so that a message stays one line. Every message built from a file
+/// value quotes it with this, so that one huge token cannot make a huge message.
+pub fn quote(s: &str) -> String {
+    quote_at_most(s, QUOTE_CHARS)
+}
+
+/// Like [`quote`], with at most `max` characters: for file paths, which are longer than
+/// names but come from files too (a replay's level path).
+pub fn quote_at_most(s: &str, max: usize) -> String {
+    let mut out = String::from("\"");
+    let mut n = 0;
+    for c in s.chars() {
+        if n == max {
+            let total = s.chars().count();
+            out.push_str(&format!("\u{2026}\" ({total} characters)"));
+            return out;
+        }
+        if c.is_control() {
+            out.extend(c.escape_debug());
+        } else {
+            out.push(c);
+        }
+        n += 1;
+    }
+    out.push('"');
+    out
+}
+
 /// One step of a [`JsonPath`]: an object key or an array index.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
 pub enum PathSeg {
@@ -51,6 +84,11 @@ impl fmt::Display for JsonPath {
         f.write_str("$")?;
         for seg in &self.0 {
             match seg {
+                PathSeg::Key(k) if k.chars().count() > QUOTE_CHARS => {
+                    let short: String = k.chars().take(QUOTE_CHARS).collect();
+                    let short = serde_json::Value::String(short).to_string();
+                    write!(f, "[{}\u{2026}\"]", &short[..short.len() - 1])?
+                }
                 PathSeg::Key(k)
                     if !k.is_empty()
                         && k.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') =>
@@ -232,6 +270,20 @@ mod tests {
         let p = JsonPath::root().key("map").index(3).index(4).key("token");
         assert_eq!(p.to_string(), "$.map[3][4].token");
         assert_eq!(JsonPath::root().key("a b").to_string(), "$[\"a b\"]");
+    }
+
+    #[test]
+    fn long_values_are_quoted_by_a_prefix_and_their_length() {
+        assert_eq!(quote("mud"), "\"mud\"");
+        assert_eq!(quote("a\nb"), "\"a\\nb\"");
+        let long = "é".repeat(1000);
+        let q = quote(&long);
+        assert_eq!(
+            q,
+            format!("\"{}\u{2026}\" (1000 characters)", "é".repeat(40))
+        );
+        let key = JsonPath::root().key(&"k".repeat(100)).to_string();
+        assert_eq!(key, format!("$[\"{}\u{2026}\"]", "k".repeat(40)));
     }
 
     #[test]

@@ -22,7 +22,7 @@ use serde_json::{Map, Value, json};
 use crate::document::{Document, LoadError, load_bytes, load_file};
 use crate::input::format_inputs;
 use crate::kind::{Game, GameKind, Input, StepReport, kind_of};
-use crate::problem::{JsonPath, Problem, locate};
+use crate::problem::{JsonPath, Problem, locate, quote_at_most};
 
 /// Where a replay's level comes from.
 #[derive(Clone, Debug, PartialEq)]
@@ -100,7 +100,7 @@ fn level_kind(level: &ReplayLevel, root: &JsonPath) -> Result<&'static dyn GameK
                 };
                 bad(
                     root.key("level"),
-                    format!("cannot read the level \"{name}\": {why}"),
+                    format!("cannot read the level {}: {why}", quote_at_most(&name, 240)),
                 )
             })
         }
@@ -242,6 +242,7 @@ impl Replay {
     /// # Errors
     /// I/O errors, or the file's problems.
     pub fn load(path: &Path) -> Result<Replay, LoadError> {
+        crate::document::regular_file(path)?;
         let text = std::fs::read_to_string(path)?;
         let base = path.parent().unwrap_or(Path::new("."));
         Self::from_text(&text, base).map_err(LoadError::Problems)

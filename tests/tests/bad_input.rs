@@ -264,6 +264,80 @@ fn unknown_kind_and_unknown_value_names() {
     assert_eq!(p.path.to_string(), "$.pre[0].original[0].values.speed");
 }
 
+/// Every message of `text` (errors and warnings, as `check` prints them) is short, and the
+/// first one quotes a prefix of the huge value and its length.
+fn all_lines_short(text: &str, len: usize) {
+    let problems = match load_text(text) {
+        Err(p) => p,
+        Ok(doc) => doc.check(),
+    };
+    assert!(!problems.is_empty());
+    for p in &problems {
+        let short = |s: &str| s.chars().take(300).collect::<String>();
+        assert!(
+            p.message.len() < 200,
+            "a {}-byte message: {}",
+            p.message.len(),
+            short(&p.message)
+        );
+        // The line adds the file, the place and the path (whose keys are shortened too).
+        let line = p.render("f.json");
+        assert!(
+            line.len() < 400,
+            "a {}-byte line: {}",
+            line.len(),
+            short(&line)
+        );
+    }
+    let first = problems[0].render("f.json");
+    assert!(
+        first.contains(&format!("\u{2026}\" ({len} characters)")),
+        "{first}"
+    );
+}
+
+#[test]
+fn a_huge_value_is_quoted_by_a_short_prefix_and_its_length() {
+    let huge = "a".repeat(1_000_000);
+    // A map token, boulder and baba.
+    all_lines_short(
+        &level_with(&[(
+            "map",
+            &format!("[[\"me\", \"{huge}\", \"exit\"],\n  [\"wall\", \"wall\", \"wall\"]]"),
+        )]),
+        huge.len(),
+    );
+    let baba = format!(
+        r#"{{"kind":"baba","name":"t","width":2,"height":1,"map":[["baba","text_{huge}"]]}}"#
+    );
+    all_lines_short(&baba, huge.len());
+    // A kind, a global, a value name and a field member.
+    all_lines_short(&level_with(&[("kind", &format!("\"{huge}\""))]), huge.len());
+    all_lines_short(
+        &level_with(&[("state", &format!("{{\"{huge}\": 1}}"))]),
+        huge.len(),
+    );
+    all_lines_short(
+        &level_with(&[(
+            "map",
+            &format!(
+                "[[\"me\", {{\"token\": \"mud\", \"values\": {{\"{huge}\": 1}}}}, \"exit\"],\n  [\"wall\", \"wall\", \"wall\"]]"
+            ),
+        )]),
+        huge.len(),
+    );
+    // A rule's situation.
+    let (p, line) = rule_error(&format!(
+        r#"{{"situation":"{huge}","direction":"east","original":[{{"token":"mud"}}],"result":[{{"token":"0"}}]}}"#
+    ));
+    assert!(p.message.len() < 200, "{}", p.message.len());
+    assert!(line.len() < 400, "{}", line.len());
+    assert!(
+        p.message
+            .starts_with(&format!("unknown situation \"{}\u{2026}\"", "a".repeat(40)))
+    );
+}
+
 fn corpus_texts() -> Vec<String> {
     let dir = tilesmith_tests::corpus("boulder/ws1718");
     tilesmith_tests::json_files(&dir)

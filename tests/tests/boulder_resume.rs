@@ -170,3 +170,79 @@ fn a_game_from_a_saved_state_counts_its_steps_from_zero() {
     assert!(out.matches);
     assert_eq!(out.game.to_level()["map"], direct.to_level()["map"]);
 }
+
+/// A 5×3 level where a boulder above the figure falls on it in the first tick.
+fn doomed() -> BoulderLevel {
+    let v = serde_json::json!({
+        "name": "doomed", "width": 5, "height": 4, "gems": [0, 0, 0],
+        "ticks": [1000, 1000, 1000],
+        "map": [["wall", "wall", "wall", "wall", "wall"],
+                ["wall", "stone", "mud", "exit", "wall"],
+                ["wall", "path", "mud", "mud", "wall"],
+                ["wall", "me", "wall", "wall", "wall"]],
+    });
+    BoulderLevel::from_json(&v).unwrap()
+}
+
+/// A lost game (no `me` left) saves a state that loads again, still lost, and stays lost.
+#[test]
+fn a_lost_game_saves_a_state_that_loads_again() {
+    let mut g = BoulderGame::new(doomed(), 1);
+    for _ in 0..5 {
+        g.step(Input::Wait);
+    }
+    assert_eq!(g.status().word(), "lost", "{}", g.summary());
+    let saved = g.to_level();
+    assert_eq!(saved["state"]["status"], "lost");
+    let text = tilesmith_engine::json_text::layout(&saved);
+    let doc = tilesmith_engine::load_text(&text).unwrap();
+    let errors: Vec<_> = doc.check().into_iter().filter(|p| p.is_error()).collect();
+    assert!(errors.is_empty(), "{errors:?}\n{text}");
+    let mut again = doc.start(9).unwrap();
+    assert_eq!(again.status(), g.status(), "the reason is kept too");
+    assert_eq!(again.state_hash(), g.state_hash());
+    let r = again.step(Input::Wait);
+    assert!(r.changed.is_empty(), "a finished game does not go on");
+    assert_eq!(again.to_level(), saved);
+    // Without a finished status, a map without `me` is still an error.
+    let mut running = saved.clone();
+    running["state"]["status"] = "running".into();
+    running["state"].as_object_mut().unwrap().remove("reason");
+    assert!(BoulderLevel::from_json(&running).is_err());
+    // A status the game could not have is rejected.
+    let mut bad = saved.clone();
+    bad["state"]["status"] = "paused".into();
+    assert!(BoulderLevel::from_json(&bad).is_err());
+}
+
+/// The clock stops at the largest tick count a state may hold, so the saved state of a game at
+/// the limit always loads again.
+#[test]
+fn the_clock_stops_at_the_largest_tick_count_that_loads() {
+    use tilesmith_engine::kind::boulder::MAX_TICK_COUNT;
+    let (level, _, seed) = clockwork();
+    let mut v = level.to_json();
+    v["state"] = serde_json::json!({"tick_count": MAX_TICK_COUNT - 1});
+    let mut g = BoulderGame::new(BoulderLevel::from_json(&v).unwrap(), seed);
+    g.step(Input::Wait);
+    assert_eq!(
+        g.summary()["ticks"],
+        1,
+        "the last tick below the limit runs"
+    );
+    assert_eq!(g.tick_count(), MAX_TICK_COUNT as u64);
+    let before = g.to_level();
+    let r = g.step(Input::Wait);
+    assert!(r.changed.is_empty(), "no tick past the limit");
+    assert_eq!(g.summary()["ticks"], 1, "no tick past the limit");
+    assert_eq!(g.tick_count(), MAX_TICK_COUNT as u64);
+    assert_eq!(g.to_level(), before);
+    assert_eq!(before["state"]["tick_count"], MAX_TICK_COUNT);
+    let reloaded = BoulderLevel::from_json(&before).unwrap();
+    let mut again = BoulderGame::new(reloaded, seed);
+    again.step(Input::Wait);
+    assert_eq!(again.tick_count(), MAX_TICK_COUNT as u64);
+    // One more is rejected by the loader, as before.
+    v["state"] = serde_json::json!({"tick_count": MAX_TICK_COUNT + 1});
+    assert!(BoulderLevel::from_json(&v).is_err());
+}

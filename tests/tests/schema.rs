@@ -1343,6 +1343,9 @@ fn saved_states_with_a_clock_match_the_schema() {
         json!({"rng": format!("{}:007", "0".repeat(64))}),
         json!({"rng": format!("{}:{}", "0".repeat(64), "9".repeat(39))}),
         json!({"tick_count": 9007199254740992u64}),
+        json!({"status": "paused"}),
+        json!({"status": "Lost"}),
+        json!({"reason": 3}),
     ] {
         let doc = with(|d| d["state"] = bad.clone());
         assert!(!schema_errors(&v, &doc).is_empty(), "schema accepts {bad}");

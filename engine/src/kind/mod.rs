@@ -17,7 +17,7 @@ use serde_json::Value;
 use crate::grid::{Dir, Pos};
 pub use crate::input::{Input, InputError, InputSpec};
 use crate::observe::Phase;
-use crate::problem::{JsonPath, Problem};
+use crate::problem::{JsonPath, Problem, quote};
 
 /// Whether a game goes on, was won or was lost.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -181,7 +181,7 @@ pub fn kind_of(doc: &Value) -> Result<&'static dyn GameKind, Problem> {
         let known: Vec<_> = kinds().iter().map(|k| k.name()).collect();
         Problem::error(
             path,
-            format!("unknown kind \"{name}\" (known: {})", known.join(", ")),
+            format!("unknown kind {} (known: {})", quote(name), known.join(", ")),
         )
     })
 }

@@ -17,7 +17,7 @@ use super::rules::{FormedRule, TextTile, form_rules};
 use super::word::{Kind, Prop, Verb, Word};
 use crate::grid::{Dir, Grid, Pos};
 use crate::level_json::{self, int, type_name};
-use crate::problem::{JsonPath, Problem};
+use crate::problem::{JsonPath, Problem, quote};
 
 /// The largest `width` or `height` accepted.
 pub const MAX_SIDE: usize = 1000;
@@ -284,14 +284,16 @@ fn token_of(s: &str, path: JsonPath, at: Pos, p: &mut Vec<Problem>) -> Option<Ki
         Some(k) => Some(k),
         None => {
             let hint = if let Some(w) = lower.strip_prefix("text_") {
-                format!("unknown word \"{w}\" in text tile \"{s}\"")
+                format!("unknown word {} in text tile {}", quote(w), quote(s))
             } else if Word::from_name(&lower).is_some() {
                 format!(
-                    "\"{s}\" is a word, not an object; write \"text_{lower}\" for its text tile"
+                    "{} is a word, not an object; write \"text_{lower}\" for its text tile",
+                    quote(s)
                 )
             } else {
                 format!(
-                    "unknown token \"{s}\" (objects are nouns such as \"baba\"; text tiles are \"text_<word>\")"
+                    "unknown token {} (objects are nouns such as \"baba\"; text tiles are \"text_<word>\")",
+                    quote(s)
                 )
             };
             p.push(Problem::error(path, hint).at_cell(at));
@@ -342,7 +344,10 @@ fn parse_tile(v: &Value, path: &JsonPath, at: Pos, p: &mut Vec<Problem>) -> Opti
                             p.push(
                                 Problem::error(
                                     vp,
-                                    format!("unknown value \"{k}\" (baba objects have only \"direction\")"),
+                                    format!(
+                                        "unknown value {} (baba objects have only \"direction\")",
+                                        quote(k)
+                                    ),
                                 )
                                 .at_cell(at),
                             );
@@ -362,7 +367,7 @@ fn parse_tile(v: &Value, path: &JsonPath, at: Pos, p: &mut Vec<Problem>) -> Opti
                     p.push(
                         Problem::warning(
                             path.key(k),
-                            format!("unknown member \"{k}\" of a cell object is ignored"),
+                            format!("unknown member {} of a cell object is ignored", quote(k)),
                         )
                         .at_cell(at),
                     );

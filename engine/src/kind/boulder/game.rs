@@ -5,7 +5,7 @@ use rand_core::SeedableRng as _;
 use serde_json::{Value, json};
 
 use super::board::{Board, Saved};
-use super::level::{BoulderLevel, Cell};
+use super::level::{BoulderLevel, Cell, MAX_TICK_COUNT};
 use super::rules::CompiledRule;
 use super::token::{Global, Globals, Token, ValueKey};
 use crate::grid::Pos;
@@ -93,8 +93,8 @@ impl BoulderGame {
                 }
                 None => ChaCha8Rng::seed_from_u64(seed),
             },
+            status: level.status.clone().unwrap_or(Status::Running),
             level,
-            status: Status::Running,
             entered_exit: false,
             explosions_at_start: Vec::new(),
             history: std::collections::VecDeque::new(),
@@ -158,20 +158,16 @@ impl BoulderGame {
     /// The points for the current gems and ticks: the largest k with `gems ≥ gems[k−1]` and
     /// `ticks ≤ ticks[k−1]`, or 0 (§5, §6 W4).
     pub fn points(&self) -> u32 {
-        let (g, t) = (
-            self.globals[Global::Gems as usize],
-            self.globals[Global::Ticks as usize],
-        );
-        (1..=3)
-            .rev()
-            .find(|&k| g >= self.level.gems[k - 1] && t <= self.level.ticks[k - 1])
-            .unwrap_or(0) as u32
+        super::level::points_of(self.globals, self.level.gems, self.level.ticks)
     }
 
-    /// Starts a tick with `input`. Returns false (and does nothing) when the game is over or a
-    /// tick is already open.
+    /// Starts a tick with `input`. Returns false (and does nothing) when the game is over, a
+    /// tick is already open, or the tick counter is at [`MAX_TICK_COUNT`] (the largest a saved
+    /// state may hold, so that every state can be saved and loaded again).
     pub fn begin_tick(&mut self, input: Input) -> bool {
-        if self.status.is_over() || self.open.is_some() {
+        // At the largest tick count a saved state may hold, the clock stops: one more tick
+        // could not be saved and loaded again.
+        if self.status.is_over() || self.open.is_some() || self.tick >= MAX_TICK_COUNT as u64 {
             return false;
         }
         self.open = Some(OpenTick {
@@ -419,6 +415,7 @@ impl BoulderGame {
         let mut l = self.level.clone();
         l.map = self.board.to_grid();
         l.state = Some(self.globals);
+        l.status = self.status.is_over().then(|| self.status.clone());
         l.clock = Some(super::level::Clock {
             tick_count: self.tick,
             rng: Some((self.rng.get_seed(), self.rng.get_word_pos())),

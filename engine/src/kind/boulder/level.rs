@@ -9,8 +9,9 @@ use serde_json::{Map, Value, json};
 
 use super::token::{Global, Globals, Token, VALUE_COUNT, ValueKey, ValueName, Values};
 use crate::grid::{Dir, Grid, Pos};
+use crate::kind::Status;
 use crate::level_json::{self, int, natural, type_name};
-use crate::problem::{JsonPath, Problem};
+use crate::problem::{JsonPath, Problem, quote};
 
 pub use crate::level_json::{MAX_CELLS, MAX_SIDE};
 /// The largest absolute number accepted for a value in a file.
@@ -192,6 +193,10 @@ pub struct BoulderLevel {
     /// game started from this level goes on from it, so playing 10 ticks, saving with
     /// `run --out` and playing 10 more equals playing 20.
     pub clock: Option<Clock>,
+    /// The status of a saved finished game (`"state"` members `status` and `reason`): `None`
+    /// for a game that goes on (and for every level that is not a saved state). A finished
+    /// game may have no `me` left; a game started from it is over at once.
+    pub status: Option<Status>,
     /// Unknown top-level members, in file order.
     pub extra: Map<String, Value>,
 }
@@ -223,6 +228,7 @@ impl BoulderLevel {
             post: Vec::new(),
             maxslime: None,
             clock: None,
+            status: None,
             map,
             state: None,
             extra: Map::new(),
@@ -262,7 +268,7 @@ impl BoulderLevel {
     /// The errors about the figure: none, or the map has no `me` or several (spec boulder
     /// §3: exactly one `me`). Part of [`BoulderLevel::from_json`]'s errors.
     pub fn figure_problems(&self) -> Vec<Problem> {
-        figure_problems(&self.map)
+        figure_problems(&self.map, self.status.is_some())
     }
 
     /// Warnings about a loadable level: no exit, fewer gems on the map than `gems[0]`,
@@ -360,8 +366,9 @@ impl BoulderLevel {
                 Value::Array(self.post.iter().map(rule_to_json).collect()),
             );
         }
-        // A clock without globals still needs the state object (globals 0).
-        if let Some(s) = self.state.or(self.clock.map(|_| [0; 5])) {
+        // A clock or status without globals still needs the state object (globals 0).
+        let needs_state = self.clock.is_some() || self.status.is_some();
+        if let Some(s) = self.state.or(needs_state.then_some([0; 5])) {
             let mut st = Map::new();
             for g in Global::ALL {
                 st.insert(g.name().into(), json!(s[g as usize]));
@@ -371,6 +378,12 @@ impl BoulderLevel {
                 if let Some((seed, word)) = c.rng {
                     let hex: String = seed.iter().map(|b| format!("{b:02x}")).collect();
                     st.insert("rng".into(), json!(format!("{hex}:{word}")));
+                }
+            }
+            if let Some(status) = &self.status {
+                st.insert("status".into(), json!(status.word()));
+                if let Status::Lost { reason } = status {
+                    st.insert("reason".into(), json!(reason));
                 }
             }
             o.insert("state".into(), Value::Object(st));
@@ -538,9 +551,25 @@ fn parse_level(doc: &Value, p: &mut Vec<Problem>, figure_rule: bool) -> Option<B
     };
     let pre = rules("pre");
     let post = rules("post");
-    let (state, clock) = match o.get("state").and_then(|s| parse_state(s, p)) {
-        Some((g, c)) => (Some(g), c),
-        None => (None, None),
+    let (state, clock, saved_status) = match o.get("state").and_then(|s| parse_state(s, p)) {
+        Some((g, c, st)) => (Some(g), c, st),
+        None => (None, None, None),
+    };
+    // A saved "won" earns the points its globals earn; none is a contradiction.
+    let status = match (saved_status, &gems, &ticks, state) {
+        (Some(Status::Won { .. }), Some(gems), Some(ticks), Some(g)) => {
+            match points_of(g, *gems, *ticks) {
+                0 => {
+                    p.push(Problem::error(
+                        root.key("state").key("status"),
+                        "\"state\".status is \"won\" but the state's gems and ticks earn no points",
+                    ));
+                    None
+                }
+                points => Some(Status::Won { points }),
+            }
+        }
+        (other, ..) => other,
     };
     let map = level_json::grid(
         o.get("map"),
@@ -557,7 +586,8 @@ fn parse_level(doc: &Value, p: &mut Vec<Problem>, figure_rule: bool) -> Option<B
         .collect();
     let map = map?;
     if figure_rule {
-        p.extend(figure_problems(&map));
+        // A finished game (won, or lost because the figure was destroyed) may have none.
+        p.extend(figure_problems(&map, status.is_some()));
     }
     Some(BoulderLevel {
         name,
@@ -569,12 +599,14 @@ fn parse_level(doc: &Value, p: &mut Vec<Problem>, figure_rule: bool) -> Option<B
         map,
         state,
         clock,
+        status,
         extra,
     })
 }
 
-/// No `me`, or every `me` after the first (row-major), as errors.
-fn figure_problems(map: &Grid<Cell>) -> Vec<Problem> {
+/// No `me` (unless the state is `finished`), or every `me` after the first (row-major), as
+/// errors.
+fn figure_problems(map: &Grid<Cell>, finished: bool) -> Vec<Problem> {
     let root = JsonPath::root();
     let mes: Vec<Pos> = map
         .iter()
@@ -582,6 +614,7 @@ fn figure_problems(map: &Grid<Cell>) -> Vec<Problem> {
         .map(|(p, _)| p)
         .collect();
     match mes.len() {
+        0 if finished => Vec::new(),
         0 => vec![Problem::error(
             root.key("map"),
             "the map has no \"me\" (exactly one is required)",
@@ -623,7 +656,7 @@ pub const RNG_WORD_LIMIT: u128 = 1 << 68;
 fn parse_rng(s: &str) -> Result<([u8; 32], u128), String> {
     let format = "must be \"<64 hex digits>:<word position>\" as written by `tilesmith run --out`";
     let Some((hex, word)) = s.split_once(':') else {
-        return Err(format!("{format}; found {s:?} (no ':')"));
+        return Err(format!("{format}; found {} (no ':')", quote(s)));
     };
     if hex.len() != 64 || !hex.bytes().all(|b| b.is_ascii_hexdigit()) {
         return Err(format!(
@@ -644,12 +677,25 @@ fn parse_rng(s: &str) -> Result<([u8; 32], u128), String> {
             Ok((seed, n))
         }
         _ => Err(format!(
-            "{format}; the word position {word:?} is not a whole number below 2^68 without leading zeros"
+            "{format}; the word position {} is not a whole number below 2^68 without leading zeros",
+            quote(word)
         )),
     }
 }
 
-fn parse_state(v: &Value, p: &mut Vec<Problem>) -> Option<(Globals, Option<Clock>)> {
+/// The points globals `g` earn under thresholds `gems` and `ticks` (spec boulder §5), 0 for none.
+pub(super) fn points_of(g: Globals, gems: [u32; 3], ticks: [u32; 3]) -> u32 {
+    let (have, took) = (g[Global::Gems as usize], g[Global::Ticks as usize]);
+    (1..=3)
+        .rev()
+        .find(|&k| have >= gems[k - 1] && took <= ticks[k - 1])
+        .unwrap_or(0) as u32
+}
+
+/// A saved state's globals, clock and status (`None` for "running" or no status).
+type SavedState = (Globals, Option<Clock>, Option<Status>);
+
+fn parse_state(v: &Value, p: &mut Vec<Problem>) -> Option<SavedState> {
     let path = JsonPath::root().key("state");
     let Value::Object(o) = v else {
         p.push(Problem::error(
@@ -664,7 +710,38 @@ fn parse_state(v: &Value, p: &mut Vec<Problem>) -> Option<(Globals, Option<Clock
     let mut g = [0u32; 5];
     let mut tick_count = None;
     let mut rng = None;
+    let mut status = None;
+    let mut reason = None;
     for (k, v) in o {
+        if k.eq_ignore_ascii_case("status") {
+            match v.as_str() {
+                Some("running") => {}
+                Some("won") => status = Some(Status::Won { points: 0 }),
+                Some("lost") => {
+                    status = Some(Status::Lost {
+                        reason: String::new(),
+                    })
+                }
+                _ => p.push(Problem::error(
+                    path.key(k),
+                    format!(
+                        "\"state\".status must be \"running\", \"won\" or \"lost\", found {}",
+                        v.as_str().map_or_else(|| type_name(v).to_string(), quote)
+                    ),
+                )),
+            }
+            continue;
+        }
+        if k.eq_ignore_ascii_case("reason") {
+            match v.as_str() {
+                Some(r) => reason = Some((r.to_string(), path.key(k))),
+                None => p.push(Problem::error(
+                    path.key(k),
+                    format!("\"state\".reason must be a string, found {}", type_name(v)),
+                )),
+            }
+            continue;
+        }
         if k.eq_ignore_ascii_case("tick_count") {
             tick_count = natural(
                 v,
@@ -707,7 +784,8 @@ fn parse_state(v: &Value, p: &mut Vec<Problem>) -> Option<(Globals, Option<Clock
             None => p.push(Problem::error(
                 path.key(k),
                 format!(
-                    "unknown global \"{k}\" (known: gems, ticks, x, y, z, and tick_count, rng)"
+                    "unknown global {} (known: gems, ticks, x, y, z, and tick_count, rng, status, reason)",
+                    quote(k)
                 ),
             )),
         }
@@ -716,7 +794,17 @@ fn parse_state(v: &Value, p: &mut Vec<Problem>) -> Option<(Globals, Option<Clock
         tick_count: tick_count.unwrap_or(0),
         rng,
     });
-    Some((g, clock))
+    match (&mut status, reason) {
+        (Some(Status::Lost { reason }), r) => {
+            *reason = r.map_or_else(|| "the game was lost before it was saved".into(), |r| r.0);
+        }
+        (_, Some((_, rp))) => p.push(Problem::error(
+            rp,
+            "\"state\".reason is only for a \"lost\" status",
+        )),
+        _ => {}
+    }
+    Some((g, clock, status))
 }
 
 /// One map field from its JSON form (a token name, or `{"token": …, "values": {…}}`), as in a
@@ -731,7 +819,7 @@ fn parse_cell(v: &Value, path: &JsonPath, at: Pos, p: &mut Vec<Problem>) -> Opti
     let token_of = |s: &str, path: JsonPath, p: &mut Vec<Problem>| match Token::from_name(s) {
         Some(t) => Some(t),
         None => {
-            p.push(Problem::error(path, format!("unknown token \"{s}\"")).at_cell(at));
+            p.push(Problem::error(path, format!("unknown token {}", quote(s))).at_cell(at));
             None
         }
     };
@@ -770,7 +858,7 @@ fn parse_cell(v: &Value, path: &JsonPath, at: Pos, p: &mut Vec<Problem>) -> Opti
                         match ValueName::from_name(k) {
                             Some(ValueName::Field(key)) => {
                                 if let Some(n) =
-                                    natural(v, &vp, &format!("value \"{k}\""), MAX_VALUE, p)
+                                    natural(v, &vp, &format!("value {}", quote(k)), MAX_VALUE, p)
                                 {
                                     values[key as usize] = n as u32;
                                 }
@@ -779,13 +867,15 @@ fn parse_cell(v: &Value, path: &JsonPath, at: Pos, p: &mut Vec<Problem>) -> Opti
                                 Problem::error(
                                     vp,
                                     format!(
-                                        "\"{k}\" is a global value and cannot be set on a field"
+                                        "{} is a global value and cannot be set on a field",
+                                        quote(k)
                                     ),
                                 )
                                 .at_cell(at),
                             ),
                             None => p.push(
-                                Problem::error(vp, format!("unknown value \"{k}\"")).at_cell(at),
+                                Problem::error(vp, format!("unknown value {}", quote(k)))
+                                    .at_cell(at),
                             ),
                         }
                     }
@@ -802,7 +892,7 @@ fn parse_cell(v: &Value, path: &JsonPath, at: Pos, p: &mut Vec<Problem>) -> Opti
                 p.push(
                     Problem::warning(
                         path.key(k),
-                        format!("unknown member \"{k}\" of a field is ignored"),
+                        format!("unknown member {} of a field is ignored", quote(k)),
                     )
                     .at_cell(at),
                 );
@@ -852,21 +942,21 @@ fn parse_values(
             for (k, v) in o {
                 let vp = path.key(k);
                 let Some(name) = ValueName::from_name(k) else {
-                    p.push(Problem::error(vp, format!("unknown value \"{k}\"")));
+                    p.push(Problem::error(vp, format!("unknown value {}", quote(k))));
                     continue;
                 };
                 match int(v) {
-                    Some(n) if n.unsigned_abs() > MAX_VALUE as u64 => p.push(Problem::error(vp, format!("value \"{k}\" is out of range ({n})"))),
+                    Some(n) if n.unsigned_abs() > MAX_VALUE as u64 => p.push(Problem::error(vp, format!("value {} is out of range ({n})", quote(k)))),
                     Some(n) if n < 0 && original => p.push(Problem::error(
                         vp,
-                        format!("value \"{k}\" is negative ({n}) in an original block, which can never match"),
+                        format!("value {} is negative ({n}) in an original block, which can never match", quote(k)),
                     )),
                     Some(n) => {
                         out.retain(|(x, _)| *x != name);
                         out.push((name, n));
                     }
                     None => {
-                        p.push(Problem::error(vp, format!("value \"{k}\" must be a whole number, found {}", type_name(v))))
+                        p.push(Problem::error(vp, format!("value {} must be a whole number, found {}", quote(k), type_name(v))))
                     }
                 }
             }
@@ -883,7 +973,7 @@ fn warn_unknown_block_members(block: &Map<String, Value>, path: &JsonPath, p: &m
     for k in block.keys().filter(|k| *k != "token" && *k != "values") {
         p.push(Problem::warning(
             path.key(k),
-            format!("unknown member \"{k}\" of a rule block is ignored"),
+            format!("unknown member {} of a rule block is ignored", quote(k)),
         ));
     }
 }
@@ -938,7 +1028,7 @@ fn parse_rule(v: &Value, path: &JsonPath, p: &mut Vec<Problem>) -> Option<Rule> 
             None => {
                 p.push(Problem::error(
                     path.key("situation"),
-                    format!("unknown situation \"{s}\" (known: any, rare, left, right, up, down, metaleft, metaright, metaup, metadown)"),
+                    format!("unknown situation {} (known: any, rare, left, right, up, down, metaleft, metaright, metaup, metadown)", quote(s)),
                 ));
                 None
             }
@@ -970,7 +1060,10 @@ fn parse_rule(v: &Value, path: &JsonPath, p: &mut Vec<Problem>) -> Option<Rule> 
             None => {
                 p.push(Problem::error(
                     path.key("direction"),
-                    format!("unknown direction \"{s}\" (known: east, west, north, south)"),
+                    format!(
+                        "unknown direction {} (known: east, west, north, south)",
+                        quote(s)
+                    ),
                 ));
                 None
             }
@@ -1044,7 +1137,7 @@ fn parse_rule(v: &Value, path: &JsonPath, p: &mut Vec<Problem>) -> Option<Rule> 
                 Some(Value::String(s)) => match Token::from_name(s) {
                     Some(t) => Some(TokenPattern::OneOf(vec![t])),
                     None => {
-                        p.push(Problem::error(tp, format!("unknown token \"{s}\"")));
+                        p.push(Problem::error(tp, format!("unknown token {}", quote(s))));
                         None
                     }
                 },
@@ -1058,7 +1151,7 @@ fn parse_rule(v: &Value, path: &JsonPath, p: &mut Vec<Problem>) -> Option<Rule> 
                                 Some(t) => ts.push(t),
                                 None => p.push(Problem::error(
                                     tp.index(j),
-                                    format!("unknown token \"{s}\""),
+                                    format!("unknown token {}", quote(s)),
                                 )),
                             },
                             None => p.push(Problem::error(
@@ -1138,7 +1231,7 @@ fn parse_rule(v: &Value, path: &JsonPath, p: &mut Vec<Problem>) -> Option<Rule> 
                 Some(Value::String(s)) => match Token::from_name(s) {
                     Some(t) => Some(TokenWrite::Set(t)),
                     None => {
-                        p.push(Problem::error(tp, format!("unknown token \"{s}\"")));
+                        p.push(Problem::error(tp, format!("unknown token {}", quote(s))));
                         None
                     }
                 },

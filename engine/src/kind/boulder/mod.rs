@@ -15,7 +15,9 @@ use serde_json::Value;
 
 pub use board::Board;
 pub use game::BoulderGame;
-pub use level::{BoulderLevel, Cell, Pattern, Rule, Situation, TokenPattern, TokenWrite, Write};
+pub use level::{
+    BoulderLevel, Cell, MAX_TICK_COUNT, Pattern, Rule, Situation, TokenPattern, TokenWrite, Write,
+};
 pub use rules::CompiledRule;
 pub use token::{Global, Globals, Token, ValueKey, ValueName};
 
