@@ -27,8 +27,7 @@ pub fn quote(s: &str) -> String {
 /// names but come from files too (a replay's level path).
 pub fn quote_at_most(s: &str, max: usize) -> String {
     let mut out = String::from("\"");
-    let mut n = 0;
-    for c in s.chars() {
+    for (n, c) in s.chars().enumerate() {
         if n == max {
             let total = s.chars().count();
             out.push_str(&format!("\u{2026}\" ({total} characters)"));
@@ -39,7 +38,6 @@ pub fn quote_at_most(s: &str, max: usize) -> String {
         } else {
             out.push(c);
         }
-        n += 1;
     }
     out.push('"');
     out

@@ -135,7 +135,7 @@ pub enum PlayAction {
     Record,
 }
 
-/// Every change to the editor state. UI code pushes these; [`EditorState::apply`] runs them.
+/// Every change to the editor state. UI code pushes these; [`EditorState::apply`](super::EditorState::apply) runs them.
 #[derive(Clone, Debug)]
 pub enum Action {
     /// Choose the canvas tool.

@@ -5,7 +5,7 @@
 //! viewport, dialogs, settings and autosave. It changes only through [`EditorState::apply`]
 //! with an [`Action`]; the UI pushes actions while drawing and the app applies them afterwards.
 //! Actions come in four parts: the shell's own (files, view, selection), [`MapAction`]s (the
-//! generic map document), [`PlayAction`]s (the generic play session) and [`KindAction`]s (only
+//! generic map document), [`PlayAction`]s (the generic play session) and [`KindAction`](crate::doc::KindAction)s (only
 //! the open kind understands them).
 
 mod action;
