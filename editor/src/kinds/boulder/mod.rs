@@ -449,7 +449,10 @@ impl KindDoc for BoulderDoc {
         let Some(p) = &self.play else {
             return Err("not playing".into());
         };
-        let level = p.game().to_boulder_level();
+        let mut level = p.game().to_boulder_level();
+        // A design is a start, not a finished game: it plays from here (a lost state with no
+        // `me` shows that error in the problems list instead).
+        level.status = None;
         self.map.push_level(name, level);
         Ok(())
     }
