@@ -155,8 +155,6 @@ pub trait MapOps {
     /// # Errors
     /// A message when there is nothing to paste.
     fn paste(&mut self, at: Pos) -> Result<Option<CellRect>, String>;
-    /// True when the clipboard holds cells.
-    fn has_clipboard(&self) -> bool;
     /// The clipboard as the level file's JSON cell array (rows of cells, top row first).
     fn clipboard_text(&self) -> Option<String>;
     /// Takes a JSON cell array (as [`MapOps::clipboard_text`] writes it) as the clipboard;
@@ -363,10 +361,6 @@ impl<L: MapLevel, K: Undoable<Target = L>> MapOps for MapDoc<L, K> {
         let rect = rect_of(&cells);
         self.push_cells("Paste", cells, None);
         Ok(rect)
-    }
-
-    fn has_clipboard(&self) -> bool {
-        self.clipboard.is_some()
     }
 
     fn clipboard_text(&self) -> Option<String> {

@@ -49,8 +49,6 @@ impl MapGeom {
 pub trait KindUi {
     /// The kind's name (`boulder`, `baba`).
     fn kind(&self) -> &'static str;
-    /// The UI as mutable [`std::any::Any`] (tests reach a kind's buffers this way).
-    fn as_any_mut(&mut self) -> &mut dyn std::any::Any;
     /// The palette (left panel): brushes and their options.
     fn palette_ui(&mut self, ui: &mut Ui, st: &EditorState, out: &mut Vec<Action>);
     /// The main page while editing: inspector and level properties (the shell adds the

@@ -50,12 +50,6 @@ impl UiState {
         }
         self.kind.as_mut()
     }
-
-    /// The kind UI as `T` (tests reach a kind's buffers this way).
-    pub fn kind_as<T: 'static>(&mut self) -> Option<&mut T> {
-        let any: &mut dyn std::any::Any = self.kind.as_any_mut();
-        any.downcast_mut::<T>()
-    }
 }
 
 /// Draws the whole editor into `ui` and pushes the actions of this frame into `out`.

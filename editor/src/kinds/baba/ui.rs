@@ -638,10 +638,6 @@ impl KindUi for BabaUi {
         "baba"
     }
 
-    fn as_any_mut(&mut self) -> &mut dyn std::any::Any {
-        self
-    }
-
     fn palette_ui(&mut self, ui: &mut Ui, st: &EditorState, out: &mut Vec<Action>) {
         if let Some(d) = doc(st) {
             palette_ui(ui, d, &mut self.panels, out);
