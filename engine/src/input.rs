@@ -33,6 +33,24 @@ pub enum Input {
     Undo,
     /// Go back to the level's start (`restart`).
     Restart,
+    /// Falling blocks: move the tumo down one cell now (`SD`, soft drop).
+    SoftDrop,
+    /// Falling blocks: drop the tumo to where it lands and place it (`HD`, hard drop).
+    HardDrop,
+    /// Falling blocks: turn the tumo to another rotation state (`CW`, `CCW`, `180`).
+    Turn(Turn),
+}
+
+/// Which way a falling-block tumo turns through its rotation states (spec falling-blocks §3.2,
+/// §7): forward to the next state, back to the previous one, or two states at once.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub enum Turn {
+    /// To the next rotation state (`CW`): state i → i + 1 (mod n).
+    Cw,
+    /// To the previous rotation state (`CCW`): state i → i − 1 (mod n).
+    Ccw,
+    /// Two states at once (`180`): state i → i + 2 (mod n).
+    Half,
 }
 
 impl Input {
@@ -63,12 +81,17 @@ impl Input {
             Input::Meta(Dir::Down) => "MD",
             Input::Undo => "undo",
             Input::Restart => "restart",
+            Input::SoftDrop => "SD",
+            Input::HardDrop => "HD",
+            Input::Turn(Turn::Cw) => "CW",
+            Input::Turn(Turn::Ccw) => "CCW",
+            Input::Turn(Turn::Half) => "180",
         }
     }
 }
 
 /// Every input, for [`Input::parse`].
-const ALL_WORDS: [Input; 11] = [
+const ALL_WORDS: [Input; 16] = [
     Input::Wait,
     Input::Move(Dir::Left),
     Input::Move(Dir::Right),
@@ -80,6 +103,11 @@ const ALL_WORDS: [Input; 11] = [
     Input::Meta(Dir::Down),
     Input::Undo,
     Input::Restart,
+    Input::SoftDrop,
+    Input::HardDrop,
+    Input::Turn(Turn::Cw),
+    Input::Turn(Turn::Ccw),
+    Input::Turn(Turn::Half),
 ];
 
 /// One input word of a kind: how the command line and replays write it and how an editor

@@ -10,12 +10,13 @@
 
 pub mod baba;
 pub mod boulder;
+pub mod falling;
 
 use serde::Serialize;
 use serde_json::Value;
 
 use crate::grid::{Dir, Pos};
-pub use crate::input::{Input, InputError, InputSpec};
+pub use crate::input::{Input, InputError, InputSpec, Turn};
 use crate::observe::Phase;
 use crate::problem::{JsonPath, Problem, quote};
 
