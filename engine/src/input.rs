@@ -122,7 +122,7 @@ pub struct InputSpec {
     /// A button label, e.g. `"Left"`, `"Dig right"`, `"Undo"`.
     pub label: &'static str,
     /// The suggested key as egui names it, with `Shift+` for a modifier, e.g. `"ArrowLeft"`,
-    /// `"Shift+ArrowRight"`, `"Space"`, `"Z"`.
+    /// `"Shift+ArrowRight"`, `"Space"`, `"Z"`; alternatives separated by `|` (`"ArrowUp|X"`).
     pub key: &'static str,
 }
 

@@ -173,6 +173,13 @@ pub trait KindDoc: Any {
             p.step(input);
         }
     }
+    /// One step of a running game with `input` held on the keyboard (or the input chosen in
+    /// the pane). By default the same as [`KindDoc::play_step`]; a real-time kind whose keys
+    /// act once per press (falling: turns, hard drop) or auto-repeat (falling: moves) turns
+    /// the held key into presses here.
+    fn play_held(&mut self, input: Input) {
+        self.play_step(input);
+    }
     /// Undoes one step.
     fn play_back(&mut self) {
         if let Some(p) = self.play_mut() {

@@ -6,6 +6,7 @@
 
 pub mod baba;
 pub mod boulder;
+pub mod falling;
 
 use serde_json::Value;
 use tilesmith_engine::{GameKind, JsonPath, Problem};
@@ -44,7 +45,7 @@ impl std::fmt::Debug for KindEntry {
 
 /// Every kind the editor edits, default first. One line per kind.
 pub fn registry() -> &'static [KindEntry] {
-    const KINDS: &[KindEntry] = &[boulder::ENTRY, baba::ENTRY];
+    const KINDS: &[KindEntry] = &[boulder::ENTRY, baba::ENTRY, falling::ENTRY];
     KINDS
 }
 

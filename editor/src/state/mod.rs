@@ -570,7 +570,7 @@ impl EditorState {
                 let Some(p) = self.doc.play_mut() else { return };
                 let input = held.unwrap_or(p.chosen);
                 for _ in 0..p.due(dt) {
-                    self.doc.play_step(input);
+                    self.doc.play_held(input);
                     if !self.doc.play().is_some_and(|p| p.running) {
                         break;
                     }

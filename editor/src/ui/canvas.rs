@@ -231,7 +231,11 @@ fn canvas_input(
     out: &mut Vec<Action>,
 ) {
     let (w, h) = size_of(st);
-    let space_plays = st.kind().inputs().iter().any(|s| s.key == "Space");
+    let space_plays = st
+        .kind()
+        .inputs()
+        .iter()
+        .any(|s| s.key.split('|').any(|k| k == "Space"));
     let (hover, down, scroll, zoom, space) = ui.input(|i| {
         (
             i.pointer.hover_pos(),

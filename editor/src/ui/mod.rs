@@ -198,14 +198,19 @@ pub fn key_of(name: &str) -> Option<(Modifiers, Key)> {
     Key::from_name(key).map(|k| (mods, k))
 }
 
-/// The kind's input words that have a key, with the key; those with modifiers first (egui's
+/// The kind's input words that have a key, with the key (each of the alternatives of an
+/// `ArrowUp|X` key name); those with modifiers first (egui's
 /// `consume_key` with no modifiers also takes a Shift+key press).
 fn keyed_inputs(st: &EditorState) -> Vec<(Modifiers, Key, Input)> {
     let mut keys: Vec<(Modifiers, Key, Input)> = st
         .kind()
         .inputs()
         .iter()
-        .filter_map(|s: &InputSpec| key_of(s.key).map(|(m, k)| (m, k, s.input)))
+        .flat_map(|s: &InputSpec| {
+            s.key
+                .split('|')
+                .filter_map(|name| key_of(name).map(|(m, k)| (m, k, s.input)))
+        })
         .collect();
     keys.sort_by_key(|(m, _, _)| m.is_none());
     keys

@@ -1,0 +1,309 @@
+//! Falling play: the generic session plus what the play pane shows: the field with the
+//! active tumo, its shadow and the next tumos; score, rows, chain and max chain; run to the
+//! next placement; the script error, if the game stopped on one.
+
+use eframe::egui::{self, Color32, Painter, RichText, Ui};
+use serde_json::Value;
+use tilesmith_engine::kind::falling::field::{BlockId, EMPTY};
+use tilesmith_engine::kind::falling::fpgdl::ScriptError;
+use tilesmith_engine::kind::falling::level::FallingLevel;
+use tilesmith_engine::kind::falling::{Falling, FallingGame};
+use tilesmith_engine::{Game as _, Grid, Input, Pos, Problem, Status};
+
+use super::{FallingAction, FallingDoc, look};
+use crate::doc::play::PlaySession;
+use crate::doc::ui::MapGeom;
+use crate::state::{Action, PlayAction};
+
+/// The most frames "run to the next placement" plays before it gives up.
+pub const MAX_FRAMES_TO_PLACEMENT: u32 = 60 * 60;
+
+/// Frames a move key is held before it repeats (delayed auto shift).
+pub const DAS_FRAMES: u32 = 10;
+
+/// Frames between repeats of a held move key after [`DAS_FRAMES`] (auto repeat rate).
+pub const ARR_FRAMES: u32 = 2;
+
+/// A falling play session.
+#[derive(Debug)]
+pub struct FallingPlay {
+    /// The generic session (game, inputs, clock).
+    pub session: PlaySession,
+    /// The key held on the last running frame, and for how many frames before this one.
+    held: Option<(Input, u32)>,
+}
+
+impl FallingPlay {
+    /// Starts a game of the level document `design` with RNG seed `seed`.
+    ///
+    /// # Errors
+    /// The level's errors when it cannot be played.
+    pub fn new(design: Value, seed: u64) -> Result<Self, Vec<Problem>> {
+        Ok(Self {
+            session: PlaySession::new(&Falling, design, seed)?,
+            held: None,
+        })
+    }
+
+    /// One running frame with `input` held: a turn or hard drop acts on the first frame of a
+    /// press only; a move acts on the first frame, then after [`DAS_FRAMES`] every
+    /// [`ARR_FRAMES`]; soft drop acts every frame. What the game gets is what a replay records.
+    pub fn held(&mut self, input: Input) {
+        let frames = match self.held {
+            Some((i, n)) if i == input => n + 1,
+            _ => 0,
+        };
+        self.held = Some((input, frames));
+        let act = match input {
+            Input::Turn(_) | Input::HardDrop => frames == 0,
+            Input::Move(_) => {
+                frames == 0 || (frames >= DAS_FRAMES && (frames - DAS_FRAMES) % ARR_FRAMES == 0)
+            }
+            _ => true,
+        };
+        self.step(if act { input } else { Input::Wait });
+    }
+
+    /// Plays frames with no key until a tumo has been placed and the field has settled (or
+    /// the game ends, or [`MAX_FRAMES_TO_PLACEMENT`] frames pass). Returns the frames played.
+    pub fn run_to_placement(&mut self) -> u32 {
+        let start = self.game().placements();
+        for n in 1..=MAX_FRAMES_TO_PLACEMENT {
+            if !self.session.game.takes_turns() {
+                return n - 1;
+            }
+            self.step(Input::Wait);
+            if self.game().placements() > start && self.game().settled() {
+                return n;
+            }
+        }
+        MAX_FRAMES_TO_PLACEMENT
+    }
+
+    /// The running game.
+    pub fn game(&self) -> &FallingGame {
+        self.session
+            .game
+            .as_any()
+            .downcast_ref::<FallingGame>()
+            .expect("a falling session runs a FallingGame")
+    }
+
+    /// `(width, height)` of the field.
+    pub fn size(&self) -> (usize, usize) {
+        self.session.game.size()
+    }
+
+    /// One frame with `input`.
+    pub fn step(&mut self, input: Input) {
+        self.session.step(input);
+    }
+
+    /// The settled and moving field blocks as a grid (the active tumo not included).
+    pub fn field_grid(&self) -> Grid<BlockId> {
+        let f = self.game().field();
+        Grid::from_vec(f.width, f.height, f.cells.clone())
+            .unwrap_or_else(|| Grid::new(1, 1, EMPTY))
+    }
+
+    /// The script error the game stopped on, if any.
+    pub fn script_error(&self) -> Option<ScriptError> {
+        self.game().script_error().cloned()
+    }
+
+    /// A note on the cell at `pos` for the status bar (moving, vanishing, the tumo).
+    pub fn describe(&self, pos: Pos) -> Option<String> {
+        let g = self.game();
+        if g.active_cells().iter().any(|&(x, y, _)| x == pos.x as i32 && y == pos.y as i32) {
+            return Some("the active tumo".into());
+        }
+        let i = pos.y * g.field().width + pos.x;
+        if g.vanishing().contains(&i) {
+            return Some("vanishing".into());
+        }
+        match g.moving().get(i) {
+            Some(&n) if n > 0 => Some(format!("falling ({n} frames left)")),
+            _ => None,
+        }
+    }
+
+    /// Paints the field, the shadow and the active tumo.
+    pub fn paint(&self, painter: &Painter, level: &FallingLevel, g: &MapGeom) {
+        let game = self.game();
+        let field = game.field();
+        let kind = |b: BlockId| (b as usize).checked_sub(1).and_then(|i| level.blocks.get(i));
+        let fall = game.fall_frames().max(1) as f32;
+        let vanishing = game.vanishing();
+        for pos in g.cells() {
+            let i = pos.y * field.width + pos.x;
+            let Some(k) = field.cells.get(i).and_then(|&b| kind(b)) else {
+                continue;
+            };
+            painter.rect_filled(g.cell_rect(pos), 0.0, look::WELL);
+            // A moving block is drawn where it still is on its way down.
+            let left = game.moving().get(i).copied().unwrap_or(0) as f32 / fall;
+            let r = g.cell_rect(pos).translate(egui::vec2(0.0, -left * g.zoom));
+            let alpha = if vanishing.contains(&i) { 0.45 } else { 1.0 };
+            look::paint_block(painter, r, k, alpha);
+            if vanishing.contains(&i) {
+                painter.rect_filled(r, 0.0, Color32::from_white_alpha(70));
+            }
+        }
+        if level.shadow {
+            for (x, y, b) in game.shadow_cells() {
+                if let (Some(k), true) = (kind(b), x >= 0 && y >= 0) {
+                    let p = Pos::new(x as usize, y as usize);
+                    if g.shows(p) {
+                        look::paint_block(painter, g.cell_rect(p), k, 0.25);
+                    }
+                }
+            }
+        }
+        for (x, y, b) in game.active_cells() {
+            if let (Some(k), true) = (kind(b), x >= 0 && y >= 0) {
+                let p = Pos::new(x as usize, y as usize);
+                if g.shows(p) {
+                    look::paint_block(painter, g.cell_rect(p), k, 1.0);
+                }
+            }
+        }
+    }
+
+    /// Paints banners (won, lost, the chain in progress).
+    pub fn paint_overlays(&self, painter: &Painter, _g: &MapGeom) {
+        let game = self.game();
+        let text = match game.status() {
+            Status::Won { .. } => Some(("Cleared!".to_string(), Color32::from_rgb(30, 120, 40))),
+            Status::Lost { reason } => Some((format!("Game over: {reason}"), Color32::from_rgb(140, 30, 30))),
+            Status::Running if game.chain() >= 2 && !game.settled() => {
+                Some((format!("{} chain!", game.chain()), Color32::from_rgb(40, 60, 150)))
+            }
+            Status::Running => None,
+        };
+        if let Some((t, bg)) = text {
+            let clip = painter.clip_rect();
+            let r = egui::Rect::from_center_size(
+                clip.center_top() + egui::vec2(0.0, 34.0),
+                egui::vec2((t.len() as f32 * 12.0).clamp(160.0, 600.0), 40.0),
+            );
+            painter.rect_filled(r, 6.0, bg.gamma_multiply(0.92));
+            painter.text(
+                r.center(),
+                egui::Align2::CENTER_CENTER,
+                t,
+                egui::FontId::proportional(20.0),
+                Color32::WHITE,
+            );
+        }
+    }
+}
+
+/// The play pane: controls, counters, the next tumos, the script error.
+pub fn play_ui(ui: &mut Ui, d: &FallingDoc, out: &mut Vec<Action>) {
+    let Some(p) = &d.play else { return };
+    let game = p.game();
+    let level = &d.design().rest;
+    ui.horizontal_wrapped(|ui| {
+        if p.session.running {
+            if ui.button("Pause").on_hover_text("Pause (Enter)").clicked() {
+                out.push(Action::Play(PlayAction::Run(false)));
+            }
+        } else if ui
+            .add_enabled(!game.status().is_over(), egui::Button::new("Run"))
+            .on_hover_text("Run at 60 frames/s × speed (Enter)")
+            .clicked()
+        {
+            out.push(Action::Play(PlayAction::Run(true)));
+        }
+        if ui.button("Frame").on_hover_text("One frame with no key (.)").clicked() {
+            out.push(Action::Play(PlayAction::Step(Some(Input::Wait))));
+        }
+        if ui
+            .button("To next placement")
+            .on_hover_text("Run frames with no key until the tumo is placed and the field has settled")
+            .clicked()
+        {
+            out.push(Action::from(FallingAction::RunToPlacement));
+        }
+        if ui
+            .add_enabled(game.steps() > 0, egui::Button::new("Back"))
+            .on_hover_text("Undo one frame (Backspace)")
+            .clicked()
+        {
+            out.push(Action::Play(PlayAction::Back));
+        }
+        if ui
+            .add_enabled(game.redo_len() > 0, egui::Button::new("Forward"))
+            .clicked()
+        {
+            out.push(Action::Play(PlayAction::Forward));
+        }
+    });
+    let mut t = game.steps();
+    let max = t + game.redo_len() as u64;
+    if max > 0
+        && ui
+            .add(egui::Slider::new(&mut t, 0..=max).text("frame"))
+            .on_hover_text("Scrub through the frames played")
+            .changed()
+    {
+        out.push(Action::Play(PlayAction::Scrub(t)));
+    }
+    ui.separator();
+    egui::Grid::new("falling stats").num_columns(4).show(ui, |ui| {
+        ui.label("score");
+        ui.label(RichText::new(game.score().to_string()).strong());
+        ui.label("rows");
+        ui.label(RichText::new(game.rows().to_string()).strong());
+        ui.end_row();
+        ui.label("chain");
+        ui.label(RichText::new(game.chain().to_string()).strong());
+        ui.label("max chain");
+        ui.label(RichText::new(game.max_chain().to_string()).strong());
+        ui.end_row();
+        ui.label("frames");
+        ui.label(game.steps().to_string());
+        ui.label("status");
+        ui.label(game.status().word());
+        ui.end_row();
+    });
+    ui.label("next");
+    ui.horizontal(|ui| {
+        for t in game.next_tumos() {
+            next_ui(ui, level, t);
+        }
+    });
+    if let Some(e) = game.script_error() {
+        ui.label(RichText::new(format!("stopped: {e}")).color(Color32::from_rgb(255, 110, 110)).monospace());
+    }
+    ui.label(
+        RichText::new("keys: ← → move · ↓ soft drop · Space hard drop · ↑ or X turn CW · Z turn CCW · A 180")
+            .small(),
+    );
+    ui.separator();
+    if ui.button("Use this state as the design").clicked() {
+        out.push(Action::Play(PlayAction::UseAsDesign));
+    }
+    if ui.button("Record replay…").clicked() {
+        out.push(Action::Play(PlayAction::Record));
+    }
+}
+
+/// A small picture of tumo `t`'s first state.
+fn next_ui(ui: &mut Ui, level: &FallingLevel, t: usize) {
+    let Some(tumo) = level.tumos.get(t) else { return };
+    let Some(g) = tumo.states.first() else { return };
+    let cell = 10.0;
+    let (rect, _) = ui.allocate_exact_size(egui::vec2(g.side as f32 * cell, g.side as f32 * cell), egui::Sense::hover());
+    ui.painter().rect_filled(rect, 2.0, look::WELL);
+    for (x, y, v) in g.blocks() {
+        let r = egui::Rect::from_min_size(rect.min + egui::vec2(x as f32 * cell, y as f32 * cell), egui::vec2(cell, cell));
+        let b = if v == -1 { Some(tumo.block) } else { None };
+        match b.and_then(|b| (b as usize).checked_sub(1)).and_then(|i| level.blocks.get(i)) {
+            Some(k) => look::paint_block(ui.painter(), r, k, 1.0),
+            None => {
+                ui.painter().rect_filled(r.shrink(1.0), 2.0, Color32::from_gray(150));
+            }
+        }
+    }
+}

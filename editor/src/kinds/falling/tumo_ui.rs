@@ -1,0 +1,771 @@
+//! The tumo editor (rotation-shape grids) and the kick table with its kick lab.
+//!
+//! A tumo's states are drawn side by side as small grids (rows top first). Clicking or
+//! dragging sets cells to the chosen value (`-1`: a block of the tumo's kind; `n`: labelled
+//! block n; right button: empty). The pivot is the orange dot; drag it to a cell centre or a
+//! cell corner. Auto-rotate, swap rotation and mirror build states from state 1. Every change
+//! is one undo step (a drag is one step).
+//!
+//! The kick lab is a small test field: paint walls, place the tumo, press CW, CCW or 180, and
+//! see every kick offset tried, in order, outlined, and which one succeeded.
+
+use eframe::egui::{self, Color32, Pos2, Rect, RichText, Sense, Stroke, StrokeKind, Ui, vec2};
+use tilesmith_engine::kind::falling::field::BlockId;
+use tilesmith_engine::kind::falling::level::{FallingLevel, MAX_GRID, MAX_STATES, Tumo};
+use tilesmith_engine::kind::falling::shape::{
+    self, Kicks, ShapeGrid, Turn, TurnResult, target_state, try_turn,
+};
+
+use super::ui::{block_name, set_rest};
+use super::{FallingDoc, look, new_tumo};
+use crate::state::Action;
+
+/// Screen points per cell of a state grid.
+const CELL: f32 = 20.0;
+
+/// Widget state of the tumo editor and the kick lab.
+#[derive(Debug)]
+pub struct TumoPanel {
+    /// The selected tumo (index into `tumos`).
+    pub selected: usize,
+    /// What a left click paints into a state grid: `-1` or a label `n > 0`.
+    pub value: i8,
+    /// Counts drags, so each drag is its own undo step.
+    pub drag_no: u64,
+    /// True while the pivot is dragged.
+    pub dragging_pivot: bool,
+    /// The kick lab.
+    pub lab: KickLab,
+    /// The pair `from>to` being added to the kick table.
+    pub new_pair: (usize, usize),
+    /// The last message of a shape tool (e.g. why auto-rotate failed).
+    pub note: String,
+}
+
+impl Default for TumoPanel {
+    fn default() -> Self {
+        Self {
+            selected: 0,
+            value: -1,
+            drag_no: 0,
+            dragging_pivot: false,
+            lab: KickLab::default(),
+            new_pair: (0, 1),
+            note: String::new(),
+        }
+    }
+}
+
+/// The kick lab: a test field with walls and one tumo.
+#[derive(Debug, Clone, PartialEq)]
+pub struct KickLab {
+    /// Columns of the test field.
+    pub width: usize,
+    /// Rows of the test field.
+    pub height: usize,
+    /// Walls, row-major (x = column, y = row from the top).
+    pub walls: Vec<bool>,
+    /// The tumo's rotation state.
+    pub state: usize,
+    /// Field cell of the tumo grid's top-left corner (may be negative).
+    pub at: (i32, i32),
+    /// The last turn tried.
+    pub last: Option<TurnResult>,
+    /// The turn of [`KickLab::last`].
+    pub last_turn: Option<Turn>,
+}
+
+impl Default for KickLab {
+    fn default() -> Self {
+        let (width, height) = (10, 8);
+        Self {
+            width,
+            height,
+            walls: vec![false; width * height],
+            state: 0,
+            at: (3, 0),
+            last: None,
+            last_turn: None,
+        }
+    }
+}
+
+impl KickLab {
+    /// True when the lab cell `(x, y)` can hold a block: inside the field and not a wall
+    /// (the top has no ceiling, as in the SRS tests).
+    pub fn free(&self, x: i32, y: i32) -> bool {
+        if x < 0 || x >= self.width as i32 || y >= self.height as i32 {
+            return false;
+        }
+        y < 0 || !self.walls[y as usize * self.width + x as usize]
+    }
+
+    /// Tries `turn` of `tumo` from the lab's state and position; on success the tumo moves
+    /// to the new state and position. The trials stay for drawing.
+    pub fn turn(&mut self, tumo: &Tumo, turn: Turn) {
+        let state = self.state.min(tumo.states.len().saturating_sub(1));
+        let r = try_turn(
+            &tumo.states,
+            &tumo.kicks,
+            state,
+            self.at,
+            turn,
+            &|x, y| self.free(x, y),
+        );
+        if let Some(i) = r.success {
+            let (dx, dy) = r.trials[i].offset;
+            self.at = (self.at.0 + dx, self.at.1 + dy);
+            self.state = r.to_state;
+        }
+        self.last = Some(r);
+        self.last_turn = Some(turn);
+    }
+
+    /// The result in words: `"test 3 of 5 fitted: offset (-1, +1)"` or
+    /// `"all 5 tests failed: nothing changes"`.
+    pub fn answer(&self) -> Option<String> {
+        let r = self.last.as_ref()?;
+        Some(match r.success {
+            Some(i) => {
+                let (dx, dy) = r.trials[i].offset;
+                format!(
+                    "test {} of {} fitted: offset ({dx:+}, {dy:+}), now state {}",
+                    i + 1,
+                    r.trials.len().max(i + 1),
+                    r.to_state
+                )
+            }
+            None => format!("all {} tests failed: nothing changes", r.trials.len()),
+        })
+    }
+
+    /// A T-spin triple on a 10 × 8 lab (solution-finder's SRS test `Kicks.WithT.checks4ok1`):
+    /// a T in state 0 above a slot under an overhang. CW fails at offsets 1–3 and fits at
+    /// test 4 of 5, `(-1, +2)` (y down), filling three rows.
+    pub fn tst_setup(&mut self) {
+        *self = KickLab::default();
+        let rows = [
+            "..........",
+            "..........",
+            "..........",
+            "XXXX......",
+            "XXX.......",
+            "XXX.XXXXXX",
+            "XXX..XXXXX",
+            "XXX.XXXXXX",
+        ];
+        for (y, row) in rows.iter().enumerate() {
+            for (x, c) in row.chars().enumerate() {
+                self.walls[y * self.width + x] = c == 'X';
+            }
+        }
+        self.state = 0;
+        self.at = (3, 3);
+    }
+}
+
+/// The colour of label `n` in the state grids (labels take random kinds at spawn).
+fn label_color(n: i8) -> Color32 {
+    const C: [Color32; 6] = [
+        Color32::from_rgb(200, 120, 230),
+        Color32::from_rgb(120, 200, 230),
+        Color32::from_rgb(230, 190, 110),
+        Color32::from_rgb(140, 220, 140),
+        Color32::from_rgb(230, 130, 130),
+        Color32::from_rgb(170, 170, 240),
+    ];
+    C[(n.max(1) as usize - 1) % C.len()]
+}
+
+/// Draws one grid cell value into `r`.
+fn paint_value(p: &egui::Painter, r: Rect, v: i8, level: &FallingLevel, tumo: &Tumo) {
+    if v == -1 {
+        if let Some(k) = (tumo.block as usize).checked_sub(1).and_then(|i| level.blocks.get(i)) {
+            look::paint_block(p, r, k, 1.0);
+        }
+    } else if v > 0 {
+        p.rect_filled(r.shrink(2.0), 3.0, label_color(v));
+        p.text(
+            r.center(),
+            egui::Align2::CENTER_CENTER,
+            v.to_string(),
+            egui::FontId::monospace(r.height() * 0.6),
+            Color32::BLACK,
+        );
+    }
+}
+
+/// The tumo list and the selected tumo's states.
+pub fn tumos_ui(ui: &mut Ui, d: &FallingDoc, tp: &mut TumoPanel, out: &mut Vec<Action>) {
+    let level = &d.design().rest;
+    tumo_list_ui(ui, level, tp, out);
+    let Some(tumo) = level.tumos.get(tp.selected) else {
+        ui.label("No tumo: add one.");
+        return;
+    };
+    ui.separator();
+    tumo_props_ui(ui, level, tp, out);
+    ui.separator();
+    ui.horizontal_wrapped(|ui| {
+        ui.label("paint");
+        let max_label = tumo.states.iter().flat_map(|s| s.cells.iter()).copied().max().unwrap_or(0);
+        ui.selectable_value(&mut tp.value, -1, "block (-1)")
+            .on_hover_text(format!("a block of the tumo's kind ({})", block_name(level, tumo.block)));
+        for n in 1..=(max_label + 1).clamp(1, 9) {
+            ui.selectable_value(&mut tp.value, n, format!("label {n}"))
+                .on_hover_text("a labelled block: keeps its identity (and kind) across states");
+        }
+        ui.label(RichText::new("right button: empty").small());
+    });
+    states_ui(ui, level, tumo, tp, out);
+    ui.separator();
+    tools_ui(ui, level, tumo, tp, out);
+    if !tp.note.is_empty() {
+        ui.label(RichText::new(&tp.note).color(Color32::from_rgb(240, 180, 80)));
+    }
+}
+
+fn tumo_list_ui(ui: &mut Ui, level: &FallingLevel, tp: &mut TumoPanel, out: &mut Vec<Action>) {
+    ui.heading("Tumos");
+    ui.horizontal_wrapped(|ui| {
+        for (i, t) in level.tumos.iter().enumerate() {
+            if ui.selectable_label(tp.selected == i, &t.name).clicked() {
+                tp.selected = i;
+                tp.lab.state = 0;
+                tp.lab.last = None;
+                tp.note.clear();
+            }
+        }
+    });
+    ui.horizontal(|ui| {
+        if ui.button("Add tumo").clicked() {
+            let mut rest = level.clone();
+            let name = unique_name(level, "tumo");
+            let block = if rest.blocks.is_empty() { 0 } else { 1 };
+            rest.tumos.push(new_tumo(name, block));
+            tp.selected = rest.tumos.len() - 1;
+            set_rest(out, "Add tumo", None, rest);
+        }
+        if ui
+            .add_enabled(level.tumos.len() > 1 && tp.selected < level.tumos.len(), egui::Button::new("Remove"))
+            .on_hover_text("Remove the selected tumo (and it from the sequence)")
+            .clicked()
+        {
+            let mut rest = level.clone();
+            rest.tumos.remove(tp.selected);
+            let gone = tp.selected;
+            rest.sequence.tumos.retain(|&t| t != gone);
+            for t in &mut rest.sequence.tumos {
+                if *t > gone {
+                    *t -= 1;
+                }
+            }
+            if rest.active.as_ref().is_some_and(|a| a.tumo == gone) {
+                rest.active = None;
+            } else if let Some(a) = rest.active.as_mut().filter(|a| a.tumo > gone) {
+                a.tumo -= 1;
+            }
+            tp.selected = tp.selected.saturating_sub(1);
+            set_rest(out, "Remove tumo", None, rest);
+        }
+        if ui
+            .add_enabled(tp.selected < level.tumos.len(), egui::Button::new("Duplicate"))
+            .clicked()
+        {
+            let mut rest = level.clone();
+            let mut t = rest.tumos[tp.selected].clone();
+            t.name = unique_name(level, &t.name);
+            rest.tumos.push(t);
+            tp.selected = rest.tumos.len() - 1;
+            set_rest(out, "Duplicate tumo", None, rest);
+        }
+    });
+}
+
+/// `base`, or `base 2`, `base 3`, … whichever no tumo has.
+fn unique_name(level: &FallingLevel, base: &str) -> String {
+    let taken = |n: &str| level.tumos.iter().any(|t| t.name == n);
+    if !taken(base) {
+        return base.to_string();
+    }
+    (2..)
+        .map(|k| format!("{base} {k}"))
+        .find(|n| !taken(n))
+        .unwrap_or_else(|| base.to_string())
+}
+
+fn tumo_props_ui(ui: &mut Ui, level: &FallingLevel, tp: &mut TumoPanel, out: &mut Vec<Action>) {
+    let i = tp.selected;
+    let t = &level.tumos[i];
+    egui::Grid::new("tumo props").num_columns(2).show(ui, |ui| {
+        ui.label("name");
+        let mut name = t.name.clone();
+        if ui.text_edit_singleline(&mut name).accessible_name("tumo name").changed()
+            && !name.trim().is_empty()
+            && !level.tumos.iter().any(|o| o.name == name)
+        {
+            let mut rest = level.clone();
+            rest.tumos[i].name = name;
+            set_rest(out, "Rename tumo", Some(&format!("tumo name {i}")), rest);
+        }
+        ui.end_row();
+        ui.label("block (-1)").on_hover_text("The kind of the tumo's -1 cells");
+        egui::ComboBox::from_id_salt("tumo block")
+            .selected_text(block_name(level, t.block))
+            .show_ui(ui, |ui| {
+                for b in 1..=level.blocks.len() {
+                    let b = b as BlockId;
+                    if ui.selectable_label(t.block == b, block_name(level, b)).clicked() && t.block != b {
+                        let mut rest = level.clone();
+                        rest.tumos[i].block = b;
+                        set_rest(out, "Set tumo block", None, rest);
+                    }
+                }
+            });
+        ui.end_row();
+        ui.label("labels").on_hover_text(
+            "The kinds a labelled cell may take when the tumo spawns (none ticked: every normal kind)",
+        );
+        ui.horizontal_wrapped(|ui| {
+            for b in 1..=level.blocks.len() {
+                let b = b as BlockId;
+                let mut on = t.labels.contains(&b);
+                if ui.checkbox(&mut on, block_name(level, b)).changed() {
+                    let mut rest = level.clone();
+                    let l = &mut rest.tumos[i].labels;
+                    if on {
+                        l.push(b);
+                        l.sort_unstable();
+                    } else {
+                        l.retain(|&x| x != b);
+                    }
+                    set_rest(out, "Set tumo labels", None, rest);
+                }
+            }
+        });
+        ui.end_row();
+        ui.label("grid side");
+        let side = t.states.first().map_or(3, |s| s.side);
+        let mut new_side = side;
+        ui.add(egui::DragValue::new(&mut new_side).range(1..=MAX_GRID));
+        if new_side != side {
+            let mut rest = level.clone();
+            for s in &mut rest.tumos[i].states {
+                *s = resized(s, new_side);
+            }
+            set_rest(out, "Resize tumo grids", Some(&format!("tumo side {i}")), rest);
+        }
+        ui.end_row();
+        ui.label("spawn").on_hover_text("Field cell of the grid's top-left cell when the tumo spawns");
+        ui.horizontal(|ui| {
+            let mut custom = t.spawn.is_some();
+            if ui.checkbox(&mut custom, "fixed").on_hover_text("off: centred in the top row").changed() {
+                let mut rest = level.clone();
+                rest.tumos[i].spawn = custom.then_some([0, 0]);
+                set_rest(out, "Set tumo spawn", None, rest);
+            }
+            if let Some([x, y]) = t.spawn {
+                let (mut nx, mut ny) = (x, y);
+                ui.label("x");
+                ui.add(egui::DragValue::new(&mut nx).range(-8..=255));
+                ui.label("y");
+                ui.add(egui::DragValue::new(&mut ny).range(-8..=255));
+                if (nx, ny) != (x, y) {
+                    let mut rest = level.clone();
+                    rest.tumos[i].spawn = Some([nx, ny]);
+                    set_rest(out, "Set tumo spawn", Some(&format!("tumo spawn {i}")), rest);
+                }
+            }
+        });
+        ui.end_row();
+    });
+}
+
+/// `g` cut or padded to `side` (top-left kept).
+fn resized(g: &ShapeGrid, side: usize) -> ShapeGrid {
+    let mut n = ShapeGrid::new(side);
+    for (x, y, v) in g.blocks() {
+        if x < side && y < side {
+            n.cells[y * side + x] = v;
+        }
+    }
+    n
+}
+
+/// The screen position of grid point `(gx, gy)` (cell centres at integers) in a grid drawn at
+/// `rect`.
+fn grid_point(rect: Rect, gx: f64, gy: f64) -> Pos2 {
+    rect.min + vec2((gx as f32 + 0.5) * CELL, (gy as f32 + 0.5) * CELL)
+}
+
+fn states_ui(ui: &mut Ui, level: &FallingLevel, tumo: &Tumo, tp: &mut TumoPanel, out: &mut Vec<Action>) {
+    let i = tp.selected;
+    ui.horizontal_wrapped(|ui| {
+        for (s, g) in tumo.states.iter().enumerate() {
+            ui.vertical(|ui| {
+                ui.horizontal(|ui| {
+                    ui.label(RichText::new(format!("state {s}")).strong());
+                    if ui
+                        .add_enabled(tumo.states.len() > 1, egui::Button::new("x").small())
+                        .on_hover_text("Remove this state")
+                        .clicked()
+                    {
+                        let mut rest = level.clone();
+                        rest.tumos[i].states.remove(s);
+                        rest.tumos[i].kicks = Kicks::None;
+                        set_rest(out, "Remove rotation state", None, rest);
+                    }
+                });
+                state_grid(ui, level, tumo, s, g, tp, out);
+            });
+        }
+        if ui
+            .add_enabled(tumo.states.len() < MAX_STATES, egui::Button::new("+ state"))
+            .on_hover_text("Add a state (a copy of the last)")
+            .clicked()
+        {
+            let mut rest = level.clone();
+            let last = rest.tumos[i].states.last().cloned().unwrap_or_else(|| ShapeGrid::new(3));
+            rest.tumos[i].states.push(last);
+            set_rest(out, "Add rotation state", None, rest);
+        }
+    });
+}
+
+fn state_grid(
+    ui: &mut Ui,
+    level: &FallingLevel,
+    tumo: &Tumo,
+    s: usize,
+    g: &ShapeGrid,
+    tp: &mut TumoPanel,
+    out: &mut Vec<Action>,
+) {
+    let i = tp.selected;
+    let side = g.side as f32 * CELL;
+    let (rect, resp) = ui.allocate_exact_size(vec2(side, side), Sense::click_and_drag());
+    let resp = resp.on_hover_text("click or drag: paint · right button: empty · orange dot: the pivot (drag it)");
+    let p = ui.painter_at(rect.expand(4.0));
+    p.rect_filled(rect, 2.0, look::WELL);
+    for y in 0..g.side {
+        for x in 0..g.side {
+            let r = Rect::from_min_size(rect.min + vec2(x as f32 * CELL, y as f32 * CELL), vec2(CELL, CELL));
+            p.rect_stroke(r, 0.0, Stroke::new(1.0, Color32::from_white_alpha(20)), StrokeKind::Inside);
+            paint_value(&p, r, g.cells[y * g.side + x], level, tumo);
+        }
+    }
+    let pivot = grid_point(rect, tumo.pivot[0], tumo.pivot[1]);
+    p.circle(pivot, 4.5, Color32::from_rgb(255, 150, 30), Stroke::new(1.0, Color32::BLACK));
+    let Some(at) = resp.interact_pointer_pos() else {
+        return;
+    };
+    if resp.drag_started() || (resp.clicked() && !tp.dragging_pivot) {
+        tp.drag_no += 1;
+        tp.dragging_pivot = at.distance(pivot) < 7.0;
+    }
+    if tp.dragging_pivot {
+        if resp.dragged() || resp.drag_stopped() {
+            let fx = ((at.x - rect.min.x) / CELL - 0.5).clamp(-0.5, g.side as f32 - 0.5);
+            let fy = ((at.y - rect.min.y) / CELL - 0.5).clamp(-0.5, g.side as f32 - 0.5);
+            let snap = |v: f32| ((v * 2.0).round() / 2.0) as f64;
+            let np = [snap(fx), snap(fy)];
+            if np != tumo.pivot {
+                let mut rest = level.clone();
+                rest.tumos[i].pivot = np;
+                set_rest(out, "Move pivot", Some(&format!("pivot {}", tp.drag_no)), rest);
+            }
+        }
+        if resp.drag_stopped() {
+            tp.dragging_pivot = false;
+        }
+        return;
+    }
+    let cx = ((at.x - rect.min.x) / CELL).floor();
+    let cy = ((at.y - rect.min.y) / CELL).floor();
+    if cx < 0.0 || cy < 0.0 || cx >= g.side as f32 || cy >= g.side as f32 {
+        return;
+    }
+    let secondary = ui.input(|inp| inp.pointer.secondary_down()) || resp.secondary_clicked();
+    let value = if secondary { 0 } else { tp.value };
+    let idx = cy as usize * g.side + cx as usize;
+    if (resp.clicked() || resp.secondary_clicked() || resp.dragged()) && g.cells[idx] != value {
+        let mut rest = level.clone();
+        rest.tumos[i].states[s].cells[idx] = value;
+        set_rest(out, "Paint tumo cell", Some(&format!("tumo paint {}", tp.drag_no)), rest);
+    }
+}
+
+fn tools_ui(ui: &mut Ui, level: &FallingLevel, tumo: &Tumo, tp: &mut TumoPanel, out: &mut Vec<Action>) {
+    let i = tp.selected;
+    let Some(first) = tumo.states.first() else { return };
+    ui.label(RichText::new("Build states from state 0").strong());
+    ui.horizontal_wrapped(|ui| {
+        for (n, tip) in [
+            (4, "States 1–3: state 0 turned 90°, 180°, 270° clockwise about the pivot"),
+            (2, "State 1: state 0 turned 90° clockwise about the pivot (2-state pieces)"),
+        ] {
+            if ui
+                .button(format!("Auto-rotate: {n} states"))
+                .on_hover_text(tip)
+                .clicked()
+            {
+                match shape::auto_rotate(first, tumo.pivot, n) {
+                    Ok(states) => {
+                        let mut rest = level.clone();
+                        rest.tumos[i].states = states;
+                        tp.note.clear();
+                        set_rest(out, &format!("Auto-rotate ({n} states)"), None, rest);
+                    }
+                    Err(e) => tp.note = format!("auto-rotate: {e}"),
+                }
+            }
+        }
+        if ui
+            .button("Swap rotation")
+            .on_hover_text("Columns: each state moves every label one place along, e.g. 1/2/3 → 3/1/2 → 2/3/1")
+            .clicked()
+        {
+            let states = shape::swap_rotation(first);
+            if states.len() < 2 {
+                tp.note = "swap rotation needs at least two labelled cells in state 0".into();
+            } else {
+                let mut rest = level.clone();
+                rest.tumos[i].states = states;
+                tp.note.clear();
+                set_rest(out, "Swap rotation", None, rest);
+            }
+        }
+        if ui
+            .button("Mirror → new tumo")
+            .on_hover_text("A new tumo: every state, the pivot and the kicks mirrored left-right (S from Z, J from L)")
+            .clicked()
+        {
+            let mut rest = level.clone();
+            let mut t = tumo.clone();
+            t.states = tumo.states.iter().map(shape::mirror).collect();
+            t.pivot = [first.side as f64 - 1.0 - tumo.pivot[0], tumo.pivot[1]];
+            t.kicks = shape::mirror_kicks(&tumo.kicks, tumo.states.len());
+            t.name = unique_name(level, &format!("{} mirrored", tumo.name));
+            rest.tumos.push(t);
+            tp.selected = rest.tumos.len() - 1;
+            set_rest(out, "Mirror tumo", None, rest);
+        }
+    });
+}
+
+/// The kick table of the selected tumo and the kick lab.
+pub fn kicks_ui(ui: &mut Ui, d: &FallingDoc, tp: &mut TumoPanel, out: &mut Vec<Action>) {
+    let level = &d.design().rest;
+    ui.horizontal_wrapped(|ui| {
+        ui.label("tumo");
+        for (i, t) in level.tumos.iter().enumerate() {
+            if ui.selectable_label(tp.selected == i, &t.name).clicked() {
+                tp.selected = i;
+                tp.lab.state = 0;
+                tp.lab.last = None;
+            }
+        }
+    });
+    let Some(tumo) = level.tumos.get(tp.selected) else {
+        ui.label("No tumo: add one on the Tumos page.");
+        return;
+    };
+    kick_table_ui(ui, level, tumo, tp, out);
+    ui.separator();
+    lab_ui(ui, level, tumo, tp);
+}
+
+fn kick_table_ui(ui: &mut Ui, level: &FallingLevel, tumo: &Tumo, tp: &mut TumoPanel, out: &mut Vec<Action>) {
+    let i = tp.selected;
+    let n = tumo.states.len();
+    ui.heading("Kick table");
+    ui.label(RichText::new("offsets [dx, dy], y down, tried in order; a pair without a list tries only [0, 0]").small());
+    ui.horizontal_wrapped(|ui| {
+        ui.label("presets");
+        let presets: [(&str, Kicks); 4] = [
+            ("none", Kicks::None),
+            ("SRS JLSTZ", shape::srs_jlstz()),
+            ("SRS I", shape::srs_i()),
+            ("SRS O", shape::srs_o()),
+        ];
+        for (name, k) in presets {
+            if ui.button(name).clicked() {
+                let mut rest = level.clone();
+                rest.tumos[i].kicks = k;
+                set_rest(out, &format!("Kicks: {name}"), None, rest);
+            }
+        }
+        if ui
+            .button("Mirror for the reverse direction")
+            .on_hover_text("Fill each missing j>i from i>j with the offsets negated")
+            .clicked()
+        {
+            let mut rest = level.clone();
+            rest.tumos[i].kicks = shape::reverse_kicks(&tumo.kicks);
+            set_rest(out, "Kicks: reverse direction", None, rest);
+        }
+    });
+    let table = match &tumo.kicks {
+        Kicks::None => Default::default(),
+        Kicks::Table(t) => t.clone(),
+    };
+    let mut new_table = table.clone();
+    let mut what = None;
+    for ((from, to), list) in &table {
+        ui.horizontal_wrapped(|ui| {
+            ui.label(RichText::new(format!("{from}>{to}")).monospace().strong());
+            for (k, (dx, dy)) in list.iter().enumerate() {
+                let (mut ndx, mut ndy) = (*dx, *dy);
+                ui.label(format!("{}:", k + 1));
+                ui.add(egui::DragValue::new(&mut ndx).range(-8..=8).prefix("dx "));
+                ui.add(egui::DragValue::new(&mut ndy).range(-8..=8).prefix("dy "));
+                if (ndx, ndy) != (*dx, *dy) {
+                    new_table.get_mut(&(*from, *to)).expect("pair present")[k] = (ndx, ndy);
+                    what = Some(("Edit kick offset", Some(format!("kick {i} {from} {to} {k}"))));
+                }
+                if k > 0 && ui.small_button("<").on_hover_text("Try earlier").clicked() {
+                    new_table.get_mut(&(*from, *to)).expect("pair present").swap(k - 1, k);
+                    what = Some(("Reorder kick offsets", None));
+                }
+                if ui.small_button("x").on_hover_text("Remove this offset").clicked() {
+                    new_table.get_mut(&(*from, *to)).expect("pair present").remove(k);
+                    what = Some(("Remove kick offset", None));
+                }
+                ui.add_space(6.0);
+            }
+            if ui.small_button("+").on_hover_text("Add an offset at the end").clicked() {
+                new_table.get_mut(&(*from, *to)).expect("pair present").push((0, 0));
+                what = Some(("Add kick offset", None));
+            }
+            if ui.small_button("remove pair").clicked() {
+                new_table.remove(&(*from, *to));
+                what = Some(("Remove kick pair", None));
+            }
+        });
+    }
+    ui.horizontal(|ui| {
+        ui.label("add pair");
+        ui.add(egui::DragValue::new(&mut tp.new_pair.0).range(0..=n.saturating_sub(1)));
+        ui.label(">");
+        ui.add(egui::DragValue::new(&mut tp.new_pair.1).range(0..=n.saturating_sub(1)));
+        let pair = tp.new_pair;
+        if ui
+            .add_enabled(pair.0 != pair.1 && pair.0 < n && pair.1 < n && !table.contains_key(&pair), egui::Button::new("Add"))
+            .clicked()
+        {
+            new_table.insert(pair, vec![(0, 0)]);
+            what = Some(("Add kick pair", None));
+        }
+    });
+    if let Some((w, merge)) = what {
+        let mut rest = level.clone();
+        rest.tumos[i].kicks = if new_table.is_empty() { Kicks::None } else { Kicks::Table(new_table) };
+        set_rest(out, w, merge.as_deref(), rest);
+    }
+}
+
+/// Screen points per cell of the kick lab.
+const LAB_CELL: f32 = 22.0;
+
+fn lab_ui(ui: &mut Ui, level: &FallingLevel, tumo: &Tumo, tp: &mut TumoPanel) {
+    let lab = &mut tp.lab;
+    ui.heading("Kick lab");
+    ui.label(RichText::new("click cells: walls · arrows: move the tumo · then turn").small());
+    ui.horizontal_wrapped(|ui| {
+        for (label, turn) in [("CW", Turn::Cw), ("CCW", Turn::Ccw), ("180", Turn::Half)] {
+            if ui.button(label).clicked() {
+                lab.turn(tumo, turn);
+            }
+        }
+        for (label, d) in [("<", (-1, 0)), (">", (1, 0)), ("^", (0, -1)), ("v", (0, 1))] {
+            if ui.small_button(label).clicked() {
+                lab.at = (lab.at.0 + d.0, lab.at.1 + d.1);
+                lab.last = None;
+            }
+        }
+        ui.label("state");
+        let mut s = lab.state;
+        ui.add(egui::DragValue::new(&mut s).range(0..=tumo.states.len().saturating_sub(1)));
+        if s != lab.state {
+            lab.state = s;
+            lab.last = None;
+        }
+        if ui.button("Clear walls").clicked() {
+            lab.walls.fill(false);
+            lab.last = None;
+        }
+        if ui.button("T-spin triple setup").on_hover_text("A T-spin triple: an overhang and a T that fits its slot with CW at test 4 (SRS JLSTZ kicks)").clicked() {
+            lab.tst_setup();
+        }
+    });
+    let state = lab.state.min(tumo.states.len().saturating_sub(1));
+    let size = vec2(lab.width as f32 * LAB_CELL, lab.height as f32 * LAB_CELL);
+    let (rect, resp) = ui.allocate_exact_size(size, Sense::click());
+    let p = ui.painter_at(rect);
+    let cell_rect = |x: i32, y: i32| {
+        Rect::from_min_size(rect.min + vec2(x as f32 * LAB_CELL, y as f32 * LAB_CELL), vec2(LAB_CELL, LAB_CELL))
+    };
+    p.rect_filled(rect, 0.0, look::WELL);
+    for y in 0..lab.height {
+        for x in 0..lab.width {
+            let r = cell_rect(x as i32, y as i32);
+            if lab.walls[y * lab.width + x] {
+                p.rect_filled(r.shrink(1.0), 2.0, Color32::from_gray(110));
+            } else {
+                p.rect_stroke(r, 0.0, Stroke::new(1.0, Color32::from_white_alpha(15)), StrokeKind::Inside);
+            }
+        }
+    }
+    // The tumo where it is now.
+    if let Some(g) = tumo.states.get(state) {
+        for (x, y, v) in g.blocks() {
+            let r = cell_rect(lab.at.0 + x as i32, lab.at.1 + y as i32);
+            paint_value(&p, r, v, level, tumo);
+        }
+    }
+    // Every trial of the last turn, outlined, numbered; the winner bright green.
+    if let Some(res) = &lab.last {
+        for (k, t) in res.trials.iter().enumerate() {
+            let won = res.success == Some(k);
+            let colour = if won { Color32::from_rgb(60, 240, 90) } else { Color32::from_rgb(240, 80, 80) };
+            for &(x, y) in &t.cells {
+                let r = cell_rect(x, y).shrink(1.0 + k as f32 * 1.5);
+                p.rect_stroke(r, 0.0, Stroke::new(if won { 2.5 } else { 1.0 }, colour), StrokeKind::Inside);
+            }
+            if let Some(&(x, y)) = t.cells.first() {
+                p.text(
+                    cell_rect(x, y).left_top() + vec2(2.0 + k as f32 * 4.0, 1.0),
+                    egui::Align2::LEFT_TOP,
+                    (k + 1).to_string(),
+                    egui::FontId::monospace(10.0),
+                    colour,
+                );
+            }
+        }
+    }
+    if let Some(at) = resp.interact_pointer_pos().filter(|_| resp.clicked()) {
+        let x = ((at.x - rect.min.x) / LAB_CELL) as usize;
+        let y = ((at.y - rect.min.y) / LAB_CELL) as usize;
+        if x < lab.width && y < lab.height {
+            let w = &mut lab.walls[y * lab.width + x];
+            *w = !*w;
+            lab.last = None;
+        }
+    }
+    match lab.answer() {
+        Some(a) => {
+            let turn = lab.last_turn.map_or("", |t| match t {
+                Turn::Cw => "CW",
+                Turn::Ccw => "CCW",
+                Turn::Half => "180",
+            });
+            let to = lab.last.as_ref().map_or(0, |r| r.to_state);
+            ui.label(RichText::new(format!("{turn} to state {to}: {a}")).strong());
+        }
+        None => {
+            let to = target_state(tumo.states.len(), state, Turn::Cw);
+            let tests = tumo.kicks.tests(state, to).len();
+            ui.label(format!("state {state}: CW would try {tests} offset(s)"));
+        }
+    }
+}
