@@ -75,6 +75,9 @@ impl ShapeGrid {
     }
 }
 
+/// One row of [`Kicks::from_rows`]: `(from, to, offsets)`, offsets `(dx, dy)` with y down.
+pub type KickRow<'a> = (usize, usize, &'a [(i32, i32)]);
+
 impl Kicks {
     /// The offsets a turn from state `from` to state `to` tests, in order: the table's list
     /// for `(from, to)`, or `[(0, 0)]` when there is no table ([`Kicks::None`]) or the table
@@ -90,7 +93,7 @@ impl Kicks {
 
     /// A table from `(from, to, offsets)` rows, offsets `(dx, dy)` with y down. A later row
     /// for the same pair replaces an earlier one.
-    pub fn from_rows(rows: &[(usize, usize, &[(i32, i32)])]) -> Kicks {
+    pub fn from_rows(rows: &[KickRow<'_>]) -> Kicks {
         Kicks::Table(
             rows.iter()
                 .map(|(from, to, offsets)| ((*from, *to), offsets.to_vec()))
@@ -706,7 +709,7 @@ mod tests {
         assert_eq!(target_state(0, 5, Turn::Cw), 5);
     }
 
-    /// A 4-wide field, 3 rows, walls outside; `#` blocked.
+    /// A field from rows, top first: `.` free, anything else blocked, outside blocked.
     fn field(rows: &'static [&'static str]) -> impl Fn(i32, i32) -> bool {
         move |x, y| {
             usize::try_from(y)
@@ -722,10 +725,10 @@ mod tests {
         // A vertical domino in a 2×2 box turns into a horizontal one.
         let states = vec![g(&["#.", "#."]), g(&["##", ".."])];
         let kicks = Kicks::from_rows(&[(0, 1, &[(0, 0), (-1, 0), (0, 1), (-1, 1)])]);
-        // Grid at (2, 0): the horizontal state at offset (0,0) covers (2,0),(3,0): (3,0) is
-        // a wall; (-1,0) covers (1,0),(2,0): (1,0) blocked; (0,1) covers (2,1),(3,1): free.
-        let free = field(&["..#.", "#...", "...."]);
-        let free = |x, y| x < 4 && free(x, y) && !(x == 3 && y == 0);
+        // Grid at (2, 0) in a 4-wide field: the horizontal state at offset (0,0) covers
+        // (2,0),(3,0): (3,0) is blocked; at (-1,0) it covers (1,0),(2,0): (1,0) is blocked;
+        // at (0,1) it covers (2,1),(3,1): free. The fourth offset is never tried.
+        let free = field(&["##.#", "....", "...."]);
         let r = try_turn(&states, &kicks, 0, (2, 0), Turn::Cw, &free);
         assert_eq!(r.to_state, 1);
         assert_eq!(r.success, Some(2));
