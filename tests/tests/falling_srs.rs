@@ -1,0 +1,500 @@
+//! SRS conformance of the falling kind's rotation (`../shared/corpus/falling/`, format in its
+//! README): all 158 cases of `srs_rotation_cases.json` run through
+//! [`try_turn`], with the seven tetrominoes and their kick tables built **only from data**.
+//!
+//! The data path is the level format: [`tumo_fragment`] turns a piece of `srs_pieces.json`
+//! into the `tumos[i]` member of a falling level (`name`, `states`, `block`, `pivot`, `kicks`
+//! with `"i>j"` keys, y down, offsets moving the grid's top-left cell), and [`parse_tumo`], a
+//! small test-local reader, turns that JSON into the engine's [`ShapeGrid`]s and [`Kicks`].
+//!
+//! Conventions (y down, the level format's):
+//! * Each piece sits in its guideline box, side `n` = the largest extent over its states
+//!   (I 4, O 2, the others 3), turning about the box centre `[(n−1)/2, (n−1)/2]`. The spawn
+//!   state's bounding box is centred in the box, rounding toward the top-left (I in row 1,
+//!   JLSTZ in rows 0–1, O filling its box).
+//! * The corpus turns every piece about its reference cell (cell offset `[0,0]`), which for
+//!   I and O is not the box centre, and folds the difference into its kick tests. Here each
+//!   state's grid holds the corpus cells with the reference cell at `ref[s]`, the spawn
+//!   reference turned `s` quarter turns about the box centre. A corpus test `(dx, dy)` (y up)
+//!   from state i to j becomes the grid offset `(dx, −dy) + ref[i] − ref[j]`, so JLSTZ keep
+//!   their tests, and I's become the published relative table (first test `[0, 0]`).
+//! * Case fields: the listed rows, top first, with [`PAD`] empty rows added above (the case
+//!   pieces poke up to 3 rows above the listed ones); outside the 10 columns, below the floor
+//!   and above the padded rows is blocked.
+//!
+//! A case passes when the turn succeeds exactly when the corpus kick is not `null`, with that
+//! kick (converted back to the corpus's reference cell, y up), when the cells after equal
+//! `derived.cells_after`, and, for the 6 `MinoRotationDetailTest` cases, `to_rotation`,
+//! `test_index`, `to_x` and `to_y` match. A failed turn must have tried every test and leave
+//! the tumo on `derived.cells_before`.
+
+#![allow(clippy::unwrap_used)]
+
+use std::collections::BTreeMap;
+
+use serde_json::{Value, json};
+use tilesmith_engine::kind::falling::shape::{
+    Kicks, ShapeGrid, Turn, auto_rotate, kicks_180_i, kicks_180_jlstz, mirror_kicks, mirror_states,
+    srs_i, srs_jlstz, srs_o, tetromino_pivot, tetromino_states, try_turn,
+};
+use tilesmith_tests::corpus;
+
+/// The corpus's rotation-state names, index = state.
+const STATES: [&str; 4] = ["spawn", "right", "reverse", "left"];
+/// The seven tetrominoes.
+const PIECES: [&str; 7] = ["I", "O", "T", "S", "Z", "J", "L"];
+/// Empty rows added above each case field.
+const PAD: usize = 4;
+/// The corpus field's width.
+const WIDTH: i32 = 10;
+
+fn load(file: &str) -> Value {
+    let path = corpus("falling").join(file);
+    let text = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+    serde_json::from_str(&text).unwrap()
+}
+
+fn state_index(name: &str) -> usize {
+    STATES
+        .iter()
+        .position(|s| *s == name)
+        .unwrap_or_else(|| panic!("unknown state {name}"))
+}
+
+fn pair(v: &Value) -> (i32, i32) {
+    (
+        i32::try_from(v[0].as_i64().unwrap()).unwrap(),
+        i32::try_from(v[1].as_i64().unwrap()).unwrap(),
+    )
+}
+
+/// A tumo built from `srs_pieces.json`: its level fragment and, for running the cases, the
+/// grid cell of the corpus's reference cell in each state.
+struct Built {
+    fragment: Value,
+    reference: [(i32, i32); 4],
+}
+
+/// The level fragment of `piece` (see the module doc): states from `pieces.<piece>.cells`,
+/// kicks from `kick_tables.srs` and `kick_tables.nullpomino180` (the 180° pairs; its
+/// quarter-turn entries are the srs ones), all y down.
+fn tumo_fragment(pieces: &Value, piece: &str) -> Built {
+    // Cells per state, y down, relative to the reference cell.
+    let cells: Vec<Vec<(i32, i32)>> = STATES
+        .iter()
+        .map(|s| {
+            pieces["pieces"][piece]["cells"][s]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|c| {
+                    let (x, y) = pair(c);
+                    (x, -y)
+                })
+                .collect()
+        })
+        .collect();
+    let extent = |cs: &[(i32, i32)]| {
+        let (x0, x1) = (
+            cs.iter().map(|c| c.0).min().unwrap(),
+            cs.iter().map(|c| c.0).max().unwrap(),
+        );
+        let (y0, y1) = (
+            cs.iter().map(|c| c.1).min().unwrap(),
+            cs.iter().map(|c| c.1).max().unwrap(),
+        );
+        (x0, x1 - x0 + 1, y0, y1 - y0 + 1)
+    };
+    let n = cells
+        .iter()
+        .map(|cs| {
+            let (_, w, _, h) = extent(cs);
+            w.max(h)
+        })
+        .max()
+        .unwrap();
+    // The spawn bounding box centred, rounding toward the top-left.
+    let (x0, w, y0, h) = extent(&cells[0]);
+    let mut reference = [((n - w) / 2 - x0, (n - h) / 2 - y0); 4];
+    // Each next state's reference: the previous one turned a quarter clockwise (on screen,
+    // y down) about the box centre, in doubled coordinates (centre = n − 1).
+    for s in 1..4 {
+        let (rx, ry) = reference[s - 1];
+        let (dx, dy) = (2 * rx - (n - 1), 2 * ry - (n - 1));
+        let (tx, ty) = ((n - 1) - dy, (n - 1) + dx);
+        assert!(
+            tx % 2 == 0 && ty % 2 == 0,
+            "{piece}: reference cell off-cell"
+        );
+        reference[s] = (tx / 2, ty / 2);
+    }
+    let states: Vec<Value> = (0..4)
+        .map(|s| {
+            let mut rows = vec![vec![0i8; n as usize]; n as usize];
+            for &(cx, cy) in &cells[s] {
+                let (x, y) = (reference[s].0 + cx, reference[s].1 + cy);
+                assert!(
+                    (0..n).contains(&x) && (0..n).contains(&y),
+                    "{piece} {}: cell ({x}, {y}) outside the {n}×{n} box",
+                    STATES[s]
+                );
+                rows[y as usize][x as usize] = -1;
+            }
+            json!(rows)
+        })
+        .collect();
+    let mut kicks = serde_json::Map::new();
+    for table in ["srs", "nullpomino180"] {
+        let t = pieces["kick_tables"][table]["tables"][piece]
+            .as_object()
+            .unwrap_or_else(|| panic!("no {table} table for {piece}"));
+        for (key, entry) in t {
+            let (from, to) = key.split_once("->").unwrap();
+            let (i, j) = (state_index(from), state_index(to));
+            let tests: Vec<Value> = entry["tests"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|v| {
+                    let (dx, dy) = pair(v);
+                    json!([
+                        dx + reference[i].0 - reference[j].0,
+                        -dy + reference[i].1 - reference[j].1
+                    ])
+                })
+                .collect();
+            let old = kicks.insert(format!("{i}>{j}"), Value::Array(tests.clone()));
+            assert!(
+                old.is_none_or(|o| o == Value::Array(tests)),
+                "{piece} {key}: the tables disagree"
+            );
+        }
+    }
+    let centre = f64::from(n - 1) / 2.0;
+    Built {
+        fragment: json!({
+            "name": piece,
+            "states": states,
+            "block": piece,
+            "pivot": [centre, centre],
+            "kicks": kicks,
+        }),
+        reference,
+    }
+}
+
+/// Reads a `tumos[i]` fragment of the level format: its states, pivot and kicks.
+fn parse_tumo(t: &Value) -> (Vec<ShapeGrid>, [f64; 2], Kicks) {
+    let states = t["states"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|rows| {
+            let rows = rows.as_array().unwrap();
+            let side = rows.len();
+            let mut g = ShapeGrid::new(side);
+            for (y, row) in rows.iter().enumerate() {
+                let row = row.as_array().unwrap();
+                assert_eq!(row.len(), side, "square grids");
+                for (x, v) in row.iter().enumerate() {
+                    g.cells[y * side + x] = i8::try_from(v.as_i64().unwrap()).unwrap();
+                }
+            }
+            g
+        })
+        .collect();
+    let pivot = [
+        t["pivot"][0].as_f64().unwrap(),
+        t["pivot"][1].as_f64().unwrap(),
+    ];
+    let kicks = match &t["kicks"] {
+        Value::String(s) if s == "none" => Kicks::None,
+        Value::Object(m) => Kicks::Table(
+            m.iter()
+                .map(|(k, list)| {
+                    let (i, j) = k.split_once('>').unwrap();
+                    (
+                        (i.parse().unwrap(), j.parse().unwrap()),
+                        list.as_array().unwrap().iter().map(pair).collect(),
+                    )
+                })
+                .collect(),
+        ),
+        other => panic!("bad kicks {other}"),
+    };
+    (states, pivot, kicks)
+}
+
+/// Every tetromino, built from the corpus: fragment, parsed tumo, reference cells.
+struct Tumo {
+    fragment: Value,
+    states: Vec<ShapeGrid>,
+    pivot: [f64; 2],
+    kicks: Kicks,
+    reference: [(i32, i32); 4],
+}
+
+fn tetrominoes() -> BTreeMap<String, Tumo> {
+    let pieces = load("srs_pieces.json");
+    PIECES
+        .iter()
+        .map(|p| {
+            let b = tumo_fragment(&pieces, p);
+            let (states, pivot, kicks) = parse_tumo(&b.fragment);
+            (
+                p.to_string(),
+                Tumo {
+                    fragment: b.fragment,
+                    states,
+                    pivot,
+                    kicks,
+                    reference: b.reference,
+                },
+            )
+        })
+        .collect()
+}
+
+/// The tumo in play, as a game holds it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Active {
+    state: usize,
+    origin: (i32, i32),
+}
+
+fn sorted(mut v: Vec<(i32, i32)>) -> Vec<(i32, i32)> {
+    v.sort_unstable();
+    v
+}
+
+/// Runs one case; `Err` says what differs.
+fn run_case(case: &Value, tumos: &BTreeMap<String, Tumo>) -> Result<(), String> {
+    let piece = case["piece"].as_str().unwrap();
+    let tumo = &tumos[piece];
+    // The field, y down, with PAD empty rows above the listed ones.
+    let listed: Vec<&str> = case["field"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r.as_str().unwrap())
+        .collect();
+    let height = (listed.len() + PAD) as i32;
+    let filled = |x: i32, row: i32| -> bool {
+        let r = row - PAD as i32;
+        r >= 0 && listed[r as usize].as_bytes()[x as usize] != b'_'
+    };
+    let free =
+        |x: i32, row: i32| (0..WIDTH).contains(&x) && (0..height).contains(&row) && !filled(x, row);
+    // Corpus y up ↔ rows from the top.
+    let to_up = |(x, row): (i32, i32)| (x, height - 1 - row);
+    let from = state_index(case["from_rotation"].as_str().unwrap());
+    let (x, y) = (
+        i32::try_from(case["x"].as_i64().unwrap()).unwrap(),
+        i32::try_from(case["y"].as_i64().unwrap()).unwrap(),
+    );
+    let reference_row = height - 1 - y;
+    let start = Active {
+        state: from,
+        origin: (
+            x - tumo.reference[from].0,
+            reference_row - tumo.reference[from].1,
+        ),
+    };
+    let cells_up = |a: Active| -> Vec<(i32, i32)> {
+        let g = &tumo.states[a.state];
+        sorted(
+            tilesmith_engine::kind::falling::shape::grid_cells(g, a.origin)
+                .into_iter()
+                .map(to_up)
+                .collect(),
+        )
+    };
+    let corpus_cells =
+        |v: &Value| -> Vec<(i32, i32)> { sorted(v.as_array().unwrap().iter().map(pair).collect()) };
+    let before = corpus_cells(&case["derived"]["cells_before"]);
+    if cells_up(start) != before {
+        return Err(format!(
+            "start cells {:?}, corpus {before:?}",
+            cells_up(start)
+        ));
+    }
+    let turn = match case["rotate"].as_str().unwrap() {
+        "cw" => Turn::Cw,
+        "ccw" => Turn::Ccw,
+        "180" => Turn::Half,
+        other => return Err(format!("unknown rotate {other}")),
+    };
+    let result = try_turn(
+        &tumo.states,
+        &tumo.kicks,
+        start.state,
+        start.origin,
+        turn,
+        &free,
+    );
+    // The game's step: move on success, stay on failure.
+    let mut active = start;
+    if let Some(i) = result.success {
+        let (dx, dy) = result.trials[i].offset;
+        active = Active {
+            state: result.to_state,
+            origin: (start.origin.0 + dx, start.origin.1 + dy),
+        };
+    }
+    let expected = &case["expected"];
+    match (&expected["kick"], result.success) {
+        (Value::Null, None) => {
+            let tests = tumo.kicks.tests(start.state, result.to_state).len();
+            if result.trials.len() != tests || result.trials.iter().any(|t| t.fits) {
+                return Err(format!(
+                    "failed turn tried {} of {tests} tests",
+                    result.trials.len()
+                ));
+            }
+            if active != start || cells_up(active) != before {
+                return Err("a failed turn moved the tumo".into());
+            }
+            Ok(())
+        }
+        (Value::Null, Some(i)) => Err(format!(
+            "turned with test {i} {:?}; the corpus says it fails",
+            result.trials[i].offset
+        )),
+        (k, None) => Err(format!("the turn failed; the corpus kicks by {k}")),
+        (k, Some(i)) => {
+            let (ex, ey) = pair(k);
+            // The reference cell after the turn, back in corpus coordinates.
+            let r = tumo.reference[active.state];
+            let (rx, ry) = to_up((active.origin.0 + r.0, active.origin.1 + r.1));
+            if (rx - x, ry - y) != (ex, ey) {
+                return Err(format!(
+                    "kick ({}, {}) with test {i}, corpus ({ex}, {ey})",
+                    rx - x,
+                    ry - y
+                ));
+            }
+            let after = corpus_cells(&case["derived"]["cells_after"]);
+            if cells_up(active) != after
+                || sorted(result.trials[i].cells.iter().copied().map(to_up).collect()) != after
+            {
+                return Err(format!("cells {:?}, corpus {after:?}", cells_up(active)));
+            }
+            if let Some(name) = expected.get("to_rotation") {
+                let want = (
+                    state_index(name.as_str().unwrap()),
+                    expected["test_index"].as_u64().unwrap() as usize,
+                    expected["to_x"].as_i64().unwrap() as i32,
+                    expected["to_y"].as_i64().unwrap() as i32,
+                );
+                if (active.state, i, rx, ry) != want {
+                    return Err(format!(
+                        "detail (state, test, x, y) = {:?}, corpus {want:?}",
+                        (active.state, i, rx, ry)
+                    ));
+                }
+            }
+            Ok(())
+        }
+    }
+}
+
+#[test]
+fn all_158_srs_cases_pass_through_level_data() {
+    let tumos = tetrominoes();
+    let doc = load("srs_rotation_cases.json");
+    let cases = doc["cases"].as_array().unwrap();
+    assert_eq!(cases.len(), 158, "the corpus has 158 cases");
+    let mut failures = Vec::new();
+    let (mut details, mut fails) = (0, 0);
+    for case in cases {
+        details += usize::from(case["expected"].get("to_rotation").is_some());
+        fails += usize::from(case["expected"]["kick"].is_null());
+        if let Err(e) = run_case(case, &tumos) {
+            failures.push(format!("{}: {e}", case["id"].as_str().unwrap()));
+        }
+    }
+    assert_eq!((details, fails), (6, 6), "6 detail cases, 6 failed turns");
+    assert!(
+        failures.is_empty(),
+        "{} of 158 SRS cases fail:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
+/// The box, pivot and grids: the states built from the corpus are the engine's guideline
+/// tetrominoes, and auto-rotate about the pivot makes states 1–3 from the spawn state.
+#[test]
+fn corpus_pieces_are_the_guideline_states_and_auto_rotate_makes_them() {
+    for (name, t) in tetrominoes() {
+        let c = name.chars().next().unwrap();
+        assert_eq!(Some(t.states.clone()), tetromino_states(c), "{name}");
+        assert_eq!(Some(t.pivot), tetromino_pivot(c), "{name}");
+        assert_eq!(
+            auto_rotate(&t.states[0], t.pivot, 4).unwrap(),
+            t.states,
+            "{name}"
+        );
+        assert_eq!(t.fragment["name"], json!(name));
+    }
+}
+
+/// The presets are the tables derived from the corpus, pair for pair (the 8 quarter turns
+/// and the 4 half turns).
+#[test]
+fn presets_equal_the_corpus_tables() {
+    let tumos = tetrominoes();
+    let quarter = srs_jlstz();
+    for p in ["T", "S", "Z", "J", "L"] {
+        assert_eq!(tumos[p].kicks, quarter.merged(&kicks_180_jlstz()), "{p}");
+    }
+    assert_eq!(tumos["I"].kicks, srs_i().merged(&kicks_180_i()));
+    // O: every test of every pair is [0, 0]; the preset has the 8 quarter turns and the
+    // half turns fall back to [0, 0].
+    let o = &tumos["O"].kicks;
+    for i in 0..4 {
+        for j in 0..4 {
+            assert_eq!(o.tests(i, j), vec![(0, 0)], "O {i}>{j}");
+            assert_eq!(srs_o().tests(i, j), vec![(0, 0)], "O preset {i}>{j}");
+        }
+    }
+    let Kicks::Table(t) = o else {
+        panic!("O has a table")
+    };
+    assert_eq!(t.len(), 12, "O: 8 quarter and 4 half turns in the corpus");
+}
+
+/// Mirroring works on the corpus data: mirrored Z is S, mirrored L is J, and the mirrored
+/// kick table of each is the other's (they share the SRS JLSTZ table, which is its own
+/// mirror). The 180° table is not mirror-symmetric, so only the quarter turns are compared.
+#[test]
+fn mirror_turns_corpus_z_into_s_and_l_into_j() {
+    let tumos = tetrominoes();
+    let quarter = |k: &Kicks| {
+        let Kicks::Table(t) = k else { panic!() };
+        Kicks::Table(
+            t.iter()
+                .filter(|((i, j), _)| (i + 4 - j) % 2 == 1)
+                .map(|(k, v)| (*k, v.clone()))
+                .collect(),
+        )
+    };
+    for (a, b) in [("Z", "S"), ("S", "Z"), ("L", "J"), ("J", "L")] {
+        assert_eq!(
+            mirror_states(&tumos[a].states),
+            tumos[b].states,
+            "{a} → {b}"
+        );
+        assert_eq!(
+            mirror_kicks(&quarter(&tumos[a].kicks), 4),
+            quarter(&tumos[b].kicks),
+            "{a} → {b} kicks"
+        );
+    }
+    assert_ne!(
+        mirror_kicks(&quarter(&tumos["I"].kicks), 4),
+        quarter(&tumos["I"].kicks),
+        "the SRS I table is not its own mirror"
+    );
+}
