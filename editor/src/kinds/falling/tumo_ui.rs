@@ -140,8 +140,8 @@ impl KickLab {
     }
 
     /// A T-spin triple on a 10 × 8 lab (solution-finder's SRS test `Kicks.WithT.checks4ok1`):
-    /// a T in state 0 above a slot under an overhang. CW fails at offsets 1–3 and fits at
-    /// test 4 of 5, `(-1, +2)` (y down), filling three rows.
+    /// a T in state 0 above a slot under an overhang. CW fails at offsets 1–4 and fits at
+    /// test 5 of 5, `(-1, +2)` (y down), filling three rows.
     pub fn tst_setup(&mut self) {
         *self = KickLab::default();
         let rows = [
@@ -528,6 +528,12 @@ fn tools_ui(ui: &mut Ui, level: &FallingLevel, tumo: &Tumo, tp: &mut TumoPanel, 
             let states = shape::swap_rotation(first);
             if states.len() < 2 {
                 tp.note = "swap rotation needs at least two labelled cells in state 0".into();
+            } else if states.len() > MAX_STATES {
+                tp.note = format!(
+                    "swap rotation of {} labels would make {} states (at most {MAX_STATES})",
+                    states.len(),
+                    states.len()
+                );
             } else {
                 let mut rest = level.clone();
                 rest.tumos[i].states = states;
@@ -542,8 +548,8 @@ fn tools_ui(ui: &mut Ui, level: &FallingLevel, tumo: &Tumo, tp: &mut TumoPanel, 
         {
             let mut rest = level.clone();
             let mut t = tumo.clone();
-            t.states = tumo.states.iter().map(shape::mirror).collect();
-            t.pivot = [first.side as f64 - 1.0 - tumo.pivot[0], tumo.pivot[1]];
+            t.states = shape::mirror_states(&tumo.states);
+            t.pivot = shape::mirror_pivot(tumo.pivot, first.side);
             t.kicks = shape::mirror_kicks(&tumo.kicks, tumo.states.len());
             t.name = unique_name(level, &format!("{} mirrored", tumo.name));
             rest.tumos.push(t);
@@ -582,11 +588,13 @@ fn kick_table_ui(ui: &mut Ui, level: &FallingLevel, tumo: &Tumo, tp: &mut TumoPa
     ui.label(RichText::new("offsets [dx, dy], y down, tried in order; a pair without a list tries only [0, 0]").small());
     ui.horizontal_wrapped(|ui| {
         ui.label("presets");
-        let presets: [(&str, Kicks); 4] = [
+        let presets: [(&str, Kicks); 6] = [
             ("none", Kicks::None),
             ("SRS JLSTZ", shape::srs_jlstz()),
             ("SRS I", shape::srs_i()),
             ("SRS O", shape::srs_o()),
+            ("SRS JLSTZ + 180", shape::srs_jlstz().merged(&shape::kicks_180_jlstz())),
+            ("SRS I + 180", shape::srs_i().merged(&shape::kicks_180_i())),
         ];
         for (name, k) in presets {
             if ui.button(name).clicked() {
@@ -694,7 +702,7 @@ fn lab_ui(ui: &mut Ui, level: &FallingLevel, tumo: &Tumo, tp: &mut TumoPanel) {
             lab.walls.fill(false);
             lab.last = None;
         }
-        if ui.button("T-spin triple setup").on_hover_text("A T-spin triple: an overhang and a T that fits its slot with CW at test 4 (SRS JLSTZ kicks)").clicked() {
+        if ui.button("T-spin triple setup").on_hover_text("A T-spin triple: an overhang and a T that fits its slot with CW at test 5 (SRS JLSTZ kicks)").clicked() {
             lab.tst_setup();
         }
     });
