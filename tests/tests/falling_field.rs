@@ -177,8 +177,14 @@ fn iron_stays_and_forms_no_group() {
     // The iron above the bottom iron stays; the other falls into the cleared cell.
     assert_eq!(rows_of(&f), [".I..", ".II."]);
     // Iron forms no group.
-    let g = field(&["IIII", "IIII"]);
+    let g = field(&["IIII", "IIOO"]);
     assert!(update(&g, 0, &[CONNECTED4], &[]).delete.iter().all(|&d| !d));
+    // getComboBlockNum (spec A8) counts any kind; the rules' table leaves iron and garbage out.
+    assert_eq!(g.combo(0, 0, &[]), 6);
+    assert_eq!(g.combo(3, 1, &[]), 2);
+    let t = ComboTable::for_rules(&g, &cx(0, &[]));
+    assert!((0..8).all(|i| t.at(i) == 0));
+    assert!(t.group_sizes().is_empty());
 }
 
 #[test]
@@ -263,7 +269,7 @@ fn columns_diagonal_of_three() {
         min: 3,
         diagonal: true,
     };
-    let req = update(&f, 0, &[diag.clone()], &[]);
+    let req = update(&f, 0, std::slice::from_ref(&diag), &[]);
     assert_eq!(flags(&f, &req), ["....", "..1.", ".1..", "1..."]);
     let straight = ClearRule::Lines {
         min: 3,
@@ -336,11 +342,21 @@ fn gravity_requests_the_height_for_every_cell() {
 fn a_later_fall_law_wins() {
     let start = field(&["A.", "..", "BB"]);
     let mut f = start.clone();
-    frame(&mut f, 0, &[ClearRule::Rows], &[FallLaw::Gravity, FallLaw::Rows]);
+    frame(
+        &mut f,
+        0,
+        &[ClearRule::Rows],
+        &[FallLaw::Gravity, FallLaw::Rows],
+    );
     // Rows last: A drops by the one cleared row only.
     assert_eq!(rows_of(&f), ["..", "A.", ".."]);
     let mut f = start;
-    frame(&mut f, 0, &[ClearRule::Rows], &[FallLaw::Rows, FallLaw::Gravity]);
+    frame(
+        &mut f,
+        0,
+        &[ClearRule::Rows],
+        &[FallLaw::Rows, FallLaw::Gravity],
+    );
     // Gravity last: A falls to the floor.
     assert_eq!(rows_of(&f), ["..", "..", "A."]);
 }
@@ -578,9 +594,7 @@ fn simulate(start: &Field, frames_max: usize) -> Sim {
     let mut f = start.clone();
     let n = f.cells.len();
     let hidden = f.height - 12;
-    let mut who: Vec<Option<usize>> = (0..n)
-        .map(|i| (f.cells[i] != EMPTY).then_some(i))
-        .collect();
+    let mut who: Vec<Option<usize>> = (0..n).map(|i| (f.cells[i] != EMPTY).then_some(i)).collect();
     let mut erased_at = vec![0; n];
     let mut steps: Vec<Step> = Vec::new();
     let cx = RuleContext {
@@ -812,11 +826,19 @@ fn run_chain_cases(t: &Tables) -> (Tally, Tally) {
                     y >= top && mask[y - top].as_bytes()[i % 6] == b'1'
                 })
                 .collect();
-            let got = sim.steps.last().map(|s| s.deleted.clone()).unwrap_or_default();
+            let got = sim
+                .steps
+                .last()
+                .map(|s| s.deleted.clone())
+                .unwrap_or_default();
             rules.check("last_chain_vanished_mask", id, eq(got, want));
         }
         if let Some(fr) = exp.get("frames") {
-            timing.check("frames", id, eq(frames_of(&sim.steps, t), fr.as_u64().unwrap()));
+            timing.check(
+                "frames",
+                id,
+                eq(frames_of(&sim.steps, t), fr.as_u64().unwrap()),
+            );
         }
         if let Some(q) = exp.get("quick") {
             let got = sim.steps.last().is_some_and(|s| s.max_drop == 0);
@@ -917,7 +939,11 @@ fn puyo_vanish_cases() {
             .unwrap_or(1) as u32;
         let exp = &case["expected"];
         let sim = simulate(&start, 1);
-        let deleted = sim.steps.first().map(|s| s.deleted.clone()).unwrap_or_default();
+        let deleted = sim
+            .steps
+            .first()
+            .map(|s| s.deleted.clone())
+            .unwrap_or_default();
         if let Some(v) = exp.get("vanishes") {
             assert_eq!(!deleted.is_empty(), v.as_bool().unwrap(), "{id}");
             checked += 1;
@@ -946,8 +972,13 @@ fn puyo_vanish_cases() {
             checked += 1;
         }
         if let Some(s) = exp.get("score") {
-            let stats: Vec<ClearStats> = sim.steps.iter().take(1).map(|s| s.stats.clone()).collect();
-            assert_eq!(score_of(&stats, chain, &t.score), s.as_u64().unwrap(), "{id}");
+            let stats: Vec<ClearStats> =
+                sim.steps.iter().take(1).map(|s| s.stats.clone()).collect();
+            assert_eq!(
+                score_of(&stats, chain, &t.score),
+                s.as_u64().unwrap(),
+                "{id}"
+            );
             checked += 1;
         }
     }

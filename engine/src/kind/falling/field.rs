@@ -9,6 +9,11 @@
 //! listings make, so a level with built-in rules and the same level with the listing as its
 //! script give the same field frame by frame.
 //!
+//! For speed, [`ComboTable`] computes every cell's group size once per frame (a Lua
+//! `getComboBlockNum` can read it for every cell), [`RuleScratch`] keeps the buffers of
+//! [`builtin_update_with`] and [`apply_requests_into`] from frame to frame, and [`settle`]
+//! resolves a field with instant timing (a whole Puyo chain) without allocating per frame.
+//!
 //! Coordinates: `x` is the column from the left, `y` the row from the **top** (spec A4).
 //! Cells are stored row-major, index `y * width + x`.
 
@@ -66,9 +71,10 @@ pub struct ClearStats {
     /// Distinct kinds among the removed `normal` blocks.
     pub colors: usize,
     /// Sizes of the groups removed: same-kind `normal` blocks connected through the four
-    /// neighbours, among the removed ones.
+    /// neighbours, among the removed ones, in the row-major order of each group's first cell.
     pub groups: Vec<usize>,
-    /// Rows removed whole (every cell of the row flagged).
+    /// Rows removed whole: every cell of the row held a block that was removed (a flagged
+    /// row whose `iron` stayed does not count).
     pub rows: usize,
 }
 
@@ -426,7 +432,8 @@ fn flag_connected(
     req: &mut Requests,
     s: &mut RuleScratch,
 ) {
-    let any_moving = (0..field.cells.len()).any(|i| field.cells[i] != EMPTY && moving_at(cx.moving, i));
+    let any_moving =
+        (0..field.cells.len()).any(|i| field.cells[i] != EMPTY && moving_at(cx.moving, i));
     if any_moving {
         return;
     }
@@ -657,8 +664,7 @@ pub fn apply_requests_into(
     removed.clear();
     removed.resize(n, EMPTY);
     let mut colors = [false; 256];
-    for i in 0..n {
-        let id = field.cells[i];
+    for (i, (&id, slot)) in field.cells.iter().zip(removed.iter_mut()).enumerate() {
         if id == EMPTY || !req.delete.get(i).copied().unwrap_or(false) {
             continue;
         }
@@ -670,7 +676,7 @@ pub fn apply_requests_into(
                 colors[usize::from(id)] = true;
             }
         }
-        removed[i] = id;
+        *slot = id;
         out.deleted.push(i);
     }
     if !out.deleted.is_empty() {
@@ -715,11 +721,7 @@ pub fn apply_requests_into(
 
 /// A value of `table` at `index`, the last entry repeating beyond the end; 0 for an empty table.
 fn table_at(table: &[u64], index: usize) -> u64 {
-    table
-        .get(index)
-        .or(table.last())
-        .copied()
-        .unwrap_or(0)
+    table.get(index).or(table.last()).copied().unwrap_or(0)
 }
 
 /// The points of one clear step under the Puyo Puyo Tsu formula; `chain` is 1 for the first.
@@ -739,10 +741,9 @@ pub fn puyo_step_score(chain: u32, stats: &ClearStats, table: &PuyoScore) -> u64
 /// group_bonus[size] + color_bonus[colors], 1, 999)` (puyoai's `coef`).
 pub fn puyo_coef(chain: u32, stats: &ClearStats, table: &PuyoScore) -> u64 {
     let chain = usize::try_from(chain).unwrap_or(usize::MAX);
-    let groups = stats
-        .groups
-        .iter()
-        .fold(0u64, |sum, &g| sum.saturating_add(table_at(&table.group_bonus, g)));
+    let groups = stats.groups.iter().fold(0u64, |sum, &g| {
+        sum.saturating_add(table_at(&table.group_bonus, g))
+    });
     table_at(&table.chain_bonus, chain)
         .saturating_add(groups)
         .saturating_add(table_at(&table.color_bonus, stats.colors))
