@@ -250,6 +250,10 @@ fn combo_counts_same_kind_four_neighbours() {
             assert_eq!(t.get(x as i64, y as i64), e);
         }
     }
+    // A one-column field: the cell below is the next index, not a right neighbour.
+    let col = field(&["A", "A", "B", "A"]);
+    assert_eq!(groups(&col, &[]), vec![2, 2, 1, 1]);
+    assert_eq!(col.combo(0, 0, &[]), 2);
     // Outside the field: 0 (spec A3).
     for (x, y) in [(-1, 0), (4, 0), (0, -1), (0, 4)] {
         assert_eq!(f.combo(x, y, &[]), 0);

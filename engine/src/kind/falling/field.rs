@@ -169,13 +169,18 @@ impl Field {
 
     /// The up to four orthogonal neighbours of cell `i` inside the field.
     fn neighbours(&self, i: usize) -> impl Iterator<Item = usize> {
-        let (w, h) = (self.width, self.height);
-        let (x, y) = (i % w, i / w);
+        self.neighbours_at(i, i % self.width).map(|(j, _)| j)
+    }
+
+    /// The neighbours of cell `i`, whose column `x` the caller knows (no division), each as
+    /// `(cell, column)`.
+    fn neighbours_at(&self, i: usize, x: usize) -> impl Iterator<Item = (usize, usize)> {
+        let w = self.width;
         [
-            (x > 0).then(|| i - 1),
-            (x + 1 < w).then(|| i + 1),
-            (y > 0).then(|| i - w),
-            (y + 1 < h).then(|| i + w),
+            (x > 0).then(|| (i - 1, x - 1)),
+            (x + 1 < w).then(|| (i + 1, x + 1)),
+            (i >= w).then(|| (i - w, x)),
+            (i + w < self.cells.len()).then(|| (i + w, x)),
         ]
         .into_iter()
         .flatten()
@@ -197,8 +202,8 @@ pub struct ComboTable {
     group: Vec<u32>,
     /// Per group: its number of blocks.
     sizes: Vec<u32>,
-    /// Flood-fill stack, kept to avoid allocating.
-    stack: Vec<usize>,
+    /// Flood-fill stack of `(cell, column)`, kept to avoid allocating.
+    stack: Vec<(usize, usize)>,
 }
 
 impl ComboTable {
@@ -243,6 +248,7 @@ impl ComboTable {
         self.group.resize(field.cells.len(), NO_GROUP);
         self.sizes.clear();
         let ok = |i: usize| field.cells[i] != EMPTY && eligible(i, field.cells[i]);
+        let w = field.width;
         for start in 0..field.cells.len() {
             if self.group[start] != NO_GROUP || !ok(start) {
                 continue;
@@ -251,13 +257,13 @@ impl ComboTable {
             let kind = field.cells[start];
             let mut size = 0u32;
             self.group[start] = g;
-            self.stack.push(start);
-            while let Some(i) = self.stack.pop() {
+            self.stack.push((start, start % w));
+            while let Some((i, x)) = self.stack.pop() {
                 size += 1;
-                for j in field.neighbours(i) {
+                for (j, jx) in field.neighbours_at(i, x) {
                     if self.group[j] == NO_GROUP && field.cells[j] == kind && ok(j) {
                         self.group[j] = g;
-                        self.stack.push(j);
+                        self.stack.push((j, jx));
                     }
                 }
             }
