@@ -67,13 +67,14 @@ impl FallingPlay {
     /// Plays frames with no key until a tumo has been placed and the field has settled (or
     /// the game ends, or [`MAX_FRAMES_TO_PLACEMENT`] frames pass). Returns the frames played.
     pub fn run_to_placement(&mut self) -> u32 {
-        let start = self.game().placements();
+        let mut placed = false;
         for n in 1..=MAX_FRAMES_TO_PLACEMENT {
             if !self.session.game.takes_turns() {
                 return n - 1;
             }
             self.step(Input::Wait);
-            if self.game().placements() > start && self.game().settled() {
+            placed |= !self.game().last_frame().placed.is_empty();
+            if placed && self.game().is_settled() {
                 return n;
             }
         }
@@ -114,14 +115,17 @@ impl FallingPlay {
     /// A note on the cell at `pos` for the status bar (moving, vanishing, the tumo).
     pub fn describe(&self, pos: Pos) -> Option<String> {
         let g = self.game();
-        if g.active_cells().iter().any(|&(x, y, _)| x == pos.x as i32 && y == pos.y as i32) {
-            return Some("the active tumo".into());
+        if let Some(a) = g.active()
+            && a.cells.iter().any(|&(x, y, _)| (x, y) == (pos.x, pos.y))
+        {
+            return Some(format!("the active tumo {} (state {})", a.name, a.state));
         }
-        let i = pos.y * g.field().width + pos.x;
-        if g.vanishing().contains(&i) {
-            return Some("vanishing".into());
+        if let Some(c) = g.pending_clear()
+            && c.cells.contains(&(pos.x, pos.y))
+        {
+            return Some(format!("vanishing ({} frames left)", c.frames_left));
         }
-        match g.moving().get(i) {
+        match g.moving().get(pos.y * g.field().width + pos.x) {
             Some(&n) if n > 0 => Some(format!("falling ({n} frames left)")),
             _ => None,
         }
@@ -132,8 +136,11 @@ impl FallingPlay {
         let game = self.game();
         let field = game.field();
         let kind = |b: BlockId| (b as usize).checked_sub(1).and_then(|i| level.blocks.get(i));
-        let fall = game.fall_frames().max(1) as f32;
-        let vanishing = game.vanishing();
+        let vanishing = game.pending_clear();
+        // The vanish flashes: bright early in the vanish, fading to its end.
+        let fade = vanishing.as_ref().map_or(1.0, |c| {
+            c.frames_left as f32 / c.frames_total.max(1) as f32
+        });
         for pos in g.cells() {
             let i = pos.y * field.width + pos.x;
             let Some(k) = field.cells.get(i).and_then(|&b| kind(b)) else {
@@ -141,30 +148,30 @@ impl FallingPlay {
             };
             painter.rect_filled(g.cell_rect(pos), 0.0, look::WELL);
             // A moving block is drawn where it still is on its way down.
-            let left = game.moving().get(i).copied().unwrap_or(0) as f32 / fall;
-            let r = g.cell_rect(pos).translate(egui::vec2(0.0, -left * g.zoom));
-            let alpha = if vanishing.contains(&i) { 0.45 } else { 1.0 };
-            look::paint_block(painter, r, k, alpha);
-            if vanishing.contains(&i) {
-                painter.rect_filled(r, 0.0, Color32::from_white_alpha(70));
+            let up = game.fall_offset(pos.x, pos.y);
+            let r = g.cell_rect(pos).translate(egui::vec2(0.0, -up * g.zoom));
+            let going = vanishing
+                .as_ref()
+                .is_some_and(|c| c.cells.contains(&(pos.x, pos.y)));
+            look::paint_block(painter, r, k, if going { 0.3 + 0.7 * fade } else { 1.0 });
+            if going {
+                painter.rect_filled(r, 0.0, Color32::from_white_alpha((160.0 * fade) as u8));
             }
         }
+        let Some(active) = game.active() else { return };
         if level.shadow {
-            for (x, y, b) in game.shadow_cells() {
-                if let (Some(k), true) = (kind(b), x >= 0 && y >= 0) {
-                    let p = Pos::new(x as usize, y as usize);
-                    if g.shows(p) {
-                        look::paint_block(painter, g.cell_rect(p), k, 0.25);
-                    }
+            // The shadow is the tumo's cells moved down, in the same order.
+            for ((x, y), &(_, _, b)) in game.shadow().into_iter().zip(&active.cells) {
+                let p = Pos::new(x, y);
+                if let (Some(k), true) = (kind(b), g.shows(p)) {
+                    look::paint_block(painter, g.cell_rect(p), k, 0.25);
                 }
             }
         }
-        for (x, y, b) in game.active_cells() {
-            if let (Some(k), true) = (kind(b), x >= 0 && y >= 0) {
-                let p = Pos::new(x as usize, y as usize);
-                if g.shows(p) {
-                    look::paint_block(painter, g.cell_rect(p), k, 1.0);
-                }
+        for &(x, y, b) in &active.cells {
+            let p = Pos::new(x, y);
+            if let (Some(k), true) = (kind(b), g.shows(p)) {
+                look::paint_block(painter, g.cell_rect(p), k, 1.0);
             }
         }
     }
@@ -175,7 +182,7 @@ impl FallingPlay {
         let text = match game.status() {
             Status::Won { .. } => Some(("Cleared!".to_string(), Color32::from_rgb(30, 120, 40))),
             Status::Lost { reason } => Some((format!("Game over: {reason}"), Color32::from_rgb(140, 30, 30))),
-            Status::Running if game.chain() >= 2 && !game.settled() => {
+            Status::Running if game.chain() >= 2 && !game.is_settled() => {
                 Some((format!("{} chain!", game.chain()), Color32::from_rgb(40, 60, 150)))
             }
             Status::Running => None,
@@ -270,7 +277,7 @@ pub fn play_ui(ui: &mut Ui, d: &FallingDoc, out: &mut Vec<Action>) {
     ui.label("next");
     ui.horizontal(|ui| {
         for t in game.next_tumos() {
-            next_ui(ui, level, t);
+            next_ui(ui, level, t.tumo, &t.labels);
         }
     });
     if let Some(e) = game.script_error() {
@@ -289,8 +296,8 @@ pub fn play_ui(ui: &mut Ui, d: &FallingDoc, out: &mut Vec<Action>) {
     }
 }
 
-/// A small picture of tumo `t`'s first state.
-fn next_ui(ui: &mut Ui, level: &FallingLevel, t: usize) {
+/// A small picture of tumo `t`'s first state, its labelled cells in the kinds drawn for them.
+fn next_ui(ui: &mut Ui, level: &FallingLevel, t: usize, labels: &[BlockId]) {
     let Some(tumo) = level.tumos.get(t) else { return };
     let Some(g) = tumo.states.first() else { return };
     let cell = 10.0;
@@ -298,7 +305,11 @@ fn next_ui(ui: &mut Ui, level: &FallingLevel, t: usize) {
     ui.painter().rect_filled(rect, 2.0, look::WELL);
     for (x, y, v) in g.blocks() {
         let r = egui::Rect::from_min_size(rect.min + egui::vec2(x as f32 * cell, y as f32 * cell), egui::vec2(cell, cell));
-        let b = if v == -1 { Some(tumo.block) } else { None };
+        let b = if v == -1 {
+            Some(tumo.block)
+        } else {
+            labels.get(v as usize - 1).copied()
+        };
         match b.and_then(|b| (b as usize).checked_sub(1)).and_then(|i| level.blocks.get(i)) {
             Some(k) => look::paint_block(ui.painter(), r, k, 1.0),
             None => {
