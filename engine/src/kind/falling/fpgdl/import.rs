@@ -348,12 +348,15 @@ fn read_grid(arrays: &Table) -> mlua::Result<ShapeGrid> {
     let mut grid = ShapeGrid::new(side);
     let mut seen_labels = Vec::new();
     for (r, cells) in &rows {
-        let y = usize::try_from(*r).ok().filter(|y| *y < side).ok_or_else(|| {
-            err(format!(
-                "setTumo: row {r} is outside the {side} × {side} shape (rows 0 to {})",
-                side - 1
-            ))
-        })?;
+        let y = usize::try_from(*r)
+            .ok()
+            .filter(|y| *y < side)
+            .ok_or_else(|| {
+                err(format!(
+                    "setTumo: row {r} is outside the {side} × {side} shape (rows 0 to {})",
+                    side - 1
+                ))
+            })?;
         if cells.len() != side {
             return Err(err(format!(
                 "setTumo: row {r} has {} cells, but the shape is {side} × {side} (a shape is \
@@ -478,7 +481,9 @@ fn to_level(rec: &Recorder, source: &str) -> Result<Json, ScriptError> {
         if id != i {
             return Err(fail(
                 first_line,
-                format!("tumo {i} is missing: tumos are numbered 0, 1, … without gaps (this is tumo {id})"),
+                format!(
+                    "tumo {i} is missing: tumos are numbered 0, 1, … without gaps (this is tumo {id})"
+                ),
             ));
         }
         let mut grids: Vec<&ShapeGrid> = Vec::new();
@@ -589,7 +594,13 @@ mod tests {
 
     #[test]
     fn the_papers_colours_get_their_usual_names() {
-        let puyo = [[255, 0, 0], [0, 255, 0], [80, 80, 255], [180, 0, 255], [255, 255, 0]];
+        let puyo = [
+            [255, 0, 0],
+            [0, 255, 0],
+            [80, 80, 255],
+            [180, 0, 255],
+            [255, 255, 0],
+        ];
         let names: Vec<_> = puyo.iter().map(|c| color_name(*c)).collect();
         assert_eq!(names, ["red", "green", "blue", "purple", "yellow"]);
         let tetris = [
@@ -604,7 +615,15 @@ mod tests {
         let names: Vec<_> = tetris.iter().map(|c| color_name(*c)).collect();
         assert_eq!(
             names,
-            ["magenta", "orange", "blue", "green", "red", "yellow", "light blue"]
+            [
+                "magenta",
+                "orange",
+                "blue",
+                "green",
+                "red",
+                "yellow",
+                "light blue"
+            ]
         );
         assert_eq!(color_name([0, 0, 0]), "black");
         assert_eq!(color_name([128, 128, 128]), "grey");

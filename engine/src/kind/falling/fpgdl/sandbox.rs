@@ -28,13 +28,17 @@ use std::time::Instant;
 
 use mlua::chunk::ChunkMode;
 use mlua::{
-    Function, HookTriggers, LuaString, Lua, LuaOptions, MultiValue, StdLib, Table, Value, VmState,
+    Function, HookTriggers, Lua, LuaOptions, LuaString, MultiValue, StdLib, Table, Value, VmState,
 };
 
 use super::{HOOK_INTERVAL, INSTRUCTION_BUDGET, MEMORY_LIMIT, ScriptError, TIME_LIMIT};
 
 /// The chunk name of scripts: Lua positions read `script:LINE:`.
 const CHUNK: &str = "script";
+
+/// What one element step of a host loop (a move in `table.insert`/`remove`, a comparison in
+/// `table.sort`, a key in `pairs`/`next`) costs, in instructions: about what it takes.
+const HOST_STEP: u64 = 8;
 
 /// The largest table `table.sort` sorts.
 const MAX_SORT: usize = 1 << 20;
@@ -252,24 +256,27 @@ impl Sandbox {
         r
     }
 
-    /// A Lua error as a script error: a stop names its budget and the line where the script
-    /// was last seen; otherwise the innermost message, without its position and traceback,
+    /// A Lua error as a script error: a stop names its budget, at the line where it surfaced
+    /// or else where the script was last seen; otherwise the innermost message, without its position and traceback,
     /// and the line from the position or the traceback.
     fn error(&self, e: &mlua::Error) -> ScriptError {
-        let seen = self.guard.line.get();
+        let described = describe(e);
+        // Where the error surfaced (exact when a host function stopped it), else where the
+        // hook last saw the script.
+        let line = described.line.or(self.guard.line.get());
         if let Some(why) = self.guard.stop.get() {
             return ScriptError {
-                line: seen,
+                line,
                 message: why.message(),
             };
         }
         if is_memory(e) {
             return ScriptError {
-                line: seen,
+                line,
                 message: Stop::Memory.message(),
             };
         }
-        describe(e)
+        described
     }
 }
 
@@ -334,10 +341,11 @@ fn describe(e: &mlua::Error) -> ScriptError {
                 break m.to_string();
             }
             mlua::Error::SyntaxError { message, .. } => break message.clone(),
-            mlua::Error::BadArgument {
-                to, pos, cause, ..
-            } => {
-                let to = to.as_deref().map(|t| format!(" to '{t}'")).unwrap_or_default();
+            mlua::Error::BadArgument { to, pos, cause, .. } => {
+                let to = to
+                    .as_deref()
+                    .map(|t| format!(" to '{t}'"))
+                    .unwrap_or_default();
                 break format!("bad argument #{pos}{to} ({cause})");
             }
             other => break other.to_string(),
@@ -419,10 +427,7 @@ fn setup(lua: &Lua, guard: &Rc<Guard>) -> mlua::Result<Function> {
                     }
                 }
                 for a in args.iter_mut().skip(1) {
-                    if matches!(
-                        a,
-                        Value::Table(_) | Value::Function(_) | Value::Thread(_)
-                    ) {
+                    if matches!(a, Value::Table(_) | Value::Function(_) | Value::Thread(_)) {
                         *a = Value::String(safe_tostring(lua, &raw, a.clone())?);
                     }
                 }
@@ -570,7 +575,8 @@ fn safe_tostring(lua: &Lua, raw: &Function, v: Value) -> mlua::Result<LuaString>
     let plain = match &v {
         Value::Table(t) => match t.metatable() {
             Some(mt) => {
-                mt.raw_get::<Value>("__tostring")?.is_nil() && mt.raw_get::<Value>("__name")?.is_nil()
+                mt.raw_get::<Value>("__tostring")?.is_nil()
+                    && mt.raw_get::<Value>("__name")?.is_nil()
             }
             None => true,
         },
@@ -638,13 +644,13 @@ fn key_cmp(a: &Value, b: &Value) -> Ordering {
 /// The table's keys in the fixed order (stable sort, so keys of rank 3 keep Lua's order).
 fn sorted_keys(guard: &Guard, t: &Table) -> mlua::Result<Vec<Value>> {
     let n = t.raw_len() + 16;
-    guard.charge(n as u64)?;
+    guard.charge((n as u64).saturating_mul(HOST_STEP))?;
     let mut keys = Vec::new();
     for pair in t.pairs::<Value, Value>() {
         let (k, _) = pair?;
         keys.push(k);
     }
-    guard.charge(keys.len() as u64)?;
+    guard.charge((keys.len() as u64).saturating_mul(HOST_STEP))?;
     keys.sort_by(key_cmp);
     Ok(keys)
 }
@@ -727,13 +733,13 @@ fn stable_sort(guard: &Guard, t: &Table, cmp: Option<&Function>) -> mlua::Result
             "bad argument #1 to 'sort' (array too big: at most {MAX_SORT} elements)"
         )));
     }
-    guard.charge(n as u64)?;
+    guard.charge((n as u64).saturating_mul(HOST_STEP))?;
     let mut v: Vec<Value> = Vec::with_capacity(n);
     for i in 1..=n {
         v.push(t.get(i)?);
     }
     let less = |a: &Value, b: &Value| -> mlua::Result<bool> {
-        guard.charge(1)?;
+        guard.charge(HOST_STEP)?;
         match cmp {
             Some(f) => f.call::<bool>((a.clone(), b.clone())),
             None => default_less(a, b),
@@ -800,13 +806,15 @@ fn table_insert(guard: &Guard, args: MultiValue) -> mlua::Result<()> {
             }
             let mut i = e;
             while i > pos {
-                guard.charge(1)?;
+                guard.charge(HOST_STEP)?;
                 t.set(i, t.get::<Value>(i - 1)?)?;
                 i -= 1;
             }
             t.set(pos, args[2].clone())
         }
-        _ => Err(mlua::Error::runtime("wrong number of arguments to 'insert'")),
+        _ => Err(mlua::Error::runtime(
+            "wrong number of arguments to 'insert'",
+        )),
     }
 }
 
@@ -828,7 +836,7 @@ fn table_remove(guard: &Guard, args: MultiValue) -> mlua::Result<Value> {
     }
     let result: Value = t.get(pos)?;
     while pos < size {
-        guard.charge(1)?;
+        guard.charge(HOST_STEP)?;
         t.set(pos, t.get::<Value>(pos + 1)?)?;
         pos += 1;
     }
