@@ -3,7 +3,8 @@
 //! 10 × 20 (bottom nine rows stacked with one hole each, one row full) and Puyo Puyo 6 × 13
 //! (bottom eight rows of a seeded colour mix). The field view answers from plain arrays with
 //! the combo sizes computed once beforehand, as a caller may cache them. Also the floor (an
-//! empty `update()`), loading a script and importing a program. Figures go to BENCHMARKS.md.
+//! empty `update()`), loading a script, importing a program, and how long a script that
+//! exceeds a budget takes to stop. Figures go to BENCHMARKS.md.
 //!
 //! Run: `cargo bench -p tilesmith-engine --bench falling_lua`.
 
@@ -160,6 +161,32 @@ fn bench(c: &mut Criterion) {
     c.bench_function("import_program, tetris program", |b| {
         b.iter(|| import_program(black_box(&tetris_src)).expect("imports"))
     });
+
+    // How long a script that exceeds a budget takes to stop.
+    let mut g = c.benchmark_group("stop");
+    g.sample_size(10);
+    let stops = [
+        (
+            "endless loop (instruction budget)",
+            "function update() while true do end end",
+        ),
+        (
+            "endless loop calling the API (instruction budget)",
+            "function update() while true do getFieldBlock(1, 1) end end",
+        ),
+        (
+            "memory bomb (memory limit)",
+            "function update() local t = {} for i = 1, 1e9 do t[i] = i end end",
+        ),
+    ];
+    for (name, src) in stops {
+        let mut script = Script::new(src).expect("the script loads");
+        let mut req = Requests::new(tetris.cells.len());
+        g.bench_function(name, |b| {
+            b.iter(|| script.update(&tetris, &mut req).expect_err("stops"))
+        });
+    }
+    g.finish();
 }
 
 criterion_group!(benches, bench);

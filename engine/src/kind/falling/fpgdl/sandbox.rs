@@ -21,7 +21,7 @@
 //! done at once; `setmetatable` refuses `__gc`; `pcall` and `xpcall` cannot catch a budget
 //! or memory stop.
 
-use std::cell::{Cell, RefCell};
+use std::cell::Cell;
 use std::cmp::Ordering;
 use std::rc::Rc;
 use std::time::Instant;
@@ -665,20 +665,25 @@ fn ordered_pairs(lua: &Lua, guard: &Rc<Guard>, v: Value) -> mlua::Result<MultiVa
         let r: MultiValue = f.call(t)?;
         return Ok(r.into_iter().take(3).collect());
     }
+    // The keys go into a Lua table, so that the memory limit and the collector see them.
     let keys = sorted_keys(guard, &t)?;
+    let n = keys.len();
+    let list = lua.create_table_with_capacity(n, 0)?;
+    for (i, k) in keys.into_iter().enumerate() {
+        list.raw_set(i + 1, k)?;
+    }
     let at = Cell::new(0usize);
-    let keys = RefCell::new(keys);
     let iter = lua.create_function(move |_, (t, _k): (Table, Value)| {
-        let keys = keys.borrow();
         loop {
             let i = at.get();
-            let Some(k) = keys.get(i) else {
+            if i >= n {
                 return Ok((Value::Nil, Value::Nil));
-            };
+            }
             at.set(i + 1);
+            let k: Value = list.raw_get(i + 1)?;
             let v: Value = t.raw_get(k.clone())?;
             if !v.is_nil() {
-                return Ok((k.clone(), v));
+                return Ok((k, v));
             }
         }
     })?;
