@@ -23,7 +23,7 @@ pub mod observe;
 pub mod problem;
 pub mod replay;
 
-pub use document::{Document, LoadError, load_file, load_text};
+pub use document::{Document, LoadError, load_file, load_program, load_text};
 pub use grid::{Dir, Grid, Pos};
 pub use input::{InputError, InputSpec, format_inputs, parse_inputs};
 pub use kind::{Game, GameKind, Input, Status, StepReport};
