@@ -1294,6 +1294,13 @@ impl Game for FallingGame {
         self.b.status.clone()
     }
 
+    fn error(&self) -> Option<String> {
+        self.b
+            .script_error
+            .as_ref()
+            .map(|e| format!("script error: {e}"))
+    }
+
     fn summary(&self) -> Value {
         let active = match self.active() {
             Some(a) => json!({
