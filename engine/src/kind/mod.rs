@@ -112,6 +112,12 @@ pub trait Game {
     fn takes_turns(&self) -> bool {
         !self.status().is_over()
     }
+    /// An error that stopped the game and that `tilesmith run` reports by exiting 1: a
+    /// falling level's script failed or ran over its budget (`script error: script line 3:
+    /// …`). `None` by default and for a game that ended by its own rules.
+    fn error(&self) -> Option<String> {
+        None
+    }
     /// The one-line JSON summary printed by `tilesmith run`.
     fn summary(&self) -> Value;
     /// The current state as a level document of this kind, which loads again.
@@ -155,7 +161,7 @@ pub trait GameKind: Sync {
 
 /// Every game kind the engine knows, default first.
 pub fn kinds() -> &'static [&'static dyn GameKind] {
-    &[&boulder::Boulder, &baba::Baba]
+    &[&boulder::Boulder, &baba::Baba, &falling::Falling]
 }
 
 /// The kind called `name` (as [`GameKind::name`] and [`Game::kind`] give it, ASCII case

@@ -1,0 +1,768 @@
+//! The falling kind's frame (issue 10 "A frame", spec falling-blocks §3–§6, §10), with
+//! expectations worked out by hand from the issue and the spec: spawning, moving, gravity, lock,
+//! drops, clears and fall laws, chains and the Puyo Puyo Tsu score, goals, game over, undo,
+//! saving and loading, and determinism. See `docs/falling-semantics.md`.
+
+#![allow(clippy::unwrap_used)]
+
+use serde_json::{Value, json};
+use tilesmith_engine::kind::falling::level::QueuedTumo;
+use tilesmith_engine::kind::falling::{FallingGame, FallingLevel};
+use tilesmith_engine::kind::{Game, GameKind, Input, Status, kind_named};
+use tilesmith_engine::{Pos, load_text, parse_inputs};
+
+fn falling() -> &'static dyn GameKind {
+    kind_named("falling").unwrap()
+}
+
+fn zero_timing() -> Value {
+    json!({"gravity": 0, "soft_drop": 0, "lock": 0, "spawn": 0, "clear": 0, "fall": 0})
+}
+
+/// Timing where the tumo stays where the player puts it.
+fn still_timing() -> Value {
+    json!({"gravity": 1000, "soft_drop": 0, "lock": 1000, "spawn": 0, "clear": 0, "fall": 0})
+}
+
+/// The spec's 4 × 4 Tetris T (§8.2), rotation states 0–3.
+fn t_tumo() -> Value {
+    json!({"name": "T", "states": [
+        [[0, 0, 0, 0], [0, -1, 0, 0], [-1, -1, -1, 0], [0, 0, 0, 0]],
+        [[0, 0, 0, 0], [0, -1, 0, 0], [0, -1, -1, 0], [0, -1, 0, 0]],
+        [[0, 0, 0, 0], [0, 0, 0, 0], [-1, -1, -1, 0], [0, -1, 0, 0]],
+        [[0, 0, 0, 0], [0, -1, 0, 0], [-1, -1, 0, 0], [0, -1, 0, 0]]
+    ], "block": "T"})
+}
+
+/// A 10 × `height` level with the T piece only.
+fn t_level(height: usize, timing: Value) -> Value {
+    json!({
+        "kind": "falling", "name": "T", "width": 10, "height": height,
+        "blocks": [{"name": "T", "color": [255, 40, 255]}],
+        "tumos": [t_tumo()],
+        "clear": [{"rule": "rows"}], "fall": ["rows"],
+        "timing": timing,
+    })
+}
+
+fn game(doc: &Value, seed: u64) -> FallingGame {
+    let level = FallingLevel::from_json(doc).unwrap_or_else(|e| panic!("{e:#?}"));
+    FallingGame::new(level, seed)
+}
+
+fn play(g: &mut dyn Game, words: &str) {
+    for i in parse_inputs(falling(), words).unwrap() {
+        g.step(i);
+    }
+}
+
+/// The field as rows of legend characters.
+fn rows(g: &FallingGame) -> Vec<String> {
+    g.to_falling_level().field_rows()
+}
+
+fn active_xy(g: &FallingGame) -> (i32, i32, usize) {
+    let a = g.active().expect("a tumo in play");
+    (a.x, a.y, a.state)
+}
+
+fn cells(g: &FallingGame) -> Vec<(usize, usize)> {
+    g.active()
+        .unwrap()
+        .cells
+        .iter()
+        .map(|&(x, y, _)| (x, y))
+        .collect()
+}
+
+#[test]
+fn the_kind_is_registered_with_its_inputs() {
+    let k = falling();
+    assert_eq!(k.name(), "falling");
+    assert_eq!(k.steps_per_second(), 60.0);
+    let words: Vec<&str> = k.inputs().iter().map(|s| s.word).collect();
+    assert_eq!(words, [".", "L", "R", "SD", "HD", "CW", "CCW", "180"]);
+    let keys: Vec<&str> = k.inputs().iter().map(|s| s.key).collect();
+    assert_eq!(
+        keys,
+        ["Period", "ArrowLeft", "ArrowRight", "ArrowDown", "Space", "ArrowUp", "Z", "A"]
+    );
+    for s in k.inputs() {
+        assert_eq!(s.word, s.input.word());
+        assert_eq!(k.parse_input(&s.word.to_ascii_lowercase()).unwrap(), s.input);
+    }
+    assert!(k.parse_input("U").is_err(), "boulder words are not falling inputs");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Spawning and moving.
+
+#[test]
+fn a_tumo_spawns_centred_with_its_top_block_in_row_0() {
+    // Width 10, grid side 4: left = (10 - 4) / 2 = 3; the T's top block is in grid row 1, so
+    // the grid's top is row -1. Blocks: (4, 0), (3, 1), (4, 1), (5, 1).
+    let doc = t_level(6, still_timing());
+    let g = falling().start(&doc, 0).unwrap();
+    assert_eq!(
+        g.summary(),
+        json!({"kind": "falling", "status": "running", "frames": 0, "score": 0, "rows": 0,
+            "chain": 0, "max_chain": 0,
+            "active": {"tumo": "T", "state": 0, "x": 3, "y": -1,
+                       "cells": [[4, 0], [3, 1], [4, 1], [5, 1]]},
+            "next": ["T", "T"]})
+    );
+    // A Puyo pair (3 × 3, blocks in grid column 1) in a 6-wide field: left = 1, so the pair is
+    // in column 2 (Puyo's third column), label 1 in row 0 above the axis in row 1.
+    let pair = json!({
+        "kind": "falling", "width": 6, "height": 12,
+        "blocks": [{"name": "red"}, {"name": "green"}],
+        "tumos": [{"name": "pair", "states": [[[0, 1, 0], [0, 2, 0], [0, 0, 0]]]}],
+        "clear": [{"rule": "connected", "min": 4}], "fall": ["gravity"],
+        "timing": still_timing(), "preview": 1
+    });
+    let g = game(&pair, 0);
+    assert_eq!(active_xy(&g), (1, 0, 0));
+    assert_eq!(cells(&g), vec![(2, 0), (2, 1)]);
+    assert_eq!(g.next_tumos().len(), 1, "preview 1");
+}
+
+#[test]
+fn moves_stop_at_the_walls_and_at_blocks() {
+    let mut g = game(&t_level(6, still_timing()), 0);
+    play(&mut g, "L*10");
+    assert_eq!(active_xy(&g), (0, -1, 0));
+    assert_eq!(cells(&g), vec![(1, 0), (0, 1), (1, 1), (2, 1)]);
+    play(&mut g, "R*20");
+    assert_eq!(active_xy(&g), (7, -1, 0));
+    assert_eq!(cells(&g), vec![(8, 0), (7, 1), (8, 1), (9, 1)]);
+    // A block at (1, 1): the T stops with its left block at (2, 1).
+    let mut doc = t_level(6, still_timing());
+    doc["legend"] = json!({"#": "T"});
+    doc["field"] = json!(["..........", ".#........", "..........", "..........", "..........", ".........."]);
+    let mut g = game(&doc, 0);
+    play(&mut g, "L*5");
+    assert_eq!(active_xy(&g), (2, -1, 0));
+}
+
+#[test]
+fn gravity_moves_the_tumo_one_cell_every_gravity_frames() {
+    let mut t = still_timing();
+    t["gravity"] = json!(5);
+    let mut g = game(&t_level(10, t), 0);
+    play(&mut g, ".*4");
+    assert_eq!(active_xy(&g).1, -1);
+    play(&mut g, ".");
+    assert_eq!(active_xy(&g).1, 0, "the fifth frame");
+    play(&mut g, ".*4");
+    assert_eq!(active_xy(&g).1, 0);
+    play(&mut g, ".");
+    assert_eq!(active_xy(&g).1, 1, "the tenth frame");
+    // Gravity 0 is instant: the first frame drops it to the floor (rows 8 and 9 of 10).
+    let mut t = still_timing();
+    t["gravity"] = json!(0);
+    let mut g = game(&t_level(10, t), 0);
+    play(&mut g, ".");
+    assert_eq!(active_xy(&g).1, 7);
+}
+
+#[test]
+fn soft_drop_moves_one_cell_at_most_every_soft_drop_frames() {
+    let mut g = game(&t_level(6, still_timing()), 0);
+    play(&mut g, "SD*4");
+    assert_eq!(active_xy(&g).1, 3, "soft_drop 0: a cell every frame, 4 cells to the floor");
+    play(&mut g, "SD");
+    assert_eq!(active_xy(&g).1, 3, "resting: nothing");
+    let mut t = still_timing();
+    t["soft_drop"] = json!(2);
+    let mut g = game(&t_level(6, t), 0);
+    play(&mut g, "SD*4");
+    assert_eq!(active_xy(&g).1, 1, "frames 1 and 3 move");
+}
+
+#[test]
+fn a_resting_tumo_is_placed_after_lock_frames() {
+    // Height 4: the T falls from y = -1 to y = 1 (its bottom row in row 3) in frame 1.
+    let mut t = zero_timing();
+    t["lock"] = json!(3);
+    let mut g = game(&t_level(4, t), 0);
+    play(&mut g, ". . .");
+    assert_eq!(active_xy(&g), (3, 1, 0));
+    assert!(g.field().cells.iter().all(|&c| c == 0));
+    play(&mut g, ".");
+    assert_eq!(
+        rows(&g),
+        vec![
+            "..........",
+            "..........",
+            "....T.....",
+            "...TTT....",
+        ]
+    );
+    assert_eq!(g.last_frame().placed.len(), 4);
+    assert_eq!(
+        active_xy(&g),
+        (3, -1, 0),
+        "the next T spawns in the same frame (spawn 0)"
+    );
+}
+
+#[test]
+fn hard_drop_places_at_once_and_is_ignored_without_hard_drop() {
+    let mut doc = t_level(4, still_timing());
+    doc["hard_drop"] = json!(true);
+    let mut g = game(&doc, 0);
+    play(&mut g, "HD");
+    assert!(g.last_frame().hard_drop);
+    assert_eq!(rows(&g)[2..], ["....T.....", "...TTT...."]);
+    assert_eq!(g.frames(), 1);
+    doc["hard_drop"] = json!(false);
+    let mut g = game(&doc, 0);
+    play(&mut g, "HD HD");
+    assert_eq!(active_xy(&g), (3, -1, 0));
+    assert!(g.field().cells.iter().all(|&c| c == 0));
+}
+
+#[test]
+fn layers_show_field_blocks_and_the_active_tumo() {
+    let mut doc = t_level(4, still_timing());
+    doc["legend"] = json!({"#": "T"});
+    doc["field"] = json!(["..........", "..........", "..........", "#........."]);
+    let g = game(&doc, 0);
+    assert_eq!(g.layers(Pos::new(0, 3))[0].token, "T");
+    assert_eq!(g.layers(Pos::new(4, 0)).len(), 1, "the active tumo's cell");
+    assert!(g.layers(Pos::new(9, 3)).is_empty());
+    assert!(g.layers(Pos::new(10, 0)).is_empty(), "outside");
+    // The shadow is where the T would land: rows 2 and 3.
+    assert_eq!(g.shadow(), vec![(4, 2), (3, 3), (4, 3), (5, 3)]);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Clears, fall laws, chains, score.
+
+/// A 4 × 6 Tetris-like well with a vertical domino; `fall` is the fall law.
+fn well(fall: &str) -> Value {
+    json!({
+        "kind": "falling", "width": 4, "height": 6,
+        "blocks": [{"name": "X"}],
+        "tumos": [{"name": "I2", "states": [[[-1, 0], [-1, 0]]], "block": "X"}],
+        "hard_drop": true,
+        "clear": [{"rule": "rows"}], "fall": [fall],
+        "score": {"rule": "rows"},
+        "timing": still_timing(),
+        "legend": {"X": "X"},
+        "field": ["....", "....", ".X..", "X..X", "XX.X", "XX.X"]
+    })
+}
+
+#[test]
+fn a_row_clear_drops_the_rows_above_by_the_rows_cleared_below() {
+    // The domino lands in column 2, rows 4–5, filling both rows. Rows 2 and 3 drop by 2
+    // (Tetris's naive gravity): the block of row 2 ends at (1, 4) above a hole at (1, 5).
+    let mut g = game(&well("rows"), 0);
+    play(&mut g, "R HD");
+    assert_eq!(
+        rows(&g),
+        vec!["....", "....", "....", "....", ".X..", "X..X"]
+    );
+    assert_eq!((g.rows(), g.score(), g.chain(), g.max_chain()), (2, 300, 1, 1));
+    let clear = g.last_frame().clear.clone().unwrap();
+    assert_eq!(clear.chain, 1);
+    assert_eq!(clear.points, 300);
+    assert_eq!(clear.cells.len(), 8);
+    assert!(g.active().is_none(), "no spawn in the frame of a clear");
+    play(&mut g, ".");
+    assert!(g.active().is_some(), "the next tumo once the field has settled");
+    // With gravity instead every block falls as far as it can: row 5 is XX.X.
+    let mut g = game(&well("gravity"), 0);
+    play(&mut g, "R HD");
+    assert_eq!(
+        rows(&g),
+        vec!["....", "....", "....", "....", "....", "XX.X"]
+    );
+}
+
+/// A 6 × 6 Puyo field for a 2-chain, with vertical red pairs.
+fn chain_level(timing: Value) -> Value {
+    json!({
+        "kind": "falling", "width": 6, "height": 6,
+        "blocks": [{"name": "red", "form": "round"}, {"name": "blue", "form": "round"}],
+        "tumos": [{"name": "RR", "block": "red", "states": [
+            [[0, -1, 0], [0, -1, 0], [0, 0, 0]], [[0, 0, 0], [0, -1, -1], [0, 0, 0]],
+            [[0, 0, 0], [0, -1, 0], [0, -1, 0]], [[0, 0, 0], [-1, -1, 0], [0, 0, 0]]]}],
+        "hard_drop": true,
+        "clear": [{"rule": "connected", "min": 4}], "fall": ["gravity"],
+        "score": {"rule": "puyo"},
+        "sequence": {"order": "fixed", "tumos": ["RR", "RR"]},
+        "timing": timing,
+        "legend": {"R": "red", "B": "blue"},
+        "field": ["......", "......", "B.....", "B.....", "R.....", "RBBBRR"]
+    })
+}
+
+#[test]
+fn a_puyo_two_chain_scores_by_the_tsu_formula() {
+    // The pair lands in column 1, rows 3-4: reds (0,4) (0,5) (1,3) (1,4) vanish (chain 1:
+    // 10 × 4 × max(1, 0) = 40); the blues of column 0 fall to rows 4-5 and join (1,5) (2,5)
+    // (3,5): 5 blues (chain 2: coef = chain_bonus[2] 8 + group_bonus[5] 2 + color_bonus[1] 0
+    // = 10, 10 × 5 × 10 = 500). Total 540.
+    let mut t = still_timing();
+    t["gravity"] = json!(1000);
+    let mut g = game(&chain_level(t), 0);
+    play(&mut g, "L HD");
+    assert_eq!((g.score(), g.chain()), (40, 1));
+    assert_eq!(
+        rows(&g),
+        vec!["......", "......", "......", "......", "B.....", "BBBBRR"]
+    );
+    play(&mut g, ".");
+    assert_eq!((g.score(), g.chain(), g.max_chain()), (540, 2, 2));
+    let c = g.last_frame().clear.clone().unwrap();
+    assert_eq!((c.chain, c.points, c.stats.erased), (2, 500, 5));
+    assert_eq!(c.stats.groups, vec![5]);
+    assert_eq!(
+        rows(&g),
+        vec!["......", "......", "......", "......", "......", "....RR"]
+    );
+    assert!(g.active().is_none());
+    play(&mut g, ".");
+    assert!(g.active().is_some(), "spawns once settled");
+    // The next pair is placed on (4,5) (5,5): a new group after a placement is chain 1.
+    play(&mut g, "R R HD");
+    assert_eq!((g.score(), g.chain(), g.max_chain()), (580, 1, 2));
+    // The fixed sequence is used up; without a goal the game stays running with nothing.
+    play(&mut g, ". .");
+    assert_eq!(g.status(), Status::Running);
+    assert_eq!(g.summary()["active"], Value::Null);
+    assert_eq!(g.summary()["next"], json!([]));
+    assert_eq!(g.summary()["score"], 580);
+}
+
+#[test]
+fn clears_and_falls_take_their_frames() {
+    // clear 3, fall 2 (docs/falling-semantics.md, the animation model): the frame that flags a
+    // clear holds it; it is carried out 3 frames later; a block that fell n cells is in motion
+    // for 2n frames, and the next clear waits for it.
+    let mut t = zero_timing();
+    t["clear"] = json!(3);
+    t["fall"] = json!(2);
+    let mut g = game(&chain_level(t), 0);
+    play(&mut g, "L");
+    let p = g.pending_clear().unwrap();
+    assert_eq!(p.cells, vec![(1, 3), (0, 4), (1, 4), (0, 5)]);
+    assert_eq!((p.frames_left, p.frames_total), (3, 3));
+    assert_eq!(g.last_frame().clear_started, p.cells);
+    assert_eq!(g.score(), 0);
+    assert_eq!(rows(&g)[3..], ["BR....", "RR....", "RBBBRR"], "still there");
+    play(&mut g, ". .");
+    assert_eq!(g.pending_clear().unwrap().frames_left, 1);
+    play(&mut g, ".");
+    assert!(g.pending_clear().is_none());
+    assert_eq!((g.score(), g.chain()), (40, 1));
+    let w = 6;
+    assert_eq!(g.moving()[4 * w], 4, "fell 2 cells: 4 frames in motion");
+    assert_eq!(g.moving()[5 * w], 4);
+    assert_eq!(g.fall_offset(0, 4), 2.0);
+    assert!(!g.is_settled());
+    play(&mut g, ". . .");
+    assert_eq!(g.moving()[5 * w], 1);
+    assert!(g.pending_clear().is_none(), "no clear while a block is in motion");
+    play(&mut g, ".");
+    assert_eq!(g.moving()[5 * w], 0);
+    assert_eq!(g.pending_clear().unwrap().cells.len(), 5, "frame 8: the blues");
+    play(&mut g, ". .");
+    assert_eq!(g.score(), 40);
+    play(&mut g, ".");
+    assert_eq!((g.score(), g.chain(), g.frames()), (540, 2, 11));
+    assert!(g.active().is_none());
+    play(&mut g, ".");
+    assert!(g.active().is_some(), "frame 12: settled, the next pair spawns");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Goals and game over.
+
+/// 4 × 3, a horizontal red pair, a fixed sequence of one pair; row 2 holds RR in columns
+/// 0-1. `R` puts the pair over columns 2-3, where it lands and completes four reds.
+fn goal_level(goal: Option<Value>) -> Value {
+    let mut doc = json!({
+        "kind": "falling", "width": 4, "height": 3,
+        "blocks": [{"name": "red"}],
+        "tumos": [{"name": "H", "states": [[[-1, -1], [0, 0]]], "block": "red"}],
+        "clear": [{"rule": "connected", "min": 4}], "fall": ["gravity"],
+        "sequence": {"order": "fixed", "tumos": ["H"]},
+        "timing": zero_timing(),
+        "legend": {"R": "red"},
+        "field": ["....", "....", "RR.."]
+    });
+    if let Some(g) = goal {
+        doc["goal"] = g;
+    }
+    doc
+}
+
+#[test]
+fn fixed_sequences_and_goals() {
+    let mut g = game(&goal_level(Some(json!({"rule": "clear_all"}))), 0);
+    play(&mut g, "R");
+    assert_eq!(g.status(), Status::Won { points: 1 }, "the field is empty");
+    assert_eq!(g.frames(), 1);
+    play(&mut g, ". .");
+    assert_eq!(g.frames(), 1, "a finished game does not step");
+    // A goal not met when the sequence is used up and the field has settled.
+    let mut g = game(&goal_level(Some(json!({"rule": "chain", "min": 2}))), 0);
+    play(&mut g, "R");
+    assert_eq!(g.status(), Status::Running);
+    play(&mut g, ".");
+    assert!(
+        matches!(g.status(), Status::Lost { reason } if reason.contains("sequence ended")),
+        "{:?}",
+        g.status()
+    );
+    // No goal: running, with nothing to play.
+    let mut g = game(&goal_level(None), 0);
+    play(&mut g, "R . . .");
+    assert_eq!(g.status(), Status::Running);
+    assert!(g.active().is_none());
+    // Goals by score and rows are reached at once.
+    let mut g = game(&goal_level(Some(json!({"rule": "chain", "min": 1}))), 0);
+    play(&mut g, "R");
+    assert_eq!(g.status(), Status::Won { points: 1 });
+    // Without the clear the field is not empty at the end: clear_all is lost. With one red in
+    // row 2 the pair over columns 2-3 makes no group of four.
+    let mut doc = goal_level(Some(json!({"rule": "clear_all"})));
+    doc["field"] = json!(["....", "....", "R..."]);
+    let mut g = game(&doc, 0);
+    // Nothing vanishes, so the field has settled in the same frame and the used-up sequence
+    // is judged at once.
+    play(&mut g, "R");
+    assert_eq!(rows(&g)[2], "R.RR");
+    assert!(matches!(g.status(), Status::Lost { .. }), "{:?}", g.status());
+}
+
+#[test]
+fn the_game_is_lost_when_the_next_tumo_cannot_appear() {
+    // Height 2: the vertical pair rests at once and fills column 2; the next cannot appear.
+    let mut doc = chain_level(zero_timing());
+    doc["height"] = json!(2);
+    doc["field"] = json!(["......", "......"]);
+    doc["sequence"] = json!({"order": "random"});
+    let mut g = game(&doc, 0);
+    play(&mut g, ".");
+    assert_eq!(
+        g.status(),
+        Status::Lost {
+            reason: "the next tumo cannot appear".into()
+        }
+    );
+    assert_eq!(g.summary()["active"], Value::Null);
+    assert_eq!(g.summary()["status"], "lost");
+}
+
+/// 6 × 3 with column 0 filled in rows 1-2 and a one-block tumo that stays where it is moved;
+/// `L L` puts it on (0, 0), in the top row, away from the spawn cell (2, 0).
+fn top_level(game_over: Value) -> Value {
+    json!({
+        "kind": "falling", "width": 6, "height": 3,
+        "blocks": [{"name": "X"}],
+        "tumos": [{"name": "dot", "states": [[[-1]]], "block": "X"}],
+        "clear": [{"rule": "rows"}],
+        "game_over": game_over,
+        "timing": {"gravity": 1000, "soft_drop": 0, "lock": 0, "spawn": 0, "clear": 0, "fall": 0},
+        "legend": {"X": "X"},
+        "field": ["......", "X.....", "X....."]
+    })
+}
+
+#[test]
+fn a_block_placed_in_the_top_row_loses_with_top_row() {
+    let mut g = game(&top_level(json!([{"rule": "top_row"}])), 0);
+    play(&mut g, "L");
+    assert_eq!(g.status(), Status::Running);
+    play(&mut g, "L");
+    assert_eq!(
+        g.status(),
+        Status::Lost {
+            reason: "a block was placed in the top row".into()
+        }
+    );
+    // With only spawn_blocked the game goes on, and a new dot spawns at (2, 0).
+    let mut g = game(&top_level(json!([{"rule": "spawn_blocked"}])), 0);
+    play(&mut g, "L L");
+    assert_eq!(g.status(), Status::Running);
+    assert_eq!(rows(&g)[0], "X.....");
+    assert_eq!(cells(&g), vec![(2, 0)]);
+}
+
+#[test]
+fn top_row_timeout_counts_consecutive_frames() {
+    // Placed in frame 2: frames 2, 3, 4, 5 and 6 end with a settled block in row 0.
+    let mut g = game(
+        &top_level(json!([{"rule": "top_row_timeout", "frames": 5}])),
+        0,
+    );
+    play(&mut g, "L L . . .");
+    assert_eq!(g.status(), Status::Running);
+    play(&mut g, ".");
+    assert_eq!(
+        g.status(),
+        Status::Lost {
+            reason: "a block stayed in the top row for 5 frames".into()
+        }
+    );
+    assert_eq!(g.frames(), 6);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Turning (needs the shape module).
+
+fn pair_in_a_shaft(quick_turn: bool) -> Value {
+    // A 3-wide field whose columns 0 and 2 are iron: the pair in column 1 cannot turn to
+    // the side, and state 2 (label 1 below the axis) fits.
+    json!({
+        "kind": "falling", "width": 3, "height": 6,
+        "blocks": [{"name": "red"}, {"name": "blue"}, {"name": "iron", "role": "iron"}],
+        "tumos": [{"name": "pair", "labels": ["red"], "block": "blue", "states": [
+            [[0, 1, 0], [0, -1, 0], [0, 0, 0]], [[0, 0, 0], [0, -1, 1], [0, 0, 0]],
+            [[0, 0, 0], [0, -1, 0], [0, 1, 0]], [[0, 0, 0], [1, -1, 0], [0, 0, 0]]]}],
+        "quick_turn": quick_turn,
+        "clear": [{"rule": "connected", "min": 4}], "fall": ["gravity"],
+        "timing": still_timing(),
+        "legend": {"#": "iron"},
+        "field": ["#.#", "#.#", "#.#", "#.#", "#.#", "#.#"]
+    })
+}
+
+#[test]
+fn quick_turn_turns_two_states_after_a_failed_turn() {
+    let mut g = game(&pair_in_a_shaft(true), 0);
+    play(&mut g, "CW");
+    assert_eq!(active_xy(&g).2, 0, "blocked on both sides");
+    assert_eq!(g.last_frame().turn.as_ref().unwrap().success, None);
+    play(&mut g, "CW");
+    assert_eq!(active_xy(&g).2, 2, "the second press within 15 frames");
+    assert!(g.last_frame().quick_turn);
+    // Label 1 (red) is now below the blue axis.
+    let a = g.active().unwrap();
+    assert_eq!(a.cells, vec![(1, 1, 2), (1, 2, 1)]);
+    // Without quick_turn the second press fails too.
+    let mut g = game(&pair_in_a_shaft(false), 0);
+    play(&mut g, "CW CW");
+    assert_eq!(active_xy(&g).2, 0);
+    // Too late: 16 frames after the failed turn.
+    let mut g = game(&pair_in_a_shaft(true), 0);
+    play(&mut g, "CW .*15 CW");
+    assert_eq!(active_xy(&g).2, 0);
+}
+
+#[test]
+fn labelled_blocks_keep_their_kind_when_turned_and_placed() {
+    let mut doc = pair_in_a_shaft(false);
+    doc["width"] = json!(3);
+    doc["field"] = json!(["...", "...", "...", "...", "...", "..."]);
+    doc["hard_drop"] = json!(true);
+    let mut g = game(&doc, 0);
+    play(&mut g, "CW");
+    assert_eq!(active_xy(&g).2, 1);
+    play(&mut g, "HD");
+    // State 1: axis (blue, -1) at (1, 5), label 1 (red) to its right at (2, 5). The legend
+    // gets a character for each kind placed: the first letter of its name.
+    assert_eq!(rows(&g)[5], ".br");
+    let l = g.to_falling_level();
+    assert_eq!(l.field.get(1, 5), l.block_named("blue").unwrap());
+    assert_eq!(l.field.get(2, 5), l.block_named("red").unwrap());
+}
+
+// ---------------------------------------------------------------------------------------------
+// Undo, redo, save and load, determinism.
+
+fn random_pairs(timing: Value) -> Value {
+    json!({
+        "kind": "falling", "width": 6, "height": 8,
+        "blocks": [{"name": "red"}, {"name": "blue"}, {"name": "yellow"}],
+        "tumos": [{"name": "pair", "states": [
+            [[0, 1, 0], [0, 2, 0], [0, 0, 0]], [[0, 0, 0], [0, 2, 1], [0, 0, 0]],
+            [[0, 0, 0], [0, 2, 0], [0, 1, 0]], [[0, 0, 0], [1, 2, 0], [0, 0, 0]]]},
+            {"name": "bar", "block": "yellow", "states": [[[0, -1, 0], [0, -1, 0], [0, -1, 0]]]}],
+        "hard_drop": true,
+        "clear": [{"rule": "connected", "min": 3}], "fall": ["gravity"],
+        "score": {"rule": "puyo"},
+        "sequence": {"order": "bag"},
+        "timing": timing,
+        "legend": {"R": "red", "B": "blue"},
+        "field": ["......", "......", "......", "......", "......", "......", "R....B", "RB..BB"]
+    })
+}
+
+const WORDS: &str = "L HD . . . R R HD . . . . L L L HD . . . . . R HD . . . . . . . HD . . . . . . L HD";
+
+#[test]
+fn undo_and_redo_restore_every_frame_exactly() {
+    let mut t = zero_timing();
+    t["clear"] = json!(2);
+    t["fall"] = json!(1);
+    t["gravity"] = json!(3);
+    let mut g = game(&random_pairs(t), 5);
+    let inputs = parse_inputs(falling(), WORDS).unwrap();
+    let mut hashes = vec![g.state_hash()];
+    let mut summaries = vec![g.summary()];
+    for &i in &inputs {
+        g.step(i);
+        hashes.push(g.state_hash());
+        summaries.push(g.summary());
+    }
+    assert!(g.score() > 0, "the replay clears something: {}", g.summary());
+    let n = inputs.len();
+    for k in (0..n).rev() {
+        assert!(g.undo());
+        assert_eq!(g.state_hash(), hashes[k], "undo to frame {k}");
+        assert_eq!(g.summary(), summaries[k]);
+    }
+    assert!(!g.undo());
+    assert_eq!(g.redo_len(), n);
+    for k in 1..=n {
+        assert!(g.redo());
+        assert_eq!(g.state_hash(), hashes[k], "redo to frame {k}");
+    }
+    assert!(!g.redo());
+    // Undo and Restart as inputs.
+    g.step(Input::Undo);
+    assert_eq!(g.state_hash(), hashes[n - 1]);
+    g.step(Input::Restart);
+    assert_eq!(g.state_hash(), hashes[0]);
+    assert_eq!(g.steps(), 0);
+    // Playing the same inputs again gives the same frames (the RNG was restored).
+    for (k, &i) in inputs.iter().enumerate() {
+        g.step(i);
+        assert_eq!(g.state_hash(), hashes[k + 1], "replayed frame {}", k + 1);
+    }
+    // The journal holds only what changed: far fewer cells than frames × 48.
+    assert!(
+        g.history_cells() < n * 10,
+        "{} cell changes for {n} frames",
+        g.history_cells()
+    );
+}
+
+#[test]
+fn a_saved_game_loads_and_continues_the_same_game() {
+    let mut t = zero_timing();
+    t["clear"] = json!(2);
+    t["fall"] = json!(1);
+    t["gravity"] = json!(3);
+    t["lock"] = json!(2);
+    t["spawn"] = json!(1);
+    let doc = random_pairs(t);
+    let inputs = parse_inputs(falling(), WORDS).unwrap();
+    for cut in [0, 1, 2, 5, 9, 14, 20, 27, inputs.len()] {
+        let mut a = falling().start(&doc, 11).unwrap();
+        for &i in &inputs[..cut] {
+            a.step(i);
+        }
+        let saved = a.to_level();
+        let text = serde_json::to_string_pretty(&saved).unwrap();
+        let d = load_text(&text).unwrap();
+        let problems = d.check();
+        assert!(
+            problems.iter().all(|p| !p.is_error()),
+            "{problems:#?}\n{text}"
+        );
+        // Another seed: the saved generator replaces it.
+        let mut b = d.start(999).unwrap();
+        assert_eq!(b.summary(), a.summary(), "cut {cut}");
+        assert_eq!(b.state_hash(), a.state_hash(), "cut {cut}");
+        for (k, &i) in inputs[cut..].iter().enumerate() {
+            a.step(i);
+            b.step(i);
+            assert_eq!(b.state_hash(), a.state_hash(), "cut {cut}, frame {}", cut + k + 1);
+        }
+        assert_eq!(b.summary(), a.summary());
+    }
+}
+
+#[test]
+fn the_same_seed_and_inputs_give_the_same_game() {
+    let doc = random_pairs(zero_timing());
+    let run = |seed| {
+        let mut g = falling().start(&doc, seed).unwrap();
+        let mut v = Vec::new();
+        for i in parse_inputs(falling(), WORDS).unwrap() {
+            g.step(i);
+            v.push(g.state_hash());
+        }
+        v
+    };
+    assert_eq!(run(3), run(3));
+}
+
+#[test]
+fn a_bag_deals_every_tumo_once_per_bag() {
+    let names = ["A", "B", "C", "D", "E", "F", "G"];
+    let tumos: Vec<Value> = names
+        .iter()
+        .map(|n| json!({"name": n, "states": [[[-1]]], "block": "x"}))
+        .collect();
+    let doc = json!({
+        "kind": "falling", "width": 1, "height": 30,
+        "blocks": [{"name": "x"}], "tumos": tumos,
+        "hard_drop": true, "clear": [], "sequence": {"order": "bag"},
+        "timing": still_timing()
+    });
+    let mut deals = Vec::new();
+    for seed in [1, 2] {
+        let mut g = game(&doc, seed);
+        let mut order = vec![g.active().unwrap().name];
+        for _ in 0..20 {
+            g.step(Input::HardDrop);
+            order.push(g.active().unwrap().name);
+        }
+        for bag in order.chunks(7) {
+            let mut b = bag.to_vec();
+            b.sort();
+            assert_eq!(b, names, "seed {seed}: {order:?}");
+        }
+        // The preview shows the next two of the current bag.
+        let next: Vec<usize> = g.next_tumos().iter().map(|q: &QueuedTumo| q.tumo).collect();
+        assert_eq!(next.len(), 2);
+        deals.push(order);
+    }
+    assert_ne!(deals[0], deals[1], "two seeds deal two orders");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Scripts (need the Lua module).
+
+#[test]
+fn a_script_sees_the_active_tumo_as_in_motion() {
+    // Spec A2: the active tumo's cells read 100 + kind. The T's first cell row-major is (4, 0).
+    let mut doc = t_level(6, still_timing());
+    doc["script"] = json!(
+        "function update()\n  for y = 0, getFieldHeight() - 1 do\n    for x = 0, getFieldWidth() - 1 do\n      local b = getFieldBlock(x, y)\n      if b >= 100 then error('moving at ' .. x .. ',' .. y .. '=' .. b) end\n    end\n  end\nend\n"
+    );
+    let mut g = falling().start(&doc, 0).unwrap();
+    g.step(Input::Wait);
+    let Status::Lost { reason } = g.status() else {
+        panic!("{:?}", g.status())
+    };
+    assert!(reason.starts_with("script error: "), "{reason}");
+    assert!(reason.contains("moving at 4,0=101"), "{reason}");
+    assert!(g.error().is_some_and(|e| e.contains("moving at 4,0=101")));
+    let fg = g.as_any().downcast_ref::<FallingGame>().unwrap();
+    assert!(fg.script_error().unwrap().message.contains("moving at"));
+    assert_eq!(fg.last_frame().script_error, fg.script_error().cloned());
+    // A finished game does not step.
+    g.step(Input::Wait);
+    assert_eq!(g.summary()["frames"], 1);
+}
+
+#[test]
+fn a_script_that_does_not_load_is_a_located_problem() {
+    let mut doc = t_level(6, still_timing());
+    doc["script"] = json!("function update(\n");
+    let e = falling().start(&doc, 0).unwrap_err();
+    assert_eq!(e[0].path.to_string(), "$.script");
+    assert!(e[0].message.starts_with("script error:"), "{}", e[0].message);
+    let d = load_text(&doc.to_string()).unwrap();
+    let p = d.check();
+    assert_eq!(p.len(), 1);
+    assert_eq!(p[0].path.to_string(), "$.script");
+}
