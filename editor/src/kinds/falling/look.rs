@@ -49,7 +49,10 @@ pub fn paint_block(painter: &Painter, rect: Rect, b: &BlockKind, alpha: f32) {
         "bomb" => {
             painter.circle(r.center(), r.width() * 0.42, c, edge);
             painter.line_segment(
-                [r.center_top() + egui::vec2(0.0, r.height() * 0.1), r.right_top()],
+                [
+                    r.center_top() + egui::vec2(0.0, r.height() * 0.1),
+                    r.right_top(),
+                ],
                 Stroke::new(edge.width * 1.5, Color32::from_rgb(250, 200, 60)),
             );
         }

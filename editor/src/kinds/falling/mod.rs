@@ -25,7 +25,7 @@ use tilesmith_engine::kind::falling::{Falling, FallingLevel};
 use tilesmith_engine::{GameKind, Grid, Input, Pos, Problem};
 
 use crate::doc::history::Undoable;
-use crate::doc::map::{DocEdit, MapDoc, MapLevel, MapOps};
+use crate::doc::map::{DocEdit, MapDoc, MapLevel};
 use crate::doc::play::PlaySession;
 use crate::doc::{Cx, KindAction, KindDoc};
 use crate::kinds::KindEntry;
@@ -135,7 +135,9 @@ impl Design {
 
     /// The block kind of id `id` (1 = the first).
     pub fn block(&self, id: BlockId) -> Option<&BlockKind> {
-        (id as usize).checked_sub(1).and_then(|i| self.rest.blocks.get(i))
+        (id as usize)
+            .checked_sub(1)
+            .and_then(|i| self.rest.blocks.get(i))
     }
 }
 
@@ -277,7 +279,11 @@ impl FallingDoc {
     /// A document editing `design`, with the first block on the left button and the eraser
     /// on the right.
     pub fn new(design: Design) -> Self {
-        let primary = if design.rest.blocks.is_empty() { EMPTY } else { 1 };
+        let primary = if design.rest.blocks.is_empty() {
+            EMPTY
+        } else {
+            1
+        };
         Self {
             map: MapDoc::new(design),
             primary,
@@ -357,13 +363,22 @@ impl FallingDoc {
                 EMPTY => first,
                 b => b,
             };
-            t.labels = t.labels.iter().map(|&b| map(b)).filter(|&b| b != EMPTY).collect();
+            t.labels = t
+                .labels
+                .iter()
+                .map(|&b| map(b))
+                .filter(|&b| b != EMPTY)
+                .collect();
         }
         if let Some(a) = &mut d.rest.active {
-            a.labels = a.labels.iter().map(|&b| match map(b) {
-                EMPTY => first,
-                n => n,
-            }).collect();
+            a.labels = a
+                .labels
+                .iter()
+                .map(|&b| match map(b) {
+                    EMPTY => first,
+                    n => n,
+                })
+                .collect();
         }
         d.rest.legend = d
             .rest
@@ -438,8 +453,16 @@ impl KindDoc for FallingDoc {
     fn keep_tools_of(&mut self, old: &mut dyn KindDoc) {
         if let Some(old) = old.as_any_mut().downcast_mut::<FallingDoc>() {
             let n = self.map.level.rest.blocks.len() as BlockId;
-            self.primary = if old.primary <= n { old.primary } else { self.primary };
-            self.secondary = if old.secondary <= n { old.secondary } else { EMPTY };
+            self.primary = if old.primary <= n {
+                old.primary
+            } else {
+                self.primary
+            };
+            self.secondary = if old.secondary <= n {
+                old.secondary
+            } else {
+                EMPTY
+            };
             self.map.clipboard = old.map.clipboard.take();
         }
     }
@@ -561,7 +584,10 @@ pub fn clear_rule_name(r: &ClearRule) -> String {
         ClearRule::Rows => "rows".into(),
         ClearRule::Squares { size } => format!("squares {size}×{size}"),
         ClearRule::Lines { min, diagonal } => {
-            format!("lines of {min}{}", if *diagonal { " with diagonals" } else { "" })
+            format!(
+                "lines of {min}{}",
+                if *diagonal { " with diagonals" } else { "" }
+            )
         }
     }
 }

@@ -103,8 +103,7 @@ impl FallingPlay {
     /// The settled and moving field blocks as a grid (the active tumo not included).
     pub fn field_grid(&self) -> Grid<BlockId> {
         let f = self.game().field();
-        Grid::from_vec(f.width, f.height, f.cells.clone())
-            .unwrap_or_else(|| Grid::new(1, 1, EMPTY))
+        Grid::from_vec(f.width, f.height, f.cells.clone()).unwrap_or_else(|| Grid::new(1, 1, EMPTY))
     }
 
     /// The script error the game stopped on, if any.
@@ -135,12 +134,16 @@ impl FallingPlay {
     pub fn paint(&self, painter: &Painter, level: &FallingLevel, g: &MapGeom) {
         let game = self.game();
         let field = game.field();
-        let kind = |b: BlockId| (b as usize).checked_sub(1).and_then(|i| level.blocks.get(i));
+        let kind = |b: BlockId| {
+            (b as usize)
+                .checked_sub(1)
+                .and_then(|i| level.blocks.get(i))
+        };
         let vanishing = game.pending_clear();
         // The vanish flashes: bright early in the vanish, fading to its end.
-        let fade = vanishing.as_ref().map_or(1.0, |c| {
-            c.frames_left as f32 / c.frames_total.max(1) as f32
-        });
+        let fade = vanishing
+            .as_ref()
+            .map_or(1.0, |c| c.frames_left as f32 / c.frames_total.max(1) as f32);
         for pos in g.cells() {
             let i = pos.y * field.width + pos.x;
             let Some(k) = field.cells.get(i).and_then(|&b| kind(b)) else {
@@ -181,10 +184,14 @@ impl FallingPlay {
         let game = self.game();
         let text = match game.status() {
             Status::Won { .. } => Some(("Cleared!".to_string(), Color32::from_rgb(30, 120, 40))),
-            Status::Lost { reason } => Some((format!("Game over: {reason}"), Color32::from_rgb(140, 30, 30))),
-            Status::Running if game.chain() >= 2 && !game.is_settled() => {
-                Some((format!("{} chain!", game.chain()), Color32::from_rgb(40, 60, 150)))
-            }
+            Status::Lost { reason } => Some((
+                format!("Game over: {reason}"),
+                Color32::from_rgb(140, 30, 30),
+            )),
+            Status::Running if game.chain() >= 2 && !game.is_settled() => Some((
+                format!("{} chain!", game.chain()),
+                Color32::from_rgb(40, 60, 150),
+            )),
             Status::Running => None,
         };
         if let Some((t, bg)) = text {
@@ -222,12 +229,18 @@ pub fn play_ui(ui: &mut Ui, d: &FallingDoc, out: &mut Vec<Action>) {
         {
             out.push(Action::Play(PlayAction::Run(true)));
         }
-        if ui.button("Frame").on_hover_text("One frame with no key (.)").clicked() {
+        if ui
+            .button("Frame")
+            .on_hover_text("One frame with no key (.)")
+            .clicked()
+        {
             out.push(Action::Play(PlayAction::Step(Some(Input::Wait))));
         }
         if ui
             .button("To next placement")
-            .on_hover_text("Run frames with no key until the tumo is placed and the field has settled")
+            .on_hover_text(
+                "Run frames with no key until the tumo is placed and the field has settled",
+            )
             .clicked()
         {
             out.push(Action::from(FallingAction::RunToPlacement));
@@ -257,23 +270,25 @@ pub fn play_ui(ui: &mut Ui, d: &FallingDoc, out: &mut Vec<Action>) {
         out.push(Action::Play(PlayAction::Scrub(t)));
     }
     ui.separator();
-    egui::Grid::new("falling stats").num_columns(4).show(ui, |ui| {
-        ui.label("score");
-        ui.label(RichText::new(game.score().to_string()).strong());
-        ui.label("rows");
-        ui.label(RichText::new(game.rows().to_string()).strong());
-        ui.end_row();
-        ui.label("chain");
-        ui.label(RichText::new(game.chain().to_string()).strong());
-        ui.label("max chain");
-        ui.label(RichText::new(game.max_chain().to_string()).strong());
-        ui.end_row();
-        ui.label("frames");
-        ui.label(game.steps().to_string());
-        ui.label("status");
-        ui.label(game.status().word());
-        ui.end_row();
-    });
+    egui::Grid::new("falling stats")
+        .num_columns(4)
+        .show(ui, |ui| {
+            ui.label("score");
+            ui.label(RichText::new(game.score().to_string()).strong());
+            ui.label("rows");
+            ui.label(RichText::new(game.rows().to_string()).strong());
+            ui.end_row();
+            ui.label("chain");
+            ui.label(RichText::new(game.chain().to_string()).strong());
+            ui.label("max chain");
+            ui.label(RichText::new(game.max_chain().to_string()).strong());
+            ui.end_row();
+            ui.label("frames");
+            ui.label(game.steps().to_string());
+            ui.label("status");
+            ui.label(game.status().word());
+            ui.end_row();
+        });
     ui.label("next");
     ui.horizontal(|ui| {
         for t in game.next_tumos() {
@@ -281,10 +296,14 @@ pub fn play_ui(ui: &mut Ui, d: &FallingDoc, out: &mut Vec<Action>) {
         }
     });
     if let Some(e) = game.script_error() {
-        ui.label(RichText::new(format!("stopped: {e}")).color(Color32::from_rgb(255, 110, 110)).monospace());
+        ui.label(
+            RichText::new(format!("stopped: {e}"))
+                .color(Color32::from_rgb(255, 110, 110))
+                .monospace(),
+        );
     }
     ui.label(
-        RichText::new("keys: ← → move · ↓ soft drop · Space hard drop · ↑ or X turn CW · Z turn CCW · A 180")
+        RichText::new("keys: Left, Right move · Down soft drop · Space hard drop · Up or X turn CW · Z turn CCW · A 180")
             .small(),
     );
     ui.separator();
@@ -298,22 +317,34 @@ pub fn play_ui(ui: &mut Ui, d: &FallingDoc, out: &mut Vec<Action>) {
 
 /// A small picture of tumo `t`'s first state, its labelled cells in the kinds drawn for them.
 fn next_ui(ui: &mut Ui, level: &FallingLevel, t: usize, labels: &[BlockId]) {
-    let Some(tumo) = level.tumos.get(t) else { return };
+    let Some(tumo) = level.tumos.get(t) else {
+        return;
+    };
     let Some(g) = tumo.states.first() else { return };
     let cell = 10.0;
-    let (rect, _) = ui.allocate_exact_size(egui::vec2(g.side as f32 * cell, g.side as f32 * cell), egui::Sense::hover());
+    let (rect, _) = ui.allocate_exact_size(
+        egui::vec2(g.side as f32 * cell, g.side as f32 * cell),
+        egui::Sense::hover(),
+    );
     ui.painter().rect_filled(rect, 2.0, look::WELL);
     for (x, y, v) in g.blocks() {
-        let r = egui::Rect::from_min_size(rect.min + egui::vec2(x as f32 * cell, y as f32 * cell), egui::vec2(cell, cell));
+        let r = egui::Rect::from_min_size(
+            rect.min + egui::vec2(x as f32 * cell, y as f32 * cell),
+            egui::vec2(cell, cell),
+        );
         let b = if v == -1 {
             Some(tumo.block)
         } else {
             labels.get(v as usize - 1).copied()
         };
-        match b.and_then(|b| (b as usize).checked_sub(1)).and_then(|i| level.blocks.get(i)) {
+        match b
+            .and_then(|b| (b as usize).checked_sub(1))
+            .and_then(|i| level.blocks.get(i))
+        {
             Some(k) => look::paint_block(ui.painter(), r, k, 1.0),
             None => {
-                ui.painter().rect_filled(r.shrink(1.0), 2.0, Color32::from_gray(150));
+                ui.painter()
+                    .rect_filled(r.shrink(1.0), 2.0, Color32::from_gray(150));
             }
         }
     }

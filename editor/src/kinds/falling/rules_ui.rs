@@ -28,23 +28,25 @@ pub fn tsu_tables() -> PuyoScore {
 /// Draws the rules page.
 pub fn rules_ui(ui: &mut Ui, d: &FallingDoc, out: &mut Vec<Action>) {
     let level = &d.design().rest;
-    egui::ScrollArea::vertical().id_salt("falling rules").show(ui, |ui| {
-        controls_ui(ui, level, out);
-        ui.separator();
-        clear_ui(ui, level, out);
-        ui.separator();
-        fall_ui(ui, level, out);
-        ui.separator();
-        game_over_ui(ui, level, out);
-        ui.separator();
-        sequence_ui(ui, level, out);
-        ui.separator();
-        timing_ui(ui, level, out);
-        ui.separator();
-        score_ui(ui, level, out);
-        ui.separator();
-        goal_ui(ui, level, out);
-    });
+    egui::ScrollArea::vertical()
+        .id_salt("falling rules")
+        .show(ui, |ui| {
+            controls_ui(ui, level, out);
+            ui.separator();
+            clear_ui(ui, level, out);
+            ui.separator();
+            fall_ui(ui, level, out);
+            ui.separator();
+            game_over_ui(ui, level, out);
+            ui.separator();
+            sequence_ui(ui, level, out);
+            ui.separator();
+            timing_ui(ui, level, out);
+            ui.separator();
+            score_ui(ui, level, out);
+            ui.separator();
+            goal_ui(ui, level, out);
+        });
 }
 
 fn controls_ui(ui: &mut Ui, level: &FallingLevel, out: &mut Vec<Action>) {
@@ -62,7 +64,9 @@ fn controls_ui(ui: &mut Ui, level: &FallingLevel, out: &mut Vec<Action>) {
             .changed();
         changed |= ui
             .checkbox(&mut r.quick_turn, "quick turn")
-            .on_hover_text("Puyo: a second press of a failed turn within 15 frames turns two states at once")
+            .on_hover_text(
+                "Puyo: a second press of a failed turn within 15 frames turns two states at once",
+            )
             .changed();
         if changed {
             set_rest(out, "Set controls", None, r);
@@ -82,7 +86,8 @@ fn controls_ui(ui: &mut Ui, level: &FallingLevel, out: &mut Vec<Action>) {
 }
 
 fn clear_ui(ui: &mut Ui, level: &FallingLevel, out: &mut Vec<Action>) {
-    ui.heading("Clear rules").on_hover_text("A block vanishes when any rule flags it");
+    ui.heading("Clear rules")
+        .on_hover_text("A block vanishes when any rule flags it");
     let mut r = level.clone();
     let mut what = None;
     for (i, rule) in level.clear.iter().enumerate() {
@@ -112,12 +117,19 @@ fn clear_ui(ui: &mut Ui, level: &FallingLevel, out: &mut Vec<Action>) {
                 }
                 ClearRule::Rows => {}
             }
-            if ui.small_button("x").on_hover_text("Remove this rule").clicked() {
+            if ui
+                .small_button("x")
+                .on_hover_text("Remove this rule")
+                .clicked()
+            {
                 what = Some(("Remove clear rule", None));
                 r.clear.remove(i);
             }
         });
-        if what.as_ref().is_some_and(|(w, _)| *w == "Remove clear rule") {
+        if what
+            .as_ref()
+            .is_some_and(|(w, _)| *w == "Remove clear rule")
+        {
             break;
         }
     }
@@ -127,7 +139,13 @@ fn clear_ui(ui: &mut Ui, level: &FallingLevel, out: &mut Vec<Action>) {
             ("connected", ClearRule::Connected { min: 4 }),
             ("rows", ClearRule::Rows),
             ("squares", ClearRule::Squares { size: 2 }),
-            ("lines", ClearRule::Lines { min: 3, diagonal: true }),
+            (
+                "lines",
+                ClearRule::Lines {
+                    min: 3,
+                    diagonal: true,
+                },
+            ),
         ] {
             if ui.small_button(label).clicked() {
                 r.clear.push(rule);
@@ -189,7 +207,12 @@ fn game_over_ui(ui: &mut Ui, level: &FallingLevel, out: &mut Vec<Action>) {
         let mut changed = ui.checkbox(&mut spawn, "spawn blocked").changed();
         changed |= ui.checkbox(&mut top, "block in top row").changed();
         changed |= ui.checkbox(&mut timed, "top row for").changed();
-        let f = ui.add_enabled(timed, egui::DragValue::new(&mut frames).range(1..=36_000).suffix(" frames"));
+        let f = ui.add_enabled(
+            timed,
+            egui::DragValue::new(&mut frames)
+                .range(1..=36_000)
+                .suffix(" frames"),
+        );
         if f.changed() {
             changed = true;
             what = Some(("Set game over", Some("game over frames".to_string())));
@@ -219,11 +242,26 @@ fn sequence_ui(ui: &mut Ui, level: &FallingLevel, out: &mut Vec<Action>) {
     let mut what = None;
     ui.horizontal(|ui| {
         for (o, label, tip) in [
-            (Order::Random, "random", "Each next tumo drawn uniformly from the list (seeded)"),
-            (Order::Bag, "bag", "Every listed tumo once per bag, bags shuffled (Tetris 7-bag)"),
-            (Order::Fixed, "fixed", "The list in order; the sequence ends when it is used up"),
+            (
+                Order::Random,
+                "random",
+                "Each next tumo drawn uniformly from the list (seeded)",
+            ),
+            (
+                Order::Bag,
+                "bag",
+                "Every listed tumo once per bag, bags shuffled (Tetris 7-bag)",
+            ),
+            (
+                Order::Fixed,
+                "fixed",
+                "The list in order; the sequence ends when it is used up",
+            ),
         ] {
-            if ui.selectable_label(level.sequence.order == o, label).on_hover_text(tip).clicked()
+            if ui
+                .selectable_label(level.sequence.order == o, label)
+                .on_hover_text(tip)
+                .clicked()
                 && level.sequence.order != o
             {
                 r.sequence.order = o;
@@ -237,7 +275,14 @@ fn sequence_ui(ui: &mut Ui, level: &FallingLevel, out: &mut Vec<Action>) {
         .iter()
         .filter_map(|&t| level.tumos.get(t).map(|t| t.name.as_str()))
         .collect();
-    ui.label(format!("tumos: {}", if names.is_empty() { "(none)".into() } else { names.join(" ") }));
+    ui.label(format!(
+        "tumos: {}",
+        if names.is_empty() {
+            "(none)".into()
+        } else {
+            names.join(" ")
+        }
+    ));
     ui.horizontal_wrapped(|ui| {
         ui.label("add");
         for (i, t) in level.tumos.iter().enumerate() {
@@ -257,18 +302,39 @@ fn sequence_ui(ui: &mut Ui, level: &FallingLevel, out: &mut Vec<Action>) {
 }
 
 fn timing_ui(ui: &mut Ui, level: &FallingLevel, out: &mut Vec<Action>) {
-    ui.heading("Timing").on_hover_text("In frames (60 a second); 0 = instant");
+    ui.heading("Timing")
+        .on_hover_text("In frames (60 a second); 0 = instant");
     let mut r = level.clone();
     let t = &mut r.timing;
     let mut changed = None;
     egui::Grid::new("timing").num_columns(4).show(ui, |ui| {
         let rows: [(&str, &mut u32, &str); 6] = [
-            ("gravity", &mut t.gravity, "frames per cell of the tumo's fall"),
-            ("soft drop", &mut t.soft_drop, "frames per cell while soft drop is held"),
-            ("lock", &mut t.lock, "frames a landed tumo waits before it is placed"),
-            ("spawn", &mut t.spawn, "frames from placing to the next spawn"),
+            (
+                "gravity",
+                &mut t.gravity,
+                "frames per cell of the tumo's fall",
+            ),
+            (
+                "soft drop",
+                &mut t.soft_drop,
+                "frames per cell while soft drop is held",
+            ),
+            (
+                "lock",
+                &mut t.lock,
+                "frames a landed tumo waits before it is placed",
+            ),
+            (
+                "spawn",
+                &mut t.spawn,
+                "frames from placing to the next spawn",
+            ),
             ("clear", &mut t.clear, "frames a vanish takes"),
-            ("fall", &mut t.fall, "frames per cell of a field block's fall"),
+            (
+                "fall",
+                &mut t.fall,
+                "frames per cell of a field block's fall",
+            ),
         ];
         for (k, (label, v, tip)) in rows.into_iter().enumerate() {
             ui.label(label).on_hover_text(tip);
@@ -323,7 +389,9 @@ fn score_ui(ui: &mut Ui, level: &FallingLevel, out: &mut Vec<Action>) {
         ui.horizontal(|ui| {
             ui.label(label);
             let mut s = table_text(t);
-            if ui.add(egui::TextEdit::singleline(&mut s).desired_width(220.0)).changed()
+            if ui
+                .add(egui::TextEdit::singleline(&mut s).desired_width(220.0))
+                .changed()
                 && let Some(v) = parse_table(&s).filter(|v| !v.is_empty())
             {
                 *t = v;
@@ -346,7 +414,9 @@ fn score_ui(ui: &mut Ui, level: &FallingLevel, out: &mut Vec<Action>) {
 }
 
 fn goal_ui(ui: &mut Ui, level: &FallingLevel, out: &mut Vec<Action>) {
-    ui.heading("Goal").on_hover_text("Reaching it wins; with a fixed sequence, missing it when the sequence ends loses");
+    ui.heading("Goal").on_hover_text(
+        "Reaching it wins; with a fixed sequence, missing it when the sequence ends loses",
+    );
     let mut r = level.clone();
     let mut what = None;
     ui.horizontal_wrapped(|ui| {
@@ -357,7 +427,13 @@ fn goal_ui(ui: &mut Ui, level: &FallingLevel, out: &mut Vec<Action>) {
             Some(Goal::Score { .. }) => 3,
             Some(Goal::Rows { .. }) => 4,
         };
-        for (k, label) in [(0, "none"), (1, "clear all"), (2, "chain"), (3, "score"), (4, "rows")] {
+        for (k, label) in [
+            (0, "none"),
+            (1, "clear all"),
+            (2, "chain"),
+            (3, "score"),
+            (4, "rows"),
+        ] {
             if ui.selectable_label(kind == k, label).clicked() && kind != k {
                 r.goal = match k {
                     1 => Some(Goal::ClearAll),
@@ -366,7 +442,7 @@ fn goal_ui(ui: &mut Ui, level: &FallingLevel, out: &mut Vec<Action>) {
                     4 => Some(Goal::Rows { min: 4 }),
                     _ => None,
                 };
-                what = Some(("Set goal", None));
+                what = Some(("Set goal", None::<String>));
             }
         }
         match &mut r.goal {
@@ -378,7 +454,10 @@ fn goal_ui(ui: &mut Ui, level: &FallingLevel, out: &mut Vec<Action>) {
             }
             Some(Goal::Score { min }) => {
                 ui.label("at least");
-                if ui.add(egui::DragValue::new(min).range(1..=u32::MAX as u64)).changed() {
+                if ui
+                    .add(egui::DragValue::new(min).range(1..=u32::MAX as u64))
+                    .changed()
+                {
                     what = Some(("Set goal", Some("goal min".into())));
                 }
             }
@@ -437,51 +516,67 @@ pub fn script_ui(ui: &mut Ui, _st: &EditorState, d: &FallingDoc, out: &mut Vec<A
     if ui.checkbox(&mut has, "this level has a script").changed() {
         let mut r = level.clone();
         r.script = has.then(|| "function update()\nend\n".to_string());
-        set_rest(out, if has { "Add script" } else { "Remove script" }, None, r);
+        set_rest(
+            out,
+            if has { "Add script" } else { "Remove script" },
+            None,
+            r,
+        );
     }
     let Some(source) = &level.script else { return };
     let error = cached_error(source);
     let run_error = d.play.as_ref().and_then(|p| p.script_error());
     let shown = run_error.as_ref().or(error.as_ref());
     if let Some(e) = shown {
-        ui.label(RichText::new(e.to_string()).color(Color32::from_rgb(255, 110, 110)).monospace());
+        ui.label(
+            RichText::new(e.to_string())
+                .color(Color32::from_rgb(255, 110, 110))
+                .monospace(),
+        );
     } else {
         ui.label(RichText::new("loads without errors").color(Color32::from_rgb(120, 220, 120)));
     }
     let bad_line = shown.and_then(|e| e.line);
     let mut text = source.clone();
-    egui::ScrollArea::vertical().id_salt("script").max_height(420.0).show(ui, |ui| {
-        ui.horizontal_top(|ui| {
-            let lines = text.lines().count().max(1) + usize::from(text.ends_with('\n'));
-            let numbers: String = (1..=lines).map(|n| format!("{n:>3}\n")).collect();
-            ui.label(RichText::new(numbers).monospace().color(Color32::from_gray(120)));
-            let mut layouter = |ui: &Ui, buf: &dyn egui::TextBuffer, wrap: f32| {
-                let mut job = LayoutJob::default();
-                job.wrap.max_width = wrap;
-                let font = egui::FontId::monospace(12.0);
-                let normal = ui.visuals().text_color();
-                for (n, line) in buf.as_str().split_inclusive('\n').enumerate() {
-                    let mut fmt = egui::TextFormat::simple(font.clone(), normal);
-                    if Some(n + 1) == bad_line {
-                        fmt.background = Color32::from_rgba_unmultiplied(200, 40, 40, 90);
+    egui::ScrollArea::vertical()
+        .id_salt("script")
+        .max_height(420.0)
+        .show(ui, |ui| {
+            ui.horizontal_top(|ui| {
+                let lines = text.lines().count().max(1) + usize::from(text.ends_with('\n'));
+                let numbers: String = (1..=lines).map(|n| format!("{n:>3}\n")).collect();
+                ui.label(
+                    RichText::new(numbers)
+                        .monospace()
+                        .color(Color32::from_gray(120)),
+                );
+                let mut layouter = |ui: &Ui, buf: &dyn egui::TextBuffer, wrap: f32| {
+                    let mut job = LayoutJob::default();
+                    job.wrap.max_width = wrap;
+                    let font = egui::FontId::monospace(12.0);
+                    let normal = ui.visuals().text_color();
+                    for (n, line) in buf.as_str().split_inclusive('\n').enumerate() {
+                        let mut fmt = egui::TextFormat::simple(font.clone(), normal);
+                        if Some(n + 1) == bad_line {
+                            fmt.background = Color32::from_rgba_unmultiplied(200, 40, 40, 90);
+                        }
+                        job.append(line, 0.0, fmt);
                     }
-                    job.append(line, 0.0, fmt);
+                    ui.fonts_mut(|f| f.layout_job(job))
+                };
+                let r = ui.add(
+                    egui::TextEdit::multiline(&mut text)
+                        .code_editor()
+                        .desired_rows(18)
+                        .desired_width(f32::INFINITY)
+                        .layouter(&mut layouter),
+                );
+                if r.accessible_name("script text").changed() {
+                    let mut rr = level.clone();
+                    rr.script = Some(text.clone());
+                    set_rest(out, "Edit script", Some("script"), rr);
                 }
-                ui.fonts_mut(|f| f.layout_job(job))
-            };
-            let r = ui.add(
-                egui::TextEdit::multiline(&mut text)
-                    .code_editor()
-                    .desired_rows(18)
-                    .desired_width(f32::INFINITY)
-                    .layouter(&mut layouter),
-            );
-            if r.accessible_name("script text").changed() {
-                let mut rr = level.clone();
-                rr.script = Some(text.clone());
-                set_rest(out, "Edit script", Some("script"), rr);
-            }
+            });
         });
-    });
     let _ = Arc::<()>::new;
 }

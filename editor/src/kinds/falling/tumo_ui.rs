@@ -38,6 +38,8 @@ pub struct TumoPanel {
     pub lab: KickLab,
     /// The pair `from>to` being added to the kick table.
     pub new_pair: (usize, usize),
+    /// The pair whose offsets the kick table shows.
+    pub pair: (usize, usize),
     /// The last message of a shape tool (e.g. why auto-rotate failed).
     pub note: String,
 }
@@ -51,6 +53,7 @@ impl Default for TumoPanel {
             dragging_pivot: false,
             lab: KickLab::default(),
             new_pair: (0, 1),
+            pair: (0, 1),
             note: String::new(),
         }
     }
@@ -104,14 +107,9 @@ impl KickLab {
     /// to the new state and position. The trials stay for drawing.
     pub fn turn(&mut self, tumo: &Tumo, turn: Turn) {
         let state = self.state.min(tumo.states.len().saturating_sub(1));
-        let r = try_turn(
-            &tumo.states,
-            &tumo.kicks,
-            state,
-            self.at,
-            turn,
-            &|x, y| self.free(x, y),
-        );
+        let r = try_turn(&tumo.states, &tumo.kicks, state, self.at, turn, &|x, y| {
+            self.free(x, y)
+        });
         if let Some(i) = r.success {
             let (dx, dy) = r.trials[i].offset;
             self.at = (self.at.0 + dx, self.at.1 + dy);
@@ -180,7 +178,10 @@ fn label_color(n: i8) -> Color32 {
 /// Draws one grid cell value into `r`.
 fn paint_value(p: &egui::Painter, r: Rect, v: i8, level: &FallingLevel, tumo: &Tumo) {
     if v == -1 {
-        if let Some(k) = (tumo.block as usize).checked_sub(1).and_then(|i| level.blocks.get(i)) {
+        if let Some(k) = (tumo.block as usize)
+            .checked_sub(1)
+            .and_then(|i| level.blocks.get(i))
+        {
             look::paint_block(p, r, k, 1.0);
         }
     } else if v > 0 {
@@ -208,9 +209,18 @@ pub fn tumos_ui(ui: &mut Ui, d: &FallingDoc, tp: &mut TumoPanel, out: &mut Vec<A
     ui.separator();
     ui.horizontal_wrapped(|ui| {
         ui.label("paint");
-        let max_label = tumo.states.iter().flat_map(|s| s.cells.iter()).copied().max().unwrap_or(0);
+        let max_label = tumo
+            .states
+            .iter()
+            .flat_map(|s| s.cells.iter())
+            .copied()
+            .max()
+            .unwrap_or(0);
         ui.selectable_value(&mut tp.value, -1, "block (-1)")
-            .on_hover_text(format!("a block of the tumo's kind ({})", block_name(level, tumo.block)));
+            .on_hover_text(format!(
+                "a block of the tumo's kind ({})",
+                block_name(level, tumo.block)
+            ));
         for n in 1..=(max_label + 1).clamp(1, 9) {
             ui.selectable_value(&mut tp.value, n, format!("label {n}"))
                 .on_hover_text("a labelled block: keeps its identity (and kind) across states");
@@ -247,7 +257,10 @@ fn tumo_list_ui(ui: &mut Ui, level: &FallingLevel, tp: &mut TumoPanel, out: &mut
             set_rest(out, "Add tumo", None, rest);
         }
         if ui
-            .add_enabled(level.tumos.len() > 1 && tp.selected < level.tumos.len(), egui::Button::new("Remove"))
+            .add_enabled(
+                level.tumos.len() > 1 && tp.selected < level.tumos.len(),
+                egui::Button::new("Remove"),
+            )
             .on_hover_text("Remove the selected tumo (and it from the sequence)")
             .clicked()
         {
@@ -269,7 +282,10 @@ fn tumo_list_ui(ui: &mut Ui, level: &FallingLevel, tp: &mut TumoPanel, out: &mut
             set_rest(out, "Remove tumo", None, rest);
         }
         if ui
-            .add_enabled(tp.selected < level.tumos.len(), egui::Button::new("Duplicate"))
+            .add_enabled(
+                tp.selected < level.tumos.len(),
+                egui::Button::new("Duplicate"),
+            )
             .clicked()
         {
             let mut rest = level.clone();
@@ -310,7 +326,7 @@ fn tumo_props_ui(ui: &mut Ui, level: &FallingLevel, tp: &mut TumoPanel, out: &mu
         }
         ui.end_row();
         ui.label("block (-1)").on_hover_text("The kind of the tumo's -1 cells");
-        egui::ComboBox::from_id_salt("tumo block")
+        let r = egui::ComboBox::from_id_salt("tumo block")
             .selected_text(block_name(level, t.block))
             .show_ui(ui, |ui| {
                 for b in 1..=level.blocks.len() {
@@ -322,6 +338,7 @@ fn tumo_props_ui(ui: &mut Ui, level: &FallingLevel, tp: &mut TumoPanel, out: &mu
                     }
                 }
             });
+        let _ = r.response.accessible_name("tumo block kind");
         ui.end_row();
         ui.label("labels").on_hover_text(
             "The kinds a labelled cell may take when the tumo spawns (none ticked: every normal kind)",
@@ -398,7 +415,13 @@ fn grid_point(rect: Rect, gx: f64, gy: f64) -> Pos2 {
     rect.min + vec2((gx as f32 + 0.5) * CELL, (gy as f32 + 0.5) * CELL)
 }
 
-fn states_ui(ui: &mut Ui, level: &FallingLevel, tumo: &Tumo, tp: &mut TumoPanel, out: &mut Vec<Action>) {
+fn states_ui(
+    ui: &mut Ui,
+    level: &FallingLevel,
+    tumo: &Tumo,
+    tp: &mut TumoPanel,
+    out: &mut Vec<Action>,
+) {
     let i = tp.selected;
     ui.horizontal_wrapped(|ui| {
         for (s, g) in tumo.states.iter().enumerate() {
@@ -425,7 +448,11 @@ fn states_ui(ui: &mut Ui, level: &FallingLevel, tumo: &Tumo, tp: &mut TumoPanel,
             .clicked()
         {
             let mut rest = level.clone();
-            let last = rest.tumos[i].states.last().cloned().unwrap_or_else(|| ShapeGrid::new(3));
+            let last = rest.tumos[i]
+                .states
+                .last()
+                .cloned()
+                .unwrap_or_else(|| ShapeGrid::new(3));
             rest.tumos[i].states.push(last);
             set_rest(out, "Add rotation state", None, rest);
         }
@@ -444,22 +471,39 @@ fn state_grid(
     let i = tp.selected;
     let side = g.side as f32 * CELL;
     let (rect, resp) = ui.allocate_exact_size(vec2(side, side), Sense::click_and_drag());
-    let resp = resp.on_hover_text("click or drag: paint · right button: empty · orange dot: the pivot (drag it)");
+    let resp = resp
+        .on_hover_text(
+            "click or drag: paint · right button: empty · orange dot: the pivot (drag it)",
+        )
+        .accessible_name(format!("state {s} grid"));
     let p = ui.painter_at(rect.expand(4.0));
     p.rect_filled(rect, 2.0, look::WELL);
     for y in 0..g.side {
         for x in 0..g.side {
-            let r = Rect::from_min_size(rect.min + vec2(x as f32 * CELL, y as f32 * CELL), vec2(CELL, CELL));
-            p.rect_stroke(r, 0.0, Stroke::new(1.0, Color32::from_white_alpha(20)), StrokeKind::Inside);
+            let r = Rect::from_min_size(
+                rect.min + vec2(x as f32 * CELL, y as f32 * CELL),
+                vec2(CELL, CELL),
+            );
+            p.rect_stroke(
+                r,
+                0.0,
+                Stroke::new(1.0, Color32::from_white_alpha(20)),
+                StrokeKind::Inside,
+            );
             paint_value(&p, r, g.cells[y * g.side + x], level, tumo);
         }
     }
     let pivot = grid_point(rect, tumo.pivot[0], tumo.pivot[1]);
-    p.circle(pivot, 4.5, Color32::from_rgb(255, 150, 30), Stroke::new(1.0, Color32::BLACK));
+    p.circle(
+        pivot,
+        4.5,
+        Color32::from_rgb(255, 150, 30),
+        Stroke::new(1.0, Color32::BLACK),
+    );
     let Some(at) = resp.interact_pointer_pos() else {
         return;
     };
-    if resp.drag_started() || (resp.clicked() && !tp.dragging_pivot) {
+    if resp.drag_started() || resp.clicked() || resp.secondary_clicked() {
         tp.drag_no += 1;
         tp.dragging_pivot = at.distance(pivot) < 7.0;
     }
@@ -472,7 +516,12 @@ fn state_grid(
             if np != tumo.pivot {
                 let mut rest = level.clone();
                 rest.tumos[i].pivot = np;
-                set_rest(out, "Move pivot", Some(&format!("pivot {}", tp.drag_no)), rest);
+                set_rest(
+                    out,
+                    "Move pivot",
+                    Some(&format!("pivot {}", tp.drag_no)),
+                    rest,
+                );
             }
         }
         if resp.drag_stopped() {
@@ -491,13 +540,26 @@ fn state_grid(
     if (resp.clicked() || resp.secondary_clicked() || resp.dragged()) && g.cells[idx] != value {
         let mut rest = level.clone();
         rest.tumos[i].states[s].cells[idx] = value;
-        set_rest(out, "Paint tumo cell", Some(&format!("tumo paint {}", tp.drag_no)), rest);
+        set_rest(
+            out,
+            "Paint tumo cell",
+            Some(&format!("tumo paint {}", tp.drag_no)),
+            rest,
+        );
     }
 }
 
-fn tools_ui(ui: &mut Ui, level: &FallingLevel, tumo: &Tumo, tp: &mut TumoPanel, out: &mut Vec<Action>) {
+fn tools_ui(
+    ui: &mut Ui,
+    level: &FallingLevel,
+    tumo: &Tumo,
+    tp: &mut TumoPanel,
+    out: &mut Vec<Action>,
+) {
     let i = tp.selected;
-    let Some(first) = tumo.states.first() else { return };
+    let Some(first) = tumo.states.first() else {
+        return;
+    };
     ui.label(RichText::new("Build states from state 0").strong());
     ui.horizontal_wrapped(|ui| {
         for (n, tip) in [
@@ -522,7 +584,7 @@ fn tools_ui(ui: &mut Ui, level: &FallingLevel, tumo: &Tumo, tp: &mut TumoPanel, 
         }
         if ui
             .button("Swap rotation")
-            .on_hover_text("Columns: each state moves every label one place along, e.g. 1/2/3 → 3/1/2 → 2/3/1")
+            .on_hover_text("Columns: each state moves every label one place along, e.g. 1/2/3, then 3/1/2, then 2/3/1")
             .clicked()
         {
             let states = shape::swap_rotation(first);
@@ -542,7 +604,7 @@ fn tools_ui(ui: &mut Ui, level: &FallingLevel, tumo: &Tumo, tp: &mut TumoPanel, 
             }
         }
         if ui
-            .button("Mirror → new tumo")
+            .button("Mirror as new tumo")
             .on_hover_text("A new tumo: every state, the pivot and the kicks mirrored left-right (S from Z, J from L)")
             .clicked()
         {
@@ -576,16 +638,31 @@ pub fn kicks_ui(ui: &mut Ui, d: &FallingDoc, tp: &mut TumoPanel, out: &mut Vec<A
         ui.label("No tumo: add one on the Tumos page.");
         return;
     };
-    kick_table_ui(ui, level, tumo, tp, out);
-    ui.separator();
-    lab_ui(ui, level, tumo, tp);
+    egui::ScrollArea::vertical()
+        .id_salt("kicks")
+        .show(ui, |ui| {
+            lab_ui(ui, level, tumo, tp);
+            ui.separator();
+            kick_table_ui(ui, level, tumo, tp, out);
+        });
 }
 
-fn kick_table_ui(ui: &mut Ui, level: &FallingLevel, tumo: &Tumo, tp: &mut TumoPanel, out: &mut Vec<Action>) {
+fn kick_table_ui(
+    ui: &mut Ui,
+    level: &FallingLevel,
+    tumo: &Tumo,
+    tp: &mut TumoPanel,
+    out: &mut Vec<Action>,
+) {
     let i = tp.selected;
     let n = tumo.states.len();
     ui.heading("Kick table");
-    ui.label(RichText::new("offsets [dx, dy], y down, tried in order; a pair without a list tries only [0, 0]").small());
+    ui.label(
+        RichText::new(
+            "offsets [dx, dy], y down, tried in order; a pair without a list tries only [0, 0]",
+        )
+        .small(),
+    );
     ui.horizontal_wrapped(|ui| {
         ui.label("presets");
         let presets: [(&str, Kicks); 6] = [
@@ -593,7 +670,10 @@ fn kick_table_ui(ui: &mut Ui, level: &FallingLevel, tumo: &Tumo, tp: &mut TumoPa
             ("SRS JLSTZ", shape::srs_jlstz()),
             ("SRS I", shape::srs_i()),
             ("SRS O", shape::srs_o()),
-            ("SRS JLSTZ + 180", shape::srs_jlstz().merged(&shape::kicks_180_jlstz())),
+            (
+                "SRS JLSTZ + 180",
+                shape::srs_jlstz().merged(&shape::kicks_180_jlstz()),
+            ),
             ("SRS I + 180", shape::srs_i().merged(&shape::kicks_180_i())),
         ];
         for (name, k) in presets {
@@ -619,34 +699,72 @@ fn kick_table_ui(ui: &mut Ui, level: &FallingLevel, tumo: &Tumo, tp: &mut TumoPa
     };
     let mut new_table = table.clone();
     let mut what = None;
-    for ((from, to), list) in &table {
-        ui.horizontal_wrapped(|ui| {
-            ui.label(RichText::new(format!("{from}>{to}")).monospace().strong());
-            for (k, (dx, dy)) in list.iter().enumerate() {
-                let (mut ndx, mut ndy) = (*dx, *dy);
-                ui.label(format!("{}:", k + 1));
-                ui.add(egui::DragValue::new(&mut ndx).range(-8..=8).prefix("dx "));
-                ui.add(egui::DragValue::new(&mut ndy).range(-8..=8).prefix("dy "));
-                if (ndx, ndy) != (*dx, *dy) {
-                    new_table.get_mut(&(*from, *to)).expect("pair present")[k] = (ndx, ndy);
-                    what = Some(("Edit kick offset", Some(format!("kick {i} {from} {to} {k}"))));
-                }
-                if k > 0 && ui.small_button("<").on_hover_text("Try earlier").clicked() {
-                    new_table.get_mut(&(*from, *to)).expect("pair present").swap(k - 1, k);
-                    what = Some(("Reorder kick offsets", None));
-                }
-                if ui.small_button("x").on_hover_text("Remove this offset").clicked() {
-                    new_table.get_mut(&(*from, *to)).expect("pair present").remove(k);
-                    what = Some(("Remove kick offset", None));
-                }
-                ui.add_space(6.0);
+    // The pairs as chips; the chosen one's offsets are edited below, one per row.
+    ui.horizontal_wrapped(|ui| {
+        ui.label("pairs");
+        for ((from, to), list) in &table {
+            let pair = (*from, *to);
+            if ui
+                .selectable_label(tp.pair == pair, format!("{from}>{to} ({})", list.len()))
+                .clicked()
+            {
+                tp.pair = pair;
             }
-            if ui.small_button("+").on_hover_text("Add an offset at the end").clicked() {
-                new_table.get_mut(&(*from, *to)).expect("pair present").push((0, 0));
+        }
+    });
+    if let Some(list) = table.get(&tp.pair) {
+        let (from, to) = tp.pair;
+        egui::Grid::new("kick offsets")
+            .num_columns(4)
+            .show(ui, |ui| {
+                for (k, (dx, dy)) in list.iter().enumerate() {
+                    let (mut ndx, mut ndy) = (*dx, *dy);
+                    ui.label(format!("test {}", k + 1));
+                    ui.add(egui::DragValue::new(&mut ndx).range(-8..=8).prefix("dx "));
+                    ui.add(egui::DragValue::new(&mut ndy).range(-8..=8).prefix("dy "));
+                    let entry = new_table.get_mut(&tp.pair).expect("pair present");
+                    if (ndx, ndy) != (*dx, *dy) {
+                        entry[k] = (ndx, ndy);
+                        what = Some((
+                            "Edit kick offset",
+                            Some(format!("kick {i} {from} {to} {k}")),
+                        ));
+                    }
+                    ui.horizontal(|ui| {
+                        if ui
+                            .add_enabled(k > 0, egui::Button::new("^").small())
+                            .on_hover_text("Try earlier")
+                            .clicked()
+                        {
+                            entry.swap(k - 1, k);
+                            what = Some(("Reorder kick offsets", None));
+                        }
+                        if ui
+                            .small_button("x")
+                            .on_hover_text("Remove this offset")
+                            .clicked()
+                        {
+                            entry.remove(k);
+                            what = Some(("Remove kick offset", None));
+                        }
+                    });
+                    ui.end_row();
+                }
+            });
+        ui.horizontal(|ui| {
+            if ui
+                .small_button("+ offset")
+                .on_hover_text("Add an offset at the end")
+                .clicked()
+            {
+                new_table
+                    .get_mut(&tp.pair)
+                    .expect("pair present")
+                    .push((0, 0));
                 what = Some(("Add kick offset", None));
             }
             if ui.small_button("remove pair").clicked() {
-                new_table.remove(&(*from, *to));
+                new_table.remove(&tp.pair);
                 what = Some(("Remove kick pair", None));
             }
         });
@@ -658,16 +776,24 @@ fn kick_table_ui(ui: &mut Ui, level: &FallingLevel, tumo: &Tumo, tp: &mut TumoPa
         ui.add(egui::DragValue::new(&mut tp.new_pair.1).range(0..=n.saturating_sub(1)));
         let pair = tp.new_pair;
         if ui
-            .add_enabled(pair.0 != pair.1 && pair.0 < n && pair.1 < n && !table.contains_key(&pair), egui::Button::new("Add"))
+            .add_enabled(
+                pair.0 != pair.1 && pair.0 < n && pair.1 < n && !table.contains_key(&pair),
+                egui::Button::new("Add"),
+            )
             .clicked()
         {
             new_table.insert(pair, vec![(0, 0)]);
+            tp.pair = pair;
             what = Some(("Add kick pair", None));
         }
     });
     if let Some((w, merge)) = what {
         let mut rest = level.clone();
-        rest.tumos[i].kicks = if new_table.is_empty() { Kicks::None } else { Kicks::Table(new_table) };
+        rest.tumos[i].kicks = if new_table.is_empty() {
+            Kicks::None
+        } else {
+            Kicks::Table(new_table)
+        };
         set_rest(out, w, merge.as_deref(), rest);
     }
 }
@@ -709,9 +835,13 @@ fn lab_ui(ui: &mut Ui, level: &FallingLevel, tumo: &Tumo, tp: &mut TumoPanel) {
     let state = lab.state.min(tumo.states.len().saturating_sub(1));
     let size = vec2(lab.width as f32 * LAB_CELL, lab.height as f32 * LAB_CELL);
     let (rect, resp) = ui.allocate_exact_size(size, Sense::click());
+    let resp = resp.accessible_name("kick lab field");
     let p = ui.painter_at(rect);
     let cell_rect = |x: i32, y: i32| {
-        Rect::from_min_size(rect.min + vec2(x as f32 * LAB_CELL, y as f32 * LAB_CELL), vec2(LAB_CELL, LAB_CELL))
+        Rect::from_min_size(
+            rect.min + vec2(x as f32 * LAB_CELL, y as f32 * LAB_CELL),
+            vec2(LAB_CELL, LAB_CELL),
+        )
     };
     p.rect_filled(rect, 0.0, look::WELL);
     for y in 0..lab.height {
@@ -720,7 +850,12 @@ fn lab_ui(ui: &mut Ui, level: &FallingLevel, tumo: &Tumo, tp: &mut TumoPanel) {
             if lab.walls[y * lab.width + x] {
                 p.rect_filled(r.shrink(1.0), 2.0, Color32::from_gray(110));
             } else {
-                p.rect_stroke(r, 0.0, Stroke::new(1.0, Color32::from_white_alpha(15)), StrokeKind::Inside);
+                p.rect_stroke(
+                    r,
+                    0.0,
+                    Stroke::new(1.0, Color32::from_white_alpha(15)),
+                    StrokeKind::Inside,
+                );
             }
         }
     }
@@ -735,10 +870,19 @@ fn lab_ui(ui: &mut Ui, level: &FallingLevel, tumo: &Tumo, tp: &mut TumoPanel) {
     if let Some(res) = &lab.last {
         for (k, t) in res.trials.iter().enumerate() {
             let won = res.success == Some(k);
-            let colour = if won { Color32::from_rgb(60, 240, 90) } else { Color32::from_rgb(240, 80, 80) };
+            let colour = if won {
+                Color32::from_rgb(60, 240, 90)
+            } else {
+                Color32::from_rgb(240, 80, 80)
+            };
             for &(x, y) in &t.cells {
                 let r = cell_rect(x, y).shrink(1.0 + k as f32 * 1.5);
-                p.rect_stroke(r, 0.0, Stroke::new(if won { 2.5 } else { 1.0 }, colour), StrokeKind::Inside);
+                p.rect_stroke(
+                    r,
+                    0.0,
+                    Stroke::new(if won { 2.5 } else { 1.0 }, colour),
+                    StrokeKind::Inside,
+                );
             }
             if let Some(&(x, y)) = t.cells.first() {
                 p.text(

@@ -57,7 +57,10 @@ pub(super) fn set_rest(out: &mut Vec<Action>, what: &str, merge: Option<&str>, r
 pub(super) fn swatch(ui: &mut Ui, level: &FallingLevel, b: BlockId, size: f32) -> egui::Response {
     let (rect, resp) = ui.allocate_exact_size(vec2(size, size), Sense::click());
     ui.painter().rect_filled(rect, 2.0, look::WELL);
-    match (b as usize).checked_sub(1).and_then(|i| level.blocks.get(i)) {
+    match (b as usize)
+        .checked_sub(1)
+        .and_then(|i| level.blocks.get(i))
+    {
         Some(k) => look::paint_block(ui.painter(), rect, k, 1.0),
         None => {
             let s = egui::Stroke::new(1.5, Color32::from_rgb(230, 80, 80));
@@ -159,7 +162,7 @@ fn blocks_ui(ui: &mut Ui, d: &FallingDoc, out: &mut Vec<Action>) {
                     rest.blocks[i].name = bname;
                     changed = Some(("Rename block kind", format!("bname {i}")));
                 }
-                egui::ComboBox::from_id_salt(("form", i))
+                let r = egui::ComboBox::from_id_salt(("form", i))
                     .width(64.0)
                     .selected_text(b.form.as_str())
                     .show_ui(ui, |ui| {
@@ -170,7 +173,8 @@ fn blocks_ui(ui: &mut Ui, d: &FallingDoc, out: &mut Vec<Action>) {
                             }
                         }
                     });
-                egui::ComboBox::from_id_salt(("role", i))
+                let _ = r.response.accessible_name(format!("block {id} form"));
+                let r = egui::ComboBox::from_id_salt(("role", i))
                     .width(64.0)
                     .selected_text(role_name(b.role))
                     .show_ui(ui, |ui| {
@@ -188,6 +192,7 @@ fn blocks_ui(ui: &mut Ui, d: &FallingDoc, out: &mut Vec<Action>) {
                         "normal: takes part in clears · garbage: vanishes next to a vanishing \
                          group (ojama) · iron: never vanishes",
                     );
+                let _ = r.accessible_name(format!("block {id} role"));
                 ui.horizontal(|ui| {
                     if ui
                         .add_enabled(i + 1 < n, egui::Button::new("v").small())
@@ -273,7 +278,11 @@ impl KindUi for FallingUi {
         ui.separator();
         let playing = d.play.is_some();
         ui.add_enabled_ui(!playing, |ui| match self.page {
-            RulesPage::Tumos => tumo_ui::tumos_ui(ui, d, &mut self.tumo, out),
+            RulesPage::Tumos => {
+                egui::ScrollArea::vertical()
+                    .id_salt("tumos")
+                    .show(ui, |ui| tumo_ui::tumos_ui(ui, d, &mut self.tumo, out));
+            }
             RulesPage::Kicks => tumo_ui::kicks_ui(ui, d, &mut self.tumo, out),
             RulesPage::Rules => rules_ui::rules_ui(ui, d, out),
             RulesPage::Script => rules_ui::script_ui(ui, st, d, out),
@@ -359,7 +368,10 @@ impl KindUi for FallingUi {
                     for (pos, b) in s.preview.iter().filter(|(p, _)| g.shows(*p)) {
                         let r = g.cell_rect(*pos);
                         painter.rect_filled(r, 0.0, look::WELL);
-                        if let Some(k) = (*b as usize).checked_sub(1).and_then(|i| level.blocks.get(i)) {
+                        if let Some(k) = (*b as usize)
+                            .checked_sub(1)
+                            .and_then(|i| level.blocks.get(i))
+                        {
                             look::paint_block(painter, r, k, 1.0);
                         }
                         painter.rect_filled(r, 0.0, Color32::from_white_alpha(40));
