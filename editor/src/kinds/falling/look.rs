@@ -1,5 +1,5 @@
-//! How falling blocks are drawn: a block kind's colour in its form (`square`, `round`, `gem`,
-//! `bomb`; anything else draws square), on a dark well.
+//! How falling blocks are drawn: a block kind's colour in its form (`square`, `round`, `gem`;
+//! anything else draws square), on a dark well.
 
 use eframe::egui::{self, Color32, Painter, Pos2, Rect, Shape, Stroke, StrokeKind};
 use tilesmith_engine::kind::falling::level::{BlockKind, Role};
@@ -45,16 +45,6 @@ pub fn paint_block(painter: &Painter, rect: Rect, b: &BlockKind, alpha: f32) {
                 Pos2::new(r.left(), r.center().y),
             ];
             painter.add(Shape::convex_polygon(pts, c, edge));
-        }
-        "bomb" => {
-            painter.circle(r.center(), r.width() * 0.42, c, edge);
-            painter.line_segment(
-                [
-                    r.center_top() + egui::vec2(0.0, r.height() * 0.1),
-                    r.right_top(),
-                ],
-                Stroke::new(edge.width * 1.5, Color32::from_rgb(250, 200, 60)),
-            );
         }
         _ => {
             painter.rect_filled(r, r.width() * 0.12, c);

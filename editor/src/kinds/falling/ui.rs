@@ -114,7 +114,7 @@ fn palette_ui(ui: &mut Ui, d: &FallingDoc, out: &mut Vec<Action>) {
     }
 }
 
-const FORMS: [&str; 4] = ["square", "round", "gem", "bomb"];
+const FORMS: [&str; 3] = ["square", "round", "gem"];
 
 /// The level name and the block-kind editor: colour, form, role, reorder, add, remove.
 fn blocks_ui(ui: &mut Ui, d: &FallingDoc, out: &mut Vec<Action>) {
