@@ -85,13 +85,28 @@ fn the_kind_is_registered_with_its_inputs() {
     let keys: Vec<&str> = k.inputs().iter().map(|s| s.key).collect();
     assert_eq!(
         keys,
-        ["Period", "ArrowLeft", "ArrowRight", "ArrowDown", "Space", "ArrowUp", "Z", "A"]
+        [
+            "Period",
+            "ArrowLeft",
+            "ArrowRight",
+            "ArrowDown",
+            "Space",
+            "ArrowUp",
+            "Z",
+            "A"
+        ]
     );
     for s in k.inputs() {
         assert_eq!(s.word, s.input.word());
-        assert_eq!(k.parse_input(&s.word.to_ascii_lowercase()).unwrap(), s.input);
+        assert_eq!(
+            k.parse_input(&s.word.to_ascii_lowercase()).unwrap(),
+            s.input
+        );
     }
-    assert!(k.parse_input("U").is_err(), "boulder words are not falling inputs");
+    assert!(
+        k.parse_input("U").is_err(),
+        "boulder words are not falling inputs"
+    );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -138,7 +153,14 @@ fn moves_stop_at_the_walls_and_at_blocks() {
     // A block at (1, 1): the T stops with its left block at (2, 1).
     let mut doc = t_level(6, still_timing());
     doc["legend"] = json!({"#": "T"});
-    doc["field"] = json!(["..........", ".#........", "..........", "..........", "..........", ".........."]);
+    doc["field"] = json!([
+        "..........",
+        ".#........",
+        "..........",
+        "..........",
+        "..........",
+        ".........."
+    ]);
     let mut g = game(&doc, 0);
     play(&mut g, "L*5");
     assert_eq!(active_xy(&g), (2, -1, 0));
@@ -169,7 +191,11 @@ fn gravity_moves_the_tumo_one_cell_every_gravity_frames() {
 fn soft_drop_moves_one_cell_at_most_every_soft_drop_frames() {
     let mut g = game(&t_level(6, still_timing()), 0);
     play(&mut g, "SD*4");
-    assert_eq!(active_xy(&g).1, 3, "soft_drop 0: a cell every frame, 4 cells to the floor");
+    assert_eq!(
+        active_xy(&g).1,
+        3,
+        "soft_drop 0: a cell every frame, 4 cells to the floor"
+    );
     play(&mut g, "SD");
     assert_eq!(active_xy(&g).1, 3, "resting: nothing");
     let mut t = still_timing();
@@ -191,12 +217,7 @@ fn a_resting_tumo_is_placed_after_lock_frames() {
     play(&mut g, ".");
     assert_eq!(
         rows(&g),
-        vec![
-            "..........",
-            "..........",
-            "....T.....",
-            "...TTT....",
-        ]
+        vec!["..........", "..........", "....T.....", "...TTT....",]
     );
     assert_eq!(g.last_frame().placed.len(), 4);
     assert_eq!(
@@ -264,14 +285,20 @@ fn a_row_clear_drops_the_rows_above_by_the_rows_cleared_below() {
         rows(&g),
         vec!["....", "....", "....", "....", ".X..", "X..X"]
     );
-    assert_eq!((g.rows(), g.score(), g.chain(), g.max_chain()), (2, 300, 1, 1));
+    assert_eq!(
+        (g.rows(), g.score(), g.chain(), g.max_chain()),
+        (2, 300, 1, 1)
+    );
     let clear = g.last_frame().clear.clone().unwrap();
     assert_eq!(clear.chain, 1);
     assert_eq!(clear.points, 300);
     assert_eq!(clear.cells.len(), 8);
     assert!(g.active().is_none(), "no spawn in the frame of a clear");
     play(&mut g, ".");
-    assert!(g.active().is_some(), "the next tumo once the field has settled");
+    assert!(
+        g.active().is_some(),
+        "the next tumo once the field has settled"
+    );
     // With gravity instead every block falls as far as it can: row 5 is XX.X.
     let mut g = game(&well("gravity"), 0);
     play(&mut g, "R HD");
@@ -365,17 +392,27 @@ fn clears_and_falls_take_their_frames() {
     assert!(!g.is_settled());
     play(&mut g, ". . .");
     assert_eq!(g.moving()[5 * w], 1);
-    assert!(g.pending_clear().is_none(), "no clear while a block is in motion");
+    assert!(
+        g.pending_clear().is_none(),
+        "no clear while a block is in motion"
+    );
     play(&mut g, ".");
     assert_eq!(g.moving()[5 * w], 0);
-    assert_eq!(g.pending_clear().unwrap().cells.len(), 5, "frame 8: the blues");
+    assert_eq!(
+        g.pending_clear().unwrap().cells.len(),
+        5,
+        "frame 8: the blues"
+    );
     play(&mut g, ". .");
     assert_eq!(g.score(), 40);
     play(&mut g, ".");
     assert_eq!((g.score(), g.chain(), g.frames()), (540, 2, 11));
     assert!(g.active().is_none());
     play(&mut g, ".");
-    assert!(g.active().is_some(), "frame 12: settled, the next pair spawns");
+    assert!(
+        g.active().is_some(),
+        "frame 12: settled, the next pair spawns"
+    );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -436,7 +473,11 @@ fn fixed_sequences_and_goals() {
     // is judged at once.
     play(&mut g, "R");
     assert_eq!(rows(&g)[2], "R.RR");
-    assert!(matches!(g.status(), Status::Lost { .. }), "{:?}", g.status());
+    assert!(
+        matches!(g.status(), Status::Lost { .. }),
+        "{:?}",
+        g.status()
+    );
 }
 
 #[test]
@@ -593,7 +634,8 @@ fn random_pairs(timing: Value) -> Value {
     })
 }
 
-const WORDS: &str = "L HD . . . R R HD . . . . L L L HD . . . . . R HD . . . . . . . HD . . . . . . L HD";
+const WORDS: &str =
+    "L HD . . . R R HD . . . . L L L HD . . . . . R HD . . . . . . . HD . . . . . . L HD";
 
 #[test]
 fn undo_and_redo_restore_every_frame_exactly() {
@@ -610,7 +652,11 @@ fn undo_and_redo_restore_every_frame_exactly() {
         hashes.push(g.state_hash());
         summaries.push(g.summary());
     }
-    assert!(g.score() > 0, "the replay clears something: {}", g.summary());
+    assert!(
+        g.score() > 0,
+        "the replay clears something: {}",
+        g.summary()
+    );
     let n = inputs.len();
     for k in (0..n).rev() {
         assert!(g.undo());
@@ -619,9 +665,9 @@ fn undo_and_redo_restore_every_frame_exactly() {
     }
     assert!(!g.undo());
     assert_eq!(g.redo_len(), n);
-    for k in 1..=n {
+    for (k, h) in hashes.iter().enumerate().skip(1) {
         assert!(g.redo());
-        assert_eq!(g.state_hash(), hashes[k], "redo to frame {k}");
+        assert_eq!(g.state_hash(), *h, "redo to frame {k}");
     }
     assert!(!g.redo());
     // Undo and Restart as inputs.
@@ -673,7 +719,12 @@ fn a_saved_game_loads_and_continues_the_same_game() {
         for (k, &i) in inputs[cut..].iter().enumerate() {
             a.step(i);
             b.step(i);
-            assert_eq!(b.state_hash(), a.state_hash(), "cut {cut}, frame {}", cut + k + 1);
+            assert_eq!(
+                b.state_hash(),
+                a.state_hash(),
+                "cut {cut}, frame {}",
+                cut + k + 1
+            );
         }
         assert_eq!(b.summary(), a.summary());
     }
@@ -760,7 +811,11 @@ fn a_script_that_does_not_load_is_a_located_problem() {
     doc["script"] = json!("function update(\n");
     let e = falling().start(&doc, 0).unwrap_err();
     assert_eq!(e[0].path.to_string(), "$.script");
-    assert!(e[0].message.starts_with("script error:"), "{}", e[0].message);
+    assert!(
+        e[0].message.starts_with("script error:"),
+        "{}",
+        e[0].message
+    );
     let d = load_text(&doc.to_string()).unwrap();
     let p = d.check();
     assert_eq!(p.len(), 1);

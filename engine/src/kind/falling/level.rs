@@ -743,13 +743,14 @@ impl FallingLevel {
             }
         }
         let clears_rows = self.clear.contains(&ClearRule::Rows);
-        if self.script.is_none() && !clears_rows {
-            if let Some(i) = self.fall.iter().position(|f| *f == FallLaw::Rows) {
-                w.push(Problem::warning(
-                    root.key("fall").index(i),
-                    "the \"rows\" fall law drops blocks by the rows cleared below them, but no clear rule clears rows (add {\"rule\": \"rows\"})",
-                ));
-            }
+        if self.script.is_none()
+            && !clears_rows
+            && let Some(i) = self.fall.iter().position(|f| *f == FallLaw::Rows)
+        {
+            w.push(Problem::warning(
+                root.key("fall").index(i),
+                "the \"rows\" fall law drops blocks by the rows cleared below them, but no clear rule clears rows (add {\"rule\": \"rows\"})",
+            ));
         }
         if self.script.is_none() && self.clear.is_empty() {
             w.push(Problem::warning(
@@ -2489,7 +2490,7 @@ fn parse_legend(
         let kp = path.key(k);
         let mut chars = k.chars();
         let c = match (chars.next(), chars.next()) {
-            (Some(c), None) if c == '.' => {
+            (Some('.'), None) => {
                 cx.err(
                     kp,
                     "\".\" is the empty cell and cannot stand for a block kind",
