@@ -807,12 +807,13 @@ fn a_script_sees_the_active_tumo_as_in_motion() {
 
 #[test]
 fn a_script_that_does_not_load_is_a_located_problem() {
+    // A syntax error in line 2: the message names the script line.
     let mut doc = t_level(6, still_timing());
-    doc["script"] = json!("function update(\n");
+    doc["script"] = json!("function update()\n  local x = = 1\nend\n");
     let e = falling().start(&doc, 0).unwrap_err();
     assert_eq!(e[0].path.to_string(), "$.script");
     assert!(
-        e[0].message.starts_with("script error:"),
+        e[0].message.starts_with("script line 2: "),
         "{}",
         e[0].message
     );
