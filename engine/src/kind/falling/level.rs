@@ -459,6 +459,15 @@ const KNOWN_KEYS: &[&str] = &[
     "state",
 ];
 
+/// The most members of an object of the format other than the level, a block kind or a tumo
+/// (whose unknown members are kept): a rule, `sequence`, `timing`, `score`, `goal`,
+/// `active`, `state`.
+const MAX_MEMBERS: usize = 64;
+/// The most `legend` entries.
+pub const MAX_LEGEND: usize = 256;
+/// The most entries of a kick table (8 states give 56 pairs).
+const MAX_KICK_PAIRS: usize = MAX_STATES * MAX_STATES;
+
 /// The known members of a block kind; others are kept in [`BlockKind::extra`].
 const BLOCK_KEYS: &[&str] = &["name", "color", "form", "role"];
 /// The known members of a tumo; others are kept in [`Tumo::extra`].
@@ -1146,6 +1155,37 @@ impl Ctx {
                 None
             }
         }
+    }
+
+    /// An object of at most `max` members (larger ones are refused before being read, so a
+    /// file cannot make a problem per member by the million).
+    fn object_at_most<'a>(
+        &mut self,
+        v: &'a Value,
+        path: &JsonPath,
+        what: &str,
+        max: usize,
+    ) -> Option<&'a Map<String, Value>> {
+        let o = self.object(v, path, what)?;
+        if o.len() > max {
+            self.err(
+                path.clone(),
+                format!("{what} has {} members (at most {max})", o.len()),
+            );
+            return None;
+        }
+        Some(o)
+    }
+
+    /// An object of the format (a rule, `timing`, `state`, …): at most [`MAX_MEMBERS`]
+    /// members.
+    fn small_object<'a>(
+        &mut self,
+        v: &'a Value,
+        path: &JsonPath,
+        what: &str,
+    ) -> Option<&'a Map<String, Value>> {
+        self.object_at_most(v, path, what, MAX_MEMBERS)
     }
 
     /// An array of at most `max` entries (longer ones are refused before being read).
@@ -2076,6 +2116,16 @@ fn parse_kicks(v: &Value, path: &JsonPath, states: Option<usize>, cx: &mut Ctx) 
             );
             None
         }
+        Value::Object(o) if o.len() > MAX_KICK_PAIRS => {
+            cx.err(
+                path.clone(),
+                format!(
+                    "\"kicks\" has {} entries (at most {MAX_KICK_PAIRS})",
+                    o.len()
+                ),
+            );
+            None
+        }
         Value::Object(o) => {
             let mut table = BTreeMap::new();
             let mut ok = true;
@@ -2195,7 +2245,7 @@ fn parse_clear(v: Option<&Value>, cx: &mut Ctx) -> Option<Vec<ClearRule>> {
     for (i, r) in a.iter().enumerate() {
         let rp = path.index(i);
         let rule = (|| {
-            let o = cx.object(r, &rp, "a clear rule")?;
+            let o = cx.small_object(r, &rp, "a clear rule")?;
             let word = cx.rule_word(
                 o,
                 &rp,
@@ -2283,7 +2333,7 @@ fn parse_game_over(v: Option<&Value>, cx: &mut Ctx) -> Option<Vec<GameOver>> {
     for (i, r) in a.iter().enumerate() {
         let rp = path.index(i);
         let rule = (|| {
-            let o = cx.object(r, &rp, "a game-over condition")?;
+            let o = cx.small_object(r, &rp, "a game-over condition")?;
             let word = cx.rule_word(
                 o,
                 &rp,
@@ -2330,7 +2380,7 @@ fn parse_sequence(v: Option<&Value>, tumos: &[String], cx: &mut Ctx) -> Option<S
             tumos: (0..tumos.len()).collect(),
         });
     };
-    let o = cx.object(v, &path, "\"sequence\"")?;
+    let o = cx.small_object(v, &path, "\"sequence\"")?;
     cx.unknown_members(o, &path, &["order", "tumos"]);
     let order = match o.get("order") {
         None => Some(Order::Random),
@@ -2378,7 +2428,7 @@ fn parse_timing(v: Option<&Value>, cx: &mut Ctx) -> Option<Timing> {
     let path = JsonPath::root().key("timing");
     let mut t = Timing::default();
     let Some(v) = v else { return Some(t) };
-    let o = cx.object(v, &path, "\"timing\"")?;
+    let o = cx.small_object(v, &path, "\"timing\"")?;
     let mut ok = true;
     for (k, v) in o {
         match t.member_mut(k) {
@@ -2427,7 +2477,7 @@ fn parse_table(
 
 fn parse_score(v: &Value, cx: &mut Ctx) -> Option<ScoreRule> {
     let path = JsonPath::root().key("score");
-    let o = cx.object(v, &path, "\"score\"")?;
+    let o = cx.small_object(v, &path, "\"score\"")?;
     let word = cx.rule_word(o, &path, "score rule", &["puyo", "rows"])?;
     if word == "puyo" {
         cx.unknown_members(
@@ -2452,7 +2502,7 @@ fn parse_score(v: &Value, cx: &mut Ctx) -> Option<ScoreRule> {
 
 fn parse_goal(v: &Value, cx: &mut Ctx) -> Option<Goal> {
     let path = JsonPath::root().key("goal");
-    let o = cx.object(v, &path, "\"goal\"")?;
+    let o = cx.small_object(v, &path, "\"goal\"")?;
     let word = cx.rule_word(o, &path, "goal", &["clear_all", "chain", "score", "rows"])?;
     if word == "clear_all" {
         cx.unknown_members(o, &path, &["rule"]);
@@ -2483,7 +2533,7 @@ fn parse_legend(
     let Some(v) = v else {
         return Some(Vec::new());
     };
-    let o = cx.object(v, &path, "\"legend\"")?;
+    let o = cx.object_at_most(v, &path, "\"legend\"", MAX_LEGEND)?;
     let mut out = Vec::with_capacity(o.len());
     let mut ok = true;
     for (k, v) in o {
@@ -2574,10 +2624,9 @@ fn parse_field(
                                     if map.is_empty() {
                                         "only \".\" for empty; add a \"legend\"".to_string()
                                     } else {
-                                        map.keys()
-                                            .map(|c| quote(&c.to_string()))
-                                            .collect::<Vec<_>>()
-                                            .join(", ")
+                                        name_list(
+                                            &map.keys().map(|c| c.to_string()).collect::<Vec<_>>(),
+                                        )
                                     }
                                 ),
                             )
@@ -2619,7 +2668,7 @@ fn parse_active(
     cx: &mut Ctx,
 ) -> Option<ActiveTumo> {
     let path = JsonPath::root().key("active");
-    let o = cx.object(v, &path, "\"active\"")?;
+    let o = cx.small_object(v, &path, "\"active\"")?;
     cx.unknown_members(o, &path, &["tumo", "state", "x", "y", "labels"]);
     let Some(tv) = o.get("tumo") else {
         cx.err(
@@ -2770,7 +2819,7 @@ fn parse_state(
     cx: &mut Ctx,
 ) -> Option<SavedState> {
     let path = JsonPath::root().key("state");
-    let o = cx.object(v, &path, "\"state\"")?;
+    let o = cx.small_object(v, &path, "\"state\"")?;
     let known = [
         "frames",
         "score",
@@ -2900,7 +2949,7 @@ fn parse_state(
                 for (i, e) in a.iter().enumerate() {
                     let ep = qp.index(i);
                     let q = (|| {
-                        let eo = cx.object(e, &ep, "a queued tumo")?;
+                        let eo = cx.small_object(e, &ep, "a queued tumo")?;
                         let Some(tv) = eo.get("tumo") else {
                             cx.err(ep.clone(), "a queued tumo needs \"tumo\"");
                             return None;
@@ -2958,7 +3007,7 @@ fn parse_state(
         Some(v) => {
             let tp = path.key("last_failed_turn");
             let turn = (|| {
-                let to = cx.object(v, &tp, "\"last_failed_turn\"")?;
+                let to = cx.small_object(v, &tp, "\"last_failed_turn\"")?;
                 let word = to.get("turn").and_then(Value::as_str);
                 let turn = match word {
                     Some("CW") => Turn::Cw,
@@ -3008,7 +3057,7 @@ fn parse_state(
     if let Some(v) = o.get("pending") {
         let pp = path.key("pending");
         let pending = (|| {
-            let po = cx.object(v, &pp, "\"pending\"")?;
+            let po = cx.small_object(v, &pp, "\"pending\"")?;
             cx.unknown_members(po, &pp, &["frames", "delete", "down"]);
             let frames = match po.get("frames") {
                 Some(f) => cx.num(f, &pp.key("frames"), "\"frames\"", 1, MAX_TIMING as i64)?,
