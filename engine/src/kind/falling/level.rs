@@ -193,6 +193,9 @@ pub struct Timing {
     pub clear: u32,
     /// Frames per cell of a field block's fall.
     pub fall: u32,
+    /// Frames a field block that fell stays in motion after it has come to rest (its
+    /// grounding; puyoai's `FRAMES_GROUNDING`).
+    pub land: u32,
 }
 
 impl Default for Timing {
@@ -200,8 +203,9 @@ impl Default for Timing {
     /// (`../shared/corpus/falling/puyo_scoring.json`, `frames`) where it has one:
     /// `gravity` 16 (`FRAMES_FREE_FALL`), `soft_drop` 2 and `fall` 2 (`FRAMES_TO_DROP_FAST`: 2
     /// frames a row), `spawn` 12 (`FRAMES_PREPARING_NEXT`), `clear` 50
-    /// (`FRAMES_VANISH_ANIMATION`); `lock` 30 (half a second, the Tetris guideline's lock delay;
-    /// puyoai has none).
+    /// (`FRAMES_VANISH_ANIMATION`), `land` 20 (`FRAMES_GROUNDING`); `lock` 30 (half a second,
+    /// the Tetris guideline's lock delay; puyoai has none). With these a Puyo chain step takes
+    /// puyoai's 50 + 2 × (largest drop) + 20 frames (50 when nothing falls).
     fn default() -> Self {
         Self {
             gravity: 16,
@@ -210,6 +214,7 @@ impl Default for Timing {
             spawn: 12,
             clear: 50,
             fall: 2,
+            land: 20,
         }
     }
 }
@@ -591,7 +596,7 @@ impl ScoreRule {
 
 impl Timing {
     /// Every timing value as `(member name, frames)`, in the format's order.
-    pub fn members(&self) -> [(&'static str, u32); 6] {
+    pub fn members(&self) -> [(&'static str, u32); 7] {
         [
             ("gravity", self.gravity),
             ("soft_drop", self.soft_drop),
@@ -599,6 +604,7 @@ impl Timing {
             ("spawn", self.spawn),
             ("clear", self.clear),
             ("fall", self.fall),
+            ("land", self.land),
         ]
     }
 
@@ -610,6 +616,7 @@ impl Timing {
             "spawn" => Some(&mut self.spawn),
             "clear" => Some(&mut self.clear),
             "fall" => Some(&mut self.fall),
+            "land" => Some(&mut self.land),
             _ => None,
         }
     }
@@ -2439,7 +2446,7 @@ fn parse_timing(v: Option<&Value>, cx: &mut Ctx) -> Option<Timing> {
             None => cx.warn(
                 path.key(k),
                 format!(
-                    "unknown member {} is ignored (known: gravity, soft_drop, lock, spawn, clear, fall)",
+                    "unknown member {} is ignored (known: gravity, soft_drop, lock, spawn, clear, fall, land)",
                     quote(k)
                 ),
             ),
