@@ -505,6 +505,17 @@ fn the_game_is_lost_when_the_next_tumo_cannot_appear() {
     );
     assert_eq!(g.summary()["active"], Value::Null);
     assert_eq!(g.summary()["status"], "lost");
+    assert_eq!(Game::error(&g), None, "lost by the rules, not by an error");
+    // A finished game saves and loads as finished, with its reason.
+    let saved = g.to_level();
+    assert_eq!(saved["state"]["status"], "lost");
+    assert_eq!(saved["state"]["reason"], "the next tumo cannot appear");
+    let mut h = falling().start(&saved, 0).unwrap();
+    assert_eq!(h.summary(), g.summary());
+    assert_eq!(h.state_hash(), g.state_hash());
+    assert!(!h.takes_turns());
+    h.step(Input::Wait);
+    assert_eq!(h.summary()["frames"], 1);
 }
 
 /// 6 × 3 with column 0 filled in rows 1-2 and a one-block tumo that stays where it is moved;
