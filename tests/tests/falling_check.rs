@@ -1151,3 +1151,48 @@ fn mutated_documents_never_panic() {
     }
     assert!(docs > 300, "only {docs} documents were tried");
 }
+
+#[test]
+fn huge_inputs_make_few_short_problems() {
+    // A huge string where a block name is expected is quoted by a prefix and its length.
+    let huge = "a".repeat(1_000_000);
+    let e = errors(&with(|v| v["tumos"][1]["block"] = json!(huge.clone())));
+    assert_eq!(e.len(), 1, "{}", e.len());
+    assert!(e[0].message.len() < 300, "{}", e[0].message.len());
+    assert!(e[0].message.contains("(1000000 characters)"));
+    let e = errors(&with(|v| v["legend"][&huge] = json!("red")));
+    assert_eq!(e.len(), 1);
+    assert!(e[0].render("f.json").len() < 400);
+    // Objects with 100000 members are refused whole, not member by member.
+    let many: serde_json::Map<String, Value> =
+        (0..100_000).map(|i| (format!("k{i}"), json!(1))).collect();
+    for (key, path) in [
+        ("timing", "$.timing"),
+        ("legend", "$.legend"),
+        ("state", "$.state"),
+        ("sequence", "$.sequence"),
+        ("goal", "$.goal"),
+    ] {
+        let doc = with(|v| v[key] = Value::Object(many.clone()));
+        let p = one_error(&doc, path, "members (at most");
+        assert!(p.message.contains("100000"), "{}", p.message);
+    }
+    let e = errors(&with(|v| {
+        v["tumos"][0]["kicks"] = Value::Object(many.clone())
+    }));
+    assert_eq!(e.len(), 1);
+    assert_eq!(e[0].path.to_string(), "$.tumos[0].kicks");
+    // A field full of unknown characters: at most 100 located errors and a note.
+    let doc = with(|v| {
+        v["width"] = json!(200);
+        v["height"] = json!(200);
+        v["field"] = json!(vec!["z".repeat(200); 200]);
+    });
+    let e = errors(&doc);
+    assert_eq!(e.len(), 101, "{}", e.len());
+    assert!(
+        e[100].message.contains("40000 field cells"),
+        "{}",
+        e[100].message
+    );
+}

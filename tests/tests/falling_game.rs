@@ -16,12 +16,12 @@ fn falling() -> &'static dyn GameKind {
 }
 
 fn zero_timing() -> Value {
-    json!({"gravity": 0, "soft_drop": 0, "lock": 0, "spawn": 0, "clear": 0, "fall": 0})
+    json!({"gravity": 0, "soft_drop": 0, "lock": 0, "spawn": 0, "clear": 0, "fall": 0, "land": 0})
 }
 
 /// Timing where the tumo stays where the player puts it.
 fn still_timing() -> Value {
-    json!({"gravity": 1000, "soft_drop": 0, "lock": 1000, "spawn": 0, "clear": 0, "fall": 0})
+    json!({"gravity": 1000, "soft_drop": 0, "lock": 1000, "spawn": 0, "clear": 0, "fall": 0, "land": 0})
 }
 
 /// The spec's 4 × 4 Tetris T (§8.2), rotation states 0–3.
@@ -299,8 +299,16 @@ fn a_row_clear_drops_the_rows_above_by_the_rows_cleared_below() {
         g.active().is_some(),
         "the next tumo once the field has settled"
     );
-    // With gravity instead every block falls as far as it can: row 5 is XX.X.
+    // With gravity instead every block falls as far as it can: row 5 is XX.X. The block of
+    // row 2 floats over (1, 3), so the starting field is not settled: it falls in frame 1 and
+    // the first tumo spawns in frame 2, the first whose rules change nothing.
     let mut g = game(&well("gravity"), 0);
+    assert!(g.active().is_none());
+    play(&mut g, ".");
+    assert_eq!(rows(&g)[2..4], ["....", "XX.X"]);
+    assert!(g.active().is_none());
+    play(&mut g, ".");
+    assert!(g.active().is_some());
     play(&mut g, "R HD");
     assert_eq!(
         rows(&g),
@@ -497,6 +505,17 @@ fn the_game_is_lost_when_the_next_tumo_cannot_appear() {
     );
     assert_eq!(g.summary()["active"], Value::Null);
     assert_eq!(g.summary()["status"], "lost");
+    assert_eq!(Game::error(&g), None, "lost by the rules, not by an error");
+    // A finished game saves and loads as finished, with its reason.
+    let saved = g.to_level();
+    assert_eq!(saved["state"]["status"], "lost");
+    assert_eq!(saved["state"]["reason"], "the next tumo cannot appear");
+    let mut h = falling().start(&saved, 0).unwrap();
+    assert_eq!(h.summary(), g.summary());
+    assert_eq!(h.state_hash(), g.state_hash());
+    assert!(!h.takes_turns());
+    h.step(Input::Wait);
+    assert_eq!(h.summary()["frames"], 1);
 }
 
 /// 6 × 3 with column 0 filled in rows 1-2 and a one-block tumo that stays where it is moved;
@@ -508,7 +527,7 @@ fn top_level(game_over: Value) -> Value {
         "tumos": [{"name": "dot", "states": [[[-1]]], "block": "X"}],
         "clear": [{"rule": "rows"}],
         "game_over": game_over,
-        "timing": {"gravity": 1000, "soft_drop": 0, "lock": 0, "spawn": 0, "clear": 0, "fall": 0},
+        "timing": {"gravity": 1000, "soft_drop": 0, "lock": 0, "spawn": 0, "clear": 0, "fall": 0, "land": 0},
         "legend": {"X": "X"},
         "field": ["......", "X.....", "X....."]
     })
@@ -665,9 +684,9 @@ fn undo_and_redo_restore_every_frame_exactly() {
     }
     assert!(!g.undo());
     assert_eq!(g.redo_len(), n);
-    for k in 1..=n {
+    for (k, h) in hashes.iter().enumerate().skip(1) {
         assert!(g.redo());
-        assert_eq!(g.state_hash(), hashes[k], "redo to frame {k}");
+        assert_eq!(g.state_hash(), *h, "redo to frame {k}");
     }
     assert!(!g.redo());
     // Undo and Restart as inputs.
@@ -807,12 +826,13 @@ fn a_script_sees_the_active_tumo_as_in_motion() {
 
 #[test]
 fn a_script_that_does_not_load_is_a_located_problem() {
+    // A syntax error in line 2: the message names the script line.
     let mut doc = t_level(6, still_timing());
-    doc["script"] = json!("function update(\n");
+    doc["script"] = json!("function update()\n  local x = = 1\nend\n");
     let e = falling().start(&doc, 0).unwrap_err();
     assert_eq!(e[0].path.to_string(), "$.script");
     assert!(
-        e[0].message.starts_with("script error:"),
+        e[0].message.starts_with("script line 2: "),
         "{}",
         e[0].message
     );
@@ -820,4 +840,318 @@ fn a_script_that_does_not_load_is_a_located_problem() {
     let p = d.check();
     assert_eq!(p.len(), 1);
     assert_eq!(p[0].path.to_string(), "$.script");
+}
+
+// ---------------------------------------------------------------------------------------------
+// The paper's listings and the built-in rules (issue 10, conformance).
+
+/// The `update()` listing of the spec's Appendix A that follows `heading`, verbatim.
+fn spec_listing(heading: &str) -> String {
+    let path = tilesmith_tests::workspace().join("../shared/specs/falling-blocks.md");
+    let text = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+    let appendix = text
+        .split("## Appendix A")
+        .nth(1)
+        .expect("the spec has Appendix A");
+    let after = appendix
+        .split(heading)
+        .nth(1)
+        .expect("the listing's heading");
+    let code = after.split("```lua\n").nth(1).expect("a lua block");
+    code.split("```").next().unwrap().to_string()
+}
+
+/// A whole FPGDL program of the paper, as transcribed in `tests/data/fpgdl/`.
+fn program(file: &str) -> String {
+    let path = tilesmith_tests::workspace()
+        .join("tests/data/fpgdl")
+        .join(file);
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()))
+}
+
+/// Inputs from a fixed linear congruential generator: the same for every run.
+fn scripted_inputs(n: usize, words: &[&str]) -> Vec<Input> {
+    let mut x: u64 = 12345;
+    (0..n)
+        .map(|_| {
+            x = x
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let w = words[(x >> 33) as usize % words.len()];
+            falling().parse_input(w).unwrap()
+        })
+        .collect()
+}
+
+/// Plays `builtin` and, for each script, the same level with no built-in rules and that
+/// script, with the same seed and inputs; every frame must leave the same state.
+fn same_frames(builtin: &Value, scripts: &[(&str, String)], inputs: &[Input]) -> FallingGame {
+    let mut a = game(builtin, 9);
+    let mut others: Vec<(&str, FallingGame)> = scripts
+        .iter()
+        .map(|(name, src)| {
+            let mut doc = builtin.clone();
+            doc["clear"] = json!([]);
+            doc["fall"] = json!([]);
+            doc["script"] = json!(src);
+            (*name, game(&doc, 9))
+        })
+        .collect();
+    for (k, &i) in inputs.iter().enumerate() {
+        a.step(i);
+        for (name, b) in &mut others {
+            b.step(i);
+            assert_eq!(b.script_error(), None, "{name}");
+            assert_eq!(b.field(), a.field(), "{name}, frame {}", k + 1);
+            assert_eq!(b.moving(), a.moving(), "{name}, frame {}", k + 1);
+            assert_eq!(b.summary(), a.summary(), "{name}, frame {}", k + 1);
+            assert_eq!(b.state_hash(), a.state_hash(), "{name}, frame {}", k + 1);
+        }
+        if a.status().is_over() {
+            break;
+        }
+    }
+    a
+}
+
+#[test]
+fn the_puyo_listing_plays_like_connected_4_and_gravity() {
+    // Puyo Puyo as the paper sets it up (6 × 13, five colours, the pair), with the corpus's
+    // worked example at the bottom: a 2-chain (40 + 660) fires at once, then random pairs.
+    let mut rows = vec!["......"; 10];
+    rows.extend(["..B...", "..BBYB", "RRRRBB"]);
+    let doc = json!({
+        "kind": "falling", "width": 6, "height": 13,
+        "blocks": [{"name": "red"}, {"name": "green"}, {"name": "blue"}, {"name": "purple"},
+                   {"name": "yellow"}],
+        "tumos": [{"name": "pair", "states": [
+            [[0, 1, 0], [0, 2, 0], [0, 0, 0]], [[0, 0, 0], [0, 2, 1], [0, 0, 0]],
+            [[0, 0, 0], [0, 2, 0], [0, 1, 0]], [[0, 0, 0], [1, 2, 0], [0, 0, 0]]],
+            "kicks": {"0>1": [[0, 0], [-1, 0]], "2>1": [[0, 0], [-1, 0]],
+                      "0>3": [[0, 0], [1, 0]], "2>3": [[0, 0], [1, 0]]}}],
+        "quick_turn": true,
+        "clear": [{"rule": "connected", "min": 4}], "fall": ["gravity"],
+        "score": {"rule": "puyo"},
+        "timing": {"gravity": 3, "soft_drop": 1, "lock": 4, "spawn": 3, "clear": 6, "fall": 2},
+        "legend": {"R": "red", "B": "blue", "Y": "yellow"},
+        "field": rows
+    });
+    let inputs = scripted_inputs(2500, &[".", ".", "L", "R", "R", "CW", "CCW", "SD", "SD"]);
+    let g = same_frames(
+        &doc,
+        &[
+            ("Appendix A listing", spec_listing("Puyo Puyo [L809")),
+            ("puyo.lua", program("puyo.lua")),
+        ],
+        &inputs,
+    );
+    assert!(g.max_chain() >= 2, "{}", g.summary());
+    assert!(g.score() >= 700, "{}", g.summary());
+}
+
+#[test]
+fn the_tetris_listing_plays_like_rows_and_rows() {
+    // 10 wide (the listing counts 10 blocks a row); rows 16-17 lack column 9 and rows 18-19
+    // column 4. The first I, turned upright (column 5) and moved to column 9, fills rows
+    // 14-17 and clears rows 16-17; the second, upright and moved to column 4, clears rows
+    // 18-19. Then scripted play with T and O.
+    let mut field = vec![".........."; 16];
+    field.extend(["#########.", "#########.", "####.#####", "####.#####"]);
+    let seq: Vec<&str> = ["I", "I"]
+        .into_iter()
+        .chain(["T", "O", "I", "T", "O"].into_iter().cycle().take(60))
+        .collect();
+    let doc = json!({
+        "kind": "falling", "width": 10, "height": 20,
+        "blocks": [{"name": "T"}, {"name": "O"}, {"name": "I"}, {"name": "wall"}],
+        "tumos": [t_tumo(),
+            {"name": "O", "block": "O", "states": [[[0, 0, 0, 0], [0, -1, -1, 0], [0, -1, -1, 0], [0, 0, 0, 0]]]},
+            {"name": "I", "block": "I", "spawn": [3, 0], "states": [
+                [[0, 0, 0, 0], [-1, -1, -1, -1], [0, 0, 0, 0], [0, 0, 0, 0]],
+                [[0, 0, -1, 0], [0, 0, -1, 0], [0, 0, -1, 0], [0, 0, -1, 0]]]}],
+        "hard_drop": true,
+        "clear": [{"rule": "rows"}], "fall": ["rows"],
+        "score": {"rule": "rows"},
+        "sequence": {"order": "fixed", "tumos": seq},
+        "timing": {"gravity": 4, "soft_drop": 1, "lock": 5, "spawn": 2, "clear": 7, "fall": 1},
+        "legend": {"#": "wall"},
+        "field": field
+    });
+    // After a clear the rows above are in motion 1 frame a cell plus 20 of grounding (the
+    // default `land`), so the next I spawns some 30 frames after the drop.
+    let mut inputs = parse_inputs(falling(), "CW R R R R HD .*40 CW L HD .*40").unwrap();
+    inputs.extend(scripted_inputs(
+        1500,
+        &[".", ".", ".", "L", "R", "R", "CW", "CCW", "SD", "HD"],
+    ));
+    let g = same_frames(
+        &doc,
+        &[
+            ("Appendix A listing", spec_listing("Tetris [L1000")),
+            ("tetris.lua", program("tetris.lua")),
+        ],
+        &inputs,
+    );
+    assert!(g.rows() >= 4, "{}", g.summary());
+    assert!(g.score() >= 600, "{}", g.summary());
+    // The scripted opening alone: two clears of two rows.
+    let mut g = game(&doc, 9);
+    play(&mut g, "CW R R R R HD .*40");
+    assert_eq!((g.rows(), g.score()), (2, 300));
+    play(&mut g, "CW L HD .*40");
+    assert_eq!((g.rows(), g.score()), (4, 600));
+    // The second I's upper half (rows 16-17, column 4) drops by the two rows cleared below it,
+    // next to the first I's upper half.
+    assert_eq!(
+        rows(&g)[16..],
+        ["..........", "..........", "....I....I", "....I....I"]
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// The Puyo corpus through the game, with puyoai's timing.
+
+/// A Puyo Puyo Tsu level (6 × 13, row 13 hidden, ojama as garbage, iron as iron, the Tsu
+/// score) holding a corpus field (top row first, the last string is row 1), with no tumo and
+/// puyoai's timing: vanish 50, drop 2 frames a row, grounding 20.
+fn tsu_level(field: &[&str]) -> Value {
+    let mut rows = vec!["......"; 13 - field.len()];
+    rows.extend(field.iter().copied());
+    json!({
+        "kind": "falling", "width": 6, "height": 13, "hidden_rows": 1,
+        "blocks": [{"name": "red"}, {"name": "blue"}, {"name": "yellow"}, {"name": "green"},
+                   {"name": "ojama", "role": "garbage"}, {"name": "iron", "role": "iron"}],
+        "clear": [{"rule": "connected", "min": 4}], "fall": ["gravity"],
+        "score": {"rule": "puyo"},
+        "timing": {"gravity": 0, "soft_drop": 0, "lock": 0, "spawn": 0, "clear": 50, "fall": 2, "land": 20},
+        "legend": {"R": "red", "B": "blue", "Y": "yellow", "G": "green", "O": "ojama", "&": "iron"},
+        "field": rows
+    })
+}
+
+/// Plays a Tsu level until its chain is over; returns (chains, score, frames from the first
+/// vanish's start to the end of the last step, whether the last vanish made nothing fall).
+fn resolve(doc: &Value) -> (u32, u64, u64, bool) {
+    let mut g = game(doc, 0);
+    let (mut start, mut end, mut quick) = (None, 0, true);
+    let mut was_moving = false;
+    for _ in 0..20_000 {
+        g.step(Input::Wait);
+        let f = g.frames();
+        let r = g.last_frame();
+        if start.is_none() && !r.clear_started.is_empty() {
+            start = Some(f);
+        }
+        if r.clear.is_some() {
+            end = f;
+            quick = r.fell.is_empty();
+        }
+        let moving = g.moving().iter().any(|&m| m > 0);
+        if was_moving && !moving {
+            end = end.max(f);
+        }
+        was_moving = moving;
+        if g.is_settled() && g.pending_clear().is_none() && f > end + 1 {
+            break;
+        }
+    }
+    let frames = start.map_or(0, |s| end - s);
+    (g.max_chain(), g.score(), frames, quick)
+}
+
+#[test]
+fn the_puyo_corpus_chains_score_frames_and_quick_through_the_game() {
+    let path = tilesmith_tests::corpus("falling").join("puyo_chain_cases.json");
+    let data: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    let cases = data["cases"].as_array().unwrap();
+    assert_eq!(cases.len(), 70);
+    let mut checked = [0usize; 4];
+    for case in cases {
+        let id = case["id"].as_str().unwrap();
+        let field: Vec<&str> = case["field"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| r.as_str().unwrap())
+            .collect();
+        let (chains, score, frames, quick) = resolve(&tsu_level(&field));
+        let e = &case["expected"];
+        if let Some(c) = e.get("chains") {
+            assert_eq!(chains as u64, c.as_u64().unwrap(), "{id}: chains");
+            checked[0] += 1;
+        }
+        if let Some(s) = e.get("score") {
+            assert_eq!(score, s.as_u64().unwrap(), "{id}: score");
+            checked[1] += 1;
+        }
+        if let Some(f) = e.get("frames") {
+            assert_eq!(frames, f.as_u64().unwrap(), "{id}: frames");
+            checked[2] += 1;
+        }
+        if let Some(q) = e.get("quick") {
+            assert_eq!(quick, q.as_bool().unwrap(), "{id}: quick");
+            checked[3] += 1;
+        }
+    }
+    // The README's counts: 57 chains, 52 scores, 27 frames and 39 quick.
+    assert_eq!(checked, [57, 52, 27, 39]);
+}
+
+#[test]
+fn landing_keeps_a_fallen_block_in_motion() {
+    // The 2-chain level with fall 2 and land 5: the blues that fell 2 cells are in motion
+    // 2 × 2 + 5 = 9 frames; drawn 2 cells up at first and on their cell for the last 5.
+    let mut t = zero_timing();
+    t["fall"] = json!(2);
+    t["land"] = json!(5);
+    let mut g = game(&chain_level(t), 0);
+    play(&mut g, "L");
+    assert_eq!(
+        g.score(),
+        40,
+        "clear 0: the reds vanish in the frame of the placement"
+    );
+    assert_eq!(g.moving()[5 * 6], 9);
+    assert_eq!(g.fall_offset(0, 5), 2.0);
+    play(&mut g, ". . . .");
+    assert_eq!(g.moving()[5 * 6], 5);
+    assert_eq!(g.fall_offset(0, 5), 0.0, "landed");
+    assert_eq!(g.score(), 40, "still in motion: no clear");
+    play(&mut g, ". . . .");
+    assert_eq!(g.score(), 40);
+    play(&mut g, ".");
+    assert_eq!(
+        (g.score(), g.chain()),
+        (540, 2),
+        "frame 10: settled, the blues vanish"
+    );
+}
+
+#[test]
+fn the_first_tumo_waits_for_a_ready_chain_to_finish() {
+    // The 2-chain field of chain_level with its reds already four: the chain fires from
+    // frame 1 (clear 0, fall 0: one clear a frame) and the first pair spawns only once the
+    // field has settled, so the chain is not cut by a placement.
+    let mut doc = chain_level(zero_timing());
+    doc["field"] = json!(["......", "......", "B.....", "BR....", "RR....", "RBBB.."]);
+    let mut g = game(&doc, 0);
+    assert!(g.active().is_none(), "not at the start");
+    play(&mut g, ".");
+    assert_eq!((g.chain(), g.score()), (1, 40));
+    // The blues fall to rows 4-5 and join (1,5) (2,5) (3,5): five blues, chain 2
+    // (10 × 5 × (8 + 2)).
+    play(&mut g, ".");
+    assert_eq!((g.chain(), g.score()), (2, 540));
+    assert!(g.active().is_none());
+    play(&mut g, ".");
+    assert!(
+        g.active().is_some(),
+        "frame 3: settled, the first pair spawns"
+    );
+    assert_eq!(
+        g.summary()["next"],
+        json!(["RR"]),
+        "the rest of the fixed sequence"
+    );
 }

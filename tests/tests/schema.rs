@@ -1072,8 +1072,17 @@ fn ref_validator(name: &str) -> Validator {
 /// matches that kind's definition, not only the combined schema.
 #[test]
 fn levels_of_each_kind_match_their_kind_definition() {
-    for (kind, def) in [("boulder", "boulderLevel"), ("baba", "babaLevel")] {
+    for (kind, def) in [
+        ("boulder", "boulderLevel"),
+        ("baba", "babaLevel"),
+        ("falling", "fallingLevel"),
+    ] {
         let dir = workspace().join("levels").join(kind);
+        if kind == "falling" && !dir.is_dir() {
+            // The falling levels are added after the kind (issue 10); until then there is
+            // nothing to check.
+            continue;
+        }
         let (files, _) = json_files(&dir);
         assert!(!files.is_empty(), "no levels in {}", dir.display());
         for f in &files {
@@ -1354,4 +1363,379 @@ fn saved_states_with_a_clock_match_the_schema() {
             "engine accepts {bad}"
         );
     }
+}
+
+// ---------------------------------------------------------------------------------------------
+// (g) The falling format.
+
+/// A small falling level using most members.
+fn falling_base() -> Value {
+    json!({
+        "kind": "falling",
+        "name": "Base",
+        "width": 6,
+        "height": 6,
+        "blocks": [
+            {"name": "red", "color": [255, 0, 0], "form": "round"},
+            {"name": "blue", "color": [0, 0, 255], "form": "round", "role": "normal"},
+            {"name": "ojama", "role": "garbage"},
+            {"name": "iron", "role": "iron", "form": "square"}
+        ],
+        "tumos": [
+            {"name": "pair", "labels": ["red", "blue"], "pivot": [1, 1], "kicks": "none",
+             "states": [[[0, 1, 0], [0, 2, 0], [0, 0, 0]], [[0, 0, 0], [0, 2, 1], [0, 0, 0]],
+                        [[0, 0, 0], [0, 2, 0], [0, 1, 0]], [[0, 0, 0], [1, 2, 0], [0, 0, 0]]]},
+            {"name": "O", "block": "red", "pivot": [0.5, 0.5], "spawn": [2, 0],
+             "kicks": {"0>1": [[0, 0], [1, -1]]},
+             "states": [[[-1, -1], [-1, -1]], [[-1, -1], [-1, -1]]]}
+        ],
+        "quick_turn": true, "hard_drop": false, "shadow": true,
+        "clear": [{"rule": "connected", "min": 4}, {"rule": "rows"}],
+        "fall": ["gravity"],
+        "hidden_rows": 1,
+        "game_over": [{"rule": "spawn_blocked"}, {"rule": "top_row_timeout", "frames": 30}],
+        "sequence": {"order": "bag", "tumos": ["pair", "O"]},
+        "timing": {"gravity": 16, "soft_drop": 2, "lock": 30, "spawn": 12, "clear": 50, "fall": 2},
+        "score": {"rule": "puyo"},
+        "goal": {"rule": "chain", "min": 2},
+        "preview": 2,
+        "legend": {"R": "red", "B": "blue", "O": "ojama", "#": "iron"},
+        "field": ["......", "......", "......", "......", "R...B.", "RR#OBB"]
+    })
+}
+
+fn falling_with(f: impl FnOnce(&mut Value)) -> Value {
+    let mut v = falling_base();
+    f(&mut v);
+    v
+}
+
+#[test]
+fn falling_valid_documents_are_accepted_by_schema_and_engine() {
+    let v = validator();
+    let def = ref_validator("fallingLevel");
+    let cases = [
+        ("the base", falling_base()),
+        (
+            "kind in capitals",
+            falling_with(|v| v["kind"] = json!("FALLING")),
+        ),
+        (
+            "only the required members",
+            json!({"kind": "falling", "width": 4, "height": 4, "blocks": [{"name": "x"}]}),
+        ),
+        (
+            "rows score and a goal by rows",
+            falling_with(|v| {
+                v["score"] = json!({"rule": "rows", "points": [0, 40, 100, 300, 1200]});
+                v["goal"] = json!({"rule": "rows", "min": 4});
+            }),
+        ),
+        (
+            "squares, lines, joined, top row, fixed",
+            falling_with(|v| {
+                v["clear"] = json!([{"rule": "squares", "size": 2}, {"rule": "lines", "min": 3, "diagonal": true}]);
+                v["fall"] = json!(["rows", "joined", "gravity"]);
+                v["game_over"] = json!([{"rule": "top_row"}]);
+                v["sequence"] = json!({"order": "fixed", "tumos": ["O", "O", "pair"]});
+                v["goal"] = json!({"rule": "clear_all"});
+            }),
+        ),
+        (
+            "an active tumo",
+            falling_with(|v| {
+                v["active"] =
+                    json!({"tumo": "pair", "state": 1, "x": 0, "y": 0, "labels": ["blue", "blue"]})
+            }),
+        ),
+        (
+            "a script",
+            falling_with(|v| v["script"] = json!("function update()\nend\n")),
+        ),
+        (
+            "unknown members at the top, in a block and in a tumo",
+            falling_with(|v| {
+                v["author"] = json!("me");
+                v["blocks"][0]["sprite"] = json!("red.png");
+                v["tumos"][0]["comment"] = json!("Puyo");
+            }),
+        ),
+    ];
+    for (what, doc) in cases {
+        let errors = schema_errors(&v, &doc);
+        assert!(errors.is_empty(), "{what}: {}", errors.join("\n"));
+        assert!(def.is_valid(&doc), "{what}: $defs/fallingLevel rejects it");
+        let engine = engine_errors_text(&doc.to_string());
+        assert!(engine.is_empty(), "{what}: {}", engine.join("\n"));
+    }
+}
+
+#[test]
+fn falling_invalid_documents_are_rejected_by_schema_and_engine() {
+    let v = validator();
+    let cases = [
+        ("width 0", falling_with(|v| v["width"] = json!(0))),
+        ("width 257", falling_with(|v| v["width"] = json!(257))),
+        ("no blocks", falling_with(|v| v["blocks"] = json!([]))),
+        (
+            "blocks missing",
+            falling_with(|v| {
+                v.as_object_mut().unwrap().remove("blocks");
+            }),
+        ),
+        (
+            "an unknown role",
+            falling_with(|v| v["blocks"][0]["role"] = json!("metal")),
+        ),
+        (
+            "a colour of two",
+            falling_with(|v| v["blocks"][0]["color"] = json!([1, 2])),
+        ),
+        (
+            "a colour above 255",
+            falling_with(|v| v["blocks"][0]["color"] = json!([1, 2, 256])),
+        ),
+        (
+            "nine states",
+            falling_with(|v| v["tumos"][1]["states"] = json!(vec![json!([[-1]]); 9])),
+        ),
+        (
+            "no states",
+            falling_with(|v| v["tumos"][1]["states"] = json!([])),
+        ),
+        (
+            "a cell value of 2.5",
+            falling_with(|v| v["tumos"][1]["states"][0][0][0] = json!(2.5)),
+        ),
+        (
+            "a cell value of -2",
+            falling_with(|v| v["tumos"][1]["states"][0][0][0] = json!(-2)),
+        ),
+        (
+            "a pivot of 0.25",
+            falling_with(|v| v["tumos"][1]["pivot"] = json!([0.25, 0])),
+        ),
+        (
+            "kicks as a word",
+            falling_with(|v| v["tumos"][1]["kicks"] = json!("srs")),
+        ),
+        (
+            "a kick key without >",
+            falling_with(|v| v["tumos"][1]["kicks"] = json!({"0-1": [[0, 0]]})),
+        ),
+        (
+            "a kick offset of three",
+            falling_with(|v| v["tumos"][1]["kicks"] = json!({"0>1": [[0, 0, 0]]})),
+        ),
+        (
+            "an unknown clear rule",
+            falling_with(|v| v["clear"] = json!([{"rule": "colors"}])),
+        ),
+        (
+            "connected min 0",
+            falling_with(|v| v["clear"] = json!([{"rule": "connected", "min": 0}])),
+        ),
+        (
+            "an unknown fall law",
+            falling_with(|v| v["fall"] = json!(["magnet"])),
+        ),
+        (
+            "a timeout without frames",
+            falling_with(|v| v["game_over"] = json!([{"rule": "top_row_timeout"}])),
+        ),
+        (
+            "an unknown order",
+            falling_with(|v| v["sequence"] = json!({"order": "shuffle"})),
+        ),
+        (
+            "a negative timing",
+            falling_with(|v| v["timing"] = json!({"lock": -1})),
+        ),
+        (
+            "an unknown score rule",
+            falling_with(|v| v["score"] = json!({"rule": "tetris"})),
+        ),
+        (
+            "an empty points table",
+            falling_with(|v| v["score"] = json!({"rule": "rows", "points": []})),
+        ),
+        (
+            "a chain goal without min",
+            falling_with(|v| v["goal"] = json!({"rule": "chain"})),
+        ),
+        (
+            "a legend key of two characters",
+            falling_with(|v| v["legend"]["RR"] = json!("red")),
+        ),
+        (
+            "a legend key \".\"",
+            falling_with(|v| v["legend"]["."] = json!("red")),
+        ),
+        (
+            "a field row that is not a string",
+            falling_with(|v| v["field"][0] = json!(6)),
+        ),
+        ("preview 17", falling_with(|v| v["preview"] = json!(17))),
+        (
+            "an active tumo without a name",
+            falling_with(|v| v["active"] = json!({"state": 0})),
+        ),
+        (
+            "a state with a bad rng",
+            falling_with(|v| v["state"] = json!({"rng": "abc:1"})),
+        ),
+        (
+            "a state with an unknown status",
+            falling_with(|v| v["state"] = json!({"status": "paused"})),
+        ),
+        (
+            "a state with an unknown member",
+            falling_with(|v| v["state"] = json!({"speed": 1})),
+        ),
+        (
+            "a script that is not a string",
+            falling_with(|v| v["script"] = json!(5)),
+        ),
+    ];
+    for (what, doc) in cases {
+        assert!(!v.is_valid(&doc), "the schema accepts {what}");
+        assert!(
+            !engine_errors_text(&doc.to_string()).is_empty(),
+            "the engine accepts {what}"
+        );
+    }
+}
+
+#[test]
+fn falling_engine_checks_what_the_schema_cannot() {
+    let v = validator();
+    let cases = [
+        (
+            "an unknown block name",
+            falling_with(|v| v["tumos"][1]["block"] = json!("green")),
+        ),
+        (
+            "an unknown tumo in the sequence",
+            falling_with(|v| v["sequence"]["tumos"][0] = json!("T")),
+        ),
+        (
+            "a legend value that is no block",
+            falling_with(|v| v["legend"]["X"] = json!("steel")),
+        ),
+        (
+            "a field row too short",
+            falling_with(|v| v["field"][0] = json!("..")),
+        ),
+        (
+            "a field character not in the legend",
+            falling_with(|v| v["field"][0] = json!("Z.....")),
+        ),
+        (
+            "more field rows than the height",
+            falling_with(|v| v["height"] = json!(5)),
+        ),
+        (
+            "states of different sides",
+            falling_with(|v| v["tumos"][1]["states"][1] = json!([[-1]])),
+        ),
+        (
+            "a row longer than the grid",
+            falling_with(|v| v["tumos"][1]["states"][0][0] = json!([-1, -1, 0])),
+        ),
+        (
+            "a label missing in one state",
+            falling_with(|v| v["tumos"][0]["states"][1] = json!([[0, 0, 0], [0, 2, 0], [0, 0, 0]])),
+        ),
+        (
+            "a kick key naming state 5",
+            falling_with(|v| v["tumos"][1]["kicks"] = json!({"0>5": []})),
+        ),
+        (
+            "a spawn outside the field",
+            falling_with(|v| v["tumos"][1]["spawn"] = json!([5, 0])),
+        ),
+        (
+            "an active tumo on a block",
+            falling_with(|v| v["active"] = json!({"tumo": "O", "x": 0, "y": 4})),
+        ),
+        (
+            "hidden rows beyond the height",
+            falling_with(|v| v["hidden_rows"] = json!(7)),
+        ),
+    ];
+    for (what, doc) in cases {
+        assert!(
+            v.is_valid(&doc),
+            "the schema now rejects {what}: {:?}; update the docs",
+            schema_errors(&v, &doc)
+        );
+        assert!(
+            !engine_errors_text(&doc.to_string()).is_empty(),
+            "the engine accepts {what}"
+        );
+    }
+}
+
+/// A level saved by the engine, and a game saved mid-play (`tilesmith run --out`: an active
+/// tumo, the queue, the bag, blocks in motion, a clear in progress), match the schema.
+#[test]
+fn falling_engine_output_matches_the_schema() {
+    use tilesmith_engine::Game as _;
+    use tilesmith_engine::kind::falling::{FallingGame, FallingLevel};
+    let v = validator();
+    let level = FallingLevel::from_json(&falling_base()).expect("loads");
+    let saved = level.to_json();
+    let errors = schema_errors(&v, &saved);
+    assert!(errors.is_empty(), "{}\n{saved:#}", errors.join("\n"));
+    let blank = FallingLevel::new("Blank", 10, 20).to_json();
+    let errors = schema_errors(&v, &blank);
+    assert!(errors.is_empty(), "{}\n{blank:#}", errors.join("\n"));
+    let mut doc = falling_base();
+    doc["timing"] =
+        json!({"gravity": 1, "soft_drop": 0, "lock": 0, "spawn": 3, "clear": 4, "fall": 3});
+    let mut g = FallingGame::new(FallingLevel::from_json(&doc).unwrap(), 3);
+    let mut checked = 0;
+    for frame in 0..400 {
+        if frame % 7 == 0 {
+            let saved = g.to_level();
+            let errors = schema_errors(&v, &saved);
+            assert!(
+                errors.is_empty(),
+                "frame {frame}: {}\n{saved:#}",
+                errors.join("\n")
+            );
+            assert!(saved["state"].is_object());
+            checked += 1;
+        }
+        let input = match frame % 5 {
+            0 => tilesmith_engine::Input::Move(tilesmith_engine::Dir::Left),
+            1 => tilesmith_engine::Input::Turn(tilesmith_engine::kind::Turn::Cw),
+            _ => tilesmith_engine::Input::SoftDrop,
+        };
+        g.step(input);
+    }
+    assert!(checked > 10);
+}
+
+/// The JSON examples of docs/falling-level-format.md are valid whole levels.
+#[test]
+fn falling_documentation_examples_are_valid() {
+    let path = workspace().join("docs/falling-level-format.md");
+    let text = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+    let v = validator();
+    let mut blocks = 0;
+    for block in text.split("```json\n").skip(1) {
+        let json_text = block.split("```").next().unwrap_or_default();
+        let doc: Value = serde_json::from_str(json_text)
+            .unwrap_or_else(|e| panic!("a docs example is not JSON ({e}):\n{json_text}"));
+        let mut errors = schema_errors(&v, &doc);
+        errors.extend(engine_errors_text(&doc.to_string()));
+        assert!(errors.is_empty(), "{}\n{doc:#}", errors.join("\n"));
+        blocks += 1;
+    }
+    assert!(
+        blocks >= 2,
+        "expected at least two level examples in the docs"
+    );
 }

@@ -345,9 +345,15 @@ impl FallingGame {
             }
         }
         if saved.is_none() && !g.b.status.is_over() {
-            if g.s.active.is_none() {
+            if g.s.active.is_some() {
+                g.refill_queue();
+            } else if g.starts_settled() {
                 g.spawn_next();
             } else {
+                // The rules have work to do first (a ready chain, a floating block): the first
+                // tumo spawns once the field has settled, as every later one.
+                g.s.quiet = false;
+                g.s.since_place = g.level.timing.spawn;
                 g.refill_queue();
             }
         }
@@ -355,6 +361,40 @@ impl FallingGame {
         g.prev_cells.clone_from(&g.field.cells);
         g.prev_moving.clone_from(&g.moving);
         g
+    }
+
+    /// Whether a rules pass on the starting field (built-in rules and the script, which keeps
+    /// no state between frames) would delete or move nothing. Touches neither the field nor
+    /// the RNG.
+    fn starts_settled(&mut self) -> bool {
+        self.mask.fill(false);
+        self.req.reset();
+        let cx = RuleContext {
+            roles: &self.roles,
+            hidden_rows: self.level.hidden_rows,
+            moving: &self.mask,
+        };
+        builtin_update(
+            &self.field,
+            &cx,
+            &self.level.clear,
+            &self.level.fall,
+            &mut self.req,
+        );
+        if let Some(script) = self.script.as_mut() {
+            let view = View {
+                field: &self.field,
+                moving: &self.mask,
+                active: &[],
+            };
+            if script.update(&view, &mut self.req).is_err() {
+                // The first frame meets the error again and ends the game.
+                return false;
+            }
+        }
+        let mut copy = self.field.clone();
+        let applied = apply_requests(&mut copy, &self.roles, &self.req);
+        applied.deleted.is_empty() && applied.moved.is_empty()
     }
 
     /// The level this game started from (its saved state included, if any).
@@ -369,20 +409,21 @@ impl FallingGame {
     }
 
     /// Per cell (row-major), the frames its block stays in motion: 0 = settled. A block that
-    /// fell n cells with `timing.fall` = f starts at n·f and counts down by one a frame; draw it
-    /// `frames_left / f` cells above its cell for a smooth fall (spec A2, A5).
+    /// fell n cells with `timing.fall` = f and `timing.land` = l starts at n·f + l and counts
+    /// down by one a frame; it is drawn [`FallingGame::fall_offset`] cells above its cell (spec
+    /// A2, A5). The last l frames are its grounding: it has landed but is still in motion.
     pub fn moving(&self) -> &[u32] {
         &self.moving
     }
 
-    /// How far above its cell the block at `(x, y)` is drawn, in cells (0 when settled or
-    /// when `timing.fall` is 0).
+    /// How far above its cell the block at `(x, y)` is drawn, in cells: (frames in motion −
+    /// `timing.land`) / `timing.fall`, 0 when it has landed or `timing.fall` is 0.
     pub fn fall_offset(&self, x: usize, y: usize) -> f32 {
-        let f = self.level.timing.fall;
-        if f == 0 || x >= self.field.width || y >= self.field.height {
+        let t = self.level.timing;
+        if t.fall == 0 || x >= self.field.width || y >= self.field.height {
             return 0.0;
         }
-        self.moving[y * self.field.width + x] as f32 / f as f32
+        self.moving[y * self.field.width + x].saturating_sub(t.land) as f32 / t.fall as f32
     }
 
     /// The active tumo, if one is in play.
@@ -963,7 +1004,7 @@ impl FallingGame {
     fn carry_out(&mut self) {
         let applied: Applied = apply_requests(&mut self.field, &self.roles, &self.req);
         let w = self.field.width;
-        let fall = self.level.timing.fall;
+        let (fall, land) = (self.level.timing.fall, self.level.timing.land);
         for &i in &applied.deleted {
             if let Some(m) = self.moving.get_mut(i) {
                 *m = 0;
@@ -973,9 +1014,12 @@ impl FallingGame {
             if from >= self.moving.len() || to >= self.moving.len() {
                 continue;
             }
-            let carried = std::mem::take(&mut self.moving[from]);
+            // The rest of an unfinished fall is carried; the grounding starts again.
+            let carried = std::mem::take(&mut self.moving[from]).saturating_sub(land);
             let cells = (to / w).saturating_sub(from / w) as u32;
-            self.moving[to] = carried.saturating_add(fall.saturating_mul(cells));
+            self.moving[to] = carried
+                .saturating_add(fall.saturating_mul(cells))
+                .saturating_add(land);
             self.report
                 .fell
                 .push(((from % w, from / w), (to % w, to / w)));

@@ -193,6 +193,9 @@ pub struct Timing {
     pub clear: u32,
     /// Frames per cell of a field block's fall.
     pub fall: u32,
+    /// Frames a field block that fell stays in motion after it has come to rest (its
+    /// grounding; puyoai's `FRAMES_GROUNDING`).
+    pub land: u32,
 }
 
 impl Default for Timing {
@@ -200,8 +203,9 @@ impl Default for Timing {
     /// (`../shared/corpus/falling/puyo_scoring.json`, `frames`) where it has one:
     /// `gravity` 16 (`FRAMES_FREE_FALL`), `soft_drop` 2 and `fall` 2 (`FRAMES_TO_DROP_FAST`: 2
     /// frames a row), `spawn` 12 (`FRAMES_PREPARING_NEXT`), `clear` 50
-    /// (`FRAMES_VANISH_ANIMATION`); `lock` 30 (half a second, the Tetris guideline's lock delay;
-    /// puyoai has none).
+    /// (`FRAMES_VANISH_ANIMATION`), `land` 20 (`FRAMES_GROUNDING`); `lock` 30 (half a second,
+    /// the Tetris guideline's lock delay; puyoai has none). With these a Puyo chain step takes
+    /// puyoai's 50 + 2 × (largest drop) + 20 frames (50 when nothing falls).
     fn default() -> Self {
         Self {
             gravity: 16,
@@ -210,6 +214,7 @@ impl Default for Timing {
             spawn: 12,
             clear: 50,
             fall: 2,
+            land: 20,
         }
     }
 }
@@ -459,6 +464,15 @@ const KNOWN_KEYS: &[&str] = &[
     "state",
 ];
 
+/// The most members of an object of the format other than the level, a block kind or a tumo
+/// (whose unknown members are kept): a rule, `sequence`, `timing`, `score`, `goal`,
+/// `active`, `state`.
+const MAX_MEMBERS: usize = 64;
+/// The most `legend` entries.
+pub const MAX_LEGEND: usize = 256;
+/// The most entries of a kick table (8 states give 56 pairs).
+const MAX_KICK_PAIRS: usize = MAX_STATES * MAX_STATES;
+
 /// The known members of a block kind; others are kept in [`BlockKind::extra`].
 const BLOCK_KEYS: &[&str] = &["name", "color", "form", "role"];
 /// The known members of a tumo; others are kept in [`Tumo::extra`].
@@ -582,7 +596,7 @@ impl ScoreRule {
 
 impl Timing {
     /// Every timing value as `(member name, frames)`, in the format's order.
-    pub fn members(&self) -> [(&'static str, u32); 6] {
+    pub fn members(&self) -> [(&'static str, u32); 7] {
         [
             ("gravity", self.gravity),
             ("soft_drop", self.soft_drop),
@@ -590,6 +604,7 @@ impl Timing {
             ("spawn", self.spawn),
             ("clear", self.clear),
             ("fall", self.fall),
+            ("land", self.land),
         ]
     }
 
@@ -601,6 +616,7 @@ impl Timing {
             "spawn" => Some(&mut self.spawn),
             "clear" => Some(&mut self.clear),
             "fall" => Some(&mut self.fall),
+            "land" => Some(&mut self.land),
             _ => None,
         }
     }
@@ -743,13 +759,14 @@ impl FallingLevel {
             }
         }
         let clears_rows = self.clear.contains(&ClearRule::Rows);
-        if self.script.is_none() && !clears_rows {
-            if let Some(i) = self.fall.iter().position(|f| *f == FallLaw::Rows) {
-                w.push(Problem::warning(
-                    root.key("fall").index(i),
-                    "the \"rows\" fall law drops blocks by the rows cleared below them, but no clear rule clears rows (add {\"rule\": \"rows\"})",
-                ));
-            }
+        if self.script.is_none()
+            && !clears_rows
+            && let Some(i) = self.fall.iter().position(|f| *f == FallLaw::Rows)
+        {
+            w.push(Problem::warning(
+                root.key("fall").index(i),
+                "the \"rows\" fall law drops blocks by the rows cleared below them, but no clear rule clears rows (add {\"rule\": \"rows\"})",
+            ));
         }
         if self.script.is_none() && self.clear.is_empty() {
             w.push(Problem::warning(
@@ -1145,6 +1162,37 @@ impl Ctx {
                 None
             }
         }
+    }
+
+    /// An object of at most `max` members (larger ones are refused before being read, so a
+    /// file cannot make a problem per member by the million).
+    fn object_at_most<'a>(
+        &mut self,
+        v: &'a Value,
+        path: &JsonPath,
+        what: &str,
+        max: usize,
+    ) -> Option<&'a Map<String, Value>> {
+        let o = self.object(v, path, what)?;
+        if o.len() > max {
+            self.err(
+                path.clone(),
+                format!("{what} has {} members (at most {max})", o.len()),
+            );
+            return None;
+        }
+        Some(o)
+    }
+
+    /// An object of the format (a rule, `timing`, `state`, …): at most [`MAX_MEMBERS`]
+    /// members.
+    fn small_object<'a>(
+        &mut self,
+        v: &'a Value,
+        path: &JsonPath,
+        what: &str,
+    ) -> Option<&'a Map<String, Value>> {
+        self.object_at_most(v, path, what, MAX_MEMBERS)
     }
 
     /// An array of at most `max` entries (longer ones are refused before being read).
@@ -2075,6 +2123,16 @@ fn parse_kicks(v: &Value, path: &JsonPath, states: Option<usize>, cx: &mut Ctx) 
             );
             None
         }
+        Value::Object(o) if o.len() > MAX_KICK_PAIRS => {
+            cx.err(
+                path.clone(),
+                format!(
+                    "\"kicks\" has {} entries (at most {MAX_KICK_PAIRS})",
+                    o.len()
+                ),
+            );
+            None
+        }
         Value::Object(o) => {
             let mut table = BTreeMap::new();
             let mut ok = true;
@@ -2194,7 +2252,7 @@ fn parse_clear(v: Option<&Value>, cx: &mut Ctx) -> Option<Vec<ClearRule>> {
     for (i, r) in a.iter().enumerate() {
         let rp = path.index(i);
         let rule = (|| {
-            let o = cx.object(r, &rp, "a clear rule")?;
+            let o = cx.small_object(r, &rp, "a clear rule")?;
             let word = cx.rule_word(
                 o,
                 &rp,
@@ -2282,7 +2340,7 @@ fn parse_game_over(v: Option<&Value>, cx: &mut Ctx) -> Option<Vec<GameOver>> {
     for (i, r) in a.iter().enumerate() {
         let rp = path.index(i);
         let rule = (|| {
-            let o = cx.object(r, &rp, "a game-over condition")?;
+            let o = cx.small_object(r, &rp, "a game-over condition")?;
             let word = cx.rule_word(
                 o,
                 &rp,
@@ -2329,7 +2387,7 @@ fn parse_sequence(v: Option<&Value>, tumos: &[String], cx: &mut Ctx) -> Option<S
             tumos: (0..tumos.len()).collect(),
         });
     };
-    let o = cx.object(v, &path, "\"sequence\"")?;
+    let o = cx.small_object(v, &path, "\"sequence\"")?;
     cx.unknown_members(o, &path, &["order", "tumos"]);
     let order = match o.get("order") {
         None => Some(Order::Random),
@@ -2377,7 +2435,7 @@ fn parse_timing(v: Option<&Value>, cx: &mut Ctx) -> Option<Timing> {
     let path = JsonPath::root().key("timing");
     let mut t = Timing::default();
     let Some(v) = v else { return Some(t) };
-    let o = cx.object(v, &path, "\"timing\"")?;
+    let o = cx.small_object(v, &path, "\"timing\"")?;
     let mut ok = true;
     for (k, v) in o {
         match t.member_mut(k) {
@@ -2388,7 +2446,7 @@ fn parse_timing(v: Option<&Value>, cx: &mut Ctx) -> Option<Timing> {
             None => cx.warn(
                 path.key(k),
                 format!(
-                    "unknown member {} is ignored (known: gravity, soft_drop, lock, spawn, clear, fall)",
+                    "unknown member {} is ignored (known: gravity, soft_drop, lock, spawn, clear, fall, land)",
                     quote(k)
                 ),
             ),
@@ -2426,7 +2484,7 @@ fn parse_table(
 
 fn parse_score(v: &Value, cx: &mut Ctx) -> Option<ScoreRule> {
     let path = JsonPath::root().key("score");
-    let o = cx.object(v, &path, "\"score\"")?;
+    let o = cx.small_object(v, &path, "\"score\"")?;
     let word = cx.rule_word(o, &path, "score rule", &["puyo", "rows"])?;
     if word == "puyo" {
         cx.unknown_members(
@@ -2451,7 +2509,7 @@ fn parse_score(v: &Value, cx: &mut Ctx) -> Option<ScoreRule> {
 
 fn parse_goal(v: &Value, cx: &mut Ctx) -> Option<Goal> {
     let path = JsonPath::root().key("goal");
-    let o = cx.object(v, &path, "\"goal\"")?;
+    let o = cx.small_object(v, &path, "\"goal\"")?;
     let word = cx.rule_word(o, &path, "goal", &["clear_all", "chain", "score", "rows"])?;
     if word == "clear_all" {
         cx.unknown_members(o, &path, &["rule"]);
@@ -2482,14 +2540,14 @@ fn parse_legend(
     let Some(v) = v else {
         return Some(Vec::new());
     };
-    let o = cx.object(v, &path, "\"legend\"")?;
+    let o = cx.object_at_most(v, &path, "\"legend\"", MAX_LEGEND)?;
     let mut out = Vec::with_capacity(o.len());
     let mut ok = true;
     for (k, v) in o {
         let kp = path.key(k);
         let mut chars = k.chars();
         let c = match (chars.next(), chars.next()) {
-            (Some(c), None) if c == '.' => {
+            (Some('.'), None) => {
                 cx.err(
                     kp,
                     "\".\" is the empty cell and cannot stand for a block kind",
@@ -2573,10 +2631,9 @@ fn parse_field(
                                     if map.is_empty() {
                                         "only \".\" for empty; add a \"legend\"".to_string()
                                     } else {
-                                        map.keys()
-                                            .map(|c| quote(&c.to_string()))
-                                            .collect::<Vec<_>>()
-                                            .join(", ")
+                                        name_list(
+                                            &map.keys().map(|c| c.to_string()).collect::<Vec<_>>(),
+                                        )
                                     }
                                 ),
                             )
@@ -2618,7 +2675,7 @@ fn parse_active(
     cx: &mut Ctx,
 ) -> Option<ActiveTumo> {
     let path = JsonPath::root().key("active");
-    let o = cx.object(v, &path, "\"active\"")?;
+    let o = cx.small_object(v, &path, "\"active\"")?;
     cx.unknown_members(o, &path, &["tumo", "state", "x", "y", "labels"]);
     let Some(tv) = o.get("tumo") else {
         cx.err(
@@ -2769,7 +2826,7 @@ fn parse_state(
     cx: &mut Ctx,
 ) -> Option<SavedState> {
     let path = JsonPath::root().key("state");
-    let o = cx.object(v, &path, "\"state\"")?;
+    let o = cx.small_object(v, &path, "\"state\"")?;
     let known = [
         "frames",
         "score",
@@ -2899,7 +2956,7 @@ fn parse_state(
                 for (i, e) in a.iter().enumerate() {
                     let ep = qp.index(i);
                     let q = (|| {
-                        let eo = cx.object(e, &ep, "a queued tumo")?;
+                        let eo = cx.small_object(e, &ep, "a queued tumo")?;
                         let Some(tv) = eo.get("tumo") else {
                             cx.err(ep.clone(), "a queued tumo needs \"tumo\"");
                             return None;
@@ -2957,7 +3014,7 @@ fn parse_state(
         Some(v) => {
             let tp = path.key("last_failed_turn");
             let turn = (|| {
-                let to = cx.object(v, &tp, "\"last_failed_turn\"")?;
+                let to = cx.small_object(v, &tp, "\"last_failed_turn\"")?;
                 let word = to.get("turn").and_then(Value::as_str);
                 let turn = match word {
                     Some("CW") => Turn::Cw,
@@ -3007,7 +3064,7 @@ fn parse_state(
     if let Some(v) = o.get("pending") {
         let pp = path.key("pending");
         let pending = (|| {
-            let po = cx.object(v, &pp, "\"pending\"")?;
+            let po = cx.small_object(v, &pp, "\"pending\"")?;
             cx.unknown_members(po, &pp, &["frames", "delete", "down"]);
             let frames = match po.get("frames") {
                 Some(f) => cx.num(f, &pp.key("frames"), "\"frames\"", 1, MAX_TIMING as i64)?,

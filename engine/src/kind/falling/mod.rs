@@ -84,12 +84,18 @@ const INPUTS: [InputSpec; 8] = [
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Falling;
 
-/// The problem of a script that does not load (at `$.script`).
+/// The problem of a script that does not load (at `$.script`): `script line N: …` when the
+/// line is known (the form `Document` reads the line of an FPGDL program from), else
+/// `script error: …`.
 fn script_problem(level: &FallingLevel) -> Option<Problem> {
     let src = level.script.as_deref()?;
-    fpgdl::Script::new(src)
-        .err()
-        .map(|e| Problem::error(JsonPath::root().key("script"), format!("script error: {e}")))
+    fpgdl::Script::new(src).err().map(|e| {
+        let message = match e.line {
+            Some(_) => e.to_string(),
+            None => format!("script error: {e}"),
+        };
+        Problem::error(JsonPath::root().key("script"), message)
+    })
 }
 
 impl GameKind for Falling {
