@@ -10,7 +10,9 @@ use clap::{Parser, Subcommand};
 use serde_json::{Value, json};
 use tilesmith_engine::observe::Phase;
 use tilesmith_engine::replay::{Replay, ReplayLevel};
-use tilesmith_engine::{Document, LoadError, Problem, StepReport, load_file, parse_inputs};
+use tilesmith_engine::{
+    Document, JsonPath, LoadError, Problem, StepReport, load_file, parse_inputs,
+};
 
 /// Tilesmith: a level editor and rule-authoring tool for rule-driven tile puzzles.
 ///
@@ -208,6 +210,10 @@ fn run_replay(file: &Path, a: &RunArgs) -> ExitCode {
     };
     let _ = a;
     println!("{}", outcome.game.summary());
+    if let Some(e) = outcome.game.error() {
+        eprintln!("{}: {e}", level_name.display());
+        return ExitCode::FAILURE;
+    }
     if outcome.matches {
         ExitCode::SUCCESS
     } else {
@@ -295,5 +301,26 @@ fn run(a: &RunArgs) -> ExitCode {
         }
     }
     println!("{}", game.summary());
-    ExitCode::SUCCESS
+    match game.error() {
+        Some(e) => {
+            print_problems(level, &[stopped_at(&doc, game.as_ref(), e)]);
+            ExitCode::FAILURE
+        }
+        None => ExitCode::SUCCESS,
+    }
+}
+
+/// The problem of a game that stopped on an error (a falling level's script): located at the
+/// script's line in a `.lua` program, else at the level's `script` member.
+fn stopped_at(doc: &Document, game: &dyn tilesmith_engine::Game, message: String) -> Problem {
+    let line = game.error_line();
+    let mut p = Problem::error(JsonPath::root().key("script"), message);
+    match (&doc.program, line) {
+        (Some(_), Some(l)) => {
+            p.line = Some(l);
+            p.column = Some(1);
+        }
+        _ => tilesmith_engine::problem::locate(&doc.text, std::slice::from_mut(&mut p)),
+    }
+    p
 }

@@ -118,6 +118,11 @@ pub trait Game {
     fn error(&self) -> Option<String> {
         None
     }
+    /// The line of the level's program (a falling level's script, 1-based) where the error
+    /// of [`Game::error`] happened, when known.
+    fn error_line(&self) -> Option<usize> {
+        None
+    }
     /// The one-line JSON summary printed by `tilesmith run`.
     fn summary(&self) -> Value;
     /// The current state as a level document of this kind, which loads again.

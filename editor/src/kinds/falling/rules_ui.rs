@@ -308,7 +308,7 @@ fn timing_ui(ui: &mut Ui, level: &FallingLevel, out: &mut Vec<Action>) {
     let t = &mut r.timing;
     let mut changed = None;
     egui::Grid::new("timing").num_columns(4).show(ui, |ui| {
-        let rows: [(&str, &mut u32, &str); 6] = [
+        let rows: [(&str, &mut u32, &str); 7] = [
             (
                 "gravity",
                 &mut t.gravity,
@@ -335,13 +335,18 @@ fn timing_ui(ui: &mut Ui, level: &FallingLevel, out: &mut Vec<Action>) {
                 &mut t.fall,
                 "frames per cell of a field block's fall",
             ),
+            (
+                "land",
+                &mut t.land,
+                "frames a fallen block rests before it counts as settled (puyoai's grounding)",
+            ),
         ];
         for (k, (label, v, tip)) in rows.into_iter().enumerate() {
             ui.label(label).on_hover_text(tip);
             if ui.add(egui::DragValue::new(v).range(0..=3600)).changed() {
                 changed = Some(label);
             }
-            if k % 2 == 1 {
+            if k % 2 == 1 || k == 6 {
                 ui.end_row();
             }
         }

@@ -1338,6 +1338,10 @@ impl Game for FallingGame {
         self.b.status.clone()
     }
 
+    fn error_line(&self) -> Option<usize> {
+        self.b.script_error.as_ref().and_then(|e| e.line)
+    }
+
     fn error(&self) -> Option<String> {
         self.b
             .script_error
