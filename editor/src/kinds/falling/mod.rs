@@ -9,6 +9,7 @@
 //! Every change to the rest of the level (blocks, tumos, kicks, rules, script) is one undoable
 //! [`RestEdit`] that swaps in a whole new rest; typing merges into one step.
 
+mod kicks_ui;
 pub mod look;
 mod play;
 mod rules_ui;

@@ -57,7 +57,7 @@ impl FallingPlay {
         let act = match input {
             Input::Turn(_) | Input::HardDrop => frames == 0,
             Input::Move(_) => {
-                frames == 0 || (frames >= DAS_FRAMES && (frames - DAS_FRAMES) % ARR_FRAMES == 0)
+                frames == 0 || (frames >= DAS_FRAMES && (frames - DAS_FRAMES).is_multiple_of(ARR_FRAMES))
             }
             _ => true,
         };

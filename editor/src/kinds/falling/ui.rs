@@ -8,7 +8,7 @@ use tilesmith_engine::kind::falling::field::{BlockId, EMPTY};
 use tilesmith_engine::kind::falling::level::{FallingLevel, Role};
 
 use super::tumo_ui::TumoPanel;
-use super::{FallingAction, FallingDoc, look, play, rules_ui, tumo_ui};
+use super::{FallingAction, FallingDoc, kicks_ui, look, play, rules_ui, tumo_ui};
 use crate::doc::map::MapOps as _;
 use crate::doc::ui::{KindUi, MapGeom};
 use crate::state::{Action, EditorState};
@@ -283,7 +283,7 @@ impl KindUi for FallingUi {
                     .id_salt("tumos")
                     .show(ui, |ui| tumo_ui::tumos_ui(ui, d, &mut self.tumo, out));
             }
-            RulesPage::Kicks => tumo_ui::kicks_ui(ui, d, &mut self.tumo, out),
+            RulesPage::Kicks => kicks_ui::kicks_ui(ui, d, &mut self.tumo, out),
             RulesPage::Rules => rules_ui::rules_ui(ui, d, out),
             RulesPage::Script => rules_ui::script_ui(ui, st, d, out),
         });
