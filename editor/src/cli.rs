@@ -54,9 +54,11 @@ pub struct RunArgs {
     /// The level file (not needed with `--replay`).
     #[arg(required_unless_present = "replay")]
     pub level: Option<PathBuf>,
-    /// Inputs, one per tick, separated by spaces, in the words of the level's kind. Boulder:
-    /// `.` no key; `L R U D` arrows; `ML MR MU MD` arrows with the meta (shift) key. Baba:
-    /// `. L R U D`, `undo`, `restart`. `WORD*N` is N ticks of WORD (`R*3` = `R R R`).
+    /// Inputs, one per step (tick, turn or frame), separated by spaces, in the words of the
+    /// level's kind. Boulder: `.` no key; `L R U D` arrows; `ML MR MU MD` arrows with the meta
+    /// (shift) key. Baba: `. L R U D`, `undo`, `restart`. Falling (one frame each): `.`, `L R`
+    /// move, `SD` soft drop, `HD` hard drop, `CW CCW 180` turn. `WORD*N` is N steps of WORD
+    /// (`R*3` = `R R R`).
     #[arg(long, default_value = "", allow_hyphen_values = true)]
     pub inputs: String,
     /// Number of ticks to compute (default: the number of inputs); ticks past the inputs get

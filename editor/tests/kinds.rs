@@ -314,3 +314,71 @@ fn a_large_map_is_checked_off_the_ui_thread_with_the_same_answer() {
         st.problems
     );
 }
+
+/// A small falling level: two kinds, one tumo "pair" (`-1` over label 1), the given extra
+/// members merged in.
+fn falling_text(extra: &str) -> String {
+    format!(
+        r#"{{"kind": "falling", "name": "f", "width": 6, "height": 6,
+  "blocks": [{{"name": "red", "color": [230, 40, 40]}}, {{"name": "blue", "color": [40, 40, 230]}}],
+  "tumos": [{{"name": "pair", "states": [[[0, -1, 0], [0, 1, 0], [0, 0, 0]]], "block": "red"}},
+            {{"name": "spare", "states": [[[-1]]], "block": "blue"}}],
+  "clear": [{{"rule": "connected", "min": 4}}], "fall": ["gravity"],
+  "sequence": {{"order": "random", "tumos": ["pair"]}}{extra}}}"#
+    )
+}
+
+#[test]
+fn a_falling_level_gets_checks_warnings_and_an_edit_gets_its_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("f.json");
+    // "spare" is never in the sequence: a warning, on both sides.
+    std::fs::write(&file, falling_text("")).unwrap();
+    let (cli, ok) = cli_check(&file);
+    assert!(ok, "warnings only: {cli:?}");
+    let mut st = open(&file);
+    assert!(
+        st.doc_as::<tilesmith_editor::kinds::falling::FallingDoc>()
+            .is_some()
+    );
+    assert_eq!(editor_lines(&mut st), cli);
+    // An edit that breaks the tumo (label 2 with no label 1) is the same error in the
+    // problems list as in `check` of the saved file.
+    let d = st
+        .doc_as::<tilesmith_editor::kinds::falling::FallingDoc>()
+        .unwrap();
+    let mut rest = d.design().rest.clone();
+    rest.tumos[0].states[0].cells[4] = 2;
+    st.apply(tilesmith_editor::kinds::falling::FallingAction::SetRest {
+        what: "Paint tumo cell".into(),
+        merge: None,
+        rest: Box::new(rest),
+    });
+    let broken = dir.path().join("broken.json");
+    save_as(&mut st, &broken);
+    let (cli, ok) = cli_check(&broken);
+    assert!(!ok, "the edit is an error: {cli:?}");
+    assert_eq!(editor_lines(&mut st), cli);
+}
+
+#[test]
+fn a_falling_level_whose_script_does_not_load_is_refused_with_checks_lines() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("bad-script.json");
+    std::fs::write(
+        &file,
+        falling_text(r#", "script": "function update()\n  local x = = 1\nend\n""#),
+    )
+    .unwrap();
+    let (cli, ok) = cli_check(&file);
+    assert!(!ok && !cli.is_empty());
+    assert!(cli[0].1.contains("script line 2"), "{cli:?}");
+    let mut st = EditorState::new(BoulderLevel::new("blank", 4, 4));
+    st.apply(Action::OpenPath(file.clone()));
+    let Some(Pending::Message(m)) = &st.pending else {
+        panic!("the open is refused with a message: {:?}", st.pending);
+    };
+    for (_, msg, path) in &cli {
+        assert!(m.contains(msg.as_str()) && m.contains(path.as_str()), "{m}");
+    }
+}
