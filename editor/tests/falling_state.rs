@@ -14,7 +14,7 @@ use tilesmith_editor::state::{Action, EditorState, MapAction, PlayAction};
 use tilesmith_editor::tools::Button;
 use tilesmith_engine::kind::falling::FallingLevel;
 use tilesmith_engine::kind::falling::level::Role;
-use tilesmith_engine::{Dir, GameKind as _, Input, Pos, Status};
+use tilesmith_engine::{Dir, Game as _, GameKind as _, Input, Pos, Status};
 
 fn fd(s: &EditorState) -> &FallingDoc {
     s.doc_as::<FallingDoc>().expect("a falling document")
@@ -165,15 +165,18 @@ fn play_frames_held_keys_and_run_to_the_next_placement() {
     // The pair spawned centred: grid left = (6 − 3) / 2 = 1, its top block in row 0.
     let a = p.game().active().unwrap();
     assert_eq!((a.x, a.y), (1, 0));
-    // A held Left moves once, then waits out the auto-shift delay.
+    // Running, a held Left moves once, then waits out the auto-shift delay.
+    s.apply(PlayAction::Run(true));
     for _ in 0..5 {
         s.apply(Action::Play(PlayAction::Advance {
-            dt: 1.0 / 60.0,
+            dt: 1.0001 / 60.0,
             held: Some(Input::Move(Dir::Left)),
         }));
     }
     let p = fd(&s).play.as_ref().unwrap();
     assert_eq!(p.game().active().unwrap().x, 0, "one cell for five held frames");
+    assert_eq!(p.session.steps(), 5);
+    s.apply(PlayAction::Run(false));
     // Run to the next placement: the pair (red above blue, in column 1 now) falls onto the
     // green at (1, 7) and is placed; two greens do not clear.
     s.apply(FallingAction::RunToPlacement);
