@@ -174,7 +174,11 @@ fn play_frames_held_keys_and_run_to_the_next_placement() {
         }));
     }
     let p = fd(&s).play.as_ref().unwrap();
-    assert_eq!(p.game().active().unwrap().x, 0, "one cell for five held frames");
+    assert_eq!(
+        p.game().active().unwrap().x,
+        0,
+        "one cell for five held frames"
+    );
     assert_eq!(p.session.steps(), 5);
     s.apply(PlayAction::Run(false));
     // Run to the next placement: the pair (red above blue, in column 1 now) falls onto the
@@ -184,7 +188,11 @@ fn play_frames_held_keys_and_run_to_the_next_placement() {
     assert!(p.game().is_settled());
     let field = p.field_grid();
     assert_eq!(*field.get(Pos::new(1, 7)).unwrap(), 2, "green stays");
-    assert_eq!(*field.get(Pos::new(1, 6)).unwrap(), 3, "blue (label 1) on it");
+    assert_eq!(
+        *field.get(Pos::new(1, 6)).unwrap(),
+        3,
+        "blue (label 1) on it"
+    );
     assert_eq!(*field.get(Pos::new(1, 5)).unwrap(), 1, "red (-1) on top");
     assert_eq!(p.game().status(), Status::Running);
     // Design edits are refused while playing.

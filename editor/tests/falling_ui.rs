@@ -106,13 +106,13 @@ fn clicking_a_state_grid_sets_cells_and_each_click_is_one_undo_step() {
     h.run_steps(5);
     let grid = h.get_by_label("state 1 grid").rect();
     // Cell (2, 2) of state 1 (the second state) is empty; a left click paints -1.
-    let cell = grid.min + vec2(2.5 * 20.0, 2.5 * 20.0);
+    let cell = grid.min + vec2(2.5 * 26.0, 2.5 * 26.0);
     assert_eq!(doc(&h).design().rest.tumos[0].states[1].cells[2 * 3 + 2], 0);
     click_at(&mut h, cell, PointerButton::Primary);
     assert_eq!(doc(&h).design().rest.tumos[0].states[1].cells[8], -1);
     // Label 1 chosen, then a click on cell (0, 0) paints label 1.
     click(&mut h, "label 1");
-    click_at(&mut h, grid.min + vec2(10.0, 10.0), PointerButton::Primary);
+    click_at(&mut h, grid.min + vec2(13.0, 13.0), PointerButton::Primary);
     assert_eq!(doc(&h).design().rest.tumos[0].states[1].cells[0], 1);
     // The right button empties a cell.
     click_at(&mut h, cell, PointerButton::Secondary);

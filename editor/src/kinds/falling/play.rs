@@ -57,7 +57,8 @@ impl FallingPlay {
         let act = match input {
             Input::Turn(_) | Input::HardDrop => frames == 0,
             Input::Move(_) => {
-                frames == 0 || (frames >= DAS_FRAMES && (frames - DAS_FRAMES).is_multiple_of(ARR_FRAMES))
+                frames == 0
+                    || (frames >= DAS_FRAMES && (frames - DAS_FRAMES).is_multiple_of(ARR_FRAMES))
             }
             _ => true,
         };
@@ -187,6 +188,11 @@ impl FallingPlay {
             Status::Lost { reason } => Some((
                 format!("Game over: {reason}"),
                 Color32::from_rgb(140, 30, 30),
+            )),
+            // A vanish in progress after a clear is the next link of the chain.
+            Status::Running if game.pending_clear().is_some() && game.chain() >= 1 => Some((
+                format!("{} chain!", game.chain() + 1),
+                Color32::from_rgb(40, 60, 150),
             )),
             Status::Running if game.chain() >= 2 && !game.is_settled() => Some((
                 format!("{} chain!", game.chain()),
@@ -321,7 +327,7 @@ fn next_ui(ui: &mut Ui, level: &FallingLevel, t: usize, labels: &[BlockId]) {
         return;
     };
     let Some(g) = tumo.states.first() else { return };
-    let cell = 10.0;
+    let cell = 16.0;
     let (rect, _) = ui.allocate_exact_size(
         egui::vec2(g.side as f32 * cell, g.side as f32 * cell),
         egui::Sense::hover(),

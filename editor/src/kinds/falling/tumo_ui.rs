@@ -17,7 +17,7 @@ use super::{FallingDoc, look, new_tumo};
 use crate::state::Action;
 
 /// Screen points per cell of a state grid.
-const CELL: f32 = 20.0;
+const CELL: f32 = 26.0;
 
 /// Widget state of the tumo editor and the kick lab.
 #[derive(Debug)]

@@ -153,7 +153,7 @@ fn blocks_ui(ui: &mut Ui, d: &FallingDoc, out: &mut Vec<Action>) {
                 }
                 let mut bname = b.name.clone();
                 if ui
-                    .add(egui::TextEdit::singleline(&mut bname).desired_width(70.0))
+                    .add(egui::TextEdit::singleline(&mut bname).desired_width(90.0))
                     .accessible_name(format!("block {id} name"))
                     .changed()
                     && !bname.trim().is_empty()
