@@ -11,7 +11,7 @@
 
 mod kicks_ui;
 pub mod look;
-mod play;
+pub mod play;
 mod rules_ui;
 mod tumo_ui;
 mod ui;
