@@ -400,6 +400,7 @@ fn bench(c: &mut Criterion) {
             19,
             "the corpus field gives a 19-chain"
         );
+        assert_eq!(game.steps(), 20, "19 frames with a clear, then a quiet one");
     }
     g.bench_function("through the game (instant timing)", |b| {
         b.iter_batched(
