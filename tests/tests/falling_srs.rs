@@ -27,16 +27,23 @@
 //! `derived.cells_after`, and, for the 6 `MinoRotationDetailTest` cases, `to_rotation`,
 //! `test_index`, `to_x` and `to_y` match. A failed turn must have tried every test and leave
 //! the tumo on `derived.cells_before`.
+//!
+//! [`all_158_srs_cases_pass_through_the_game`] runs the same cases through the game itself: per
+//! case a whole `falling` level (the seven fragments, the padded field, the piece `active` in
+//! its from-state), loaded with `Falling.start`, one frame of `CW`, `CCW` or `180`, and the
+//! active tumo's cells, state and reported kick trial compared with the corpus.
 
 #![allow(clippy::unwrap_used)]
 
 use std::collections::BTreeMap;
 
 use serde_json::{Value, json};
+use tilesmith_engine::kind::falling::FallingGame;
 use tilesmith_engine::kind::falling::shape::{
     Kicks, ShapeGrid, Turn, auto_rotate, kicks_180_i, kicks_180_jlstz, mirror_kicks, mirror_states,
     srs_i, srs_jlstz, srs_o, tetromino_pivot, tetromino_states, try_turn,
 };
+use tilesmith_engine::kind::{Game, Input};
 use tilesmith_tests::corpus;
 
 /// The corpus's rotation-state names, index = state.
@@ -496,5 +503,193 @@ fn mirror_turns_corpus_z_into_s_and_l_into_j() {
         mirror_kicks(&quarter(&tumos["I"].kicks), 4),
         quarter(&tumos["I"].kicks),
         "the SRS I table is not its own mirror"
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// The same 158 cases through the game: a whole `falling` level per case, one frame.
+
+/// A whole `falling` level for `case` (see [`run_case_in_game`]): the seven tetrominoes of
+/// `srs_pieces.json` as data (the fragments above), a `wall` block for the case's `X` cells,
+/// the case field with [`PAD`] empty rows above it, the case's piece `active` in its from-state
+/// (its grid's top-left cell from the reference cell), timing that keeps the tumo where it is
+/// for the frame, and no clear rules or fall laws. Returns the level and its height.
+fn case_level(case: &Value, tumos: &BTreeMap<String, Tumo>) -> (Value, i32) {
+    let piece = case["piece"].as_str().unwrap();
+    let listed: Vec<String> = case["field"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r.as_str().unwrap().replace('_', ".").replace('X', "#"))
+        .collect();
+    let height = listed.len() + PAD;
+    let field: Vec<String> = std::iter::repeat_n(".".repeat(WIDTH as usize), PAD)
+        .chain(listed)
+        .collect();
+    let from = state_index(case["from_rotation"].as_str().unwrap());
+    let (x, y) = (
+        i32::try_from(case["x"].as_i64().unwrap()).unwrap(),
+        i32::try_from(case["y"].as_i64().unwrap()).unwrap(),
+    );
+    let r = tumos[piece].reference[from];
+    let active_x = x - r.0;
+    let active_y = (height as i32 - 1 - y) - r.1;
+    let mut blocks: Vec<Value> = PIECES
+        .iter()
+        .map(|p| json!({"name": p, "color": [200, 200, 200]}))
+        .collect();
+    blocks.push(json!({"name": "wall", "color": [90, 90, 90], "role": "iron"}));
+    let level = json!({
+        "kind": "falling",
+        "name": format!("SRS {}", case["id"].as_str().unwrap()),
+        "width": WIDTH,
+        "height": height,
+        "blocks": blocks,
+        "tumos": PIECES.iter().map(|p| tumos[*p].fragment.clone()).collect::<Vec<_>>(),
+        "clear": [],
+        "fall": [],
+        "sequence": {"order": "bag", "tumos": PIECES},
+        "timing": {"gravity": 1000, "soft_drop": 0, "lock": 1000, "spawn": 0, "clear": 0,
+                   "fall": 0, "land": 0},
+        "legend": {"#": "wall"},
+        "field": field,
+        "active": {"tumo": piece, "state": from, "x": active_x, "y": active_y},
+    });
+    (level, height as i32)
+}
+
+/// Runs one case through the game: load the level, step one frame with the case's turn, and
+/// compare the active tumo's cells, state and the kick trial the frame reports.
+fn run_case_in_game(case: &Value, tumos: &BTreeMap<String, Tumo>) -> Result<(), String> {
+    let (doc, height) = case_level(case, tumos);
+    let kind = tilesmith_engine::kind::kind_named("falling").unwrap();
+    let mut game = kind
+        .start(&doc, 0)
+        .map_err(|e| format!("the level does not load: {e:?}"))?;
+    // Corpus (x, y up) → field (x, row from the top), sorted as `ActiveView::cells` is.
+    let down = |v: &Value| -> Vec<(usize, usize)> {
+        let mut c: Vec<(usize, usize)> = v
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(pair)
+            .map(|(x, y)| (x as usize, (height - 1 - y) as usize))
+            .collect();
+        c.sort_by_key(|&(x, y)| (y, x));
+        c
+    };
+    let active_cells = |g: &dyn Game| -> (usize, Vec<(usize, usize)>) {
+        let a = g
+            .as_any()
+            .downcast_ref::<FallingGame>()
+            .unwrap()
+            .active()
+            .expect("a tumo in play");
+        (a.state, a.cells.iter().map(|&(x, y, _)| (x, y)).collect())
+    };
+    let from = state_index(case["from_rotation"].as_str().unwrap());
+    let before = down(&case["derived"]["cells_before"]);
+    if active_cells(game.as_ref()) != (from, before.clone()) {
+        return Err(format!(
+            "start {:?}, corpus {before:?}",
+            active_cells(game.as_ref())
+        ));
+    }
+    let turn = match case["rotate"].as_str().unwrap() {
+        "cw" => Turn::Cw,
+        "ccw" => Turn::Ccw,
+        "180" => Turn::Half,
+        other => return Err(format!("unknown rotate {other}")),
+    };
+    game.step(Input::Turn(turn));
+    let g = game.as_any().downcast_ref::<FallingGame>().unwrap();
+    if g.last_frame().placed.len() + usize::from(g.last_frame().spawned.is_some()) > 0 {
+        return Err("the frame placed or spawned a tumo".into());
+    }
+    let report = g
+        .last_frame()
+        .turn
+        .as_ref()
+        .ok_or("the frame reports no turn")?;
+    let (state, cells) = active_cells(game.as_ref());
+    // The summary says the same as `active()`.
+    let summary: Vec<(usize, usize)> = game.summary()["active"]["cells"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| {
+            (
+                c[0].as_u64().unwrap() as usize,
+                c[1].as_u64().unwrap() as usize,
+            )
+        })
+        .collect();
+    if summary != cells {
+        return Err(format!("summary cells {summary:?}, active() {cells:?}"));
+    }
+    let expected = &case["expected"];
+    if expected["kick"].is_null() {
+        if report.success.is_some() {
+            return Err(format!(
+                "turned with test {:?}; the corpus says it fails",
+                report.success
+            ));
+        }
+        let tests = tumos[case["piece"].as_str().unwrap()]
+            .kicks
+            .tests(from, report.to_state)
+            .len();
+        if report.trials.len() != tests {
+            return Err(format!(
+                "a failed turn tried {} of {tests} tests",
+                report.trials.len()
+            ));
+        }
+        if (state, &cells) != (from, &before) {
+            return Err(format!("a failed turn moved the tumo to {state} {cells:?}"));
+        }
+        return Ok(());
+    }
+    let after = down(&case["derived"]["cells_after"]);
+    let to = state_index(case["derived"]["to_rotation"].as_str().unwrap());
+    if (state, &cells) != (to, &after) {
+        return Err(format!(
+            "after: state {state} cells {cells:?}, corpus state {to} cells {after:?}"
+        ));
+    }
+    for source in [&case["derived"], expected] {
+        if let Some(want) = source.get("test_index").and_then(Value::as_u64) {
+            let want = want as usize;
+            if report.success != Some(want) {
+                return Err(format!(
+                    "trial {:?}, corpus test_index {want}",
+                    report.success
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+#[test]
+fn all_158_srs_cases_pass_through_the_game() {
+    let tumos = tetrominoes();
+    let doc = load("srs_rotation_cases.json");
+    let cases = doc["cases"].as_array().unwrap();
+    assert_eq!(cases.len(), 158, "the corpus has 158 cases");
+    let mut failures = Vec::new();
+    let mut indexed = 0;
+    for case in cases {
+        indexed += usize::from(case["derived"]["test_index"].is_u64());
+        if let Err(e) = run_case_in_game(case, &tumos) {
+            failures.push(format!("{}: {e}", case["id"].as_str().unwrap()));
+        }
+    }
+    assert_eq!(indexed, 152, "every successful turn has a test index");
+    assert!(
+        failures.is_empty(),
+        "{} of 158 SRS cases fail through the game:\n{}",
+        failures.len(),
+        failures.join("\n")
     );
 }
