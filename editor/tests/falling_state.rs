@@ -213,3 +213,27 @@ fn a_new_falling_design_is_the_puyo_template_and_checks_clean() {
     let problems = tilesmith_engine::kind::falling::Falling.check(&doc);
     assert!(problems.is_empty(), "{problems:?}");
 }
+
+#[test]
+fn opening_an_fpgdl_program_imports_it_as_a_new_unsaved_level() {
+    // The paper's Puyo program (transcribed in tests/data/fpgdl): 6 × 13, five kinds, one pair.
+    let program =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/data/fpgdl/puyo.lua");
+    let mut s = EditorState::new(level());
+    s.apply(Action::OpenPath(program.clone()));
+    assert!(s.pending.is_none(), "{:?}", s.pending);
+    let d = fd(&s).design();
+    assert_eq!((d.map.width(), d.map.height()), (6, 13));
+    assert_eq!(d.rest.blocks.len(), 5);
+    assert_eq!(d.rest.tumos.len(), 1);
+    assert!(
+        d.rest
+            .script
+            .as_deref()
+            .unwrap()
+            .contains("function update()")
+    );
+    // Not the Lua file's document: Save asks where to write the level.
+    assert_eq!(s.path, None);
+    assert!(s.dirty());
+}

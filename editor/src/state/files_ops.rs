@@ -44,6 +44,20 @@ impl EditorState {
                     return;
                 }
                 match read_document(&p) {
+                    Ok((doc, _)) if tilesmith_engine::document::is_program_path(&p) => {
+                        // An imported program is a new, unsaved level: Save must not write
+                        // JSON over the Lua file.
+                        self.replace_document(doc, None, None);
+                        self.doc.map_mut().mark_unsaved();
+                        self.settings.add_recent(&p);
+                        self.save_settings();
+                        let (w, h) = self.map_size();
+                        self.view.fit(w, h);
+                        self.status = format!(
+                            "imported the FPGDL program {} (Save As writes it as a level)",
+                            p.display()
+                        );
+                    }
                     Ok((doc, text)) => {
                         self.replace_document(doc, Some(p.clone()), Some(text));
                         self.settings.add_recent(&p);

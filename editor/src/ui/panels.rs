@@ -61,6 +61,17 @@ pub fn menu_ui(ui: &mut Ui, st: &EditorState, out: &mut Vec<Action>) {
                 }
             });
             command_button(ui, Command::Open, st, out);
+            if ui
+                .button("Import FPGDL program…")
+                .on_hover_text(
+                    "Open a falling-block program (.lua): its setup calls become the level and \
+                     update() its script; Save As writes it as a level file",
+                )
+                .clicked()
+            {
+                out.push(Action::Open);
+                ui.close();
+            }
             ui.menu_button("Open recent", |ui| {
                 if st.settings.recent.is_empty() {
                     ui.label("(none)");
