@@ -194,3 +194,22 @@ fn a_hard_drop_in_the_play_pane_clears_a_row() {
         .collect();
     assert_eq!(bottom, [0, 0, 0, 0, 1, 0, 0, 0, 0, 0]);
 }
+
+#[test]
+fn up_and_x_turn_clockwise_and_z_counter_clockwise_in_play() {
+    let active = json!({"tumo": "T", "state": 0, "x": 3, "y": 2, "labels": []});
+    let mut h = harness(EditorState::new(tetris(10, 8, &[], Some(active))));
+    click(&mut h, "Start playing");
+    let state = |h: &Harness<'static, TilesmithApp>| {
+        doc(h).play.as_ref().unwrap().game().active().unwrap().state
+    };
+    h.key_press(Key::X);
+    settle(&mut h);
+    assert_eq!(state(&h), 1);
+    h.key_press(Key::ArrowUp);
+    settle(&mut h);
+    assert_eq!(state(&h), 2);
+    h.key_press(Key::Z);
+    settle(&mut h);
+    assert_eq!(state(&h), 1);
+}

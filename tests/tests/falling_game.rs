@@ -91,7 +91,7 @@ fn the_kind_is_registered_with_its_inputs() {
             "ArrowRight",
             "ArrowDown",
             "Space",
-            "ArrowUp",
+            "ArrowUp|X",
             "Z",
             "A"
         ]

@@ -64,7 +64,7 @@ const INPUTS: [InputSpec; 8] = [
         word: "CW",
         input: Input::Turn(Turn::Cw),
         label: "Turn",
-        key: "ArrowUp",
+        key: "ArrowUp|X",
     },
     InputSpec {
         word: "CCW",
