@@ -142,22 +142,9 @@ pub fn kicks_ui(ui: &mut Ui, d: &FallingDoc, tp: &mut TumoPanel, out: &mut Vec<A
         });
 }
 
-fn kick_table_ui(
-    ui: &mut Ui,
-    level: &FallingLevel,
-    tumo: &Tumo,
-    tp: &mut TumoPanel,
-    out: &mut Vec<Action>,
-) {
-    let i = tp.selected;
-    let n = tumo.states.len();
-    ui.heading("Kick table");
-    ui.label(
-        RichText::new(
-            "offsets [dx, dy], y down, tried in order; a pair without a list tries only [0, 0]",
-        )
-        .small(),
-    );
+/// The preset buttons of the kick table (none, SRS JLSTZ / I / O, with 180) and "mirror for
+/// the reverse direction", for tumo `i`.
+fn presets_ui(ui: &mut Ui, level: &FallingLevel, tumo: &Tumo, i: usize, out: &mut Vec<Action>) {
     ui.horizontal_wrapped(|ui| {
         ui.label("presets");
         let presets: [(&str, Kicks); 6] = [
@@ -188,6 +175,25 @@ fn kick_table_ui(
             set_rest(out, "Kicks: reverse direction", None, rest);
         }
     });
+}
+
+fn kick_table_ui(
+    ui: &mut Ui,
+    level: &FallingLevel,
+    tumo: &Tumo,
+    tp: &mut TumoPanel,
+    out: &mut Vec<Action>,
+) {
+    let i = tp.selected;
+    let n = tumo.states.len();
+    ui.heading("Kick table");
+    ui.label(
+        RichText::new(
+            "offsets [dx, dy], y down, tried in order; a pair without a list tries only [0, 0]",
+        )
+        .small(),
+    );
+    presets_ui(ui, level, tumo, i, out);
     let table = match &tumo.kicks {
         Kicks::None => Default::default(),
         Kicks::Table(t) => t.clone(),
@@ -264,24 +270,11 @@ fn kick_table_ui(
             }
         });
     }
-    ui.horizontal(|ui| {
-        ui.label("add pair");
-        ui.add(egui::DragValue::new(&mut tp.new_pair.0).range(0..=n.saturating_sub(1)));
-        ui.label(">");
-        ui.add(egui::DragValue::new(&mut tp.new_pair.1).range(0..=n.saturating_sub(1)));
-        let pair = tp.new_pair;
-        if ui
-            .add_enabled(
-                pair.0 != pair.1 && pair.0 < n && pair.1 < n && !table.contains_key(&pair),
-                egui::Button::new("Add"),
-            )
-            .clicked()
-        {
-            new_table.insert(pair, vec![(0, 0)]);
-            tp.pair = pair;
-            what = Some(("Add kick pair", None));
-        }
-    });
+    if let Some(pair) = add_pair_ui(ui, tp, n, &table) {
+        new_table.insert(pair, vec![(0, 0)]);
+        tp.pair = pair;
+        what = Some(("Add kick pair", None));
+    }
     if let Some((w, merge)) = what {
         let mut rest = level.clone();
         rest.tumos[i].kicks = if new_table.is_empty() {
@@ -291,6 +284,27 @@ fn kick_table_ui(
         };
         set_rest(out, w, merge.as_deref(), rest);
     }
+}
+
+/// The "add pair i > j" row; the pair to add when its button is pressed.
+fn add_pair_ui(
+    ui: &mut Ui,
+    tp: &mut TumoPanel,
+    n: usize,
+    table: &std::collections::BTreeMap<(usize, usize), Vec<(i32, i32)>>,
+) -> Option<(usize, usize)> {
+    ui.horizontal(|ui| {
+        ui.label("add pair");
+        ui.add(egui::DragValue::new(&mut tp.new_pair.0).range(0..=n.saturating_sub(1)));
+        ui.label(">");
+        ui.add(egui::DragValue::new(&mut tp.new_pair.1).range(0..=n.saturating_sub(1)));
+        let pair = tp.new_pair;
+        let ok = pair.0 != pair.1 && pair.0 < n && pair.1 < n && !table.contains_key(&pair);
+        ui.add_enabled(ok, egui::Button::new("Add"))
+            .clicked()
+            .then_some(pair)
+    })
+    .inner
 }
 
 /// Screen points per cell of the kick lab.
