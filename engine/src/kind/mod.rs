@@ -1,6 +1,6 @@
 //! Game kinds behind one small trait.
 //!
-//! A game kind (boulder and baba now; falling blocks later) is one module that implements
+//! A game kind (boulder, baba and falling now; board later) is one module that implements
 //! [`GameKind`]: check a level document, start a [`Game`] from it, and declare the kind's input
 //! words ([`GameKind::inputs`], read with [`GameKind::parse_input`] and
 //! [`crate::input::parse_inputs`]). A running [`Game`] steps deterministically, undoes and
