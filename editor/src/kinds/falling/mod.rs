@@ -306,6 +306,17 @@ impl FallingDoc {
         }
     }
 
+    /// The block at `pos` as shown (no copy of the field, for per-frame readouts).
+    pub fn shown_block(&self, pos: Pos) -> Option<BlockId> {
+        match &self.play {
+            Some(p) => {
+                let f = p.game().field();
+                (pos.x < f.width && pos.y < f.height).then(|| f.cells[pos.y * f.width + pos.x])
+            }
+            None => self.map.level.map.get(pos).copied(),
+        }
+    }
+
     fn brush(&self, b: Button) -> BlockId {
         match b {
             Button::Primary => self.primary,
@@ -476,7 +487,7 @@ impl KindDoc for FallingDoc {
     }
 
     fn pick(&mut self, pos: Pos, button: Button) {
-        if let Some(&b) = self.shown_field().get(pos) {
+        if let Some(b) = self.shown_block(pos) {
             match button {
                 Button::Primary => self.primary = b,
                 Button::Secondary => self.secondary = b,

@@ -1,8 +1,6 @@
 //! The rules page (clear rules, fall laws, game over, sequence, timing, score, goal) and the
 //! FPGDL script pane with line numbers and errors at their line.
 
-use std::sync::Arc;
-
 use eframe::egui::{self, Color32, RichText, Ui, text::LayoutJob};
 use tilesmith_engine::kind::falling::fpgdl::{Script, ScriptError};
 use tilesmith_engine::kind::falling::level::{
@@ -583,5 +581,4 @@ pub fn script_ui(ui: &mut Ui, _st: &EditorState, d: &FallingDoc, out: &mut Vec<A
                 }
             });
         });
-    let _ = Arc::<()>::new;
 }

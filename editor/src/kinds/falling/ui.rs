@@ -319,7 +319,7 @@ impl KindUi for FallingUi {
 
     fn describe_cell(&self, st: &EditorState, pos: Pos) -> Option<String> {
         let d = doc(st)?;
-        let b = *d.shown_field().get(pos)?;
+        let b = d.shown_block(pos)?;
         let level = &d.design().rest;
         let mut s = if b == EMPTY {
             "empty".to_string()
