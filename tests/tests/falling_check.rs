@@ -1021,6 +1021,106 @@ fn to_json_then_from_json_gives_an_equal_level() {
     assert_eq!(saved["state"]["rng"], format!("{}:17", "ab".repeat(32)));
 }
 
+/// `full()` with an unknown member in every rule object, `sequence`, `timing`, `score` and
+/// `goal`, and two `connected` rules so the second one's members are told from the first's.
+fn full_with_rule_extras() -> Value {
+    let mut v = full();
+    v["clear"] = json!([
+        {"rule": "connected", "min": 4, "note": "first"},
+        {"rule": "rows", "weight": 2},
+        {"rule": "connected", "min": 5, "note": "second", "tag": [1, 2]},
+        {"rule": "squares", "size": 2},
+        {"rule": "lines", "min": 3, "diagonal": true, "sweep": {"speed": 4}}
+    ]);
+    v["game_over"] = json!([
+        {"rule": "spawn_blocked", "why": "default"},
+        {"rule": "top_row_timeout", "frames": 60, "flash": true}
+    ]);
+    v["sequence"]["seed_note"] = json!("bag of three");
+    v["timing"]["das"] = json!(10);
+    v["score"]["display"] = json!("tsu");
+    v["goal"]["hint"] = json!("three rows");
+    v
+}
+
+#[test]
+fn unknown_members_of_rules_sequence_timing_score_and_goal_are_kept() {
+    let doc = full_with_rule_extras();
+    // Warned as having no effect, one per member, each at its place.
+    let mut paths: Vec<String> = FallingLevel::check(&doc)
+        .iter()
+        .filter(|p| p.message.contains("unknown member"))
+        .map(|p| {
+            assert!(p.message.contains("kept"), "{}", p.message);
+            p.path.to_string()
+        })
+        .collect();
+    paths.sort();
+    assert_eq!(
+        paths,
+        [
+            "$.clear[0].note",
+            "$.clear[1].weight",
+            "$.clear[2].note",
+            "$.clear[2].tag",
+            "$.clear[4].sweep",
+            "$.game_over[0].why",
+            "$.game_over[1].flash",
+            "$.goal.hint",
+            "$.score.display",
+            "$.sequence.seed_note",
+            "$.timing.das",
+        ]
+    );
+    let l = FallingLevel::from_json(&doc).unwrap();
+    let saved = l.to_json();
+    // Each place writes its members back where they were.
+    assert_eq!(saved["clear"], doc["clear"]);
+    assert_eq!(saved["game_over"], doc["game_over"]);
+    assert_eq!(saved["sequence"]["seed_note"], "bag of three");
+    assert_eq!(saved["timing"]["das"], 10);
+    assert_eq!(saved["timing"]["gravity"], 20, "known members as before");
+    assert_eq!(saved["score"]["display"], "tsu");
+    assert_eq!(saved["goal"], json!({"rule": "rows", "min": 3, "hint": "three rows"}));
+    let back = FallingLevel::from_json(&saved).unwrap();
+    assert_eq!(back, l);
+    assert_eq!(back.to_json(), saved, "to_json is stable");
+    // Without unknown members nothing is kept.
+    assert!(FallingLevel::from_json(&full()).unwrap().rule_extra.is_empty());
+}
+
+#[test]
+fn kept_members_follow_their_rule_through_edits() {
+    let mut l = FallingLevel::from_json(&full_with_rule_extras()).unwrap();
+    // Remove the rows rule: the rules after it move up and keep their members (kept per rule
+    // word and occurrence), and the removed rule's member is gone.
+    l.clear.remove(1);
+    let saved = l.to_json();
+    assert_eq!(saved["clear"][0]["note"], "first");
+    assert_eq!(saved["clear"][1]["note"], "second");
+    assert_eq!(saved["clear"][1]["tag"], json!([1, 2]));
+    assert!(saved["clear"][2].get("note").is_none(), "squares has none");
+    assert_eq!(saved["clear"][3]["sweep"], json!({"speed": 4}), "lines keeps its member");
+    assert!(
+        saved["clear"].as_array().unwrap().iter().all(|r| r.get("weight").is_none()),
+        "the removed rows rule's member is gone"
+    );
+    // An edited rule keeps its members.
+    l.clear[1] = tilesmith_engine::kind::falling::level::ClearRule::Connected { min: 6 };
+    assert_eq!(l.to_json()["clear"][1], json!({"rule": "connected", "min": 6, "note": "second", "tag": [1, 2]}));
+    // The game-over list rebuilt in another order (as the editor does) keeps each member
+    // with its condition.
+    l.game_over.reverse();
+    let saved = l.to_json();
+    assert_eq!(saved["game_over"][0]["flash"], true);
+    assert_eq!(saved["game_over"][1]["why"], "default");
+    // A known member of the rule as it now is wins over a kept one of the same name.
+    l.goal = Some(tilesmith_engine::kind::falling::level::Goal::Chain { min: 2 });
+    l.rule_extra.goal.insert("min".into(), json!(99));
+    let saved = l.to_json();
+    assert_eq!(saved["goal"], json!({"rule": "chain", "min": 2, "hint": "three rows"}));
+}
+
 #[test]
 fn to_json_completes_the_legend_for_blocks_without_a_character() {
     let mut l = FallingLevel::from_json(&base()).unwrap();

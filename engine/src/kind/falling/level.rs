@@ -294,6 +294,64 @@ pub struct ActiveTumo {
     pub labels: Vec<BlockId>,
 }
 
+/// The unknown members of the level's rule objects (`clear[i]`, `game_over[i]`) and of
+/// `sequence`, `timing`, `score` and `goal`: they have no effect, but are kept and written back
+/// by [`FallingLevel::to_json`], as [`FallingLevel::extra`] keeps the top level's. A known
+/// member of the object as written wins over a kept member of the same name (a `"min"` kept on
+/// a `rows` rule is not written once the rule becomes `connected`).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct RuleExtras {
+    /// Per clear rule, keyed by its rule word and the occurrence of that word in `clear`
+    /// (`("connected", 0)` for the first `connected` rule), so that the members follow their
+    /// rule when other rules are added, removed, reordered or edited.
+    pub clear: BTreeMap<(String, usize), Map<String, Value>>,
+    /// Per game-over condition, keyed as for `clear`.
+    pub game_over: BTreeMap<(String, usize), Map<String, Value>>,
+    /// Of `sequence`.
+    pub sequence: Map<String, Value>,
+    /// Of `timing`.
+    pub timing: Map<String, Value>,
+    /// Of `score` (written while the level has a score rule).
+    pub score: Map<String, Value>,
+    /// Of `goal` (written while the level has a goal).
+    pub goal: Map<String, Value>,
+}
+
+impl RuleExtras {
+    /// True when nothing is kept.
+    pub fn is_empty(&self) -> bool {
+        self.clear.is_empty()
+            && self.game_over.is_empty()
+            && self.sequence.is_empty()
+            && self.timing.is_empty()
+            && self.score.is_empty()
+            && self.goal.is_empty()
+    }
+}
+
+/// Adds to `o` the members of `kept` it does not have (known members win).
+fn merge_kept(o: &mut Value, kept: Option<&Map<String, Value>>) {
+    if let (Value::Object(o), Some(kept)) = (o, kept) {
+        for (k, v) in kept {
+            o.entry(k.clone()).or_insert_with(|| v.clone());
+        }
+    }
+}
+
+/// For each entry of a rule list, its key in [`RuleExtras`]: the rule word and how many
+/// entries before it have the same word.
+fn occurrence_keys<'a>(words: impl Iterator<Item = &'a str>) -> Vec<(String, usize)> {
+    let mut seen: BTreeMap<&str, usize> = BTreeMap::new();
+    words
+        .map(|w| {
+            let n = seen.entry(w).or_insert(0);
+            let key = (w.to_string(), *n);
+            *n += 1;
+            key
+        })
+        .collect()
+}
+
 /// A falling-block level.
 #[derive(Clone, Debug, PartialEq)]
 pub struct FallingLevel {
@@ -340,6 +398,9 @@ pub struct FallingLevel {
     pub state: Option<SavedState>,
     /// Top-level members the loader does not know, written back unchanged.
     pub extra: Map<String, Value>,
+    /// Unknown members of the rule objects, `sequence`, `timing`, `score` and `goal`,
+    /// written back unchanged.
+    pub rule_extra: RuleExtras,
 }
 
 /// A tumo waiting in the queue of next tumos, with the kinds its labels will have.
@@ -700,6 +761,7 @@ impl FallingLevel {
             preview: DEFAULT_PREVIEW,
             state: None,
             extra: Map::new(),
+            rule_extra: RuleExtras::default(),
         }
     }
 
@@ -953,36 +1015,48 @@ impl FallingLevel {
         o.insert("quick_turn".into(), json!(level.quick_turn));
         o.insert("hard_drop".into(), json!(level.hard_drop));
         o.insert("shadow".into(), json!(level.shadow));
-        o.insert(
-            "clear".into(),
-            Value::Array(level.clear.iter().map(ClearRule::to_json).collect()),
-        );
+        let kept = &level.rule_extra;
+        let keys = occurrence_keys(level.clear.iter().map(ClearRule::word));
+        let clear = level.clear.iter().zip(&keys).map(|(r, k)| {
+            let mut v = r.to_json();
+            merge_kept(&mut v, kept.clear.get(k));
+            v
+        });
+        o.insert("clear".into(), Value::Array(clear.collect()));
         o.insert(
             "fall".into(),
             Value::Array(level.fall.iter().map(|f| json!(f.word())).collect()),
         );
         o.insert("hidden_rows".into(), json!(level.hidden_rows));
-        o.insert(
-            "game_over".into(),
-            Value::Array(level.game_over.iter().map(GameOver::to_json).collect()),
-        );
-        o.insert(
-            "sequence".into(),
-            json!({
-                "order": level.sequence.order.word(),
-                "tumos": level.sequence.tumos.iter().map(|&i| tumo_name(i)).collect::<Vec<_>>(),
-            }),
-        );
+        let keys = occurrence_keys(level.game_over.iter().map(GameOver::word));
+        let game_over = level.game_over.iter().zip(&keys).map(|(g, k)| {
+            let mut v = g.to_json();
+            merge_kept(&mut v, kept.game_over.get(k));
+            v
+        });
+        o.insert("game_over".into(), Value::Array(game_over.collect()));
+        let mut sequence = json!({
+            "order": level.sequence.order.word(),
+            "tumos": level.sequence.tumos.iter().map(|&i| tumo_name(i)).collect::<Vec<_>>(),
+        });
+        merge_kept(&mut sequence, Some(&kept.sequence));
+        o.insert("sequence".into(), sequence);
         let mut timing = Map::new();
         for (k, v) in level.timing.members() {
             timing.insert(k.into(), json!(v));
         }
-        o.insert("timing".into(), Value::Object(timing));
+        let mut timing = Value::Object(timing);
+        merge_kept(&mut timing, Some(&kept.timing));
+        o.insert("timing".into(), timing);
         if let Some(s) = &level.score {
-            o.insert("score".into(), s.to_json());
+            let mut v = s.to_json();
+            merge_kept(&mut v, Some(&kept.score));
+            o.insert("score".into(), v);
         }
         if let Some(g) = &level.goal {
-            o.insert("goal".into(), g.to_json());
+            let mut v = g.to_json();
+            merge_kept(&mut v, Some(&kept.goal));
+            o.insert("goal".into(), v);
         }
         o.insert("preview".into(), json!(level.preview));
         if let Some(a) = &level.active {
@@ -1118,10 +1192,11 @@ fn kicks_to_json(k: &Kicks) -> Value {
 // ---------------------------------------------------------------------------------------------
 // Reading.
 
-/// The problems found so far.
+/// The problems found so far, and the unknown members of rule objects kept so far.
 #[derive(Default)]
 struct Ctx {
     p: Vec<Problem>,
+    kept: RuleExtras,
 }
 
 /// `"a", "b", "c"` for a message, at most 12 names.
@@ -1290,7 +1365,7 @@ impl Ctx {
         }
     }
 
-    /// Warns about members of `o` not in `known`.
+    /// Warns about members of `o` not in `known`; they are ignored.
     fn unknown_members(&mut self, o: &Map<String, Value>, path: &JsonPath, known: &[&str]) {
         for k in o.keys() {
             if !known.contains(&k.as_str()) {
@@ -1304,6 +1379,31 @@ impl Ctx {
                 );
             }
         }
+    }
+
+    /// Warns about members of `o` not in `known` and returns them: they have no effect but
+    /// are kept and saved ([`RuleExtras`]).
+    fn kept_members(
+        &mut self,
+        o: &Map<String, Value>,
+        path: &JsonPath,
+        known: &[&str],
+    ) -> Map<String, Value> {
+        let mut kept = Map::new();
+        for (k, v) in o {
+            if !known.contains(&k.as_str()) {
+                self.warn(
+                    path.key(k),
+                    format!(
+                        "unknown member {} has no effect; it is kept and saved (known: {})",
+                        quote(k),
+                        known.join(", ")
+                    ),
+                );
+                kept.insert(k.clone(), v.clone());
+            }
+        }
+        kept
     }
 
     /// A `"rule"` word among `known`.
@@ -1605,6 +1705,7 @@ fn parse_level(doc: &Value, cx: &mut Ctx) -> Option<FallingLevel> {
         preview: preview?,
         state: state?,
         extra,
+        rule_extra: std::mem::take(&mut cx.kept),
     })
 }
 
@@ -2249,6 +2350,7 @@ fn parse_clear(v: Option<&Value>, cx: &mut Ctx) -> Option<Vec<ClearRule>> {
     let a = cx.array(v, &path, "\"clear\"", 64)?;
     let mut out = Vec::with_capacity(a.len());
     let mut ok = true;
+    let mut seen: BTreeMap<&str, usize> = BTreeMap::new();
     for (i, r) in a.iter().enumerate() {
         let rp = path.index(i);
         let rule = (|| {
@@ -2259,25 +2361,31 @@ fn parse_clear(v: Option<&Value>, cx: &mut Ctx) -> Option<Vec<ClearRule>> {
                 "clear rule",
                 &["connected", "rows", "squares", "lines"],
             )?;
+            let known: &[&str] = match word {
+                "connected" => &["rule", "min"],
+                "rows" => &["rule"],
+                "squares" => &["rule", "size"],
+                _ => &["rule", "min", "diagonal"],
+            };
+            let kept = cx.kept_members(o, &rp, known);
+            let n = seen.entry(word).or_insert(0);
+            if !kept.is_empty() {
+                cx.kept.clear.insert((word.to_string(), *n), kept);
+            }
+            *n += 1;
             match word {
                 "connected" => {
-                    cx.unknown_members(o, &rp, &["rule", "min"]);
                     let min = cx.opt_num(o, "min", &rp, 1, MAX_CELLS as i64)?.unwrap_or(4);
                     Some(ClearRule::Connected { min: min as usize })
                 }
-                "rows" => {
-                    cx.unknown_members(o, &rp, &["rule"]);
-                    Some(ClearRule::Rows)
-                }
+                "rows" => Some(ClearRule::Rows),
                 "squares" => {
-                    cx.unknown_members(o, &rp, &["rule", "size"]);
                     let size = cx.opt_num(o, "size", &rp, 1, MAX_SIDE as i64)?.unwrap_or(2);
                     Some(ClearRule::Squares {
                         size: size as usize,
                     })
                 }
                 _ => {
-                    cx.unknown_members(o, &rp, &["rule", "min", "diagonal"]);
                     let min = cx.opt_num(o, "min", &rp, 1, MAX_SIDE as i64);
                     let diagonal = match o.get("diagonal") {
                         None => Some(false),
@@ -2337,6 +2445,7 @@ fn parse_game_over(v: Option<&Value>, cx: &mut Ctx) -> Option<Vec<GameOver>> {
     let a = cx.array(v, &path, "\"game_over\"", 16)?;
     let mut out = Vec::with_capacity(a.len());
     let mut ok = true;
+    let mut seen: BTreeMap<&str, usize> = BTreeMap::new();
     for (i, r) in a.iter().enumerate() {
         let rp = path.index(i);
         let rule = (|| {
@@ -2347,17 +2456,20 @@ fn parse_game_over(v: Option<&Value>, cx: &mut Ctx) -> Option<Vec<GameOver>> {
                 "game-over condition",
                 &["spawn_blocked", "top_row", "top_row_timeout"],
             )?;
+            let known: &[&str] = match word {
+                "top_row_timeout" => &["rule", "frames"],
+                _ => &["rule"],
+            };
+            let kept = cx.kept_members(o, &rp, known);
+            let n = seen.entry(word).or_insert(0);
+            if !kept.is_empty() {
+                cx.kept.game_over.insert((word.to_string(), *n), kept);
+            }
+            *n += 1;
             match word {
-                "spawn_blocked" => {
-                    cx.unknown_members(o, &rp, &["rule"]);
-                    Some(GameOver::SpawnBlocked)
-                }
-                "top_row" => {
-                    cx.unknown_members(o, &rp, &["rule"]);
-                    Some(GameOver::TopRow)
-                }
+                "spawn_blocked" => Some(GameOver::SpawnBlocked),
+                "top_row" => Some(GameOver::TopRow),
                 _ => {
-                    cx.unknown_members(o, &rp, &["rule", "frames"]);
                     match cx.opt_num(o, "frames", &rp, 1, MAX_TIMING as i64)? {
                         Some(f) => Some(GameOver::TopRowTimeout { frames: f as u32 }),
                         None => {
@@ -2388,7 +2500,7 @@ fn parse_sequence(v: Option<&Value>, tumos: &[String], cx: &mut Ctx) -> Option<S
         });
     };
     let o = cx.small_object(v, &path, "\"sequence\"")?;
-    cx.unknown_members(o, &path, &["order", "tumos"]);
+    cx.kept.sequence = cx.kept_members(o, &path, &["order", "tumos"]);
     let order = match o.get("order") {
         None => Some(Order::Random),
         Some(v) => match cx.string(v, &path.key("order"), "\"order\"") {
@@ -2443,13 +2555,16 @@ fn parse_timing(v: Option<&Value>, cx: &mut Ctx) -> Option<Timing> {
                 Some(n) => *slot = n as u32,
                 None => ok = false,
             },
-            None => cx.warn(
-                path.key(k),
-                format!(
-                    "unknown member {} is ignored (known: gravity, soft_drop, lock, spawn, clear, fall, land)",
-                    quote(k)
-                ),
-            ),
+            None => {
+                cx.warn(
+                    path.key(k),
+                    format!(
+                        "unknown member {} has no effect; it is kept and saved (known: gravity, soft_drop, lock, spawn, clear, fall, land)",
+                        quote(k)
+                    ),
+                );
+                cx.kept.timing.insert(k.clone(), v.clone());
+            }
         }
     }
     ok.then_some(t)
@@ -2487,7 +2602,7 @@ fn parse_score(v: &Value, cx: &mut Ctx) -> Option<ScoreRule> {
     let o = cx.small_object(v, &path, "\"score\"")?;
     let word = cx.rule_word(o, &path, "score rule", &["puyo", "rows"])?;
     if word == "puyo" {
-        cx.unknown_members(
+        cx.kept.score = cx.kept_members(
             o,
             &path,
             &["rule", "chain_bonus", "color_bonus", "group_bonus"],
@@ -2502,7 +2617,7 @@ fn parse_score(v: &Value, cx: &mut Ctx) -> Option<ScoreRule> {
             group_bonus: group?,
         }))
     } else {
-        cx.unknown_members(o, &path, &["rule", "points"]);
+        cx.kept.score = cx.kept_members(o, &path, &["rule", "points"]);
         parse_table(o, "points", &path, &DEFAULT_ROW_POINTS, cx).map(ScoreRule::Rows)
     }
 }
@@ -2512,10 +2627,10 @@ fn parse_goal(v: &Value, cx: &mut Ctx) -> Option<Goal> {
     let o = cx.small_object(v, &path, "\"goal\"")?;
     let word = cx.rule_word(o, &path, "goal", &["clear_all", "chain", "score", "rows"])?;
     if word == "clear_all" {
-        cx.unknown_members(o, &path, &["rule"]);
+        cx.kept.goal = cx.kept_members(o, &path, &["rule"]);
         return Some(Goal::ClearAll);
     }
-    cx.unknown_members(o, &path, &["rule", "min"]);
+    cx.kept.goal = cx.kept_members(o, &path, &["rule", "min"]);
     let hi = match word {
         "score" => MAX_COUNT as i64,
         _ => u32::MAX as i64,
