@@ -1155,3 +1155,82 @@ fn the_first_tumo_waits_for_a_ready_chain_to_finish() {
         "the rest of the fixed sequence"
     );
 }
+
+/// A Puyo level (6 × 13, row 13 hidden, puyoai's timing: fall 2 frames a row, grounding 20,
+/// vanish 50) whose red/blue pair is in play lying flat, the red axis over column 1 and the
+/// blue over column 2. Column 1 holds the red up at row 9; column 2 is empty to the floor, so
+/// the blue hangs over a hole. Where it is placed, (2, 9), the blue would touch the three blues
+/// of column 3 above row 10 (a group of 4); where it lands, (2, 12), it touches the three
+/// blues (3, 11), (3, 12), (4, 12) (another group of 4). Gravity 0 and lock 0: the pair drops
+/// and is placed in frame 1.
+fn split_pair_level() -> Value {
+    json!({
+        "kind": "falling", "width": 6, "height": 13, "hidden_rows": 1,
+        "blocks": [{"name": "red"}, {"name": "blue"}, {"name": "yellow"}, {"name": "green"}],
+        "tumos": [{"name": "pair", "block": "red", "labels": ["blue"], "states": [
+            [[0, 1, 0], [0, -1, 0], [0, 0, 0]], [[0, 0, 0], [0, -1, 1], [0, 0, 0]],
+            [[0, 0, 0], [0, -1, 0], [0, 1, 0]], [[0, 0, 0], [1, -1, 0], [0, 0, 0]]]}],
+        "active": {"tumo": "pair", "state": 1, "x": 0, "y": 0, "labels": ["blue"]},
+        "clear": [{"rule": "connected", "min": 4}], "fall": ["gravity"],
+        "score": {"rule": "puyo"},
+        "sequence": {"order": "fixed", "tumos": []},
+        "timing": {"gravity": 0, "soft_drop": 2, "lock": 0, "spawn": 12, "clear": 50, "fall": 2, "land": 20},
+        "legend": {"R": "red", "B": "blue", "Y": "yellow", "G": "green"},
+        "field": ["......", "......", "......", "......", "......", "......", "......",
+                  "...B..", "...B..", "...B..", ".Y.G..", ".G.B..", ".R.BB."]
+    })
+}
+
+#[test]
+fn a_split_pairs_hanging_half_falls_before_the_groups_are_checked() {
+    // Real Puyo Puyo: when a pair lands with one half over a hole it splits; the hanging half
+    // falls first and only then are groups looked for. So the blue never vanishes at (2, 9)
+    // with column 3's blues: it falls 3 rows, lands, grounds, and vanishes in a chain step
+    // with the blues at the bottom. The same with the paper's Puyo listing as the only rule.
+    let builtin = split_pair_level();
+    let mut listing = builtin.clone();
+    listing["clear"] = json!([]);
+    listing["fall"] = json!([]);
+    listing["script"] = json!(spec_listing("Puyo Puyo [L809"));
+    for (name, doc) in [("built-in", builtin), ("listing", listing)] {
+        let mut g = game(&doc, 0);
+        g.step(Input::Wait);
+        let r = g.last_frame().clone();
+        assert_eq!(r.placed, vec![(1, 9, 1), (2, 9, 2)], "{name}: placed in frame 1");
+        assert!(r.clear_started.is_empty(), "{name}: no group flagged at placement");
+        assert!(r.clear.is_none(), "{name}");
+        assert_eq!(r.fell, vec![((2, 9), (2, 12))], "{name}: the blue falls at once");
+        // In motion 2 frames a row for 3 rows, then 20 frames of grounding.
+        let in_motion = 2 * 3 + 20;
+        assert_eq!(g.moving()[12 * 6 + 2], in_motion, "{name}");
+        assert_eq!(g.fall_offset(2, 12), 3.0, "{name}: drawn where it was placed");
+        for f in 2..=in_motion {
+            g.step(Input::Wait);
+            let r = g.last_frame();
+            assert!(r.clear_started.is_empty(), "{name}: frame {f} still in motion");
+            assert!(g.pending_clear().is_none(), "{name}: frame {f}");
+        }
+        // Landed and grounded: the group of 4 with the fallen blue is flagged.
+        g.step(Input::Wait);
+        let mut flagged = g.last_frame().clear_started.clone();
+        flagged.sort_unstable();
+        assert_eq!(flagged, vec![(2, 12), (3, 11), (3, 12), (4, 12)], "{name}");
+        for _ in 1..50 {
+            g.step(Input::Wait);
+            assert!(g.last_frame().clear.is_none(), "{name}: vanishing");
+        }
+        g.step(Input::Wait);
+        let c = g.last_frame().clear.clone().expect("the vanish ends");
+        assert_eq!(c.chain, 1, "{name}");
+        assert_eq!(c.cells.len(), 4, "{name}");
+        // Tsu: 10 × 4 × clamp(0 + 0 + 0, 1, 999).
+        assert_eq!(g.score(), 40, "{name}");
+        // The blues of column 3 drop 2 rows onto the green; three blues stay.
+        assert_eq!(
+            rows(&g)[9..],
+            [".R.B..", ".Y.B..", ".G.B..", ".R.G.."],
+            "{name}"
+        );
+        assert_eq!(g.max_chain(), 1, "{name}");
+    }
+}

@@ -8,7 +8,10 @@
 //! 3. the rules: the in-motion countdowns tick; a pending clear counts down and is carried out
 //!    when it reaches 0 (no rule runs during a clear); otherwise the built-in rules and then
 //!    the script's `update()` make [`Requests`], which are carried out at once, or, when they
-//!    delete a block and `timing.clear` > 0, held as a pending clear;
+//!    delete a block and `timing.clear` > 0, held as a pending clear. In the frame of a
+//!    placement the fall laws go first: if they move a placed block (the hanging half of a
+//!    split Puyo pair), that fall is the frame's rules pass, and the clear rules see the block
+//!    only once it has landed;
 //! 4. chain, score, rows; the goal; game over; and the next tumo spawns once the field has
 //!    settled and `timing.spawn` frames have passed since the placement.
 //!
@@ -932,6 +935,13 @@ impl FallingGame {
             self.carry_out();
             return;
         }
+        if !self.report.placed.is_empty() {
+            match self.fall_first() {
+                Some(false) => {}
+                Some(true) => return self.finish_rules(),
+                None => return,
+            }
+        }
         for (m, &c) in self.mask.iter_mut().zip(&self.moving) {
             *m = c > 0;
         }
@@ -948,30 +958,83 @@ impl FallingGame {
             &self.level.fall,
             &mut self.req,
         );
-        if let Some(script) = self.script.as_mut() {
-            let active: Vec<(usize, usize, BlockId)> = match self.s.active {
-                Some(p) => {
-                    // `cells_of` borrows self; compute it before the script borrow.
-                    let labels = self.b.labels.clone();
-                    let tumos = &self.level.tumos;
-                    cells_of_free(tumos, &self.field, p, &labels)
-                }
-                None => Vec::new(),
-            };
-            let view = View {
-                field: &self.field,
-                moving: &self.mask,
-                active: &active,
-            };
-            if let Err(e) = script.update(&view, &mut self.req) {
-                self.b.status = Status::Lost {
-                    reason: format!("script error: {e}"),
-                };
-                self.report.script_error = Some(e.clone());
-                self.b.script_error = Some(e);
-                return;
+        if !self.run_script() {
+            return;
+        }
+        self.finish_rules();
+    }
+
+    /// The first rules pass after a placement: the fall laws run before any clear rule looks
+    /// at the placed blocks, so the hanging half of a split Puyo pair falls (and lands, with
+    /// the fall timing of A2/A5) before the groups are checked, as in real Puyo Puyo. The
+    /// built-in fall laws run alone (no clear rule, so nothing is flagged); the script runs
+    /// with the placed blocks still in motion (A2: `100 + kind`; `getAllBlockDownFlag` is
+    /// true), so the paper's Puyo listing only asks for falls and its Tetris listing counts no
+    /// row with a placed block as full.
+    ///
+    /// Leaves the requests in `self.req` and returns whether they change the field:
+    /// `Some(true)`, they delete or move a block and are this frame's requests; `Some(false)`,
+    /// they change nothing and the frame's ordinary rules pass follows; `None`, the script
+    /// stopped the game.
+    fn fall_first(&mut self) -> Option<bool> {
+        for (m, &c) in self.mask.iter_mut().zip(&self.moving) {
+            *m = c > 0;
+        }
+        self.req.reset();
+        let cx = RuleContext {
+            roles: &self.roles,
+            hidden_rows: self.level.hidden_rows,
+            moving: &self.mask,
+        };
+        builtin_update(&self.field, &cx, &[], &self.level.fall, &mut self.req);
+        let w = self.field.width;
+        for &(x, y, _) in &self.report.placed {
+            if let Some(m) = self.mask.get_mut(y * w + x) {
+                *m = true;
             }
         }
+        if !self.run_script() {
+            return None;
+        }
+        let mut copy = self.field.clone();
+        let applied = apply_requests(&mut copy, &self.roles, &self.req);
+        Some(!applied.deleted.is_empty() || !applied.moved.is_empty())
+    }
+
+    /// Runs the script's `update()` (if any) on the field with `self.mask` as the blocks in
+    /// motion, adding to `self.req`. False when it failed: the game is then lost.
+    fn run_script(&mut self) -> bool {
+        let Some(script) = self.script.as_mut() else {
+            return true;
+        };
+        let active: Vec<(usize, usize, BlockId)> = match self.s.active {
+            Some(p) => {
+                // `cells_of` borrows self; compute it before the script borrow.
+                let labels = self.b.labels.clone();
+                let tumos = &self.level.tumos;
+                cells_of_free(tumos, &self.field, p, &labels)
+            }
+            None => Vec::new(),
+        };
+        let view = View {
+            field: &self.field,
+            moving: &self.mask,
+            active: &active,
+        };
+        if let Err(e) = script.update(&view, &mut self.req) {
+            self.b.status = Status::Lost {
+                reason: format!("script error: {e}"),
+            };
+            self.report.script_error = Some(e.clone());
+            self.b.script_error = Some(e);
+            return false;
+        }
+        true
+    }
+
+    /// Carries out the frame's requests, or holds them as a clear in progress when they
+    /// delete a block and `timing.clear` > 0.
+    fn finish_rules(&mut self) {
         let deletes = (0..self.field.cells.len()).any(|i| {
             self.req.delete[i] && self.field.cells[i] != EMPTY && self.role_at(i) != Role::Iron
         });
