@@ -1081,12 +1081,20 @@ fn unknown_members_of_rules_sequence_timing_score_and_goal_are_kept() {
     assert_eq!(saved["timing"]["das"], 10);
     assert_eq!(saved["timing"]["gravity"], 20, "known members as before");
     assert_eq!(saved["score"]["display"], "tsu");
-    assert_eq!(saved["goal"], json!({"rule": "rows", "min": 3, "hint": "three rows"}));
+    assert_eq!(
+        saved["goal"],
+        json!({"rule": "rows", "min": 3, "hint": "three rows"})
+    );
     let back = FallingLevel::from_json(&saved).unwrap();
     assert_eq!(back, l);
     assert_eq!(back.to_json(), saved, "to_json is stable");
     // Without unknown members nothing is kept.
-    assert!(FallingLevel::from_json(&full()).unwrap().rule_extra.is_empty());
+    assert!(
+        FallingLevel::from_json(&full())
+            .unwrap()
+            .rule_extra
+            .is_empty()
+    );
 }
 
 #[test]
@@ -1100,14 +1108,25 @@ fn kept_members_follow_their_rule_through_edits() {
     assert_eq!(saved["clear"][1]["note"], "second");
     assert_eq!(saved["clear"][1]["tag"], json!([1, 2]));
     assert!(saved["clear"][2].get("note").is_none(), "squares has none");
-    assert_eq!(saved["clear"][3]["sweep"], json!({"speed": 4}), "lines keeps its member");
+    assert_eq!(
+        saved["clear"][3]["sweep"],
+        json!({"speed": 4}),
+        "lines keeps its member"
+    );
     assert!(
-        saved["clear"].as_array().unwrap().iter().all(|r| r.get("weight").is_none()),
+        saved["clear"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|r| r.get("weight").is_none()),
         "the removed rows rule's member is gone"
     );
     // An edited rule keeps its members.
     l.clear[1] = tilesmith_engine::kind::falling::level::ClearRule::Connected { min: 6 };
-    assert_eq!(l.to_json()["clear"][1], json!({"rule": "connected", "min": 6, "note": "second", "tag": [1, 2]}));
+    assert_eq!(
+        l.to_json()["clear"][1],
+        json!({"rule": "connected", "min": 6, "note": "second", "tag": [1, 2]})
+    );
     // The game-over list rebuilt in another order (as the editor does) keeps each member
     // with its condition.
     l.game_over.reverse();
@@ -1118,7 +1137,10 @@ fn kept_members_follow_their_rule_through_edits() {
     l.goal = Some(tilesmith_engine::kind::falling::level::Goal::Chain { min: 2 });
     l.rule_extra.goal.insert("min".into(), json!(99));
     let saved = l.to_json();
-    assert_eq!(saved["goal"], json!({"rule": "chain", "min": 2, "hint": "three rows"}));
+    assert_eq!(
+        saved["goal"],
+        json!({"rule": "chain", "min": 2, "hint": "three rows"})
+    );
 }
 
 #[test]

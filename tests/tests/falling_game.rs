@@ -1196,18 +1196,36 @@ fn a_split_pairs_hanging_half_falls_before_the_groups_are_checked() {
         let mut g = game(&doc, 0);
         g.step(Input::Wait);
         let r = g.last_frame().clone();
-        assert_eq!(r.placed, vec![(1, 9, 1), (2, 9, 2)], "{name}: placed in frame 1");
-        assert!(r.clear_started.is_empty(), "{name}: no group flagged at placement");
+        assert_eq!(
+            r.placed,
+            vec![(1, 9, 1), (2, 9, 2)],
+            "{name}: placed in frame 1"
+        );
+        assert!(
+            r.clear_started.is_empty(),
+            "{name}: no group flagged at placement"
+        );
         assert!(r.clear.is_none(), "{name}");
-        assert_eq!(r.fell, vec![((2, 9), (2, 12))], "{name}: the blue falls at once");
+        assert_eq!(
+            r.fell,
+            vec![((2, 9), (2, 12))],
+            "{name}: the blue falls at once"
+        );
         // In motion 2 frames a row for 3 rows, then 20 frames of grounding.
         let in_motion = 2 * 3 + 20;
         assert_eq!(g.moving()[12 * 6 + 2], in_motion, "{name}");
-        assert_eq!(g.fall_offset(2, 12), 3.0, "{name}: drawn where it was placed");
+        assert_eq!(
+            g.fall_offset(2, 12),
+            3.0,
+            "{name}: drawn where it was placed"
+        );
         for f in 2..=in_motion {
             g.step(Input::Wait);
             let r = g.last_frame();
-            assert!(r.clear_started.is_empty(), "{name}: frame {f} still in motion");
+            assert!(
+                r.clear_started.is_empty(),
+                "{name}: frame {f} still in motion"
+            );
             assert!(g.pending_clear().is_none(), "{name}: frame {f}");
         }
         // Landed and grounded: the group of 4 with the fallen blue is flagged.
@@ -1233,4 +1251,126 @@ fn a_split_pairs_hanging_half_falls_before_the_groups_are_checked() {
         );
         assert_eq!(g.max_chain(), 1, "{name}");
     }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The buffer zone above the field.
+
+/// A shipped level with a fixed sequence of `tumos`.
+fn shipped(stem: &str, tumos: &[&str]) -> Value {
+    let path = tilesmith_tests::workspace().join(format!("levels/falling/{stem}.json"));
+    let mut v: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    v["sequence"] = json!({"order": "fixed", "tumos": tumos});
+    v
+}
+
+/// Every cell of the active tumo's grid, in the field or above it, sorted by y then x.
+fn grid_cells(g: &FallingGame) -> Vec<(i32, i32)> {
+    let a = g.active().unwrap();
+    let mut c: Vec<(i32, i32)> = g.level().tumos[a.tumo].states[a.state]
+        .blocks()
+        .map(|(x, y, _)| (a.x + x as i32, a.y + y as i32))
+        .collect();
+    c.sort_by_key(|&(x, y)| (y, x));
+    c
+}
+
+#[test]
+fn an_i_turned_at_spawn_stays_where_srs_puts_it() {
+    // SRS has no ceiling (corpus README). In the corpus's terms the I spawns flat with its
+    // reference cell second from the left; a turn to `right` takes the first test of the
+    // `spawn->right` table and puts the piece's `right` cells about the moved reference cell.
+    // The guideline level spawns the I flat in row 0, columns 3-6, so the reference cell is
+    // (4, 0), and the upright I must end one row above the field and two into it.
+    let path = tilesmith_tests::corpus("falling").join("srs_pieces.json");
+    let srs: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    let pair = |v: &Value| (v[0].as_i64().unwrap() as i32, v[1].as_i64().unwrap() as i32);
+    let test = pair(&srs["kick_tables"]["srs"]["tables"]["I"]["spawn->right"]["tests"][0]);
+    let reference = (4 + test.0, -test.1); // y down
+    let mut want: Vec<(i32, i32)> = srs["pieces"]["I"]["cells"]["right"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| {
+            let (cx, cy) = pair(c);
+            (reference.0 + cx, reference.1 - cy)
+        })
+        .collect();
+    want.sort_by_key(|&(x, y)| (y, x));
+    assert_eq!(
+        want,
+        [(5, -1), (5, 0), (5, 1), (5, 2)],
+        "what the corpus says"
+    );
+
+    let mut g = game(&shipped("tetris", &["I"]), 0);
+    let spawned = active_xy(&g);
+    assert_eq!(
+        cells(&g),
+        [(3, 0), (4, 0), (5, 0), (6, 0)],
+        "flat in row 0, columns 3-6"
+    );
+    play(&mut g, "CW");
+    let r = g.last_frame().turn.clone().unwrap();
+    assert_eq!(r.success, Some(0), "the first test fits: no kick");
+    assert_eq!(grid_cells(&g), want);
+    assert_eq!(
+        (g.active().unwrap().x, g.active().unwrap().y),
+        (spawned.0, spawned.1)
+    );
+    assert_eq!(
+        cells(&g),
+        [(5, 0), (5, 1), (5, 2)],
+        "the field cells it covers"
+    );
+    assert_eq!(
+        g.summary()["active"]["cells"],
+        json!([[5, 0], [5, 1], [5, 2]])
+    );
+    // Saved with a block in the buffer zone, the game loads and continues the same.
+    let saved = FallingLevel::from_json(&g.to_level()).unwrap();
+    assert_eq!(FallingGame::new(saved, 1).state_hash(), g.state_hash());
+    // Turned back, it is flat in row 0 again (the spawn->right test undone).
+    play(&mut g, "CCW");
+    assert_eq!(cells(&g), [(3, 0), (4, 0), (5, 0), (6, 0)]);
+}
+
+#[test]
+fn a_two_state_classic_piece_turns_in_its_first_row() {
+    // tetris-classic has no kicks: a turn fits where it is or fails. Its T spawns flat side up
+    // in rows 0-1 and its upright state reaches one row higher, into the buffer zone.
+    let mut g = game(&shipped("tetris-classic", &["T"]), 0);
+    let (x, y, _) = active_xy(&g);
+    assert_eq!(cells(&g), [(3, 0), (4, 0), (5, 0), (4, 1)]);
+    play(&mut g, "CW");
+    assert_eq!(g.last_frame().turn.as_ref().unwrap().success, Some(0));
+    assert_eq!(active_xy(&g), (x, y, 1));
+    assert_eq!(grid_cells(&g), [(4, -1), (3, 0), (4, 0), (4, 1)]);
+}
+
+#[test]
+fn a_tumo_placed_with_a_block_above_the_field_loses() {
+    // The upright I of the guideline level reaches row -1; with a block under it at (5, 3) it
+    // rests there, and a hard drop places it with a block above the field: lock out.
+    let mut doc = shipped("tetris", &["I", "I"]);
+    let mut field = vec![".........."; 22];
+    field[3] = ".....#....";
+    doc["field"] = json!(field);
+    doc["legend"] = json!({"#": "I"});
+    let mut g = game(&doc, 0);
+    play(&mut g, "CW");
+    assert_eq!(grid_cells(&g), [(5, -1), (5, 0), (5, 1), (5, 2)]);
+    play(&mut g, "HD");
+    match g.status() {
+        Status::Lost { reason } => assert!(reason.contains("above the field"), "{reason}"),
+        s => panic!("not lost: {s:?}"),
+    }
+    assert_eq!(
+        &rows(&g)[..4],
+        ["....._....", "....._....", "....._....", ".....#...."].map(|r| r.replace('_', "#"))
+    );
+    // Flat in row 0 instead, it is placed and the game goes on.
+    let mut g = game(&doc, 0);
+    play(&mut g, "L HD");
+    assert!(matches!(g.status(), Status::Running), "{}", g.summary());
 }

@@ -31,8 +31,8 @@ use super::field::{
 };
 use super::fpgdl::{FieldView, Script, ScriptError};
 use super::level::{
-    ActiveTumo, FallingLevel, GameOver, Goal, Order, QUICK_TURN_FRAMES, QueuedTumo, Role,
-    SavedPending, SavedState, ScoreRule,
+    ActiveTumo, BUFFER_ROWS, FallingLevel, GameOver, Goal, MAX_GRID, Order, QUICK_TURN_FRAMES,
+    QueuedTumo, Role, SavedPending, SavedState, ScoreRule,
 };
 use super::shape::{Turn, TurnResult, try_turn};
 use crate::grid::{Dir, Pos};
@@ -644,16 +644,20 @@ impl FallingGame {
             .collect()
     }
 
-    /// A field cell that can hold a block: inside the field and empty.
+    /// A cell that can hold a block of the active tumo: an empty field cell, or a cell of the
+    /// buffer zone above the field (inside its columns, at most [`BUFFER_ROWS`] rows above
+    /// row 0), which is always empty. Below the floor and beside the walls nothing fits.
     fn free(&self, x: i64, y: i64) -> bool {
-        x >= 0
-            && y >= 0
-            && (x as usize) < self.field.width
-            && (y as usize) < self.field.height
-            && self.field.cells[y as usize * self.field.width + x as usize] == EMPTY
+        let buffer = BUFFER_ROWS as i64;
+        if x < 0 || x as usize >= self.field.width || y < -buffer {
+            return false;
+        }
+        y < 0
+            || ((y as usize) < self.field.height
+                && self.field.cells[y as usize * self.field.width + x as usize] == EMPTY)
     }
 
-    /// Whether tumo place `p` fits: every block inside the field on an empty cell.
+    /// Whether tumo place `p` fits: every block on a [free](Self::free) cell.
     fn fits(&self, p: Place) -> bool {
         let Some(g) = self
             .level
@@ -670,7 +674,8 @@ impl FallingGame {
     /// How many cells `p` can fall before it rests.
     fn drop_distance(&self, p: Place) -> i32 {
         let mut d = 0;
-        while d <= self.field.height as i32
+        let most = (self.field.height + BUFFER_ROWS + MAX_GRID) as i32;
+        while d <= most
             && self.fits(Place {
                 y: p.y + d + 1,
                 ..p
@@ -849,7 +854,8 @@ impl FallingGame {
     }
 
     /// Places the active tumo: its blocks become field blocks (`-1` cells the tumo's `block`,
-    /// labelled cells their drawn kinds).
+    /// labelled cells their drawn kinds). A block in the buffer zone above the field cannot
+    /// become a field block: the game is lost (lock out).
     fn place(&mut self) {
         let Some(p) = self.s.active.take() else {
             return;
@@ -867,8 +873,20 @@ impl FallingGame {
         self.s.placed_since_clear = true;
         self.s.last_failed_turn = None;
         let top = cells.iter().any(|&(_, y, _)| y == 0);
+        let above = self
+            .level
+            .tumos
+            .get(p.tumo)
+            .and_then(|t| t.states.get(p.state))
+            .is_some_and(|g| g.blocks().any(|(_, by, _)| p.y as i64 + (by as i64) < 0));
         self.report.placed = cells;
-        if top && self.level.game_over.contains(&GameOver::TopRow) {
+        if above {
+            // The field keeps no rows above row 0, so the game cannot go on with the block
+            // (the guideline's lock out), whatever `game_over` lists.
+            self.b.status = Status::Lost {
+                reason: "a tumo was placed with a block above the field".into(),
+            };
+        } else if top && self.level.game_over.contains(&GameOver::TopRow) {
             self.b.status = Status::Lost {
                 reason: "a block was placed in the top row".into(),
             };

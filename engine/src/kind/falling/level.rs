@@ -58,6 +58,15 @@ pub const DEFAULT_PREVIEW: usize = 2;
 /// frames").
 pub const QUICK_TURN_FRAMES: u64 = 15;
 
+/// The rows of the buffer zone above the field: rows y = −1 … −248, inside the field's
+/// columns, where the active tumo's blocks may be (moving, turning, kicking) and which are
+/// always empty. SRS has no ceiling (the corpus README: "Cells above the listed rows are
+/// empty"), and guideline Tetris keeps 20 hidden rows above its 20 visible ones; 248
+/// (`MAX_OFFSET − MAX_GRID`) is as good as no ceiling while the grid of a tumo in the buffer
+/// stays within the ±256 coordinates of `active`. A tumo placed with a block there loses the
+/// game (lock out).
+pub const BUFFER_ROWS: usize = MAX_OFFSET as usize - MAX_GRID;
+
 /// What a block kind does besides its colour (`role`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub enum Role {
@@ -2469,18 +2478,16 @@ fn parse_game_over(v: Option<&Value>, cx: &mut Ctx) -> Option<Vec<GameOver>> {
             match word {
                 "spawn_blocked" => Some(GameOver::SpawnBlocked),
                 "top_row" => Some(GameOver::TopRow),
-                _ => {
-                    match cx.opt_num(o, "frames", &rp, 1, MAX_TIMING as i64)? {
-                        Some(f) => Some(GameOver::TopRowTimeout { frames: f as u32 }),
-                        None => {
-                            cx.err(
+                _ => match cx.opt_num(o, "frames", &rp, 1, MAX_TIMING as i64)? {
+                    Some(f) => Some(GameOver::TopRowTimeout { frames: f as u32 }),
+                    None => {
+                        cx.err(
                                 rp.clone(),
                                 "\"top_row_timeout\" needs \"frames\": how long a block may stay in the top row",
                             );
-                            None
-                        }
+                        None
                     }
-                }
+                },
             }
         })();
         match rule {
@@ -2551,10 +2558,12 @@ fn parse_timing(v: Option<&Value>, cx: &mut Ctx) -> Option<Timing> {
     let mut ok = true;
     for (k, v) in o {
         match t.member_mut(k) {
-            Some(slot) => match cx.num(v, &path.key(k), &format!("\"{k}\""), 0, MAX_TIMING as i64) {
-                Some(n) => *slot = n as u32,
-                None => ok = false,
-            },
+            Some(slot) => {
+                match cx.num(v, &path.key(k), &format!("\"{k}\""), 0, MAX_TIMING as i64) {
+                    Some(n) => *slot = n as u32,
+                    None => ok = false,
+                }
+            }
             None => {
                 cx.warn(
                     path.key(k),
@@ -2837,11 +2846,12 @@ fn parse_active(
             l
         }
     };
+    let buffer = BUFFER_ROWS as i64;
     for (fx, fy, _) in covered(t, state, x, y) {
-        if fx < 0 || fy < 0 || fx >= field.width as i64 || fy >= field.height as i64 {
+        if fx < 0 || fy < -buffer || fx >= field.width as i64 || fy >= field.height as i64 {
             cx.err(
                 path,
-                format!("the active tumo at [{x}, {y}] in state {state} has a block outside the field, at [{fx}, {fy}]"),
+                format!("the active tumo at [{x}, {y}] in state {state} has a block outside the field and its buffer zone, at [{fx}, {fy}]"),
             );
             return None;
         }
