@@ -9,6 +9,7 @@
 //! cell" or "a tick is 1/5 s".
 
 pub mod baba;
+pub mod board;
 pub mod boulder;
 pub mod falling;
 
