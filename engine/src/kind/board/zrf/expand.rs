@@ -52,7 +52,10 @@ pub(crate) fn expand(top: Vec<Node>) -> Result<(Vec<Node>, Vec<ZrfProblem>), Zrf
                 if old.is_some() {
                     warnings.push(ZrfProblem {
                         span: node.span,
-                        message: format!("macro {} is defined again; this later one is used", quote(n)),
+                        message: format!(
+                            "macro {} is defined again; this later one is used",
+                            quote(n)
+                        ),
                         warning: true,
                     });
                 }
@@ -226,7 +229,9 @@ impl Expander {
                 if at >= MAX_DEPTH {
                     return Err(err(
                         call,
-                        format!("lists nested deeper than {MAX_DEPTH} levels after macro expansion"),
+                        format!(
+                            "lists nested deeper than {MAX_DEPTH} levels after macro expansion"
+                        ),
                     ));
                 }
                 self.count(1, call)?;
@@ -273,11 +278,9 @@ mod tests {
 
     #[test]
     fn substitution_splicing_and_nested_calls() {
-        let out = run(
-            "(define step ($1 (verify empty?) add))\n\
+        let out = run("(define step ($1 (verify empty?) add))\n\
              (define two (step $1) (step $2))\n\
-             (moves (two n (s)) x)",
-        )
+             (moves (two n (s)) x)")
         .unwrap();
         assert_eq!(out.len(), 1);
         assert_eq!(
@@ -299,7 +302,11 @@ mod tests {
     fn missing_argument_is_located_in_the_body() {
         let e = run("(define m ($1 $2))\n(x (m a))").unwrap_err();
         assert_eq!(e.span, Span { line: 1, col: 15 });
-        assert!(e.message.contains("$2") && e.message.contains("2:4"), "{}", e.message);
+        assert!(
+            e.message.contains("$2") && e.message.contains("2:4"),
+            "{}",
+            e.message
+        );
     }
 
     #[test]
@@ -322,7 +329,11 @@ mod tests {
         for i in 0..12 {
             t.push_str(&format!(
                 "(define y{i} ({p}) ({p}) ({p}) ({p}) ({p}) ({p}) ({p}) ({p}))\n",
-                p = if i == 0 { "y".to_string() } else { format!("y{}", i - 1) }
+                p = if i == 0 {
+                    "y".to_string()
+                } else {
+                    format!("y{}", i - 1)
+                }
             ));
         }
         t.push_str("(x (y11))");

@@ -116,12 +116,10 @@ fn entries(text: &str) -> Result<(Vec<Entry>, Vec<ZrfProblem>), Vec<ZrfProblem>>
         let mut default = false;
         for item in rest {
             match item.head() {
-                Some((h, args)) if h == "title" => {
-                    match args.first().and_then(Node::text) {
-                        Some(t) if args.len() == 1 => title = Some(t.to_string()),
-                        _ => errors.push(err(item.span, "(title …) needs one string")),
-                    }
-                }
+                Some((h, args)) if h == "title" => match args.first().and_then(Node::text) {
+                    Some(t) if args.len() == 1 => title = Some(t.to_string()),
+                    _ => errors.push(err(item.span, "(title …) needs one string")),
+                },
                 Some((h, _)) if h == "default" => default = true,
                 _ => {}
             }
@@ -139,7 +137,10 @@ fn entries(text: &str) -> Result<(Vec<Entry>, Vec<ZrfProblem>), Vec<ZrfProblem>>
             }
             game = Some(out.len());
         } else if game.is_none() {
-            errors.push(err(span, "a (variant …) must follow the (game …) it varies"));
+            errors.push(err(
+                span,
+                "a (variant …) must follow the (game …) it varies",
+            ));
             continue;
         }
         out.push(Entry {
