@@ -1,9 +1,9 @@
 //! The ZRF front end: reads Zillions-of-Games rule files (S-expressions with `define` macros)
 //! and compiles one game variant into [`Rules`], with every problem at its line and column.
 //!
-//! Stages: [`sexpr`] reads the text into nodes with places; [`expand`] expands the
+//! Stages: `sexpr` reads the text into nodes with places; `expand` expands the
 //! `(define …)` macros; this module picks the `(game …)` or `(variant …)` and merges a
-//! variant onto its game ([`merge`]); `compile` and `board` turn the sections into
+//! variant onto its game (`merge`); `compile` and `board` turn the sections into
 //! [`Rules`]. The supported subset, variant inheritance and what is warned about or refused
 //! are in `docs/board-zrf.md`.
 //!
@@ -181,7 +181,9 @@ pub fn variants(text: &str) -> Result<Vec<String>, Vec<ZrfProblem>> {
 /// `None` takes the `(default)` variant if the file marks one, else the `(game …)`.
 /// Returns the rules and the warnings.
 ///
-/// A variant inherits its game and replaces the sections it gives ([`merge`]).
+/// A variant inherits its game: each section it gives replaces the game's sections of the
+/// same key (a piece by its name, an option by its name, all end conditions together, any
+/// other section by its head word), see `docs/board-zrf.md`.
 ///
 /// # Errors
 /// Every error found (with the warnings), each at its line and column.
