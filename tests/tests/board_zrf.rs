@@ -1044,3 +1044,32 @@ proptest! {
         }
     }
 }
+
+/// Inputs near the limits compile or fail quickly: no step is quadratic in the file's size.
+#[test]
+fn large_inputs_stay_fast() {
+    let started = std::time::Instant::now();
+    // A zone naming one position 200 000 times.
+    let zone = format!(
+        "(zone (name z) (players W B) (positions {}))",
+        "a1 ".repeat(200_000)
+    );
+    let text = game_with_block("(n add)").replace("(s 0 1))))", &format!("(s 0 1))) {zone})"));
+    let (r, _) = rules(&text, None);
+    assert_eq!(r.board.zones[0].positions[0].len(), 1);
+    // A game and a variant of 60 000 options each, merged.
+    let opts = "(option \"ko\" false) ".repeat(60_000);
+    let text = game_with_block("(n add)").replace("(board-setup", &format!("{opts} (board-setup"))
+        + &format!("\n(variant (title \"V\") {opts})");
+    let (r, _) = rules(&text, Some("V"));
+    assert_eq!(r.title, "V");
+    // 400 000 top-level words.
+    let text = "x ".repeat(400_000);
+    let e = zrf::compile(&text, None).unwrap_err();
+    assert!(e.len() <= 100);
+    assert!(
+        started.elapsed().as_secs() < 30,
+        "took {:?}",
+        started.elapsed()
+    );
+}
