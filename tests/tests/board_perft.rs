@@ -38,7 +38,10 @@ fn check(rules: &Rules, game: &str, max: u32) {
     for d in 1..=max {
         let t = Instant::now();
         let n = perft(rules, &pos, d, PerftEnd::FullDepth);
-        eprintln!("{game} perft {d} = {n} in {:.3}s", t.elapsed().as_secs_f64());
+        eprintln!(
+            "{game} perft {d} = {n} in {:.3}s",
+            t.elapsed().as_secs_f64()
+        );
         assert_eq!(n, table[d as usize - 1], "{game} perft {d}");
     }
 }
@@ -46,7 +49,11 @@ fn check(rules: &Rules, game: &str, max: u32) {
 /// Deep counts run where they are fast: the whole table in release builds, fewer depths in
 /// debug builds (where the engine is not optimised). See BENCHMARKS.md for the timings.
 fn depth(release: u32, debug: u32) -> u32 {
-    if cfg!(debug_assertions) { debug } else { release }
+    if cfg!(debug_assertions) {
+        debug
+    } else {
+        release
+    }
 }
 
 #[test]
@@ -66,10 +73,15 @@ fn checkers_opening_turns_and_a_capture_chain() {
     let rules = load("english-checkers.zrf", None);
     let pos = Position::initial(&rules);
     // Black moves first; its men on the third rank step diagonally forward.
-    let mut names: Vec<String> = turns(&rules, &pos).into_iter().map(|t| t.notation).collect();
+    let mut names: Vec<String> = turns(&rules, &pos)
+        .into_iter()
+        .map(|t| t.notation)
+        .collect();
     names.sort();
     assert_eq!(
         names,
-        vec!["a3-b4", "c3-b4", "c3-d4", "e3-d4", "e3-f4", "g3-f4", "g3-h4"]
+        vec![
+            "a3-b4", "c3-b4", "c3-d4", "e3-d4", "e3-f4", "g3-f4", "g3-h4"
+        ]
     );
 }

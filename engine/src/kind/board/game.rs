@@ -124,32 +124,79 @@ impl BoardGame {
         Some(h.finish())
     }
 
+    /// The position before the last turn, rebuilt from its undo record.
+    fn previous(&self) -> Option<Position> {
+        let d = self.done.last()?;
+        let mut prev = self.pos.clone();
+        for (i, piece) in &d.cells {
+            if let Some(c) = prev.cells.get_mut(*i as usize) {
+                *c = *piece;
+            }
+        }
+        if let Some(r) = &d.reserve {
+            prev.reserve = r.clone();
+        }
+        prev.turn = d.turn_index;
+        prev.last = d.last;
+        prev.partial = d.partial;
+        Some(prev)
+    }
+
+    /// The history [`play::outcome`] is given: it counts the earlier occurrences of the
+    /// position (same pieces, reserves and turn) and takes the player who made the last turn
+    /// from the last entry. The game keeps counts, not positions, so copies of the current
+    /// position stand for its earlier occurrences, followed by the position before the last
+    /// turn. Empty when the rules do not test `repetition`.
+    fn history(&self) -> Vec<Position> {
+        let Some(key) = self.repetition_key() else {
+            return Vec::new();
+        };
+        let earlier = self.seen.get(&key).map_or(0, |n| n.saturating_sub(1)) as usize;
+        let Some(prev) = self.previous() else {
+            return Vec::new();
+        };
+        let same = |h: &Position| {
+            h.cells == self.pos.cells && h.reserve == self.pos.reserve && h.turn == self.pos.turn
+        };
+        let copies = earlier.saturating_sub(usize::from(same(&prev))).min(8);
+        let mut v = vec![self.pos.clone(); copies];
+        v.push(prev);
+        v
+    }
+
     /// Works out the status and the legal turns of the current position.
     fn settle(&mut self) {
         let rules = Arc::clone(&self.level.rules);
-        // `outcome` counts earlier occurrences of the position in the history: they are
-        // equal to it, so copies of it stand for them (the game keeps counts, not positions).
-        let earlier = self
-            .repetition_key()
-            .and_then(|k| self.seen.get(&k))
-            .map_or(0, |n| n.saturating_sub(1) as usize);
-        let history = vec![self.pos.clone(); earlier.min(8)];
+        let history = self.history();
         self.legal.clear();
         self.status = match play::outcome(&rules, &self.pos, &history) {
+            // One player: a win condition wins; any other end (a loss condition, no move
+            // left) loses (the generator names the lone player as the winner of a loss).
+            Some(o) if rules.players.len() <= 1 => {
+                if o.winner.is_some() && o.reason.ends_with("(win-condition)") {
+                    Status::Won {
+                        points: 1,
+                        winner: rules.players.first().cloned(),
+                    }
+                } else {
+                    Status::Lost { reason: o.reason }
+                }
+            }
             Some(o) => match o.winner {
                 Some(w) => Status::Won {
                     points: 1,
                     winner: rules.players.get(w as usize).cloned(),
                 },
-                None if rules.players.len() <= 1 => Status::Lost { reason: o.reason },
                 None => Status::Draw { reason: o.reason },
             },
             None => {
                 self.legal = play::turns(&rules, &self.pos);
                 if self.legal.is_empty() {
+                    // `outcome` ends a game whose player to move has no turn; this is the
+                    // case of a generation error that `turns` turned into no turns.
                     let who = self.to_move_name().unwrap_or_default();
                     Status::Draw {
-                        reason: format!("{} has no legal move", who.to_lowercase()),
+                        reason: format!("{who} has no legal move"),
                     }
                 } else {
                     Status::Running

@@ -717,17 +717,21 @@ pub fn position_json(
         }
     }
     o.insert("setup".into(), Value::Object(setup));
-    let mut reserve = Map::new();
-    for (pl, counts) in pos.reserve.iter().enumerate() {
-        let mut per = Map::new();
-        for (k, n) in counts.iter().enumerate().filter(|(_, n)| **n > 0) {
-            per.insert(kname(k as PieceId), json!(n));
+    // Unlimited reserves (a setup without `off`) are the rules' own: written only when
+    // counted.
+    if !pos.reserve.iter().flatten().any(|n| *n == u32::MAX) {
+        let mut reserve = Map::new();
+        for (pl, counts) in pos.reserve.iter().enumerate() {
+            let mut per = Map::new();
+            for (k, n) in counts.iter().enumerate().filter(|(_, n)| **n > 0) {
+                per.insert(kname(k as PieceId), json!(n));
+            }
+            if !per.is_empty() {
+                reserve.insert(pname(pl as PlayerId), Value::Object(per));
+            }
         }
-        if !per.is_empty() {
-            reserve.insert(pname(pl as PlayerId), Value::Object(per));
-        }
+        o.insert("reserve".into(), Value::Object(reserve));
     }
-    o.insert("reserve".into(), Value::Object(reserve));
     if !attributes.is_empty() {
         o.insert("attributes".into(), Value::Object(attributes));
     }

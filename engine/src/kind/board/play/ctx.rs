@@ -117,7 +117,9 @@ impl<'r> Ctx<'r> {
     #[inline]
     pub fn in_zone(&self, z: ZoneId, player: PlayerId, p: PosId) -> bool {
         let i = ((z as usize * self.nplayers) + player as usize) * self.npos + p as usize;
-        (p as usize) < self.npos && (player as usize) < self.nplayers && self.zone_in.get(i) == Some(&true)
+        (p as usize) < self.npos
+            && (player as usize) < self.nplayers
+            && self.zone_in.get(i) == Some(&true)
     }
 
     /// True when the setup counts reserves (`off N` somewhere): then drops take pieces from

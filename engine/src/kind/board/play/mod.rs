@@ -287,7 +287,14 @@ pub fn moves(rules: &Rules, pos: &Position) -> Result<Vec<Move>, GenError> {
         None => movegen::Who::All(rules.turn_order.get(pos.turn).and_then(|e| e.move_type)),
     };
     let mut buf = movegen::MoveBuf::default();
-    movegen::generate(&ctx, pos, mover, who, &mut movegen::Scratch::default(), &mut buf)?;
+    movegen::generate(
+        &ctx,
+        pos,
+        mover,
+        who,
+        &mut movegen::Scratch::default(),
+        &mut buf,
+    )?;
     Ok(buf
         .heads
         .iter()
@@ -355,7 +362,8 @@ pub fn play_turn(rules: &Rules, pos: &mut Position, turn: &TurnMove) {
 /// a draw whose reason is the error.
 pub fn outcome(rules: &Rules, pos: &Position, history: &[Position]) -> Option<Outcome> {
     let ctx = Ctx::new(rules);
-    let same = |h: &&Position| h.cells == pos.cells && h.reserve == pos.reserve && h.turn == pos.turn;
+    let same =
+        |h: &&Position| h.cells == pos.cells && h.reserve == pos.reserve && h.turn == pos.turn;
     let repeated_by = (history.iter().filter(same).count() >= 2)
         .then(|| history.last().map(|h| turns::mover(&ctx, h)))
         .flatten();
@@ -391,7 +399,12 @@ pub fn perft(rules: &Rules, pos: &Position, depth: u32, end: PerftEnd) -> u64 {
 ///
 /// # Errors
 /// As [`try_turns`], for any position reached.
-pub fn try_perft(rules: &Rules, pos: &Position, depth: u32, end: PerftEnd) -> Result<u64, GenError> {
+pub fn try_perft(
+    rules: &Rules,
+    pos: &Position,
+    depth: u32,
+    end: PerftEnd,
+) -> Result<u64, GenError> {
     let ctx = Ctx::new(rules);
     perft::Perft::new(&ctx, end).run(pos, depth, 0)
 }

@@ -47,11 +47,13 @@ fn board(files: u16, ranks: u16, players: usize) -> BoardShape {
         for col in 0..files as i32 {
             for (_, dx, dy) in DIRS {
                 let (c, r) = (col + dx, row + dy);
-                links.push(if c < 0 || r < 0 || c >= files as i32 || r >= ranks as i32 {
-                    NO_POS
-                } else {
-                    (r * files as i32 + c) as PosId
-                });
+                links.push(
+                    if c < 0 || r < 0 || c >= files as i32 || r >= ranks as i32 {
+                        NO_POS
+                    } else {
+                        (r * files as i32 + c) as PosId
+                    },
+                );
             }
         }
     }
@@ -100,7 +102,11 @@ fn block(b: Vec<Instr>) -> MoveDef {
 }
 
 fn at(r: &Rules, name: &str) -> PosId {
-    r.board.positions.iter().position(|p| p.name == name).unwrap() as PosId
+    r.board
+        .positions
+        .iter()
+        .position(|p| p.name == name)
+        .unwrap() as PosId
 }
 
 fn kind(r: &Rules, name: &str) -> PieceId {
@@ -211,7 +217,12 @@ fn loss(players: &[PlayerId], test: EndTest) -> EndCondition {
 
 /// Rook blocks as in Example 1: `( d (while empty? add d) (verify enemy?) add )`.
 fn rook_block(d: DirId) -> Vec<Instr> {
-    vec![st(d), wh(empty(), vec![add(), st(d)]), verify(enemy()), add()]
+    vec![
+        st(d),
+        wh(empty(), vec![add(), st(d)]),
+        verify(enemy()),
+        add(),
+    ]
 }
 
 #[test]
@@ -221,7 +232,10 @@ fn example_1_serial_adds_capture_by_moving_and_the_legality_filter() {
         8,
         &["White", "Black"],
         vec![
-            piece("Rook", vec![rook_block(N), rook_block(E), rook_block(S), rook_block(W)]),
+            piece(
+                "Rook",
+                vec![rook_block(N), rook_block(E), rook_block(S), rook_block(W)],
+            ),
             piece("King", vec![]),
         ],
     );
@@ -307,8 +321,14 @@ fn example_2_promotion_by_add_is_level_1_and_change_type_level_2() {
             copy: false
         }]
     );
-    assert_eq!(all[1].primitives, vec![mv(e7, e8), Primitive::ChangeType(e8, queen)]);
-    assert_eq!(all[2].primitives, vec![mv(e7, e8), Primitive::ChangeType(e7, queen)]);
+    assert_eq!(
+        all[1].primitives,
+        vec![mv(e7, e8), Primitive::ChangeType(e8, queen)]
+    );
+    assert_eq!(
+        all[2].primitives,
+        vec![mv(e7, e8), Primitive::ChangeType(e7, queen)]
+    );
     assert_eq!(all[3].primitives, vec![mv(e7, e8), Primitive::Capture(e8)]);
 
     let run = |m: &Move| {
@@ -446,7 +466,10 @@ fn example_4_castling_by_cascade_key_is_the_king_movement() {
         st(W),
         add(),
     ];
-    r.pieces = vec![piece("King", vec![spec_block, zrf_block]), piece("Rook", vec![])];
+    r.pieces = vec![
+        piece("King", vec![spec_block, zrf_block]),
+        piece("Rook", vec![]),
+    ];
     let mut pos = empty_pos(&r);
     put(&r, &mut pos, "e1", 0, "King");
     put(&r, &mut pos, "h1", 0, "Rook");
@@ -495,7 +518,10 @@ fn example_5_cascade_rotates_three_pieces_without_capturing() {
     put(&r, &mut pos, "b2", 0, "Three");
     let t = turns(&r, &pos);
     assert_eq!(notations(&t), vec!["a1-b1"]);
-    assert_eq!(t[0].parts[0].primitives, vec![mv(a1, b1), mv(b1, b2), mv(b2, a1)]);
+    assert_eq!(
+        t[0].parts[0].primitives,
+        vec![mv(a1, b1), mv(b1, b2), mv(b2, a1)]
+    );
     play_turn(&r, &mut pos, &t[0]);
     assert_eq!(cell(&r, &pos, "b1"), Some((0, "One".into())));
     assert_eq!(cell(&r, &pos, "b2"), Some((0, "Two".into())));
@@ -532,7 +558,10 @@ fn example_6_checkers_double_jump_is_one_turn_of_two_parts() {
     // The first part alone, as generated.
     let first = moves(&r, &pos).unwrap();
     assert_eq!(first.len(), 1);
-    assert_eq!(first[0].primitives, vec![mv(a1, c3), Primitive::Capture(b2)]);
+    assert_eq!(
+        first[0].primitives,
+        vec![mv(a1, c3), Primitive::Capture(b2)]
+    );
     assert_eq!(first[0].partial, Some(Some(0)));
     // The continuation is generated from the actual position after part 1 (b2 gone).
     let mut mid = pos.clone();
@@ -540,7 +569,10 @@ fn example_6_checkers_double_jump_is_one_turn_of_two_parts() {
     mid.partial = Some((c3, Some(0)));
     let second = moves(&r, &mid).unwrap();
     assert_eq!(second.len(), 1);
-    assert_eq!(second[0].primitives, vec![mv(c3, e5), Primitive::Capture(d4)]);
+    assert_eq!(
+        second[0].primitives,
+        vec![mv(c3, e5), Primitive::Capture(d4)]
+    );
     // As a whole turn.
     let t = turns(&r, &pos);
     assert_eq!(notations(&t), vec!["a1xc3xe5"]);
@@ -708,8 +740,13 @@ fn example_10_parallel_blocks_do_not_share_marks_or_flags() {
     r.pieces[0].moves[0]
         .block
         .push(verify(Cond::PositionFlag(0, Loc::Pos(d4))));
-    r.pieces[0].moves[0].block.push(verify(Cond::Marked(Loc::Pos(d4))));
+    r.pieces[0].moves[0]
+        .block
+        .push(verify(Cond::Marked(Loc::Pos(d4))));
     r.pieces[0].moves[0].block.push(st(N));
     r.pieces[0].moves[0].block.push(add());
-    assert_eq!(notations(&turns(&r, &pos)), vec!["d3-d4", "d3-d5#1", "d3-d5#2"]);
+    assert_eq!(
+        notations(&turns(&r, &pos)),
+        vec!["d3-d4", "d3-d5#1", "d3-d5#2"]
+    );
 }
