@@ -211,7 +211,11 @@ pub fn is_rules_path(path: &Path) -> bool {
 /// One problem at `$.rules` (unlocated) when the file cannot be read: missing, not a regular
 /// file, too large, not UTF-8. The member is then left as it was.
 pub fn resolve_files(value: &mut Value, base: &Path) -> Vec<Problem> {
-    if value.get("kind").and_then(Value::as_str) != Some("board") {
+    let board = value
+        .get("kind")
+        .and_then(Value::as_str)
+        .is_some_and(|k| k.eq_ignore_ascii_case("board"));
+    if !board {
         return Vec::new();
     }
     let Some(Value::String(name)) = value.get("rules") else {
