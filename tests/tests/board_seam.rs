@@ -614,3 +614,44 @@ fn game_kind_and_concrete_type_are_reachable() {
     );
     assert!(k.steps_per_second() > 0.0);
 }
+
+/// The stored replays of complete board games (`tests/replays/board/`) replay to their
+/// recorded state; each game ends on its last word and not before, and every word was read
+/// in its position.
+#[test]
+fn stored_board_replays_are_complete_games() {
+    let dir = workspace().join("tests/replays/board");
+    let files = tilesmith_tests::json_files(&dir);
+    assert!(
+        files.len() >= 3,
+        "{} replays in {}",
+        files.len(),
+        dir.display()
+    );
+    for f in files {
+        let r = Replay::load(&f).unwrap_or_else(|e| panic!("{}: {e}", f.display()));
+        let words = r.words.clone().unwrap();
+        assert_eq!(words.len(), r.inputs.len(), "{}", f.display());
+        let out = r.run().unwrap();
+        assert!(out.matches, "{}", f.display());
+        assert!(
+            out.game.status().is_over(),
+            "{}: a complete game",
+            f.display()
+        );
+        // Played again word by word: running until the last word.
+        let mut g = r.document().unwrap().start(0).unwrap();
+        for (k, w) in words.iter().enumerate() {
+            assert_eq!(
+                g.status(),
+                Status::Running,
+                "{} over before word {k}",
+                f.display()
+            );
+            let i = g.read_input(w).unwrap();
+            assert_eq!(g.input_word(i).as_deref(), Some(w.as_str()));
+            g.step(i);
+        }
+        assert_eq!(g.state_hash(), out.hash, "{}", f.display());
+    }
+}
