@@ -7,13 +7,11 @@
 
 use std::time::Instant;
 
-use serde_json::Value;
-use tilesmith_engine::kind::board::Rules;
 use rand_chacha::ChaCha8Rng;
 use rand_core::{Rng as _, SeedableRng as _};
-use tilesmith_engine::kind::board::play::{
-    Engine, PerftEnd, Position, perft, play_turn, turns,
-};
+use serde_json::Value;
+use tilesmith_engine::kind::board::Rules;
+use tilesmith_engine::kind::board::play::{Engine, PerftEnd, Position, perft, play_turn, turns};
 use tilesmith_engine::kind::board::zrf::compile;
 use tilesmith_tests::corpus;
 
@@ -42,7 +40,10 @@ fn check(rules: &Rules, game: &str, max: u32) {
     for d in 1..=max {
         let t = Instant::now();
         let n = perft(rules, &pos, d, PerftEnd::FullDepth);
-        eprintln!("{game} perft {d} = {n} in {:.3}s", t.elapsed().as_secs_f64());
+        eprintln!(
+            "{game} perft {d} = {n} in {:.3}s",
+            t.elapsed().as_secs_f64()
+        );
         assert_eq!(n, table[d as usize - 1], "{game} perft {d}");
     }
 }
@@ -50,7 +51,11 @@ fn check(rules: &Rules, game: &str, max: u32) {
 /// Deep counts run where they are fast: the whole table in release builds, fewer depths in
 /// debug builds (where the engine is not optimised). See BENCHMARKS.md for the timings.
 fn depth(release: u32, debug: u32) -> u32 {
-    if cfg!(debug_assertions) { debug } else { release }
+    if cfg!(debug_assertions) {
+        debug
+    } else {
+        release
+    }
 }
 
 #[test]
@@ -70,7 +75,12 @@ fn place(rules: &Rules, pos: &mut Position, player: &str, piece: &str, squares: 
     let player = rules.players.iter().position(|p| p == player).unwrap() as u8;
     let kind = rules.pieces.iter().position(|p| p.name == piece).unwrap() as u8;
     for sq in squares {
-        let i = rules.board.positions.iter().position(|d| d.name == *sq).unwrap();
+        let i = rules
+            .board
+            .positions
+            .iter()
+            .position(|d| d.name == *sq)
+            .unwrap();
         pos.cells[i] = Some(tilesmith_engine::kind::board::play::Piece {
             player,
             kind,
@@ -84,11 +94,16 @@ fn checkers_openings_jump_chains_and_crowning() {
     let rules = load("english-checkers.zrf", None);
     let pos = Position::initial(&rules);
     // Black moves first; its men on the third rank step diagonally forward.
-    let mut names: Vec<String> = turns(&rules, &pos).into_iter().map(|t| t.notation).collect();
+    let mut names: Vec<String> = turns(&rules, &pos)
+        .into_iter()
+        .map(|t| t.notation)
+        .collect();
     names.sort();
     assert_eq!(
         names,
-        vec!["a3-b4", "c3-b4", "c3-d4", "e3-d4", "e3-f4", "g3-f4", "g3-h4"]
+        vec![
+            "a3-b4", "c3-b4", "c3-d4", "e3-d4", "e3-f4", "g3-f4", "g3-h4"
+        ]
     );
 
     // A double jump is one turn of two parts, and capture is compulsory: the man on a1
@@ -115,7 +130,12 @@ fn checkers_openings_jump_chains_and_crowning() {
     assert_eq!(names, vec!["b6xd8"]);
     let mut after = pos.clone();
     play_turn(&rules, &mut after, &all[0]);
-    let d8 = rules.board.positions.iter().position(|d| d.name == "d8").unwrap();
+    let d8 = rules
+        .board
+        .positions
+        .iter()
+        .position(|d| d.name == "d8")
+        .unwrap();
     let king = rules.pieces.iter().position(|p| p.name == "King").unwrap() as u8;
     assert_eq!(after.cells[d8].map(|p| p.kind), Some(king));
 }
@@ -125,7 +145,10 @@ fn lewthwaite_5x5_slides_into_the_hole() {
     let rules = load("lewthwaite.zrf", None);
     let pos = Position::initial(&rules);
     // White to move; the hole is c3 and White's men beside it are c4, b3, d3 and c2.
-    let mut names: Vec<String> = turns(&rules, &pos).into_iter().map(|t| t.notation).collect();
+    let mut names: Vec<String> = turns(&rules, &pos)
+        .into_iter()
+        .map(|t| t.notation)
+        .collect();
     names.sort();
     assert_eq!(names, vec!["b3-c3", "c2-c3", "c4-c3", "d3-c3"]);
     // Each slide opens a hole with three Black men and the White man just moved around it.
@@ -144,7 +167,9 @@ fn lewthwaite_7x7_push_moves_a_whole_line_at_once() {
     // with a friend: the flag of the last piece pushed).
     assert_eq!(
         names,
-        vec!["a4-b4", "c4-d4", "d1-d2", "d3-d4", "d5-d4", "d7-d6", "e4-d4", "g4-f4"]
+        vec![
+            "a4-b4", "c4-d4", "d1-d2", "d3-d4", "d5-d4", "d7-d6", "e4-d4", "g4-f4"
+        ]
     );
     // d7-d6 is three movements at once: d7->d6, d6->d5, d5->d4 (the key is the first).
     let push = all.iter().find(|t| t.notation == "d7-d6").unwrap();
@@ -153,7 +178,12 @@ fn lewthwaite_7x7_push_moves_a_whole_line_at_once() {
     let mut after = pos.clone();
     play_turn(&rules, &mut after, push);
     let name = |p: &Position, sq: &str| {
-        let i = rules.board.positions.iter().position(|d| d.name == sq).unwrap();
+        let i = rules
+            .board
+            .positions
+            .iter()
+            .position(|d| d.name == sq)
+            .unwrap();
         p.cells[i].map(|c| rules.players[c.player as usize].clone())
     };
     assert_eq!(name(&after, "d7"), None);
@@ -172,9 +202,13 @@ fn lewthwaite_perft_regression_values() {
     let seven = load("lewthwaite.zrf", Some("Lewthwaite's game (7x7)"));
     let p5 = Position::initial(&five);
     let p7 = Position::initial(&seven);
-    let counts5: Vec<u64> = (1..=6).map(|d| perft(&five, &p5, d, PerftEnd::FullDepth)).collect();
+    let counts5: Vec<u64> = (1..=6)
+        .map(|d| perft(&five, &p5, d, PerftEnd::FullDepth))
+        .collect();
     assert_eq!(counts5, vec![4, 12, 32, 64, 104, 176]);
-    let counts7: Vec<u64> = (1..=6).map(|d| perft(&seven, &p7, d, PerftEnd::FullDepth)).collect();
+    let counts7: Vec<u64> = (1..=6)
+        .map(|d| perft(&seven, &p7, d, PerftEnd::FullDepth))
+        .collect();
     assert_eq!(counts7, vec![8, 36, 132, 528, 2320, 9712]);
 }
 
@@ -185,7 +219,10 @@ fn halma_steps_and_jumps_without_returning_to_the_start() {
     // Counted by hand from the setup: steps n/w into empty squares and jumps over a man.
     // i3-i5 could jump back to i3 (pass partial lets the chain go on), but that would
     // return the board to the start of the turn: it is not a turn.
-    let mut names: Vec<String> = turns(&rules, &pos).into_iter().map(|t| t.notation).collect();
+    let mut names: Vec<String> = turns(&rules, &pos)
+        .into_iter()
+        .map(|t| t.notation)
+        .collect();
     names.sort();
     let mut expected = vec![
         "i4-i5", "i4-h4", "j4-j5", "j4-h4", "h3-h4", "h3-g3", "i3-i5", "i3-g3", "j3-j5", "g2-g3",
@@ -236,7 +273,11 @@ fn halma_and_chinese_checkers_play() {
             let pick = &all[rng.next_u32() as usize % all.len()];
             engine.play_turn(&mut pos, pick);
         }
-        assert_eq!(movers.len(), rules.players.len(), "{variant}: every player moved");
+        assert_eq!(
+            movers.len(),
+            rules.players.len(),
+            "{variant}: every player moved"
+        );
     }
     assert!(chains > 0, "some jump chain was offered");
 }

@@ -153,12 +153,13 @@ impl Tables {
         self.plinks.get(i).copied().unwrap_or(NO_POS)
     }
 
-
     /// Whether `p` is in zone `z` for `player`.
     #[inline]
     pub fn in_zone(&self, z: ZoneId, player: PlayerId, p: PosId) -> bool {
         let i = ((z as usize * self.nplayers) + player as usize) * self.npos + p as usize;
-        (p as usize) < self.npos && (player as usize) < self.nplayers && self.zone_in.get(i) == Some(&true)
+        (p as usize) < self.npos
+            && (player as usize) < self.nplayers
+            && self.zone_in.get(i) == Some(&true)
     }
 
     /// True when the setup counts reserves (`off N` somewhere): then drops take pieces from

@@ -97,7 +97,10 @@ pub(crate) fn evaluate(
     if !can_move {
         return Ok(Some(Outcome {
             winner: None,
-            reason: format!("{} has no move and no condition decides", player_name(ctx, to_move)),
+            reason: format!(
+                "{} has no move and no condition decides",
+                player_name(ctx, to_move)
+            ),
         }));
     }
     Ok(None)

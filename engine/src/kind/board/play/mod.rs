@@ -436,7 +436,14 @@ fn moves_in(ctx: &Ctx, pos: &Position) -> Result<Vec<Move>, GenError> {
         None => movegen::Who::All(ctx.rules.turn_order.get(pos.turn).and_then(|e| e.move_type)),
     };
     let mut buf = movegen::MoveBuf::default();
-    movegen::generate(ctx, pos, mover, who, &mut movegen::Scratch::default(), &mut buf)?;
+    movegen::generate(
+        ctx,
+        pos,
+        mover,
+        who,
+        &mut movegen::Scratch::default(),
+        &mut buf,
+    )?;
     Ok(buf
         .heads
         .iter()
@@ -551,7 +558,12 @@ pub fn perft(rules: &Rules, pos: &Position, depth: u32, end: PerftEnd) -> u64 {
 ///
 /// # Errors
 /// As [`try_turns`], for any position reached.
-pub fn try_perft(rules: &Rules, pos: &Position, depth: u32, end: PerftEnd) -> Result<u64, GenError> {
+pub fn try_perft(
+    rules: &Rules,
+    pos: &Position,
+    depth: u32,
+    end: PerftEnd,
+) -> Result<u64, GenError> {
     let t = Tables::new(rules);
     perft::Perft::new(&Ctx { rules, t: &t }, end).run(pos, depth, 0)
 }

@@ -114,7 +114,15 @@ pub(crate) fn attacks(
     depth: u8,
 ) -> Result<bool, GenError> {
     let mut sink = Sink::Probe(target);
-    match run_all(ctx, pos, attacker, Who::All(None), scratch, &mut sink, depth) {
+    match run_all(
+        ctx,
+        pos,
+        attacker,
+        Who::All(None),
+        scratch,
+        &mut sink,
+        depth,
+    ) {
         Ok(()) | Err((Stop::Fail, _)) => Ok(false),
         Err((Stop::Found, _)) => Ok(true),
         Err((stop, span)) => Err(budget_error(stop, span)),
@@ -183,7 +191,9 @@ fn run_all(
             {
                 for (bi, md) in def.moves.iter().enumerate() {
                     if type_ok(md, t) {
-                        run_one(ctx, pos, mover, *piece, at, false, bi, md, scratch, sink, depth)?;
+                        run_one(
+                            ctx, pos, mover, *piece, at, false, bi, md, scratch, sink, depth,
+                        )?;
                     }
                 }
             }
@@ -216,7 +226,9 @@ fn run_all(
                         continue;
                     }
                     if type_ok(md, t) {
-                        run_one(ctx, pos, mover, *piece, at, false, bi, md, scratch, sink, depth)?;
+                        run_one(
+                            ctx, pos, mover, *piece, at, false, bi, md, scratch, sink, depth,
+                        )?;
                     }
                 }
             }
@@ -235,7 +247,9 @@ fn run_all(
                     }
                     for at in 0..ctx.npos {
                         let at = at as PosId;
-                        run_one(ctx, pos, mover, piece, at, true, bi, md, scratch, sink, depth)?;
+                        run_one(
+                            ctx, pos, mover, piece, at, true, bi, md, scratch, sink, depth,
+                        )?;
                     }
                 }
             }
@@ -504,7 +518,8 @@ impl Run<'_, '_, '_, '_, '_> {
         continue_type: Option<MoveTypeId>,
     ) -> Result<(), Stop> {
         let copy = matches!(kind, AddKind::Copy | AddKind::CopyPartial);
-        let partial = matches!(kind, AddKind::Partial | AddKind::CopyPartial).then_some(continue_type);
+        let partial =
+            matches!(kind, AddKind::Partial | AddKind::CopyPartial).then_some(continue_type);
         // §3.1: level-2 primitives by kind (change-type, create, flip, change-owner,
         // set-attribute), each kind in the order written.
         if !self.s.changes.is_sorted_by_key(change_rank) {
@@ -522,7 +537,10 @@ impl Run<'_, '_, '_, '_, '_> {
                         Primitive::Capture(at) => *at == t,
                         _ => false,
                     };
-                    if hits(&m) || self.s.cascades.iter().any(hits) || self.s.captures.iter().any(hits) {
+                    if hits(&m)
+                        || self.s.cascades.iter().any(hits)
+                        || self.s.captures.iter().any(hits)
+                    {
                         return Err(Stop::Found);
                     }
                 }
@@ -628,7 +646,14 @@ impl Run<'_, '_, '_, '_, '_> {
                     false
                 } else {
                     let mut scratch = Scratch::default();
-                    match attacked_by_others(self.ctx, self.pos, self.mover, p, &mut scratch, self.depth + 1) {
+                    match attacked_by_others(
+                        self.ctx,
+                        self.pos,
+                        self.mover,
+                        p,
+                        &mut scratch,
+                        self.depth + 1,
+                    ) {
                         Ok(v) => v,
                         Err(_) => return Err(Stop::Budget),
                     }

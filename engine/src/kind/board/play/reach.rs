@@ -77,7 +77,14 @@ impl Reach {
 
     /// Whether any move block of a `kind` of `player` on `start` may capture on `target`.
     #[inline]
-    pub fn piece_may(&self, nk: usize, player: PlayerId, kind: u8, start: PosId, target: PosId) -> bool {
+    pub fn piece_may(
+        &self,
+        nk: usize,
+        player: PlayerId,
+        kind: u8,
+        start: PosId,
+        target: PosId,
+    ) -> bool {
         let i = player as usize * nk + kind as usize;
         (start as usize) < self.npos
             && self

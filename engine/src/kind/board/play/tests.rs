@@ -47,11 +47,13 @@ fn board(files: u16, ranks: u16, players: usize) -> BoardShape {
         for col in 0..files as i32 {
             for (_, dx, dy) in DIRS {
                 let (c, r) = (col + dx, row + dy);
-                links.push(if c < 0 || r < 0 || c >= files as i32 || r >= ranks as i32 {
-                    NO_POS
-                } else {
-                    (r * files as i32 + c) as PosId
-                });
+                links.push(
+                    if c < 0 || r < 0 || c >= files as i32 || r >= ranks as i32 {
+                        NO_POS
+                    } else {
+                        (r * files as i32 + c) as PosId
+                    },
+                );
             }
         }
     }
@@ -100,7 +102,11 @@ fn block(b: Vec<Instr>) -> MoveDef {
 }
 
 fn at(r: &Rules, name: &str) -> PosId {
-    r.board.positions.iter().position(|p| p.name == name).unwrap() as PosId
+    r.board
+        .positions
+        .iter()
+        .position(|p| p.name == name)
+        .unwrap() as PosId
 }
 
 fn kind(r: &Rules, name: &str) -> PieceId {
@@ -211,7 +217,12 @@ fn loss(players: &[PlayerId], test: EndTest) -> EndCondition {
 
 /// Rook blocks as in Example 1: `( d (while empty? add d) (verify enemy?) add )`.
 fn rook_block(d: DirId) -> Vec<Instr> {
-    vec![st(d), wh(empty(), vec![add(), st(d)]), verify(enemy()), add()]
+    vec![
+        st(d),
+        wh(empty(), vec![add(), st(d)]),
+        verify(enemy()),
+        add(),
+    ]
 }
 
 #[test]
@@ -221,7 +232,10 @@ fn example_1_serial_adds_capture_by_moving_and_the_legality_filter() {
         8,
         &["White", "Black"],
         vec![
-            piece("Rook", vec![rook_block(N), rook_block(E), rook_block(S), rook_block(W)]),
+            piece(
+                "Rook",
+                vec![rook_block(N), rook_block(E), rook_block(S), rook_block(W)],
+            ),
             piece("King", vec![]),
         ],
     );
@@ -307,8 +321,14 @@ fn example_2_promotion_by_add_is_level_1_and_change_type_level_2() {
             copy: false
         }]
     );
-    assert_eq!(all[1].primitives, vec![mv(e7, e8), Primitive::ChangeType(e8, queen)]);
-    assert_eq!(all[2].primitives, vec![mv(e7, e8), Primitive::ChangeType(e7, queen)]);
+    assert_eq!(
+        all[1].primitives,
+        vec![mv(e7, e8), Primitive::ChangeType(e8, queen)]
+    );
+    assert_eq!(
+        all[2].primitives,
+        vec![mv(e7, e8), Primitive::ChangeType(e7, queen)]
+    );
     assert_eq!(all[3].primitives, vec![mv(e7, e8), Primitive::Capture(e8)]);
 
     let run = |m: &Move| {
@@ -446,7 +466,10 @@ fn example_4_castling_by_cascade_key_is_the_king_movement() {
         st(W),
         add(),
     ];
-    r.pieces = vec![piece("King", vec![spec_block, zrf_block]), piece("Rook", vec![])];
+    r.pieces = vec![
+        piece("King", vec![spec_block, zrf_block]),
+        piece("Rook", vec![]),
+    ];
     let mut pos = empty_pos(&r);
     put(&r, &mut pos, "e1", 0, "King");
     put(&r, &mut pos, "h1", 0, "Rook");
@@ -495,7 +518,10 @@ fn example_5_cascade_rotates_three_pieces_without_capturing() {
     put(&r, &mut pos, "b2", 0, "Three");
     let t = turns(&r, &pos);
     assert_eq!(notations(&t), vec!["a1-b1"]);
-    assert_eq!(t[0].parts[0].primitives, vec![mv(a1, b1), mv(b1, b2), mv(b2, a1)]);
+    assert_eq!(
+        t[0].parts[0].primitives,
+        vec![mv(a1, b1), mv(b1, b2), mv(b2, a1)]
+    );
     play_turn(&r, &mut pos, &t[0]);
     assert_eq!(cell(&r, &pos, "b1"), Some((0, "One".into())));
     assert_eq!(cell(&r, &pos, "b2"), Some((0, "Two".into())));
@@ -532,7 +558,10 @@ fn example_6_checkers_double_jump_is_one_turn_of_two_parts() {
     // The first part alone, as generated.
     let first = moves(&r, &pos).unwrap();
     assert_eq!(first.len(), 1);
-    assert_eq!(first[0].primitives, vec![mv(a1, c3), Primitive::Capture(b2)]);
+    assert_eq!(
+        first[0].primitives,
+        vec![mv(a1, c3), Primitive::Capture(b2)]
+    );
     assert_eq!(first[0].partial, Some(Some(0)));
     // The continuation is generated from the actual position after part 1 (b2 gone).
     let mut mid = pos.clone();
@@ -540,7 +569,10 @@ fn example_6_checkers_double_jump_is_one_turn_of_two_parts() {
     mid.partial = Some((c3, Some(0)));
     let second = moves(&r, &mid).unwrap();
     assert_eq!(second.len(), 1);
-    assert_eq!(second[0].primitives, vec![mv(c3, e5), Primitive::Capture(d4)]);
+    assert_eq!(
+        second[0].primitives,
+        vec![mv(c3, e5), Primitive::Capture(d4)]
+    );
     // As a whole turn.
     let t = turns(&r, &pos);
     assert_eq!(notations(&t), vec!["a1xc3xe5"]);
@@ -708,10 +740,15 @@ fn example_10_parallel_blocks_do_not_share_marks_or_flags() {
     r.pieces[0].moves[0]
         .block
         .push(verify(Cond::PositionFlag(0, Loc::Pos(d4))));
-    r.pieces[0].moves[0].block.push(verify(Cond::Marked(Loc::Pos(d4))));
+    r.pieces[0].moves[0]
+        .block
+        .push(verify(Cond::Marked(Loc::Pos(d4))));
     r.pieces[0].moves[0].block.push(st(N));
     r.pieces[0].moves[0].block.push(add());
-    assert_eq!(notations(&turns(&r, &pos)), vec!["d3-d4", "d3-d5#1", "d3-d5#2"]);
+    assert_eq!(
+        notations(&turns(&r, &pos)),
+        vec!["d3-d4", "d3-d5#1", "d3-d5#2"]
+    );
 }
 
 // ---------------------------------------------------------------------------------------
@@ -760,7 +797,12 @@ fn tictactoe_perft_matches_the_derived_counts_and_counts_every_game() {
     let expected = [9, 72, 504, 3024, 15120, 54720, 148176, 200448, 127872];
     let deepest = if cfg!(debug_assertions) { 6 } else { 9 };
     for (d, &n) in expected.iter().enumerate().take(deepest) {
-        assert_eq!(perft(&r, &pos, d as u32 + 1, PerftEnd::FullDepth), n, "depth {}", d + 1);
+        assert_eq!(
+            perft(&r, &pos, d as u32 + 1, PerftEnd::FullDepth),
+            n,
+            "depth {}",
+            d + 1
+        );
     }
     if !cfg!(debug_assertions) {
         // Every game is over by ply 9: counting ended games as leaves counts all games.
@@ -778,21 +820,33 @@ fn a_line_wins_and_a_full_board_draws() {
     let mut pos = Position::initial(&r);
     let mut history = Vec::new();
     for sq in ["a1", "a2", "b1", "b2"] {
-        let t = turns(&r, &pos).into_iter().find(|t| t.notation == format!("@{sq}")).unwrap();
+        let t = turns(&r, &pos)
+            .into_iter()
+            .find(|t| t.notation == format!("@{sq}"))
+            .unwrap();
         history.push(pos.clone());
         play_turn(&r, &mut pos, &t);
         assert_eq!(outcome(&r, &pos, &history), None);
     }
-    let t = turns(&r, &pos).into_iter().find(|t| t.notation == "@c1").unwrap();
+    let t = turns(&r, &pos)
+        .into_iter()
+        .find(|t| t.notation == "@c1")
+        .unwrap();
     play_turn(&r, &mut pos, &t);
     let o = outcome(&r, &pos, &history).unwrap();
     assert_eq!(o.winner, Some(0));
     // A full board without a line: O to move has no turn, stalemated draws.
     let mut full = empty_pos(&r);
     for (sq, p) in [
-        ("a1", 0), ("b1", 1), ("c1", 0),
-        ("a2", 0), ("b2", 1), ("c2", 1),
-        ("a3", 1), ("b3", 0), ("c3", 0),
+        ("a1", 0),
+        ("b1", 1),
+        ("c1", 0),
+        ("a2", 0),
+        ("b2", 1),
+        ("c2", 1),
+        ("a3", 1),
+        ("b3", 0),
+        ("c3", 0),
     ] {
         put(&r, &mut full, sq, p, "man");
     }
@@ -805,14 +859,18 @@ fn a_line_wins_and_a_full_board_draws() {
 #[test]
 fn off_n_reserves_limit_drops_and_their_absence_means_unlimited() {
     let mut r = tictactoe();
-    assert!(Position::initial(&r).reserve.iter().flatten().all(|&n| n == u32::MAX));
-    r.setup = vec![
-        SetupEntry {
-            player: 0,
-            piece: 0,
-            place: Place::Off(1),
-        },
-    ];
+    assert!(
+        Position::initial(&r)
+            .reserve
+            .iter()
+            .flatten()
+            .all(|&n| n == u32::MAX)
+    );
+    r.setup = vec![SetupEntry {
+        player: 0,
+        piece: 0,
+        place: Place::Off(1),
+    }];
     let mut pos = Position::initial(&r);
     assert_eq!(pos.reserve, vec![vec![1], vec![0]]);
     let t = turns(&r, &pos);
@@ -825,7 +883,12 @@ fn off_n_reserves_limit_drops_and_their_absence_means_unlimited() {
 
 #[test]
 fn several_droppable_types_name_the_piece_and_promotion_choices_name_the_type() {
-    let mut r = rules(3, 3, &["A", "B"], vec![piece("Man", vec![]), piece("King", vec![])]);
+    let mut r = rules(
+        3,
+        3,
+        &["A", "B"],
+        vec![piece("Man", vec![]), piece("King", vec![])],
+    );
     r.pieces[0].drops = vec![block(vec![verify(empty()), add()])];
     r.pieces[1].drops = vec![block(vec![
         verify(empty()),
@@ -868,7 +931,10 @@ fn several_droppable_types_name_the_piece_and_promotion_choices_name_the_type() 
     put(&r, &mut pos, "e7", 0, "Pawn");
     put(&r, &mut pos, "a2", 0, "Pawn");
     let names = notations(&turns(&r, &pos));
-    assert_eq!(names, vec!["e7-e8=Queen", "e7-e8=Knight", "a2-a3=Queen", "a2-a3=Knight"]);
+    assert_eq!(
+        names,
+        vec!["e7-e8=Queen", "e7-e8=Knight", "a2-a3=Queen", "a2-a3=Knight"]
+    );
 }
 
 #[test]
@@ -911,7 +977,10 @@ fn king_and_rook() -> Rules {
         8,
         8,
         &["White", "Black"],
-        vec![piece("King", king), piece("Rook", vec![slide(N), slide(S), slide(E), slide(W)])],
+        vec![
+            piece("King", king),
+            piece("Rook", vec![slide(N), slide(S), slide(E), slide(W)]),
+        ],
     );
     r.ends.push(loss(&[0, 1], EndTest::Checkmated(0)));
     r.ends.push(EndCondition {
@@ -960,7 +1029,10 @@ fn the_third_occurrence_loses_for_the_player_who_repeated() {
     put(&r, &mut pos, "h8", 1, "King");
     let mut history: Vec<Position> = Vec::new();
     let play = |pos: &mut Position, history: &mut Vec<Position>, n: &str| {
-        let t = turns(&r, pos).into_iter().find(|t| t.notation == n).unwrap();
+        let t = turns(&r, pos)
+            .into_iter()
+            .find(|t| t.notation == n)
+            .unwrap();
         history.push(pos.clone());
         play_turn(&r, pos, &t);
         outcome(&r, pos, history)
@@ -1016,13 +1088,25 @@ fn move_priorities_make_capture_compulsory() {
         let report = turn_report(&r, &pos).unwrap();
         if priorities {
             assert_eq!(notations(&report.legal), vec!["c3xe5"]);
-            let rejected: Vec<&str> = report.rejected.iter().map(|(t, _)| t.notation.as_str()).collect();
+            let rejected: Vec<&str> = report
+                .rejected
+                .iter()
+                .map(|(t, _)| t.notation.as_str())
+                .collect();
             assert_eq!(rejected, vec!["c3-b4", "g1-f2"]);
-            assert!(report.rejected.iter().all(|(_, why)| *why == Rejection::Priority(Some(0))));
+            assert!(
+                report
+                    .rejected
+                    .iter()
+                    .all(|(_, why)| *why == Rejection::Priority(Some(0)))
+            );
         } else {
             assert_eq!(notations(&report.legal), vec!["c3xe5", "c3-b4", "g1-f2"]);
         }
-        assert_eq!(perft(&r, &pos, 1, PerftEnd::FullDepth), report.legal.len() as u64);
+        assert_eq!(
+            perft(&r, &pos, 1, PerftEnd::FullDepth),
+            report.legal.len() as u64
+        );
     }
 }
 
@@ -1031,7 +1115,15 @@ fn hopper(pass_partial: bool) -> Rules {
     let mut r = rules(8, 8, &["A", "B"], vec![]);
     r.move_types = vec!["jump".into()];
     r.options.pass_partial = pass_partial;
-    let jump = |d| vec![st(d), verify(not(empty())), st(d), verify(empty()), add_partial(Some(0))];
+    let jump = |d| {
+        vec![
+            st(d),
+            verify(not(empty())),
+            st(d),
+            verify(empty()),
+            add_partial(Some(0)),
+        ]
+    };
     r.pieces = vec![
         piece("Man", vec![jump(N), jump(S), jump(E), jump(W)]),
         piece("Stone", vec![]),
@@ -1114,14 +1206,33 @@ fn level_2_changes_flip_change_owner_create_and_set_attribute() {
     assert_eq!(m.len(), 1);
     // Written order (§3.1): the movement, then create, flip, change-owner, set-attribute.
     assert_eq!(
-        m[0].primitives.iter().map(Primitive::level).collect::<Vec<_>>(),
+        m[0].primitives
+            .iter()
+            .map(Primitive::level)
+            .collect::<Vec<_>>(),
         vec![1, 2, 2, 2, 2]
     );
     assert!(matches!(m[0].primitives[1], Primitive::Create(..)));
     assert!(matches!(m[0].primitives[2], Primitive::Flip(..)));
     execute(&r, &mut pos, &m[0]);
-    assert_eq!(cell(&r, &pos, "b1"), Some((2, "Man".into())), "flip: B -> C of three");
-    assert_eq!(cell(&r, &pos, "b2"), Some((0, "Man".into())), "change-owner to the mover");
-    assert_eq!(cell(&r, &pos, "a1"), Some((2, "Man".into())), "created for C");
-    assert_eq!(pos.cells[a2 as usize].unwrap().attrs, 1, "the moved piece got the attribute");
+    assert_eq!(
+        cell(&r, &pos, "b1"),
+        Some((2, "Man".into())),
+        "flip: B -> C of three"
+    );
+    assert_eq!(
+        cell(&r, &pos, "b2"),
+        Some((0, "Man".into())),
+        "change-owner to the mover"
+    );
+    assert_eq!(
+        cell(&r, &pos, "a1"),
+        Some((2, "Man".into())),
+        "created for C"
+    );
+    assert_eq!(
+        pos.cells[a2 as usize].unwrap().attrs,
+        1,
+        "the moved piece got the attribute"
+    );
 }
