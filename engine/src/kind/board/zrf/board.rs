@@ -31,7 +31,10 @@ struct Dim {
 
 /// Parses an integer atom.
 pub(crate) fn int(n: &Node) -> Option<i64> {
-    n.atom()?.parse::<i64>().ok().filter(|v| v.abs() <= 1_000_000)
+    n.atom()?
+        .parse::<i64>()
+        .ok()
+        .filter(|v| v.abs() <= 1_000_000)
 }
 
 /// Compiles `(board …)`'s items (after the head word) for `players`.
@@ -92,7 +95,10 @@ pub(crate) fn board(ctx: &mut Ctx, node: &Node, items: &[Node], players: &Names)
         match h.as_str() {
             "start-rectangle" => {
                 if args.len() != 4 || args.iter().any(|a| int(a).is_none()) {
-                    ctx.error(item, "(start-rectangle left top right bottom) needs 4 numbers");
+                    ctx.error(
+                        item,
+                        "(start-rectangle left top right bottom) needs 4 numbers",
+                    );
                 }
             }
             "dimensions" => {
@@ -107,15 +113,27 @@ pub(crate) fn board(ctx: &mut Ctx, node: &Node, items: &[Node], players: &Names)
             "directions" => {
                 for d in args {
                     let parts = d.list().unwrap_or_default();
-                    match (parts.first().and_then(Node::atom), parts.get(1).and_then(int), parts.get(2).and_then(int)) {
-                        (Some(_), Some(d1), Some(d2)) if parts.len() == 3 => gdirs.push((d, d1, d2)),
-                        _ => ctx.error(d, "a grid direction is (name d1 d2): a name and two whole numbers"),
+                    match (
+                        parts.first().and_then(Node::atom),
+                        parts.get(1).and_then(int),
+                        parts.get(2).and_then(int),
+                    ) {
+                        (Some(_), Some(d1), Some(d2)) if parts.len() == 3 => {
+                            gdirs.push((d, d1, d2))
+                        }
+                        _ => ctx.error(
+                            d,
+                            "a grid direction is (name d1 d2): a name and two whole numbers",
+                        ),
                     }
                 }
             }
             _ => ctx.error(
                 item,
-                format!("unknown grid section ({} …) is not supported by Tilesmith", quote(&h)),
+                format!(
+                    "unknown grid section ({} …) is not supported by Tilesmith",
+                    quote(&h)
+                ),
             ),
         }
     }
@@ -222,7 +240,11 @@ pub(crate) fn board(ctx: &mut Ctx, node: &Node, items: &[Node], players: &Names)
 
     // Directions: the grid's, then new names from links.
     for (d, _, _) in &gdirs {
-        let name = d.list().and_then(|p| p.first()).and_then(Node::atom).unwrap_or_default();
+        let name = d
+            .list()
+            .and_then(|p| p.first())
+            .and_then(Node::atom)
+            .unwrap_or_default();
         if b.directions.get_exact(name).is_some() {
             ctx.error(d, format!("direction {} is defined twice", quote(name)));
         }
@@ -252,7 +274,11 @@ pub(crate) fn board(ctx: &mut Ctx, node: &Node, items: &[Node], players: &Names)
                 continue;
             }
             for (d, d1, d2) in &gdirs {
-                let name = d.list().and_then(|p| p.first()).and_then(Node::atom).unwrap_or_default();
+                let name = d
+                    .list()
+                    .and_then(|p| p.first())
+                    .and_then(Node::atom)
+                    .unwrap_or_default();
                 let Some(dir) = b.directions.get_exact(name) else {
                     continue;
                 };
@@ -267,7 +293,11 @@ pub(crate) fn board(ctx: &mut Ctx, node: &Node, items: &[Node], players: &Names)
     }
     for l in &links {
         let items = l.list().unwrap_or_default();
-        let Some(dir) = items.get(1).and_then(Node::atom).and_then(|a| b.directions.get(a)) else {
+        let Some(dir) = items
+            .get(1)
+            .and_then(Node::atom)
+            .and_then(|a| b.directions.get(a))
+        else {
             ctx.error(l, "(links direction (from to) …) needs a direction name");
             continue;
         };
@@ -330,7 +360,10 @@ pub(crate) fn board(ctx: &mut Ctx, node: &Node, items: &[Node], players: &Names)
         let mut saw_players = false;
         for part in z.list().unwrap_or_default().iter().skip(1) {
             let Some((h, args)) = part.head() else {
-                ctx.error(part, "expected (name …), (players …) or (positions …) in a zone");
+                ctx.error(
+                    part,
+                    "expected (name …), (players …) or (positions …) in a zone",
+                );
                 continue;
             };
             match h.as_str() {
@@ -356,7 +389,10 @@ pub(crate) fn board(ctx: &mut Ctx, node: &Node, items: &[Node], players: &Names)
                 }
                 _ => ctx.error(
                     part,
-                    format!("unknown zone section ({} …) is not supported by Tilesmith", quote(&h)),
+                    format!(
+                        "unknown zone section ({} …) is not supported by Tilesmith",
+                        quote(&h)
+                    ),
                 ),
             }
         }
@@ -385,8 +421,13 @@ pub(crate) fn board(ctx: &mut Ctx, node: &Node, items: &[Node], players: &Names)
         };
         for p in zplayers {
             let list = &mut b.shape.zones[id].positions[p];
+            let mut seen = vec![false; np];
+            for &q in list.iter() {
+                seen[q as usize] = true;
+            }
             for &q in &zpos {
-                if !list.contains(&q) {
+                if !seen[q as usize] {
+                    seen[q as usize] = true;
                     list.push(q);
                 }
             }
@@ -398,7 +439,8 @@ pub(crate) fn board(ctx: &mut Ctx, node: &Node, items: &[Node], players: &Names)
 /// A dimension `("a/b/c" (dx dy))`.
 fn dimension(d: &Node) -> Result<Dim, String> {
     let parts = d.list().unwrap_or_default();
-    let bad = || "a dimension is (\"a/b/c\" (dx dy)): names split by '/' and a pixel offset".to_string();
+    let bad =
+        || "a dimension is (\"a/b/c\" (dx dy)): names split by '/' and a pixel offset".to_string();
     let (Some(names), Some(off)) = (parts.first().and_then(Node::text), parts.get(1)) else {
         return Err(bad());
     };

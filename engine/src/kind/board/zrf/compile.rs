@@ -69,7 +69,8 @@ pub(crate) fn name_list(names: &[String]) -> String {
         .map(|n| {
             if n.is_empty()
                 || n.chars().count() > 24
-                || n.chars().any(|c| c.is_whitespace() || c.is_control() || c == ',')
+                || n.chars()
+                    .any(|c| c.is_whitespace() || c.is_control() || c == ',')
             {
                 quote(n)
             } else {
@@ -263,14 +264,11 @@ pub(crate) fn compile(
                 match n.atom() {
                     Some(a) if a.starts_with('?') => c.ctx.error(
                         n,
-                        format!(
-                            "random player {} is not supported by Tilesmith",
-                            quote(a)
-                        ),
+                        format!("random player {} is not supported by Tilesmith", quote(a)),
                     ),
-                    Some(a) if c.players.get(a).is_some() => {
-                        c.ctx.error(n, format!("player {} is listed twice", quote(a)))
-                    }
+                    Some(a) if c.players.get(a).is_some() => c
+                        .ctx
+                        .error(n, format!("player {} is listed twice", quote(a))),
                     Some(a) => {
                         c.players.insert(a);
                     }
@@ -281,8 +279,10 @@ pub(crate) fn compile(
                 c.ctx.error(p, "(players …) names no player");
             }
             if c.players.len() > MAX_PLAYERS {
-                c.ctx
-                    .error(p, format!("more than {MAX_PLAYERS} players; Tilesmith plays at most that many"));
+                c.ctx.error(
+                    p,
+                    format!("more than {MAX_PLAYERS} players; Tilesmith plays at most that many"),
+                );
                 return Err(c.finish_errors());
             }
         }
@@ -418,8 +418,13 @@ impl C {
             self.ctx.error(p, "the piece has no (name …)");
             return;
         };
-        let Some(n) = args.first().and_then(Node::atom).filter(|_| args.len() == 1) else {
-            self.ctx.error(name_node, "(name …) of a piece needs one name");
+        let Some(n) = args
+            .first()
+            .and_then(Node::atom)
+            .filter(|_| args.len() == 1)
+        else {
+            self.ctx
+                .error(name_node, "(name …) of a piece needs one name");
             return;
         };
         if self.pieces.get(n).is_some() {
@@ -439,7 +444,10 @@ impl C {
             if let Some((h, args)) = i.head()
                 && h == "attribute"
             {
-                let value = args.get(1).and_then(Node::atom).map(str::to_ascii_lowercase);
+                let value = args
+                    .get(1)
+                    .and_then(Node::atom)
+                    .map(str::to_ascii_lowercase);
                 let (Some(a), Some(v), 2) = (args.first().and_then(Node::atom), value, args.len())
                 else {
                     self.ctx
@@ -450,8 +458,7 @@ impl C {
                     "true" => true,
                     "false" => false,
                     _ => {
-                        self.ctx
-                            .error(i, "an attribute's default is true or false");
+                        self.ctx.error(i, "an attribute's default is true or false");
                         continue;
                     }
                 };
@@ -481,7 +488,9 @@ impl C {
     /// the turn order) may refer to them.
     fn declare_in_blocks(&mut self, p: &Node) {
         for sec in p.list().unwrap_or_default().iter().skip(1) {
-            let Some((h, args)) = sec.head() else { continue };
+            let Some((h, args)) = sec.head() else {
+                continue;
+            };
             if h != "moves" && h != "drops" {
                 continue;
             }
@@ -664,7 +673,8 @@ impl C {
             [] => Some(Loc::Here),
             [x] => self.loc(x),
             _ => {
-                self.ctx.error(at, format!("too many arguments for ({kw} …)"));
+                self.ctx
+                    .error(at, format!("too many arguments for ({kw} …)"));
                 None
             }
         }
@@ -683,10 +693,8 @@ impl C {
         let sp = n.span;
         match &n.kind {
             Kind::Str(s) => {
-                self.ctx.error(
-                    n,
-                    format!("a string {} is not an instruction", quote(s)),
-                );
+                self.ctx
+                    .error(n, format!("a string {} is not an instruction", quote(s)));
                 None
             }
             Kind::Atom(a) => {
@@ -729,7 +737,7 @@ impl C {
                             self.ctx.error(
                                 n,
                                 format!(
-                                    "{} in a move block is not a direction, position or instruction supported by Tilesmith; directions: {}",
+                                    "{} in a move block is not supported by Tilesmith: it is not a direction, position or instruction; directions: {}",
                                     quote(a),
                                     name_list(&self.directions.list)
                                 ),
@@ -801,7 +809,8 @@ impl C {
                     Some(Instr::SetFlag(f? as u8, c?, sp))
                 }
                 _ => {
-                    self.ctx.error(n, "(set-flag name condition) needs a name and a condition");
+                    self.ctx
+                        .error(n, "(set-flag name condition) needs a name and a condition");
                     None
                 }
             },
@@ -889,10 +898,8 @@ impl C {
                     Some("last-from") => GoTarget::LastFrom,
                     Some("last-to") => GoTarget::LastTo,
                     _ => {
-                        self.ctx.error(
-                            n,
-                            "(go …) takes one of from, to, mark, last-from, last-to",
-                        );
+                        self.ctx
+                            .error(n, "(go …) takes one of from, to, mark, last-from, last-to");
                         return None;
                     }
                 };
@@ -900,7 +907,8 @@ impl C {
             }
             "change-type" => {
                 let Some((t, rest)) = args.split_first() else {
-                    self.ctx.error(n, "(change-type Type [position]) needs a piece type");
+                    self.ctx
+                        .error(n, "(change-type Type [position]) needs a piece type");
                     return None;
                 };
                 let t = self.lookup("piece type", t);
@@ -948,7 +956,7 @@ impl C {
                 self.ctx.error(
                     n,
                     format!(
-                        "({} …) in a move block is not an instruction supported by Tilesmith",
+                        "({} …) in a move block is not supported by Tilesmith",
                         quote(h)
                     ),
                 );
@@ -981,7 +989,8 @@ impl C {
             }
             Kind::List(_) => {
                 let Some((h, args)) = n.head() else {
-                    self.ctx.error(n, "a condition list must start with a condition word");
+                    self.ctx
+                        .error(n, "a condition list must start with a condition word");
                     return None;
                 };
                 match h.as_str() {
@@ -1002,7 +1011,11 @@ impl C {
                         let v: Vec<Option<Cond>> = args.iter().map(|x| self.cond(x)).collect();
                         let v: Option<Vec<Cond>> = v.into_iter().collect();
                         let v = v?;
-                        return Some(if h == "and" { Cond::And(v) } else { Cond::Or(v) });
+                        return Some(if h == "and" {
+                            Cond::And(v)
+                        } else {
+                            Cond::Or(v)
+                        });
                     }
                     _ => {}
                 }
@@ -1013,7 +1026,8 @@ impl C {
                     match base {
                         "piece?" | "in-zone?" | "position-flag?" | "attribute?" => {
                             let Some((first, rest)) = args.split_first() else {
-                                self.ctx.error(n, format!("({h} name [position]) needs a name"));
+                                self.ctx
+                                    .error(n, format!("({h} name [position]) needs a name"));
                                 return None;
                             };
                             let what = match base {
@@ -1035,7 +1049,10 @@ impl C {
                         "on-board?" => match args {
                             [x] => Cond::OnBoard(self.loc(x)?),
                             _ => {
-                                self.ctx.error(n, "(on-board? direction-or-position) takes one argument");
+                                self.ctx.error(
+                                    n,
+                                    "(on-board? direction-or-position) takes one argument",
+                                );
                                 return None;
                             }
                         },
@@ -1068,7 +1085,7 @@ impl C {
             format!("{word} needs its arguments: ({word} …)")
         } else {
             format!(
-                "{} is not a condition supported by Tilesmith",
+                "the condition {} is not supported by Tilesmith",
                 quote(word)
             )
         };
@@ -1116,7 +1133,8 @@ impl C {
             return;
         }
         if repeat == Some(entries.len()) {
-            self.ctx.error(t, "repeat ends the turn order: nothing to repeat");
+            self.ctx
+                .error(t, "repeat ends the turn order: nothing to repeat");
         }
         rules.repeat_from = repeat.unwrap_or(0);
         rules.turn_order = entries;
@@ -1134,7 +1152,8 @@ impl C {
             .collect();
         for pl in s.list().unwrap_or_default().iter().skip(1) {
             let Some((first, groups)) = pl.list().and_then(<[Node]>::split_first) else {
-                self.ctx.error(pl, "a board-setup entry is (Player (Type position …) …)");
+                self.ctx
+                    .error(pl, "a board-setup entry is (Player (Type position …) …)");
                 continue;
             };
             let Some(player) = self.lookup("player", first) else {
@@ -1161,10 +1180,9 @@ impl C {
                                     place: Place::Off(n as u32),
                                 });
                             }
-                            _ => self.ctx.error(
-                                p,
-                                format!("off needs a count from 0 to {MAX_OFF}: off N"),
-                            ),
+                            _ => self
+                                .ctx
+                                .error(p, format!("off needs a count from 0 to {MAX_OFF}: off N")),
                         }
                         k += 2;
                         continue;
@@ -1221,8 +1239,10 @@ impl C {
             }
             [test] => ((0..self.players.len() as u8).collect(), test),
             _ => {
-                self.ctx
-                    .error(e, format!("({h} (Players …) test) needs the players and one test"));
+                self.ctx.error(
+                    e,
+                    format!("({h} (Players …) test) needs the players and one test"),
+                );
                 return None;
             }
         };
@@ -1243,10 +1263,7 @@ impl C {
                 w => {
                     self.ctx.error(
                         n,
-                        format!(
-                            "the end test {} is not supported by Tilesmith",
-                            quote(w)
-                        ),
+                        format!("the end test {} is not supported by Tilesmith", quote(w)),
                     );
                     None
                 }
@@ -1258,7 +1275,10 @@ impl C {
         };
         match h.as_str() {
             "pieces-remaining" => {
-                let count = args.first().and_then(int).filter(|v| (0..=i64::from(u32::MAX)).contains(v));
+                let count = args
+                    .first()
+                    .and_then(int)
+                    .filter(|v| (0..=i64::from(u32::MAX)).contains(v));
                 let (Some(count), 1..=2) = (count, args.len()) else {
                     self.ctx
                         .error(n, "(pieces-remaining N [Type]) needs a count");
@@ -1279,8 +1299,10 @@ impl C {
             },
             "absolute-config" => {
                 let Some((last, types)) = args.split_last() else {
-                    self.ctx
-                        .error(n, "(absolute-config Type… (position…)) needs types and positions");
+                    self.ctx.error(
+                        n,
+                        "(absolute-config Type… (position…)) needs types and positions",
+                    );
                     return None;
                 };
                 let mut ts = Vec::new();
@@ -1298,11 +1320,15 @@ impl C {
                     }
                 }
                 if ts.is_empty() && ok {
-                    self.ctx.error(n, "(absolute-config Type… (position…)) needs a piece type");
+                    self.ctx
+                        .error(n, "(absolute-config Type… (position…)) needs a piece type");
                     ok = false;
                 }
                 let Some(ps) = last.list() else {
-                    self.ctx.error(last, "absolute-config's last argument is a list of positions");
+                    self.ctx.error(
+                        last,
+                        "absolute-config's last argument is a list of positions",
+                    );
                     return None;
                 };
                 let mut pos = Vec::new();
@@ -1329,7 +1355,11 @@ impl C {
                 }
                 let v: Vec<Option<EndTest>> = args.iter().map(|x| self.end_test(x)).collect();
                 let v: Vec<EndTest> = v.into_iter().collect::<Option<_>>()?;
-                Some(if h == "and" { EndTest::And(v) } else { EndTest::Or(v) })
+                Some(if h == "and" {
+                    EndTest::And(v)
+                } else {
+                    EndTest::Or(v)
+                })
             }
             "not" => match args {
                 [x] => Some(EndTest::Not(Box::new(self.end_test(x)?))),
@@ -1359,7 +1389,8 @@ impl C {
             items.get(2).and_then(Node::text),
             items.len(),
         ) else {
-            self.ctx.error(o, "(option \"name\" value) needs a name and a value");
+            self.ctx
+                .error(o, "(option \"name\" value) needs a name and a value");
             return;
         };
         let name = name.to_ascii_lowercase();
@@ -1401,7 +1432,7 @@ impl C {
                     opts.discard_cascades = b;
                 }
             }
-            s if UI_OPTIONS.contains(&s) => {}
+            s if UI_OPTIONS.contains(&s) || s.starts_with("animate") => {}
             "recycle captures" | "maximal captures" | "ko" => {
                 if value != "false" {
                     self.ctx.error(

@@ -13,6 +13,7 @@
 //! calls expanded are located errors.
 
 use std::collections::HashMap;
+use std::rc::Rc;
 
 use super::sexpr::{Kind, Node, depth, err, size};
 use super::{MAX_DEPTH, MAX_EXPANDED_NODES, MAX_MACRO_CALLS, MAX_MACRO_DEPTH, ZrfProblem};
@@ -21,7 +22,7 @@ use crate::problem::quote;
 
 /// One `(define …)`.
 struct Macro {
-    body: Vec<Node>,
+    body: Rc<[Node]>,
 }
 
 /// Expands the macros of a file's top-level nodes. Returns the top-level forms other than
@@ -46,13 +47,16 @@ pub(crate) fn expand(top: Vec<Node>) -> Result<(Vec<Node>, Vec<ZrfProblem>), Zrf
                 let old = macros.insert(
                     n.to_string(),
                     Macro {
-                        body: body.to_vec(),
+                        body: Rc::from(body),
                     },
                 );
                 if old.is_some() {
                     warnings.push(ZrfProblem {
                         span: node.span,
-                        message: format!("macro {} is defined again; this later one is used", quote(n)),
+                        message: format!(
+                            "macro {} is defined again; this later one is used",
+                            quote(n)
+                        ),
                         warning: true,
                     });
                 }
@@ -136,9 +140,9 @@ impl Expander {
                     ));
                 }
                 let site = node.site.unwrap_or(node.span);
-                let body = m.body.clone();
+                let body = Rc::clone(&m.body);
                 let mut expanded = Vec::with_capacity(body.len());
-                for b in &body {
+                for b in body.iter() {
                     expanded.push(self.subst(b, args, name, site, node.span, depth)?);
                 }
                 for e in &expanded {
@@ -226,7 +230,9 @@ impl Expander {
                 if at >= MAX_DEPTH {
                     return Err(err(
                         call,
-                        format!("lists nested deeper than {MAX_DEPTH} levels after macro expansion"),
+                        format!(
+                            "lists nested deeper than {MAX_DEPTH} levels after macro expansion"
+                        ),
                     ));
                 }
                 self.count(1, call)?;
@@ -273,11 +279,9 @@ mod tests {
 
     #[test]
     fn substitution_splicing_and_nested_calls() {
-        let out = run(
-            "(define step ($1 (verify empty?) add))\n\
+        let out = run("(define step ($1 (verify empty?) add))\n\
              (define two (step $1) (step $2))\n\
-             (moves (two n (s)) x)",
-        )
+             (moves (two n (s)) x)")
         .unwrap();
         assert_eq!(out.len(), 1);
         assert_eq!(
@@ -299,7 +303,11 @@ mod tests {
     fn missing_argument_is_located_in_the_body() {
         let e = run("(define m ($1 $2))\n(x (m a))").unwrap_err();
         assert_eq!(e.span, Span { line: 1, col: 15 });
-        assert!(e.message.contains("$2") && e.message.contains("2:4"), "{}", e.message);
+        assert!(
+            e.message.contains("$2") && e.message.contains("2:4"),
+            "{}",
+            e.message
+        );
     }
 
     #[test]
@@ -322,7 +330,11 @@ mod tests {
         for i in 0..12 {
             t.push_str(&format!(
                 "(define y{i} ({p}) ({p}) ({p}) ({p}) ({p}) ({p}) ({p}) ({p}))\n",
-                p = if i == 0 { "y".to_string() } else { format!("y{}", i - 1) }
+                p = if i == 0 {
+                    "y".to_string()
+                } else {
+                    format!("y{}", i - 1)
+                }
             ));
         }
         t.push_str("(x (y11))");

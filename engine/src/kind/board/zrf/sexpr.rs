@@ -183,7 +183,7 @@ pub(crate) fn read(text: &str) -> Result<Vec<Node>, ZrfProblem> {
                 col += 1;
                 let begin = i + 1;
                 let mut end = None;
-                while let Some((j, c)) = chars.next() {
+                for (j, c) in chars.by_ref() {
                     if c == '"' {
                         col += 1;
                         end = Some(j);
