@@ -199,17 +199,33 @@ fn run_all(
             }
         }
         Who::All(t) => {
+            // A probe runs only the blocks that may capture on its target.
+            let filter = match sink {
+                Sink::Probe(target) => ctx.reach().map(|r| (r, *target)),
+                Sink::Collect(_) => None,
+            };
+            let nk = rules.pieces.len();
             for (at, cell) in pos.cells.iter().enumerate() {
                 let Some(piece) = cell else { continue };
                 if piece.player != mover {
+                    continue;
+                }
+                let at = at as PosId;
+                if let Some((reach, target)) = filter
+                    && !reach.piece_may(nk, mover, piece.kind, at, target)
+                {
                     continue;
                 }
                 let Some(def) = rules.pieces.get(piece.kind as usize) else {
                     continue;
                 };
                 for (bi, md) in def.moves.iter().enumerate() {
+                    if let Some((reach, target)) = filter
+                        && !reach.block_may(nk, mover, piece.kind, bi, at, target)
+                    {
+                        continue;
+                    }
                     if type_ok(md, t) {
-                        let at = at as PosId;
                         run_one(
                             ctx, pos, mover, *piece, at, false, bi, md, scratch, sink, depth,
                         )?;
