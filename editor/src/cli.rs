@@ -384,7 +384,13 @@ fn run(a: &RunArgs) -> ExitCode {
 /// script's line in a `.lua` program, else at the level's `script` member.
 fn stopped_at(doc: &Document, game: &dyn tilesmith_engine::Game, message: String) -> Problem {
     let line = game.error_line();
-    let mut p = Problem::error(JsonPath::root().key("script"), message);
+    // The falling kind's script; other kinds' errors are the level's as a whole.
+    let at = if doc.program.is_some() || doc.value.get("script").is_some() {
+        JsonPath::root().key("script")
+    } else {
+        JsonPath::root()
+    };
+    let mut p = Problem::error(at, message);
     match (&doc.program, line) {
         (Some(_), Some(l)) => {
             p.line = Some(l);
@@ -437,12 +443,19 @@ fn perft(file: &Path, depth: u32, variant: Option<&str>, end_is_leaf: bool) -> E
     };
     let mut out = std::io::stdout().lock();
     for d in 1..=depth {
-        let Some(n) = game.perft(d, end_is_leaf) else {
-            eprintln!(
-                "tilesmith: perft: {} levels have no list of legal moves to count",
-                game.kind()
-            );
-            return ExitCode::FAILURE;
+        let n = match game.perft(d, end_is_leaf) {
+            Some(Ok(n)) => n,
+            Some(Err(e)) => {
+                eprintln!("tilesmith: perft: {}: {e}", file.display());
+                return ExitCode::FAILURE;
+            }
+            None => {
+                eprintln!(
+                    "tilesmith: perft: {} levels have no list of legal moves to count",
+                    game.kind()
+                );
+                return ExitCode::FAILURE;
+            }
         };
         if writeln!(out, "{d} {n}").and_then(|_| out.flush()).is_err() {
             return ExitCode::FAILURE;

@@ -348,3 +348,24 @@ fn perft_prints_one_line_per_depth() {
     assert_eq!(o.status.code(), Some(1));
     assert!(err(&o).contains("boulder"), "{}", err(&o));
 }
+
+#[test]
+fn a_runaway_move_block_stops_run_and_perft_with_exit_1() {
+    let f = tmp("loop.zrf");
+    let text = TINY.replace(
+        "(piece (name Pawn) (moves (s (verify empty?) add)))",
+        "(piece (name Pawn) (moves ((while true mark) add)))",
+    );
+    assert_ne!(text, TINY);
+    std::fs::write(&f, &text).unwrap();
+    let o = tilesmith(&["run", f.to_str().unwrap(), "--inputs", "a1-a2"]);
+    assert_eq!(o.status.code(), Some(1));
+    let v: Value = serde_json::from_str(out(&o).trim()).unwrap();
+    assert_eq!(v["status"], "draw", "the game stopped");
+    assert!(err(&o).contains("move generation failed"), "{}", err(&o));
+    // White's first moves are counted; Black's are not: perft stops with the reason.
+    let o = tilesmith(&["perft", f.to_str().unwrap(), "2"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(out(&o), "1 2\n");
+    assert!(err(&o).contains("move generation failed"), "{}", err(&o));
+}

@@ -206,8 +206,9 @@ pub trait Game {
     /// perft: the number of sequences of `depth` legal inputs from the current position, for
     /// a kind whose inputs are chosen from a list (board: whole turns; by the conventions of
     /// the kind's perft tables). With `end_is_leaf`, a game that ends before `depth` counts
-    /// as one sequence. `None` (the default) for a kind without such a list.
-    fn perft(&self, depth: u32, end_is_leaf: bool) -> Option<u64> {
+    /// as one sequence. `None` (the default) for a kind without such a list; `Some(Err(…))`
+    /// with the reason when the moves cannot be generated (a runaway move block).
+    fn perft(&self, depth: u32, end_is_leaf: bool) -> Option<Result<u64, String>> {
         let _ = (depth, end_is_leaf);
         None
     }

@@ -10,11 +10,15 @@ use rustc_hash::{FxHashMap, FxHasher};
 use serde_json::{Value, json};
 
 use super::level::{BoardLevel, position_json, uses_repetition};
-use super::play::{self, PerftEnd, Piece, Position, TurnMove};
+use super::play::{Engine, PerftEnd, Piece, Position, TurnMove};
 use super::rules::{PosId, Rules};
 use crate::grid::Pos;
 use crate::hash::Fnv;
 use crate::kind::{Game, GameKind, Input, InputChoice, InputError, Layer, Status, StepReport};
+
+/// How the generator words the reason of a game it stopped because move generation failed
+/// (`outcome`), and how this game words its error.
+const GEN_FAILED: &str = "move generation failed: ";
 
 /// What undoing one turn restores.
 #[derive(Clone, Debug)]
@@ -37,6 +41,10 @@ struct Done {
 #[derive(Clone, Debug)]
 pub struct BoardGame {
     level: BoardLevel,
+    /// The rules ready to play (their tables derived once).
+    engine: Arc<Engine>,
+    /// Why move generation stopped in the current position (a runaway block, a limit).
+    gen_error: Option<String>,
     pos: Position,
     legal: Vec<TurnMove>,
     status: Status,
@@ -65,6 +73,8 @@ impl BoardGame {
         let mut g = BoardGame {
             pos: level.start.clone(),
             repetition: uses_repetition(&rules),
+            engine: Arc::new(Engine::new(Rules::clone(&rules))),
+            gen_error: None,
             level,
             legal: Vec::new(),
             status: Status::Running,
@@ -83,6 +93,11 @@ impl BoardGame {
     /// The compiled rules.
     pub fn rules(&self) -> &Rules {
         &self.level.rules
+    }
+
+    /// The rules ready to play, for search and the move-generation debugger.
+    pub fn engine(&self) -> &Engine {
+        &self.engine
     }
 
     /// The level the game started from.
@@ -169,7 +184,14 @@ impl BoardGame {
         let rules = Arc::clone(&self.level.rules);
         let history = self.history();
         self.legal.clear();
-        self.status = match play::outcome(&rules, &self.pos, &history) {
+        self.gen_error = None;
+        let outcome = self.engine.outcome(&self.pos, &history);
+        if let Some(o) = &outcome
+            && let Some(e) = o.reason.strip_prefix(GEN_FAILED)
+        {
+            self.gen_error = Some(e.to_string());
+        }
+        self.status = match outcome {
             // One player: a win condition wins; any other end (a loss condition, no move
             // left) loses (the generator names the lone player as the winner of a loss).
             Some(o) if rules.players.len() <= 1 => {
@@ -189,19 +211,26 @@ impl BoardGame {
                 },
                 None => Status::Draw { reason: o.reason },
             },
-            None => {
-                self.legal = play::turns(&rules, &self.pos);
-                if self.legal.is_empty() {
-                    // `outcome` ends a game whose player to move has no turn; this is the
-                    // case of a generation error that `turns` turned into no turns.
-                    let who = self.to_move_name().unwrap_or_default();
-                    Status::Draw {
-                        reason: format!("{who} has no legal move"),
-                    }
-                } else {
+            None => match self.engine.turns(&self.pos) {
+                Ok(turns) if !turns.is_empty() => {
+                    self.legal = turns;
                     Status::Running
                 }
-            }
+                // `outcome` ends a game whose player to move has no turn, so this is not
+                // reached by the rules; it is kept so that a game never runs without moves.
+                Ok(_) => Status::Draw {
+                    reason: format!(
+                        "{} has no legal move",
+                        self.to_move_name().unwrap_or_default()
+                    ),
+                },
+                Err(e) => {
+                    self.gen_error = Some(e.to_string());
+                    Status::Draw {
+                        reason: format!("{GEN_FAILED}{e}"),
+                    }
+                }
+            },
         };
     }
 
@@ -225,9 +254,8 @@ impl BoardGame {
 
     /// Plays `turn` (legal in the current position) and records it for undo.
     fn play(&mut self, turn: TurnMove) -> StepReport {
-        let rules = Arc::clone(&self.level.rules);
         let before = self.pos.clone();
-        play::play_turn(&rules, &mut self.pos, &turn);
+        self.engine.play_turn(&mut self.pos, &turn);
         let cells: Vec<(PosId, Option<Piece>)> = before
             .cells
             .iter()
@@ -404,13 +432,21 @@ impl Game for BoardGame {
         }
     }
 
-    fn perft(&self, depth: u32, end_is_leaf: bool) -> Option<u64> {
+    fn perft(&self, depth: u32, end_is_leaf: bool) -> Option<Result<u64, String>> {
         let end = if end_is_leaf {
             PerftEnd::EndIsLeaf
         } else {
             PerftEnd::FullDepth
         };
-        Some(play::perft(&self.level.rules, &self.pos, depth, end))
+        Some(
+            self.engine
+                .perft(&self.pos, depth, end)
+                .map_err(|e| format!("{GEN_FAILED}{e}")),
+        )
+    }
+
+    fn error(&self) -> Option<String> {
+        self.gen_error.as_ref().map(|e| format!("{GEN_FAILED}{e}"))
     }
 
     fn summary(&self) -> Value {
