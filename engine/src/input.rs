@@ -12,21 +12,23 @@
 //! A kind whose moves are chosen from a list that depends on the position (board: `c3-d4`
 //! means something only where a piece stands on c3) says so with
 //! [`GameKind::positional_inputs`]; its words are split with [`split_inputs`] and read one at
-//! a time through the running game ([`Game::read_input`](crate::kind::Game::read_input), [`crate::replay::play_words`]),
-//! which gives an [`Input::Choice`] into its list of legal inputs ([`Game::legal_inputs`](crate::kind::Game::legal_inputs)).
+//! a time through the running game ([`Game::read_input`], [`crate::replay::play_words`]),
+//! which gives an [`Input::Choice`] into its list of legal inputs ([`Game::legal_inputs`]).
 //! [`format_words`] writes such words back.
 
 use serde::Serialize;
 
 use crate::grid::Dir;
+#[cfg(doc)]
+use crate::kind::Game;
 use crate::kind::GameKind;
 use crate::problem::quote;
 use crate::replay::MAX_REPLAY_TICKS;
 
 /// One input for one step. A kind's words ([`GameKind::inputs`]) say which inputs its levels
-/// take on the command line and in replays. [`Game::step`](crate::kind::Game::step) accepts every input: one the kind
-/// has no use for acts as [`Input::Wait`], and [`Input::Undo`] and [`Input::Restart`] undo for
-/// every kind.
+/// take on the command line and in replays. [`Game::step`] accepts every input: one the kind
+/// has no use for acts as [`Input::Wait`], and [`Input::Undo`] and [`Input::Restart`] undo
+/// for every kind.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 #[non_exhaustive]
 pub enum Input {
@@ -47,9 +49,9 @@ pub enum Input {
     /// Falling blocks: turn the tumo to another rotation state (`CW`, `CCW`, `180`).
     Turn(Turn),
     /// The legal input number `n` (0-based) of the current position, in the order of
-    /// [`Game::legal_inputs`](crate::kind::Game::legal_inputs): a whole turn of a board game (`c3-d4`). It has no word of its
-    /// own (its [`Input::word`] is `choice`); [`Game::input_word`](crate::kind::Game::input_word) gives the word it has in
-    /// the position where it is played, and [`Game::read_input`](crate::kind::Game::read_input) reads that word. A kind
+    /// [`Game::legal_inputs`]: a whole turn of a board game (`c3-d4`). It has no word of its
+    /// own (its [`Input::word`] is `choice`); [`Game::input_word`] gives the word it has in
+    /// the position where it is played, and [`Game::read_input`] reads that word. A kind
     /// without such a list treats it as [`Input::Wait`].
     Choice(u32),
 }
@@ -82,7 +84,7 @@ impl Input {
     /// The canonical word for this input (`.`, `L`, `MR`, `undo`, …). A kind's
     /// [`InputSpec::word`] for an input is this word, so [`format_inputs`] needs no kind.
     /// [`Input::Choice`] has no word outside a position: it gives `choice`, which reads as
-    /// nothing; use [`Game::input_word`](crate::kind::Game::input_word) for it.
+    /// nothing; use [`Game::input_word`] for it.
     pub fn word(self) -> &'static str {
         match self {
             Input::Wait => ".",
@@ -142,14 +144,14 @@ pub struct InputSpec {
     pub key: &'static str,
 }
 
-/// One input a running game takes in its current position ([`Game::legal_inputs`](crate::kind::Game::legal_inputs)): for a
+/// One input a running game takes in its current position ([`Game::legal_inputs`]): for a
 /// kind with a fixed table, an entry of [`GameKind::inputs`]; for a board game, a legal whole
 /// turn ([`Input::Choice`]) with its notation.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct InputChoice {
     /// The word that plays it here (`R`, `c3-d4`, `pass`, `undo`), unique in the list.
     pub word: String,
-    /// The input [`Game::step`](crate::kind::Game::step) is given for it.
+    /// The input [`Game::step`] is given for it.
     pub input: Input,
     /// A label for a button or a list (`Right`, `c3-d4`).
     pub label: String,
@@ -185,7 +187,7 @@ pub enum InputError {
         /// The kind's words, in table order.
         expected: Vec<&'static str>,
     },
-    /// The word is no legal input of the game in its current position ([`Game::read_input`](crate::kind::Game::read_input)
+    /// The word is no legal input of the game in its current position ([`Game::read_input`]
     /// of a kind with [`GameKind::positional_inputs`]).
     #[error("{}{} is not legal in this position (legal: {})", at(.position), quote(.word), listed(.legal))]
     NotLegal {

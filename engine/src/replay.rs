@@ -439,11 +439,11 @@ pub struct PlayedWords {
     pub words: Vec<String>,
 }
 
-/// Plays words (as [`split_inputs`] splits a text) on `game`, for `ticks` steps: each word is
-/// read in the position where it is played ([`Game::read_input`]), so that position-dependent
-/// words (board moves) work; steps past the words get no key (and are not in the result). Like [`play`], it stops when
-/// the game takes no more turns (`undo` and `restart` still act then). `on_step` gets each
-/// step's report.
+/// Plays words (as [`split_inputs`] splits a text) on `game`, for `ticks` steps: each word
+/// is read in the position where it is played ([`Game::read_input`]), so that
+/// position-dependent words (board moves) work; steps past the words get no key (and are not
+/// in the result). Like [`play`], it stops when the game takes no more turns (`undo` and
+/// `restart` still act then). `on_step` gets each step's report.
 ///
 /// # Errors
 /// The first word the game cannot read where it is played, with its number in the text
