@@ -29,12 +29,14 @@ use ctx::{Ctx, Tables};
 /// too, and so does every primitive it writes): a block that loops for ever stops with a
 /// [`GenError`] instead of hanging.
 pub const MAX_BLOCK_STEPS: u32 = 100_000;
+/// The most steps one generation (one position, one player, every block) may take.
+pub const MAX_GEN_STEPS: u64 = 20_000_000;
 /// The most primitives one generation (one position, one player) may write.
-pub const MAX_PRIMITIVES: usize = 4_000_000;
+pub const MAX_PRIMITIVES: usize = 1_000_000;
 /// The most parts a chain of partial moves may have.
 pub const MAX_CHAIN: usize = 256;
 /// The most turns one position may have.
-pub const MAX_TURNS: usize = 1_000_000;
+pub const MAX_TURNS: usize = 100_000;
 
 /// Move generation stopped: a block ran past [`MAX_BLOCK_STEPS`], or a position has more
 /// moves, parts or turns than the limits allow. The game cannot go on from this position.
@@ -402,7 +404,8 @@ pub fn turns(rules: &Rules, pos: &Position) -> Vec<TurnMove> {
 ///
 /// # Errors
 /// [`GenError`] when a move block runs more than [`MAX_BLOCK_STEPS`] steps, or the
-/// position has more primitives, chain parts or turns than the limits.
+/// position takes more than [`MAX_GEN_STEPS`] or has more primitives ([`MAX_PRIMITIVES`]),
+/// chain parts ([`MAX_CHAIN`]) or turns ([`MAX_TURNS`]) than the limits.
 pub fn try_turns(rules: &Rules, pos: &Position) -> Result<Vec<TurnMove>, GenError> {
     Ok(turn_report(rules, pos)?.legal)
 }

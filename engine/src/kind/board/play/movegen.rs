@@ -12,7 +12,9 @@ use super::super::rules::{
     Span,
 };
 use super::ctx::Ctx;
-use super::{GenError, MAX_BLOCK_STEPS, MAX_PRIMITIVES, Origin, Piece, Position, Primitive};
+use super::{
+    GenError, MAX_BLOCK_STEPS, MAX_GEN_STEPS, MAX_PRIMITIVES, Origin, Piece, Position, Primitive,
+};
 
 /// The head of one generated move in a [`MoveBuf`].
 #[derive(Clone, Copy, Debug)]
@@ -60,6 +62,8 @@ pub(crate) enum Who {
 /// Reusable per-block working state.
 #[derive(Default)]
 pub(crate) struct Scratch {
+    /// Steps left for the whole generation ([`MAX_GEN_STEPS`] at its start).
+    gen_steps: u64,
     cascades: Vec<Primitive>,
     changes: Vec<Primitive>,
     captures: Vec<Primitive>,
@@ -76,6 +80,8 @@ pub(crate) enum Stop {
     Budget,
     /// Too many primitives in one generation.
     TooMany,
+    /// Too many steps in one generation, over all its blocks.
+    GenSteps,
     /// Probe mode: a move capturing on the target was found.
     Found,
 }
@@ -149,6 +155,12 @@ pub(crate) fn attacked_by_others(
 
 fn budget_error(stop: Stop, span: Span) -> GenError {
     match stop {
+        Stop::GenSteps => GenError {
+            span,
+            message: format!(
+                "move generation ran more than {MAX_GEN_STEPS} steps in one position"
+            ),
+        },
         Stop::TooMany => GenError {
             span,
             message: format!(
@@ -182,6 +194,7 @@ fn run_all(
     depth: u8,
 ) -> Result<(), (Stop, Span)> {
     let rules = ctx.rules;
+    scratch.gen_steps = MAX_GEN_STEPS;
     let type_ok = |md: &MoveDef, t: Option<MoveTypeId>| t.is_none() || md.move_type == t;
     match who {
         Who::Piece(at, t) => {
@@ -301,8 +314,17 @@ fn run_one(
         s: scratch,
         sink,
     };
-    match run.block(&md.block) {
-        Ok(()) | Err(Stop::Fail) => Ok(()),
+    let r = run.block(&md.block);
+    let used = u64::from(MAX_BLOCK_STEPS - run.budget);
+    match r {
+        Ok(()) | Err(Stop::Fail) => {
+            scratch.gen_steps = scratch.gen_steps.saturating_sub(used);
+            if scratch.gen_steps == 0 {
+                Err((Stop::GenSteps, md.span))
+            } else {
+                Ok(())
+            }
+        }
         Err(stop) => Err((stop, md.span)),
     }
 }

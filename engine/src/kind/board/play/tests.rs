@@ -1236,3 +1236,56 @@ fn level_2_changes_flip_change_owner_create_and_set_attribute() {
         "the moved piece got the attribute"
     );
 }
+
+#[test]
+fn a_generation_that_takes_too_long_over_all_its_blocks_stops_with_an_error() {
+    // Each run of the drop block takes 90 000 steps (under the block limit) and ends; run at
+    // each of 256 positions that is more than the whole generation may take.
+    let mut r = rules(16, 16, &["A", "B"], vec![piece("Man", vec![])]);
+    let mut b = vec![Instr::Goto(at(&r, "a1"), SP)];
+    for _ in 0..44_990 {
+        b.push(st(E));
+        b.push(st(W));
+    }
+    let mut drops = block(b);
+    drops.span = Span { line: 3, col: 9 };
+    r.pieces[0].drops = vec![drops];
+    let pos = Position::initial(&r);
+    let err = try_turns(&r, &pos).unwrap_err();
+    assert!(err.message.contains("in one position"), "{}", err.message);
+    assert_eq!(err.span, Span { line: 3, col: 9 });
+}
+
+#[test]
+fn turn_order_entries_restrict_the_move_type_and_the_cycle_repeats_from_its_mark() {
+    let mut r = mini_checkers(false);
+    // Black, White, Black (steps only); then again from White.
+    r.turn_order = vec![
+        TurnEntry {
+            player: 0,
+            move_type: None,
+        },
+        TurnEntry {
+            player: 1,
+            move_type: None,
+        },
+        TurnEntry {
+            player: 0,
+            move_type: Some(1),
+        },
+    ];
+    r.repeat_from = 1;
+    let mut pos = empty_pos(&r);
+    put(&r, &mut pos, "c3", 0, "Man");
+    put(&r, &mut pos, "d4", 1, "Man");
+    assert_eq!(notations(&turns(&r, &pos)), vec!["c3xe5", "c3-b4"]);
+    pos.turn = 2;
+    assert_eq!(notations(&turns(&r, &pos)), vec!["c3-b4"]);
+    let t = turns(&r, &pos);
+    play_turn(&r, &mut pos, &t[0]);
+    assert_eq!(pos.turn, 1);
+    assert_eq!(pos.to_move(&r), 1);
+    let t = turns(&r, &pos);
+    play_turn(&r, &mut pos, &t[0]);
+    assert_eq!(pos.turn, 2);
+}

@@ -231,8 +231,9 @@ impl Expander {
         mover: PlayerId,
         rank: usize,
     ) -> Result<(), GenError> {
-        let royal = &ctx.royal[mover as usize];
-        if !royal.is_empty() {
+        if let Some(royal) = ctx.royal.get(mover as usize)
+            && !royal.is_empty()
+        {
             let after = &self.poss[d];
             for (at, cell) in after.cells.iter().enumerate() {
                 if let Some(p) = cell
