@@ -191,7 +191,7 @@ impl Eval<'_, '_, '_> {
             EndTest::Stalemated => p == self.to_move && !self.has_turn()?,
             EndTest::Repetition => self.repeated_by == Some(p),
             EndTest::Checkmated(k) => {
-                if p != self.to_move {
+                if p != self.to_move || self.has_turn()? {
                     false
                 } else {
                     let royal: Vec<PosId> = self
@@ -209,7 +209,7 @@ impl Eval<'_, '_, '_> {
                             break;
                         }
                     }
-                    attacked && !self.has_turn()?
+                    attacked
                 }
             }
             EndTest::AbsoluteConfig(kinds, places) => places.iter().all(|&at| {

@@ -235,6 +235,23 @@ pub struct Move {
     pub origin: Origin,
 }
 
+impl Move {
+    /// The key primitive (spec K1): the first movement or drop, which a click is matched
+    /// against (K2). Every generated move has one.
+    pub fn key(&self) -> Option<Primitive> {
+        self.primitives.iter().copied().find(|p| p.level() == 1)
+    }
+}
+
+/// One primitive in words, positions and pieces named as the rules name them: `a1-b1` (a
+/// movement; `a1+b1` for a copy; `=Queen` appended for a promotion), `Man@d3` (drop),
+/// `d4=King` (change-type), `+Man@c3` (create), `~d4` (flip), `d4:White` (change-owner),
+/// `d4.attr=1` (set-attribute), `xd4` (capture).
+pub fn describe_primitive(rules: &Rules, p: &Primitive) -> String {
+    let t = Tables::new(rules);
+    turns::primitive_text(&Ctx { rules, t: &t }, p)
+}
+
 /// One whole turn: the moves played in it (one, or a chain of partial moves; none for a
 /// pass) and its notation (`c3-d4`, `c3xe5xc7`, `e1-g1`, `@d3`, `pass`), unique in its
 /// position.
