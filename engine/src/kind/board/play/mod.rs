@@ -525,7 +525,8 @@ pub fn play_turn(rules: &Rules, pos: &mut Position, turn: &TurnMove) {
 /// first, for `repetition`).
 ///
 /// Every end condition is checked for every player it lists, in this order: win
-/// conditions, then loss, then draw, each in file order; the first that holds decides.
+/// conditions, then loss, then count (the player with the most pieces on the board wins, a
+/// tie draws), then draw, each in file order; the first that holds decides.
 /// `stalemated` and `checkmated` hold only for the player to move (`stalemated`: no turn,
 /// a pass counting as a turn; `checkmated T`: a piece of type T of theirs is attacked and
 /// they have no turn; a player without such a piece is not checkmated). `repetition` holds

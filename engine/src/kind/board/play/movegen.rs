@@ -157,9 +157,7 @@ fn budget_error(stop: Stop, span: Span) -> GenError {
     match stop {
         Stop::GenSteps => GenError {
             span,
-            message: format!(
-                "move generation ran more than {MAX_GEN_STEPS} steps in one position"
-            ),
+            message: format!("move generation ran more than {MAX_GEN_STEPS} steps in one position"),
         },
         Stop::TooMany => GenError {
             span,
