@@ -235,6 +235,23 @@ pub struct Move {
     pub origin: Origin,
 }
 
+impl Move {
+    /// The key primitive (spec K1): the first movement or drop, which a click is matched
+    /// against (K2). Every generated move has one.
+    pub fn key(&self) -> Option<Primitive> {
+        self.primitives.iter().copied().find(|p| p.level() == 1)
+    }
+}
+
+/// One primitive in words, positions and pieces named as the rules name them: `a1-b1` (a
+/// movement; `a1+b1` for a copy; `=Queen` appended for a promotion), `Man@d3` (drop),
+/// `d4=King` (change-type), `+Man@c3` (create), `~d4` (flip), `d4:White` (change-owner),
+/// `d4.attr=1` (set-attribute), `xd4` (capture).
+pub fn describe_primitive(rules: &Rules, p: &Primitive) -> String {
+    let t = Tables::new(rules);
+    turns::primitive_text(&Ctx { rules, t: &t }, p)
+}
+
 /// One whole turn: the moves played in it (one, or a chain of partial moves; none for a
 /// pass) and its notation (`c3-d4`, `c3xe5xc7`, `e1-g1`, `@d3`, `pass`), unique in its
 /// position.
@@ -508,7 +525,8 @@ pub fn play_turn(rules: &Rules, pos: &mut Position, turn: &TurnMove) {
 /// first, for `repetition`).
 ///
 /// Every end condition is checked for every player it lists, in this order: win
-/// conditions, then loss, then draw, each in file order; the first that holds decides.
+/// conditions, then loss, then count (the player with the most pieces on the board wins, a
+/// tie draws), then draw, each in file order; the first that holds decides.
 /// `stalemated` and `checkmated` hold only for the player to move (`stalemated`: no turn,
 /// a pass counting as a turn; `checkmated T`: a piece of type T of theirs is attacked and
 /// they have no turn; a player without such a piece is not checkmated). `repetition` holds

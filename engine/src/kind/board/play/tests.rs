@@ -1289,3 +1289,45 @@ fn turn_order_entries_restrict_the_move_type_and_the_cycle_repeats_from_its_mark
     play_turn(&r, &mut pos, &t[0]);
     assert_eq!(pos.turn, 2);
 }
+
+#[test]
+fn keys_and_primitive_words() {
+    let r = example_9_rules(false);
+    let mut pos = empty_pos(&r);
+    put(&r, &mut pos, "a1", 0, "X");
+    put(&r, &mut pos, "c1", 0, "Y");
+    let m = moves(&r, &pos).unwrap();
+    assert_eq!(m[1].key(), Some(mv(at(&r, "a1"), at(&r, "b1"))));
+    let words: Vec<String> = m[1]
+        .primitives
+        .iter()
+        .map(|p| describe_primitive(&r, p))
+        .collect();
+    assert_eq!(words, vec!["a1-b1", "c1-e1"]);
+    assert_eq!(
+        describe_primitive(&r, &Primitive::Capture(at(&r, "d4"))),
+        "xd4"
+    );
+    assert_eq!(
+        describe_primitive(&r, &Primitive::Flip(at(&r, "d4"))),
+        "~d4"
+    );
+}
+
+#[test]
+fn count_condition_gives_the_game_to_the_most_pieces() {
+    let mut r = mini_checkers(false);
+    r.ends = vec![EndCondition {
+        outcome: super::super::rules::Outcome::Count,
+        players: vec![0, 1],
+        test: EndTest::Stalemated,
+        span: SP,
+    }];
+    let mut pos = empty_pos(&r);
+    put(&r, &mut pos, "a8", 0, "Man"); // Black to move cannot move
+    put(&r, &mut pos, "a1", 1, "Man");
+    put(&r, &mut pos, "c1", 1, "Man");
+    assert_eq!(outcome(&r, &pos, &[]).unwrap().winner, Some(1));
+    put(&r, &mut pos, "b8", 0, "Man");
+    assert_eq!(outcome(&r, &pos, &[]).unwrap().winner, None);
+}
