@@ -1,0 +1,411 @@
+//! Playing compiled rules: positions, move generation (spec move-primitives §2, §5, §6),
+//! execution in three levels (§3), turns made of partial moves, the legality filter, end
+//! conditions, move notation and perft.
+//!
+//! The generator interprets the blocks of [`Rules`] on a [`Position`] as it stands (G3): each
+//! add-family command emits one [`Move`] whose [`Primitive`]s are in written order (M1: the
+//! movements of cascades first, then the movement of the add). [`turns`] groups moves into
+//! whole turns (a jump chain of partial moves is one turn), filtered for legality and
+//! `move-priorities`, each with a notation that is unique in its position.
+
+use super::rules::{MoveTypeId, PieceId, Place, PlayerId, PosId, Rules, Span};
+
+mod ctx;
+mod end;
+mod exec;
+mod movegen;
+mod perft;
+#[cfg(test)]
+mod tests;
+mod turns;
+
+pub use perft::Playout;
+pub use turns::{Rejection, TurnReport};
+
+use ctx::Ctx;
+
+/// The most instructions one run of a move block may execute (each `while` round counts
+/// too, and so does every primitive it writes): a block that loops for ever stops with a
+/// [`GenError`] instead of hanging.
+pub const MAX_BLOCK_STEPS: u32 = 100_000;
+/// The most primitives one generation (one position, one player) may write.
+pub const MAX_PRIMITIVES: usize = 4_000_000;
+/// The most parts a chain of partial moves may have.
+pub const MAX_CHAIN: usize = 256;
+/// The most turns one position may have.
+pub const MAX_TURNS: usize = 1_000_000;
+
+/// Move generation stopped: a block ran past [`MAX_BLOCK_STEPS`], or a position has more
+/// moves, parts or turns than the limits allow. The game cannot go on from this position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GenError {
+    /// The move block (where it was written) that ran away; the default span when the
+    /// limit is not one block's.
+    pub span: Span,
+    /// What happened, one line.
+    pub message: String,
+}
+
+impl std::fmt::Display for GenError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}:{}: {}", self.span.line, self.span.col, self.message)
+    }
+}
+
+impl std::error::Error for GenError {}
+
+/// A piece on the board or in a reserve.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Piece {
+    /// Its owner.
+    pub player: PlayerId,
+    /// Its type.
+    pub kind: PieceId,
+    /// Attribute values, bit `a` for [`super::rules::AttrId`] `a`.
+    pub attrs: u32,
+}
+
+/// A game position: the board, the reserves, whose turn it is, the last move, and a partial
+/// turn in progress.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Position {
+    /// `cells[pos]`: the piece on each position of [`super::rules::BoardShape::positions`].
+    pub cells: Vec<Option<Piece>>,
+    /// `reserve[player][piece]`: pieces off the board (`off N` in the setup), for drops.
+    /// `u32::MAX` is an unlimited supply: a setup without any `off` lets every player drop
+    /// every piece type without limit.
+    pub reserve: Vec<Vec<u32>>,
+    /// Index into [`Rules::turn_order`] of the turn being played.
+    pub turn: usize,
+    /// The key origin and destination of the last move (for `last-from?`/`last-to?`); the
+    /// origin of a drop is [`super::rules::NO_POS`]. `None` at the start and after a pass.
+    pub last: Option<(PosId, PosId)>,
+    /// While a turn of partial moves goes on: the position of the piece that continues and
+    /// the move type it is restricted to (spec P2, M9).
+    pub partial: Option<(PosId, Option<MoveTypeId>)>,
+}
+
+impl Position {
+    /// The set-up position of `rules`, first player to move. Set-up pieces on a position
+    /// out of range are ignored; a later entry for the same position replaces an earlier.
+    pub fn initial(rules: &Rules) -> Position {
+        let npos = rules.board.positions.len();
+        let default_attrs = Ctx::new(rules).default_attrs;
+        let mut cells = vec![None; npos];
+        let counted = Ctx::setup_counts_reserves(&rules.setup);
+        let fill = if counted { 0 } else { u32::MAX };
+        let mut reserve = vec![vec![fill; rules.pieces.len()]; rules.players.len()];
+        for e in &rules.setup {
+            let piece = Piece {
+                player: e.player,
+                kind: e.piece,
+                attrs: default_attrs,
+            };
+            match e.place {
+                Place::At(p) => {
+                    if let Some(c) = cells.get_mut(p as usize) {
+                        *c = Some(piece);
+                    }
+                }
+                Place::Off(n) => {
+                    if let Some(r) = reserve
+                        .get_mut(e.player as usize)
+                        .and_then(|r| r.get_mut(e.piece as usize))
+                    {
+                        *r = r.saturating_add(n).min(u32::MAX - 1);
+                    }
+                }
+            }
+        }
+        Position {
+            cells,
+            reserve,
+            turn: 0,
+            last: None,
+            partial: None,
+        }
+    }
+
+    /// The player whose turn it is: the player of `rules.turn_order[turn]` (the players in
+    /// order when the rules have no turn order).
+    pub fn to_move(&self, rules: &Rules) -> PlayerId {
+        turns::mover(&Ctx::new(rules), self)
+    }
+}
+
+/// One primitive of a move (spec §3.1), with the level it executes in ([`Primitive::level`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Primitive {
+    /// A movement by `add`/`add-copy`/`add-partial`/`add-copy-partial`/`cascade`: the piece on
+    /// `from` goes to `to` (a copy when `copy`), becoming `promote` when given. Level 1.
+    Move {
+        /// Origin.
+        from: PosId,
+        /// Destination.
+        to: PosId,
+        /// The type it becomes (promotion by `(add Type)`).
+        promote: Option<PieceId>,
+        /// True for `add-copy`/`add-copy-partial`: the original stays.
+        copy: bool,
+    },
+    /// A drop of a new piece on `at`. Level 1.
+    Drop {
+        /// Where.
+        at: PosId,
+        /// The piece.
+        piece: Piece,
+    },
+    /// `change-type`. Level 2.
+    ChangeType(PosId, PieceId),
+    /// `create`. Level 2.
+    Create(PosId, Piece),
+    /// `flip`: the piece changes to the next player... in a two-player game, the other one.
+    /// Level 2.
+    Flip(PosId),
+    /// `change-owner`: the piece becomes the mover's. Level 2.
+    ChangeOwner(PosId, PlayerId),
+    /// `set-attribute`. Level 2.
+    SetAttribute(PosId, super::rules::AttrId, bool),
+    /// `capture`. Level 3.
+    Capture(PosId),
+}
+
+impl Primitive {
+    /// The execution level (spec §3.1): 1 movement, 2 piece changes, 3 captures.
+    pub fn level(&self) -> u8 {
+        match self {
+            Primitive::Move { .. } | Primitive::Drop { .. } => 1,
+            Primitive::Capture(_) => 3,
+            _ => 2,
+        }
+    }
+}
+
+/// Where a generated move came from: the piece type, whether a move or a drop block, and the
+/// block's index in [`super::rules::PieceDef::moves`] or `drops`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Origin {
+    /// The piece type whose block generated it.
+    pub piece: PieceId,
+    /// True for a drop block.
+    pub drop: bool,
+    /// The block's index.
+    pub block: usize,
+}
+
+/// One generated move: the primitives of one add-family command, in written order; the
+/// first movement is the key primitive (spec K1).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Move {
+    /// The primitives in written order.
+    pub primitives: Vec<Primitive>,
+    /// The move type of its block.
+    pub move_type: Option<MoveTypeId>,
+    /// `Some(t)` for a partial move: the turn may continue with the same piece, with moves of
+    /// type `t` (or any type when `t` is `None`).
+    pub partial: Option<Option<MoveTypeId>>,
+    /// The block that generated it.
+    pub origin: Origin,
+}
+
+/// One whole turn: the moves played in it (one, or a chain of partial moves; none for a
+/// pass) and its notation (`c3-d4`, `c3xe5xc7`, `e1-g1`, `@d3`, `pass`), unique in its
+/// position.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct TurnMove {
+    /// The moves, in order.
+    pub parts: Vec<Move>,
+    /// The notation.
+    pub notation: String,
+}
+
+/// How the outcome of a game reads.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Outcome {
+    /// The winner, or `None` for a draw.
+    pub winner: Option<PlayerId>,
+    /// Why, in a few lower-case words ("black has no pieces left").
+    pub reason: String,
+}
+
+/// Every legal whole turn in `pos`, in generation order, with unique notations. Empty when
+/// the player to move has no move (and may not pass), or when generation failed (see
+/// [`try_turns`]).
+///
+/// A turn is one move, or a chain of partial moves (spec P2, M9): after a move written by
+/// `add-partial`/`add-copy-partial`, the piece on the move's destination continues with
+/// moves of the partial's move type only (any type when it names none), and must continue
+/// while it can, unless the option `pass partial` is on (then every prefix of a chain is a
+/// turn too). A chain never returns the board to one it has been through in the same turn.
+/// With `(checkmated Type)` among the end conditions, no turn may end with one of the
+/// mover's pieces of that type attacked (P5). With `move-priorities`, only turns whose first
+/// move has the best-ranked type that has any legal turn are kept; types not listed rank
+/// last. A turn-order entry with a move type allows only first moves of that type. With
+/// `pass turn` a `pass` is offered (always, or only when no other turn exists for
+/// `forced`), unless no player has any move at all.
+///
+/// Notation: each part by its key primitive (K1): `c3-d4`; later parts of a chain add
+/// `-square` or `xsquare` (`x` when the part removes a piece: `c3xe5xc7`); a part that does
+/// not start where the previous one ended starts anew after a comma; a drop is `@d3`.
+/// Where that is not unique, the colliding turns also name the dropped piece type and the
+/// key's promotion (`Man@d3`, `e7-e8=Queen`); then list every primitive in brackets; then
+/// number the remaining twins `#1`, `#2` in generation order.
+pub fn turns(rules: &Rules, pos: &Position) -> Vec<TurnMove> {
+    try_turns(rules, pos).unwrap_or_default()
+}
+
+/// [`turns`], with the generation error when a block ran away or a limit was passed.
+///
+/// # Errors
+/// [`GenError`] when a move block runs more than [`MAX_BLOCK_STEPS`] steps, or the
+/// position has more primitives, chain parts or turns than the limits.
+pub fn try_turns(rules: &Rules, pos: &Position) -> Result<Vec<TurnMove>, GenError> {
+    Ok(turn_report(rules, pos)?.legal)
+}
+
+/// The legal turns of `pos` as [`turns`] gives them, and the turns the legality filter or
+/// `move-priorities` removed, with the reason (for the move-generation debugger).
+///
+/// # Errors
+/// As [`try_turns`].
+pub fn turn_report(rules: &Rules, pos: &Position) -> Result<TurnReport, GenError> {
+    turns::report(&Ctx::new(rules), pos)
+}
+
+/// Every move generated for the player to move in `pos`, before the legality filter and
+/// `move-priorities`: one per add-family command (G2), in generation order (pieces in board
+/// position order, each piece's move blocks in order; then each drop block at every
+/// position). During a partial turn, only the continuing piece's moves of the allowed type.
+///
+/// # Errors
+/// As [`try_turns`].
+pub fn moves(rules: &Rules, pos: &Position) -> Result<Vec<Move>, GenError> {
+    let ctx = Ctx::new(rules);
+    let mover = turns::mover(&ctx, pos);
+    let who = match pos.partial {
+        Some((at, t)) => movegen::Who::Piece(at, t),
+        None => movegen::Who::All(rules.turn_order.get(pos.turn).and_then(|e| e.move_type)),
+    };
+    let mut buf = movegen::MoveBuf::default();
+    movegen::generate(&ctx, pos, mover, who, &mut movegen::Scratch::default(), &mut buf)?;
+    Ok(buf
+        .heads
+        .iter()
+        .map(|h| Move {
+            primitives: buf.prims_of(h).to_vec(),
+            move_type: h.move_type,
+            partial: h.partial,
+            origin: h.origin,
+        })
+        .collect())
+}
+
+/// Executes one move on `pos` (spec §3: level 1 movements at once, level 2 changes, level 3
+/// captures) and records its key primitive as the last move; the turn does not pass.
+pub fn execute(rules: &Rules, pos: &mut Position, mv: &Move) {
+    let drop_kind = mv.origin.drop.then_some(mv.origin.piece);
+    exec::execute(pos, &mv.primitives, rules.players.len(), drop_kind);
+}
+
+/// Executes only the primitives of one level (1, 2 or 3) of `mv` on `pos`, for stepping a
+/// move level by level; `pos.last` is set when level 1 runs. Levels run in order 1, 2, 3
+/// give the same position as [`execute`].
+pub fn execute_level(rules: &Rules, pos: &mut Position, mv: &Move, level: u8) {
+    let last = pos.last;
+    let prims: Vec<Primitive> = mv
+        .primitives
+        .iter()
+        .filter(|p| p.level() == level)
+        .copied()
+        .collect();
+    let drop_kind = mv.origin.drop.then_some(mv.origin.piece);
+    exec::execute(pos, &prims, rules.players.len(), drop_kind);
+    if level != 1 {
+        pos.last = last;
+    }
+}
+
+/// Plays a whole turn (as returned by [`turns`]) on `pos`: executes each part (§3) and passes
+/// the turn on (a pass only passes it on). Does not check that the turn is legal.
+pub fn play_turn(rules: &Rules, pos: &mut Position, turn: &TurnMove) {
+    let ctx = Ctx::new(rules);
+    for mv in &turn.parts {
+        execute(rules, pos, mv);
+    }
+    if turn.parts.is_empty() {
+        pos.last = None;
+    }
+    pos.partial = None;
+    pos.turn = turns::next_turn(&ctx, pos.turn);
+}
+
+/// Whether the game has ended in `pos`, given the positions before it (`history`, oldest
+/// first, for `repetition`).
+///
+/// Every end condition is checked for every player it lists, in this order: win
+/// conditions, then loss, then draw, each in file order; the first that holds decides.
+/// `stalemated` and `checkmated` hold only for the player to move (`stalemated`: no turn,
+/// a pass counting as a turn; `checkmated T`: a piece of type T of theirs is attacked and
+/// they have no turn; a player without such a piece is not checkmated). `repetition` holds
+/// for the player who made the last turn when the board, reserves and player to move have
+/// now occurred three times. `pieces-remaining` counts pieces on the board. A loss gives
+/// the win to the other player of two; with more players, to the player who played last
+/// (or, when that is the loser, the player to move). When no condition holds and the
+/// player to move has no turn, the game is drawn. A generation error also ends the game, as
+/// a draw whose reason is the error.
+pub fn outcome(rules: &Rules, pos: &Position, history: &[Position]) -> Option<Outcome> {
+    let ctx = Ctx::new(rules);
+    let same = |h: &&Position| h.cells == pos.cells && h.reserve == pos.reserve && h.turn == pos.turn;
+    let repeated_by = (history.iter().filter(same).count() >= 2)
+        .then(|| history.last().map(|h| turns::mover(&ctx, h)))
+        .flatten();
+    let mut ex = turns::Expander::default();
+    match end::evaluate(&ctx, &mut ex, pos, None, repeated_by) {
+        Ok(o) => o,
+        Err(e) => Some(Outcome {
+            winner: None,
+            reason: format!("move generation failed: {e}"),
+        }),
+    }
+}
+
+/// How [`perft`] counts games that end before the depth.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum PerftEnd {
+    /// Only sequences of exactly `depth` turns count (chess, checkers, tic-tac-toe).
+    #[default]
+    FullDepth,
+    /// A game that ended earlier counts as one leaf (the published Reversi convention).
+    EndIsLeaf,
+}
+
+/// The number of turn sequences of length `depth` from `pos` (a whole jump chain is one
+/// turn; a pass is a turn), by the convention `end`. A position where the game has ended
+/// (by [`outcome`]'s rules, without `repetition`, which perft ignores) has no children. 0 when
+/// generation fails (see [`try_perft`]).
+pub fn perft(rules: &Rules, pos: &Position, depth: u32, end: PerftEnd) -> u64 {
+    try_perft(rules, pos, depth, end).unwrap_or(0)
+}
+
+/// [`perft`], with the generation error.
+///
+/// # Errors
+/// As [`try_turns`], for any position reached.
+pub fn try_perft(rules: &Rules, pos: &Position, depth: u32, end: PerftEnd) -> Result<u64, GenError> {
+    let ctx = Ctx::new(rules);
+    perft::Perft::new(&ctx, end).run(pos, depth, 0)
+}
+
+/// Plays uniformly random legal turns from `pos` (choices from `rng`) until the game ends or
+/// `max_plies` turns have been played. `repetition` counts positions of this playout only.
+///
+/// # Errors
+/// As [`try_turns`].
+pub fn random_playout(
+    rules: &Rules,
+    pos: &Position,
+    rng: &mut rand_chacha::ChaCha8Rng,
+    max_plies: u32,
+) -> Result<Playout, GenError> {
+    perft::playout(&Ctx::new(rules), pos, rng, max_plies)
+}
