@@ -6,6 +6,7 @@
 
 #![allow(clippy::unwrap_used)]
 
+use proptest::prelude::*;
 use tilesmith_engine::kind::board::rules::{
     AddKind, BoardShape, Cond, EndTest, GoTarget, Instr, Loc, NO_POS, Outcome, PassTurn, Place,
     Rules, Span,
@@ -919,4 +920,156 @@ fn js_extension_options_warn_and_ui_options_are_silent() {
             .all(|p| p.warning && p.message.contains("cannot honour"))
     );
     assert_eq!(w[0].span, place(&text, "(option \"sliding-puzzle\"", 0));
+}
+
+// ---------------------------------------------------------------------------------------
+// Mutated corpus files
+
+/// Words a mutation may put in: keywords, names from the files, brackets, macro parameters.
+const WORDS: &[&str] = &[
+    "(",
+    ")",
+    "(",
+    ")",
+    "\"",
+    ";",
+    "$1",
+    "$2",
+    "$9",
+    "add",
+    "capture",
+    "cascade",
+    "(verify",
+    "empty?",
+    "(while",
+    "(if",
+    "else",
+    "(define x ($1 (x $1)))",
+    "(x n)",
+    "n",
+    "ne",
+    "zz",
+    "a1",
+    "Man",
+    "King",
+    "(add-partial",
+    "jump-type",
+    "(piece",
+    "(name",
+    "(board",
+    "(grid",
+    "(dimensions",
+    "(\"a/b\" (1 0))",
+    "(directions",
+    "(n 0 -1)",
+    "(zone",
+    "(players",
+    "(symmetry",
+    "(links",
+    "(kill-positions",
+    "(option",
+    "\"pass turn\"",
+    "forced",
+    "(loss-condition",
+    "(pieces-remaining",
+    "(variant",
+    "(title \"T\")",
+    "(default)",
+    "off",
+    "99999999999",
+    "-1",
+    "repeat",
+    "(turn-order",
+    "(board-setup",
+    "(create",
+    "(flip",
+];
+
+const FILES: &[&str] = &[
+    "english-checkers.zrf",
+    "chess.zrf",
+    "halma.zrf",
+    "chinese-checkers.zrf",
+    "lewthwaite.zrf",
+];
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+
+    /// A corpus file with random cuts and insertions: `variants` and `compile` return (no
+    /// panic, no hang); every problem is inside the text and one line; a failed compile
+    /// reports at least one error.
+    #[test]
+    fn mutated_files_give_located_one_line_problems(
+        file in 0..FILES.len(),
+        edits in prop::collection::vec((0.0f64..1.0, 0usize..40, 0..WORDS.len()), 1..6),
+    ) {
+        let mut text = corpus(FILES[file]);
+        for (at, cut, word) in edits {
+            let mut i = (at * text.len() as f64) as usize;
+            while !text.is_char_boundary(i) {
+                i -= 1;
+            }
+            let mut j = (i + cut).min(text.len());
+            while !text.is_char_boundary(j) {
+                j -= 1;
+            }
+            text.replace_range(i..j, &format!(" {} ", WORDS[word]));
+        }
+        let lines = text.split('\n').count() as u32;
+        let check = |ps: &[ZrfProblem]| {
+            for p in ps {
+                assert!(p.span.line >= 1 && p.span.line <= lines, "{p:?}");
+                assert!(p.span.col >= 1, "{p:?}");
+                assert!(!p.message.contains('\n') && !p.message.is_empty(), "{p:?}");
+            }
+        };
+        match zrf::variants(&text) {
+            Ok(titles) => {
+                for t in titles.iter().map(Some).chain([None]) {
+                    match zrf::compile(&text, t.map(String::as_str)) {
+                        Ok((_, w)) => check(&w),
+                        Err(e) => {
+                            prop_assert!(e.iter().any(|p| !p.warning));
+                            check(&e);
+                        }
+                    }
+                }
+            }
+            Err(e) => {
+                prop_assert!(!e.is_empty());
+                check(&e);
+                prop_assert!(zrf::compile(&text, None).is_err());
+            }
+        }
+    }
+}
+
+/// Inputs near the limits compile or fail quickly: no step is quadratic in the file's size.
+#[test]
+fn large_inputs_stay_fast() {
+    let started = std::time::Instant::now();
+    // A zone naming one position 200 000 times.
+    let zone = format!(
+        "(zone (name z) (players W B) (positions {}))",
+        "a1 ".repeat(200_000)
+    );
+    let text = game_with_block("(n add)").replace("(s 0 1))))", &format!("(s 0 1))) {zone})"));
+    let (r, _) = rules(&text, None);
+    assert_eq!(r.board.zones[0].positions[0].len(), 1);
+    // A game and a variant of 60 000 options each, merged.
+    let opts = "(option \"ko\" false) ".repeat(60_000);
+    let text = game_with_block("(n add)").replace("(board-setup", &format!("{opts} (board-setup"))
+        + &format!("\n(variant (title \"V\") {opts})");
+    let (r, _) = rules(&text, Some("V"));
+    assert_eq!(r.title, "V");
+    // 400 000 top-level words.
+    let text = "x ".repeat(400_000);
+    let e = zrf::compile(&text, None).unwrap_err();
+    assert!(e.len() <= 100);
+    assert!(
+        started.elapsed().as_secs() < 30,
+        "took {:?}",
+        started.elapsed()
+    );
 }

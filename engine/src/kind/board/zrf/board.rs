@@ -421,8 +421,13 @@ pub(crate) fn board(ctx: &mut Ctx, node: &Node, items: &[Node], players: &Names)
         };
         for p in zplayers {
             let list = &mut b.shape.zones[id].positions[p];
+            let mut seen = vec![false; np];
+            for &q in list.iter() {
+                seen[q as usize] = true;
+            }
             for &q in &zpos {
-                if !list.contains(&q) {
+                if !seen[q as usize] {
+                    seen[q as usize] = true;
                     list.push(q);
                 }
             }

@@ -1432,7 +1432,7 @@ impl C {
                     opts.discard_cascades = b;
                 }
             }
-            s if UI_OPTIONS.contains(&s) => {}
+            s if UI_OPTIONS.contains(&s) || s.starts_with("animate") => {}
             "recycle captures" | "maximal captures" | "ko" => {
                 if value != "false" {
                     self.ctx.error(

@@ -13,6 +13,7 @@
 //! calls expanded are located errors.
 
 use std::collections::HashMap;
+use std::rc::Rc;
 
 use super::sexpr::{Kind, Node, depth, err, size};
 use super::{MAX_DEPTH, MAX_EXPANDED_NODES, MAX_MACRO_CALLS, MAX_MACRO_DEPTH, ZrfProblem};
@@ -21,7 +22,7 @@ use crate::problem::quote;
 
 /// One `(define …)`.
 struct Macro {
-    body: Vec<Node>,
+    body: Rc<[Node]>,
 }
 
 /// Expands the macros of a file's top-level nodes. Returns the top-level forms other than
@@ -46,7 +47,7 @@ pub(crate) fn expand(top: Vec<Node>) -> Result<(Vec<Node>, Vec<ZrfProblem>), Zrf
                 let old = macros.insert(
                     n.to_string(),
                     Macro {
-                        body: body.to_vec(),
+                        body: Rc::from(body),
                     },
                 );
                 if old.is_some() {
@@ -139,9 +140,9 @@ impl Expander {
                     ));
                 }
                 let site = node.site.unwrap_or(node.span);
-                let body = m.body.clone();
+                let body = Rc::clone(&m.body);
                 let mut expanded = Vec::with_capacity(body.len());
-                for b in &body {
+                for b in body.iter() {
                     expanded.push(self.subst(b, args, name, site, node.span, depth)?);
                 }
                 for e in &expanded {

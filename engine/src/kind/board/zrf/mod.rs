@@ -1,9 +1,9 @@
 //! The ZRF front end: reads Zillions-of-Games rule files (S-expressions with `define` macros)
 //! and compiles one game variant into [`Rules`], with every problem at its line and column.
 //!
-//! Stages: [`sexpr`] reads the text into nodes with places; [`expand`] expands the
+//! Stages: `sexpr` reads the text into nodes with places; `expand` expands the
 //! `(define …)` macros; this module picks the `(game …)` or `(variant …)` and merges a
-//! variant onto its game ([`merge`]); `compile` and `board` turn the sections into
+//! variant onto its game (`merge`); `compile` and `board` turn the sections into
 //! [`Rules`]. The supported subset, variant inheritance and what is warned about or refused
 //! are in `docs/board-zrf.md`.
 //!
@@ -15,6 +15,8 @@ mod board;
 mod compile;
 mod expand;
 mod sexpr;
+
+use std::collections::HashMap;
 
 use super::rules::{Rules, Span};
 use crate::problem::quote;
@@ -89,6 +91,9 @@ fn entries(text: &str) -> Result<(Vec<Entry>, Vec<ZrfProblem>), Vec<ZrfProblem>>
     let mut errors = Vec::new();
     let mut game: Option<usize> = None;
     for form in forms {
+        if errors.len() >= MAX_PROBLEMS {
+            break;
+        }
         let span = form.span;
         let Some((head, rest)) = form.head() else {
             errors.push(err(
@@ -181,7 +186,9 @@ pub fn variants(text: &str) -> Result<Vec<String>, Vec<ZrfProblem>> {
 /// `None` takes the `(default)` variant if the file marks one, else the `(game …)`.
 /// Returns the rules and the warnings.
 ///
-/// A variant inherits its game and replaces the sections it gives ([`merge`]).
+/// A variant inherits its game: each section it gives replaces the game's sections of the
+/// same key (a piece by its name, an option by its name, all end conditions together, any
+/// other section by its head word), see `docs/board-zrf.md`.
 ///
 /// # Errors
 /// Every error found (with the warnings), each at its line and column.
@@ -276,22 +283,24 @@ fn section_key(n: &Node) -> String {
 /// `players`, `turn-order`, `move-priorities`, …), in the game's place; sections new to the
 /// variant follow. `(default)` is never inherited.
 fn merge(game: &[Node], variant: &[Node]) -> Vec<Node> {
-    let given: Vec<String> = variant.iter().map(section_key).collect();
+    // The variant's sections by key, in order; a key's list is taken when first placed.
+    let mut given: HashMap<String, Vec<usize>> = HashMap::new();
+    for (i, v) in variant.iter().enumerate() {
+        given.entry(section_key(v)).or_default().push(i);
+    }
     let mut placed = vec![false; variant.len()];
     let mut out = Vec::new();
     for g in game {
-        let key = section_key(g);
         if g.head().is_some_and(|(h, _)| h == "default") {
             continue;
         }
-        if !given.contains(&key) {
-            out.push(g.clone());
-            continue;
-        }
-        for (i, v) in variant.iter().enumerate() {
-            if !placed[i] && given[i] == key {
-                placed[i] = true;
-                out.push(v.clone());
+        match given.get_mut(&section_key(g)) {
+            None => out.push(g.clone()),
+            Some(list) => {
+                for i in std::mem::take(list) {
+                    placed[i] = true;
+                    out.push(variant[i].clone());
+                }
             }
         }
     }
