@@ -243,7 +243,10 @@ fn run_replay(file: &Path, a: &RunArgs) -> ExitCode {
     let _ = a;
     println!("{}", outcome.game.summary());
     if let Some(e) = outcome.game.error() {
-        eprintln!("{}: {e}", level_name.display());
+        match outcome.game.error_problem() {
+            Some(p) => print_problems(&level_name, &[p]),
+            None => eprintln!("{}: {e}", level_name.display()),
+        }
         return ExitCode::FAILURE;
     }
     if outcome.matches {
@@ -380,9 +383,16 @@ fn run(a: &RunArgs) -> ExitCode {
     }
 }
 
-/// The problem of a game that stopped on an error (a falling level's script): located at the
-/// script's line in a `.lua` program, else at the level's `script` member.
+/// The problem of a game that stopped on an error: where the game locates it (a board
+/// game's move block in its ZRF file), else at the script's line in a `.lua` program, else
+/// at the level's `script` member (a falling level) or the level as a whole.
 fn stopped_at(doc: &Document, game: &dyn tilesmith_engine::Game, message: String) -> Problem {
+    if let Some(mut p) = game.error_problem() {
+        if p.file.is_none() && p.line.is_none() {
+            tilesmith_engine::problem::locate(&doc.text, std::slice::from_mut(&mut p));
+        }
+        return p;
+    }
     let line = game.error_line();
     // The falling kind's script; other kinds' errors are the level's as a whole.
     let at = if doc.program.is_some() || doc.value.get("script").is_some() {
@@ -401,23 +411,20 @@ fn stopped_at(doc: &Document, game: &dyn tilesmith_engine::Game, message: String
     p
 }
 
-/// Sets the variant a board level plays (`--variant`), checking that the rules have it.
+/// Sets the variant the level plays (`--variant`) through its kind
+/// ([`tilesmith_engine::GameKind::with_variant`]); the level's check reports a variant its
+/// rules do not have.
 ///
 /// # Errors
-/// The message when the level is not a board level.
+/// The kind's message when the level has no variants to choose from.
 fn choose_variant(doc: &mut Document, variant: Option<&str>) -> Result<(), String> {
     let Some(title) = variant else {
         return Ok(());
     };
-    if doc.kind.name() != "board" {
-        return Err(format!(
-            "--variant is for board levels; this is a {} level",
-            doc.kind.name()
-        ));
-    }
-    if let Some(o) = doc.value.as_object_mut() {
-        o.insert("variant".into(), Value::String(title.to_string()));
-    }
+    doc.value = doc
+        .kind
+        .with_variant(&doc.value, title)
+        .map_err(|e| format!("--variant: {e}"))?;
     Ok(())
 }
 

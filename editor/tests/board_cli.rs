@@ -213,7 +213,7 @@ fn variant_is_chosen_by_title_and_only_for_board_levels() {
     let o = tilesmith(&["run", boulder.to_str().unwrap(), "--variant", "x"]);
     assert_eq!(o.status.code(), Some(1));
     assert!(
-        err(&o).contains("--variant is for board levels"),
+        err(&o).contains("--variant: boulder levels have no variants"),
         "{}",
         err(&o)
     );
@@ -362,7 +362,21 @@ fn a_runaway_move_block_stops_run_and_perft_with_exit_1() {
     assert_eq!(o.status.code(), Some(1));
     let v: Value = serde_json::from_str(out(&o).trim()).unwrap();
     assert_eq!(v["status"], "draw", "the game stopped");
-    assert!(err(&o).contains("move generation failed"), "{}", err(&o));
+    // At the looping block in the ZRF file: its line, and the column of its `(`.
+    let line = text.lines().position(|l| l.contains("while true")).unwrap() + 1;
+    let col = text.lines().nth(line - 1).unwrap().find("((while").unwrap() + 1;
+    let at = format!("{}:{line}:{col}: move generation failed: ", f.display());
+    assert!(err(&o).starts_with(&at), "{at} / {}", err(&o));
+    // A JSON level naming the file: still at the ZRF file's line.
+    let level = tmp("loop-level.json");
+    std::fs::write(
+        &level,
+        json!({"kind": "board", "rules": "loop.zrf"}).to_string(),
+    )
+    .unwrap();
+    let o = tilesmith(&["run", level.to_str().unwrap(), "--inputs", "a1-a2"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(err(&o).starts_with(&at), "{at} / {}", err(&o));
     // White's first moves are counted; Black's are not: perft stops with the reason.
     let o = tilesmith(&["perft", f.to_str().unwrap(), "2"]);
     assert_eq!(o.status.code(), Some(1));

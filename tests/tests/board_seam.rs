@@ -657,3 +657,134 @@ fn stored_board_replays_are_complete_games() {
         assert_eq!(g.state_hash(), out.hash, "{}", f.display());
     }
 }
+
+/// A one-player race on a 4×3 board: the Man steps north onto an empty square. On rank 3,
+/// file a wins, file b draws, file c loses, and file d ends with no condition (no move).
+const RUNNER: &str = r#"(game
+  (title "Runner")
+  (players Solo)
+  (turn-order Solo)
+  (board
+    (grid
+      (start-rectangle 0 0 50 50)
+      (dimensions ("a/b/c/d" (50 0)) ("3/2/1" (0 50)))
+      (directions (n 0 -1))
+    )
+  )
+  (piece (name Man) (moves (n (verify empty?) add)))
+  (board-setup (Solo (Man a1)))
+  (win-condition (Solo) (absolute-config Man (a3)))
+  (draw-condition (Solo) (absolute-config Man (b3)))
+  (loss-condition (Solo) (absolute-config Man (c3)))
+)
+"#;
+
+#[test]
+fn a_one_player_game_is_won_only_by_a_win_condition() {
+    for (file, status) in [("a", "won"), ("b", "lost"), ("c", "lost"), ("d", "lost")] {
+        let v = json!({"kind": "board", "rules": {"zrf": RUNNER},
+                       "setup": {"Solo": {"Man": [format!("{file}1")]}}});
+        let mut g = start_json(&v);
+        play(g.as_mut(), &format!("{file}1-{file}2"));
+        assert_eq!(g.status(), Status::Running, "{file}2: still running");
+        play(g.as_mut(), &format!("{file}2-{file}3"));
+        assert_eq!(g.status().word(), status, "{file}3: {:?}", g.status());
+        assert_eq!(g.error(), None);
+        match g.status() {
+            Status::Won { winner, .. } => assert_eq!(winner.as_deref(), Some("Solo")),
+            Status::Lost { reason } if file == "d" => {
+                assert!(reason.contains("no move"), "{reason}")
+            }
+            Status::Lost { reason } => {
+                let kind = if file == "b" { "draw" } else { "loss" };
+                assert!(reason.contains(&format!("({kind}-condition)")), "{reason}")
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+}
+
+#[test]
+fn fifteen_played_to_its_written_solution_is_won() {
+    let mut g = start_file(&workspace().join("levels/board/fifteen.zrf"));
+    let text = std::fs::read_to_string(workspace().join("levels/board/fifteen.zrf")).unwrap();
+    // The 34 moves written in the file's header (`;   a3-a2 …`).
+    let solution: Vec<&str> = text
+        .lines()
+        .skip_while(|l| !l.contains("hole's) is:"))
+        .skip(1)
+        .take_while(|l| l.starts_with(";   "))
+        .flat_map(|l| l[1..].split_whitespace())
+        .collect();
+    assert_eq!(solution.len(), 34);
+    for (i, w) in solution.iter().enumerate() {
+        assert_eq!(g.status(), Status::Running, "before move {}", i + 1);
+        play(g.as_mut(), w);
+    }
+    assert_eq!(g.status().word(), "won");
+    assert_eq!(g.players(), ["Solver"]);
+}
+
+/// [`TINY`] whose Pawn's move block loops for ever.
+fn runaway() -> (String, usize, usize) {
+    let text = TINY.replace(
+        "(piece (name Pawn) (moves (s (verify empty?) add)))",
+        "(piece (name Pawn) (moves ((while true mark) add)))",
+    );
+    assert_ne!(text, TINY);
+    let line = text.lines().position(|l| l.contains("while true")).unwrap() + 1;
+    // The block is the list that opens just before `(while`.
+    let col = text.lines().nth(line - 1).unwrap().find("((while").unwrap() + 1;
+    (text, line, col)
+}
+
+#[test]
+fn a_generation_failure_stops_the_game_at_the_move_block() {
+    let (text, line, col) = runaway();
+    // White's first move is generated; Black's turn runs the looping block.
+    let mut g = tilesmith_engine::document::load_rules(&text, "rules/loop.zrf")
+        .start(0)
+        .unwrap();
+    assert_eq!(g.error(), None);
+    assert!(g.error_problem().is_none());
+    play(g.as_mut(), "a1-a2");
+    assert_eq!(g.status().word(), "draw");
+    assert!(g.error().unwrap().starts_with("move generation failed: "));
+    let p = g.error_problem().unwrap();
+    assert_eq!(p.file.as_deref(), Some("rules/loop.zrf"));
+    assert_eq!((p.line, p.column), (Some(line), Some(col)));
+    assert!(
+        p.message
+            .starts_with("move generation failed: a move block ran more than")
+    );
+    assert!(p.is_error());
+    // Undo: White to move again, no error.
+    assert!(g.undo());
+    assert_eq!((g.error(), g.status()), (None, Status::Running));
+    // Inline rules without a file name: at `$.rules.zrf`, the place in the message.
+    let mut g = start_json(&json!({"kind": "board", "rules": {"zrf": text}}));
+    play(g.as_mut(), "a1-a2");
+    let p = g.error_problem().unwrap();
+    assert_eq!(
+        (p.file.as_deref(), p.path.to_string()),
+        (None, "$.rules.zrf".into())
+    );
+    assert!(
+        p.message.starts_with(&format!(
+            "rules line {line}, column {col}: move generation failed"
+        )),
+        "{}",
+        p.message
+    );
+}
+
+#[test]
+fn only_a_kind_with_variants_takes_one() {
+    let level = json!({"kind": "board", "rules": "chess.zrf"});
+    let v = Board.with_variant(&level, "Chess").unwrap();
+    assert_eq!(v["variant"], "Chess");
+    assert_eq!(v["rules"], "chess.zrf");
+    let boulder = json!({"name": "b", "width": 1, "height": 1});
+    let e = Boulder.with_variant(&boulder, "Chess").unwrap_err();
+    assert_eq!(e, "boulder levels have no variants");
+}

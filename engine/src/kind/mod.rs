@@ -155,6 +155,15 @@ pub trait Game {
     fn error_line(&self) -> Option<usize> {
         None
     }
+    /// The error of [`Game::error`] as a problem located where the game's rules are written,
+    /// when the game knows that place: board, the move block that failed, at its line and
+    /// column of the ZRF file ([`Problem::file`]; at `$.rules.zrf` with the line and column
+    /// in the message when the rules are inline without a file name). `None` by default:
+    /// `tilesmith run` then places the error at the script line of [`Game::error_line`], or
+    /// at the level as a whole.
+    fn error_problem(&self) -> Option<Problem> {
+        None
+    }
     /// The players by name, in turn order of the rules (board: the ZRF's `players`). Empty
     /// (the default) for a one-player game, whose player has no name.
     fn players(&self) -> Vec<String> {
@@ -258,6 +267,17 @@ pub trait GameKind: Sync {
     /// position takes (`undo`, `restart`). False by default.
     fn positional_inputs(&self) -> bool {
         false
+    }
+    /// The level `doc` set to play its variant `title` (`tilesmith run` and `perft` with
+    /// `--variant`): for a kind whose levels hold several games to choose from (board: the
+    /// `(variant …)`s of a ZRF file, by title). Whether the level has that variant is checked
+    /// when it is checked or started, with the level's other problems.
+    ///
+    /// # Errors
+    /// Why the level cannot play a variant; by default, that the kind's levels have none.
+    fn with_variant(&self, doc: &Value, title: &str) -> Result<Value, String> {
+        let _ = (doc, title);
+        Err(format!("{} levels have no variants", self.name()))
     }
 }
 

@@ -10,14 +10,16 @@ use rustc_hash::{FxHashMap, FxHasher};
 use serde_json::{Value, json};
 
 use super::level::{BoardLevel, position_json, uses_repetition};
-use super::play::{Engine, PerftEnd, Piece, Position, TurnMove};
-use super::rules::{PosId, Rules};
+use super::play::{Engine, GenError, PerftEnd, Piece, Position, TurnMove};
+use super::rules::{Outcome as EndKind, PosId, Rules};
+use super::zrf::ZrfProblem;
 use crate::grid::Pos;
 use crate::hash::Fnv;
 use crate::kind::{Game, GameKind, Input, InputChoice, InputError, Layer, Status, StepReport};
+use crate::problem::{JsonPath, Problem};
 
-/// How the generator words the reason of a game it stopped because move generation failed
-/// (`outcome`), and how this game words its error.
+/// How this game words the reason and the error of a game stopped because move generation
+/// failed.
 const GEN_FAILED: &str = "move generation failed: ";
 
 /// What undoing one turn restores.
@@ -44,7 +46,7 @@ pub struct BoardGame {
     /// The rules ready to play (their tables derived once).
     engine: Arc<Engine>,
     /// Why move generation stopped in the current position (a runaway block, a limit).
-    gen_error: Option<String>,
+    gen_error: Option<GenError>,
     pos: Position,
     legal: Vec<TurnMove>,
     status: Status,
@@ -185,17 +187,21 @@ impl BoardGame {
         let history = self.history();
         self.legal.clear();
         self.gen_error = None;
-        let outcome = self.engine.outcome(&self.pos, &history);
-        if let Some(o) = &outcome
-            && let Some(e) = o.reason.strip_prefix(GEN_FAILED)
-        {
-            self.gen_error = Some(e.to_string());
-        }
+        let outcome = match self.engine.try_outcome(&self.pos, &history) {
+            Ok(o) => o,
+            Err(e) => {
+                self.status = Status::Draw {
+                    reason: format!("{GEN_FAILED}{e}"),
+                };
+                self.gen_error = Some(e);
+                return;
+            }
+        };
         self.status = match outcome {
-            // One player: a win condition wins; any other end (a loss condition, no move
-            // left) loses (the generator names the lone player as the winner of a loss).
+            // One player: only a win condition wins; any other end (a loss, count or draw
+            // condition, no move left) loses.
             Some(o) if rules.players.len() <= 1 => {
-                if o.winner.is_some() && o.reason.ends_with("(win-condition)") {
+                if o.decided_by == Some(EndKind::Win) {
                     Status::Won {
                         points: 1,
                         winner: rules.players.first().cloned(),
@@ -225,10 +231,9 @@ impl BoardGame {
                     ),
                 },
                 Err(e) => {
-                    self.gen_error = Some(e.to_string());
-                    Status::Draw {
-                        reason: format!("{GEN_FAILED}{e}"),
-                    }
+                    let reason = format!("{GEN_FAILED}{e}");
+                    self.gen_error = Some(e);
+                    Status::Draw { reason }
                 }
             },
         };
@@ -447,6 +452,28 @@ impl Game for BoardGame {
 
     fn error(&self) -> Option<String> {
         self.gen_error.as_ref().map(|e| format!("{GEN_FAILED}{e}"))
+    }
+
+    /// At the move block that failed, in the ZRF file; a limit that is not one block's
+    /// (too many turns, chain parts) at the rules as a whole.
+    fn error_problem(&self) -> Option<Problem> {
+        let e = self.gen_error.as_ref()?;
+        let message = format!("{GEN_FAILED}{}", e.message);
+        let source = &self.level.source;
+        Some(match (&source.file, e.span.line) {
+            (Some(f), 0) => {
+                Problem::error(JsonPath::root().key("rules"), message).in_file(f.clone(), 1, 1)
+            }
+            (None, 0) => Problem::error(JsonPath::root().key("rules"), message),
+            _ => source.problem(
+                &ZrfProblem {
+                    span: e.span,
+                    message,
+                    warning: false,
+                },
+                None,
+            ),
+        })
     }
 
     fn summary(&self) -> Value {

@@ -73,4 +73,16 @@ impl GameKind for Board {
     fn positional_inputs(&self) -> bool {
         true
     }
+
+    /// The level with its `variant` member set to `title` (replacing any).
+    fn with_variant(&self, doc: &Value, title: &str) -> Result<Value, String> {
+        let mut doc = doc.clone();
+        match doc.as_object_mut() {
+            Some(o) => {
+                o.insert("variant".into(), Value::String(title.to_string()));
+                Ok(doc)
+            }
+            None => Err("the level is not a JSON object".into()),
+        }
+    }
 }

@@ -75,7 +75,7 @@ pub(crate) fn evaluate(
                     let winner = match kind {
                         Kind::Win => Some(p),
                         Kind::Draw => None,
-                        Kind::Loss => Some(loss_winner(ctx, pos, p, to_move)),
+                        Kind::Loss => loss_winner(ctx, pos, p, to_move),
                         Kind::Count => most_pieces(ctx, pos),
                     };
                     let what = match kind {
@@ -86,6 +86,7 @@ pub(crate) fn evaluate(
                     };
                     return Ok(Some(Outcome {
                         winner,
+                        decided_by: Some(kind),
                         reason: format!("{} ({what}-condition)", reason(ctx, &end.test, p)),
                     }));
                 }
@@ -99,6 +100,7 @@ pub(crate) fn evaluate(
     if !can_move {
         return Ok(Some(Outcome {
             winner: None,
+            decided_by: None,
             reason: format!(
                 "{} has no move and no condition decides",
                 player_name(ctx, to_move)
@@ -110,10 +112,13 @@ pub(crate) fn evaluate(
 
 /// Who wins when `loser` loses: with two players the other one; with more, the player who
 /// played the last turn (the previous entry of the turn order), or the player to move when
-/// that is the loser.
-fn loss_winner(ctx: &Ctx, pos: &Position, loser: PlayerId, to_move: PlayerId) -> PlayerId {
+/// that is the loser; with one player, nobody (the lone player has lost).
+fn loss_winner(ctx: &Ctx, pos: &Position, loser: PlayerId, to_move: PlayerId) -> Option<PlayerId> {
+    if ctx.nplayers < 2 {
+        return None;
+    }
     if ctx.nplayers == 2 {
-        return 1 - loser.min(1);
+        return Some(1 - loser.min(1));
     }
     let order = &ctx.rules.turn_order;
     let prev = if order.is_empty() {
@@ -121,17 +126,21 @@ fn loss_winner(ctx: &Ctx, pos: &Position, loser: PlayerId, to_move: PlayerId) ->
     } else {
         order[(pos.turn + order.len() - 1) % order.len()].player
     };
-    if prev != loser {
+    Some(if prev != loser {
         prev
     } else if to_move != loser {
         to_move
     } else {
         ((loser as usize + 1) % ctx.nplayers) as PlayerId
-    }
+    })
 }
 
-/// The player with strictly the most pieces on the board, or `None` for a tie.
+/// The player with strictly the most pieces on the board, or `None` for a tie, and in a
+/// one-player game (whose player has nobody to have more pieces than).
 fn most_pieces(ctx: &Ctx, pos: &Position) -> Option<PlayerId> {
+    if ctx.nplayers < 2 {
+        return None;
+    }
     let mut count = vec![0usize; ctx.nplayers];
     for p in pos.cells.iter().flatten() {
         if let Some(c) = count.get_mut(p.player as usize) {

@@ -49,8 +49,12 @@ pub struct GenError {
     pub message: String,
 }
 
+/// `LINE:COL: message`, or the message alone when the span is the default (line 0).
 impl std::fmt::Display for GenError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.span.line == 0 {
+            return f.write_str(&self.message);
+        }
         write!(f, "{}:{}: {}", self.span.line, self.span.col, self.message)
     }
 }
@@ -263,12 +267,17 @@ pub struct TurnMove {
     pub notation: String,
 }
 
-/// How the outcome of a game reads.
+/// How a game ended.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Outcome {
-    /// The winner, or `None` for a draw.
+    /// The winner; `None` when nobody wins: a draw in a game of several players, a loss in
+    /// a one-player game (where only a `win-condition` names the lone player).
     pub winner: Option<PlayerId>,
-    /// Why, in a few lower-case words ("black has no pieces left").
+    /// The kind of end condition that decided ([`super::rules::Outcome`]: win, loss, count
+    /// or draw condition); `None` when no condition held and the player to move has no turn
+    /// (a draw, or a loss in a one-player game).
+    pub decided_by: Option<super::rules::Outcome>,
+    /// Why, in a few words ("Black's King is checkmated (loss-condition)").
     pub reason: String,
 }
 
@@ -363,6 +372,18 @@ impl Engine {
 
     /// As [`outcome`].
     pub fn outcome(&self, pos: &Position, history: &[Position]) -> Option<Outcome> {
+        outcome_or_failure(&self.ctx(), pos, history)
+    }
+
+    /// As [`try_outcome`].
+    ///
+    /// # Errors
+    /// As [`try_turns`].
+    pub fn try_outcome(
+        &self,
+        pos: &Position,
+        history: &[Position],
+    ) -> Result<Option<Outcome>, GenError> {
         outcome_in(&self.ctx(), pos, history)
     }
 
@@ -522,39 +543,67 @@ pub fn play_turn(rules: &Rules, pos: &mut Position, turn: &TurnMove) {
 }
 
 /// Whether the game has ended in `pos`, given the positions before it (`history`, oldest
+/// first, for `repetition`); [`try_outcome`] without its error: a generation error ends
+/// the game as a draw (no winner, [`Outcome::decided_by`] `None`) whose reason is
+/// `move generation failed: ` and the error. Use [`try_outcome`] to tell a failure apart.
+pub fn outcome(rules: &Rules, pos: &Position, history: &[Position]) -> Option<Outcome> {
+    let t = Tables::new(rules);
+    outcome_or_failure(&Ctx { rules, t: &t }, pos, history)
+}
+
+/// Whether the game has ended in `pos`, given the positions before it (`history`, oldest
 /// first, for `repetition`).
 ///
 /// Every end condition is checked for every player it lists, in this order: win
 /// conditions, then loss, then count (the player with the most pieces on the board wins, a
-/// tie draws), then draw, each in file order; the first that holds decides.
-/// `stalemated` and `checkmated` hold only for the player to move (`stalemated`: no turn,
-/// a pass counting as a turn; `checkmated T`: a piece of type T of theirs is attacked and
-/// they have no turn; a player without such a piece is not checkmated). `repetition` holds
-/// for the player who made the last turn when the board, reserves and player to move have
-/// now occurred three times. `pieces-remaining` counts pieces on the board. A loss gives
-/// the win to the other player of two; with more players, to the player who played last
-/// (or, when that is the loser, the player to move). When no condition holds and the
-/// player to move has no turn, the game is drawn. A generation error also ends the game, as
-/// a draw whose reason is the error.
-pub fn outcome(rules: &Rules, pos: &Position, history: &[Position]) -> Option<Outcome> {
+/// tie draws), then draw, each in file order; the first that holds decides
+/// ([`Outcome::decided_by`]). `stalemated` and `checkmated` hold only for the player to
+/// move (`stalemated`: no turn, a pass counting as a turn; `checkmated T`: a piece of type
+/// T of theirs is attacked and they have no turn; a player without such a piece is not
+/// checkmated). `repetition` holds for the player who made the last turn when the board,
+/// reserves and player to move have now occurred three times. `pieces-remaining` counts
+/// pieces on the board. A loss gives the win to the other player of two; with more
+/// players, to the player who played last (or, when that is the loser, the player to
+/// move). When no condition holds and the player to move has no turn, the game ends
+/// without a winner (`decided_by` `None`).
+///
+/// In a one-player game only a `win-condition` names a winner: a loss, a count or a draw
+/// condition, or no turn left, ends it with no winner (the lone player has lost).
+///
+/// # Errors
+/// As [`try_turns`]: the end conditions that need the player's turns (`stalemated`,
+/// `checkmated`, no turn left) could not generate them.
+pub fn try_outcome(
+    rules: &Rules,
+    pos: &Position,
+    history: &[Position],
+) -> Result<Option<Outcome>, GenError> {
     let t = Tables::new(rules);
     outcome_in(&Ctx { rules, t: &t }, pos, history)
 }
 
-fn outcome_in(ctx: &Ctx, pos: &Position, history: &[Position]) -> Option<Outcome> {
+fn outcome_in(
+    ctx: &Ctx,
+    pos: &Position,
+    history: &[Position],
+) -> Result<Option<Outcome>, GenError> {
     let same =
         |h: &&Position| h.cells == pos.cells && h.reserve == pos.reserve && h.turn == pos.turn;
     let repeated_by = (history.iter().filter(same).count() >= 2)
         .then(|| history.last().map(|h| turns::mover(ctx, h)))
         .flatten();
     let mut ex = turns::Expander::default();
-    match end::evaluate(ctx, &mut ex, pos, None, repeated_by) {
-        Ok(o) => o,
-        Err(e) => Some(Outcome {
+    end::evaluate(ctx, &mut ex, pos, None, repeated_by)
+}
+
+fn outcome_or_failure(ctx: &Ctx, pos: &Position, history: &[Position]) -> Option<Outcome> {
+    outcome_in(ctx, pos, history).unwrap_or_else(|e| {
+        Some(Outcome {
             winner: None,
+            decided_by: None,
             reason: format!("move generation failed: {e}"),
-        }),
-    }
+        })
+    })
 }
 
 /// How [`perft`] counts games that end before the depth.

@@ -835,6 +835,7 @@ fn a_line_wins_and_a_full_board_draws() {
     play_turn(&r, &mut pos, &t);
     let o = outcome(&r, &pos, &history).unwrap();
     assert_eq!(o.winner, Some(0));
+    assert_eq!(o.decided_by, Some(super::super::rules::Outcome::Win));
     // A full board without a line: O to move has no turn, stalemated draws.
     let mut full = empty_pos(&r);
     for (sq, p) in [
@@ -1004,6 +1005,7 @@ fn checkmate_loses_and_stalemate_draws() {
     assert!(turns(&r, &pos).is_empty());
     let o = outcome(&r, &pos, &[]).unwrap();
     assert_eq!(o.winner, Some(0));
+    assert_eq!(o.decided_by, Some(super::super::rules::Outcome::Loss));
     assert!(o.reason.contains("checkmated"), "{}", o.reason);
     // Rook on b7 instead, protected by the king: a8 is not attacked, every move is: stalemate.
     let mut pos = empty_pos(&r);
@@ -1017,6 +1019,7 @@ fn checkmate_loses_and_stalemate_draws() {
     assert!(report.rejected.iter().any(|(t, _)| t.notation == "a8xb7"));
     let o = outcome(&r, &pos, &[]).unwrap();
     assert_eq!(o.winner, None);
+    assert_eq!(o.decided_by, Some(super::super::rules::Outcome::Draw));
     assert!(o.reason.contains("Black has no move"), "{}", o.reason);
 }
 
@@ -1330,4 +1333,98 @@ fn count_condition_gives_the_game_to_the_most_pieces() {
     assert_eq!(outcome(&r, &pos, &[]).unwrap().winner, Some(1));
     put(&r, &mut pos, "b8", 0, "Man");
     assert_eq!(outcome(&r, &pos, &[]).unwrap().winner, None);
+}
+
+/// A one-player game on 3×3: a Man steps north onto an empty square. Win: the Man on a3;
+/// loss: the Man on c3; `extra` adds more end conditions.
+fn lone_runner(extra: Vec<EndCondition>) -> Rules {
+    let mut r = rules(
+        3,
+        3,
+        &["Solo"],
+        vec![piece("Man", vec![vec![st(N), verify(empty()), add()]])],
+    );
+    r.ends = vec![
+        EndCondition {
+            outcome: super::super::rules::Outcome::Win,
+            players: vec![0],
+            test: EndTest::AbsoluteConfig(vec![0], vec![at(&r, "a3")]),
+            span: SP,
+        },
+        loss(&[0], EndTest::AbsoluteConfig(vec![0], vec![at(&r, "c3")])),
+    ];
+    r.ends.extend(extra);
+    r
+}
+
+#[test]
+fn a_lone_player_wins_only_by_a_win_condition() {
+    use super::super::rules::Outcome as Kind;
+    let r = lone_runner(vec![]);
+    let at_square = |sq: &str| {
+        let mut pos = empty_pos(&r);
+        put(&r, &mut pos, sq, 0, "Man");
+        outcome(&r, &pos, &[])
+    };
+    // Still running: the Man on a1 can step.
+    assert_eq!(at_square("a1"), None);
+    let o = at_square("a3").unwrap();
+    assert_eq!((o.winner, o.decided_by), (Some(0), Some(Kind::Win)));
+    // The loss condition: nobody else to win, so no winner (not the lone player).
+    let o = at_square("c3").unwrap();
+    assert_eq!(
+        (o.winner, o.decided_by),
+        (None, Some(Kind::Loss)),
+        "{}",
+        o.reason
+    );
+    // b3: no condition holds and the Man cannot step off the board.
+    let o = at_square("b3").unwrap();
+    assert_eq!((o.winner, o.decided_by), (None, None), "{}", o.reason);
+    assert!(o.reason.contains("Solo has no move"), "{}", o.reason);
+    // A count condition has nobody to compare with: no winner either.
+    let r = lone_runner(vec![EndCondition {
+        outcome: Kind::Count,
+        players: vec![0],
+        test: EndTest::Stalemated,
+        span: SP,
+    }]);
+    let mut pos = empty_pos(&r);
+    put(&r, &mut pos, "b3", 0, "Man");
+    let o = outcome(&r, &pos, &[]).unwrap();
+    assert_eq!(
+        (o.winner, o.decided_by),
+        (None, Some(Kind::Count)),
+        "{}",
+        o.reason
+    );
+}
+
+#[test]
+fn a_generation_failure_is_the_error_of_try_outcome() {
+    let mut r = rules(3, 3, &["A", "B"], vec![]);
+    let mut b = block(vec![wh(Cond::True, vec![st(N), st(S)])]);
+    b.span = Span { line: 4, col: 12 };
+    r.pieces = vec![PieceDef {
+        name: "Man".into(),
+        moves: vec![b],
+        drops: vec![],
+        span: SP,
+    }];
+    let mut pos = empty_pos(&r);
+    put(&r, &mut pos, "b2", 0, "Man");
+    let err = try_outcome(&r, &pos, &[]).unwrap_err();
+    assert_eq!(err.span, Span { line: 4, col: 12 });
+    let engine = Engine::new(r.clone());
+    assert_eq!(engine.try_outcome(&pos, &[]), Err(err.clone()));
+    // The form without the error ends the game without a winner or a deciding condition.
+    let o = outcome(&r, &pos, &[]).unwrap();
+    assert_eq!((o.winner, o.decided_by), (None, None));
+    assert_eq!(
+        o.reason,
+        format!("move generation failed: 4:12: {}", err.message)
+    );
+    // Nothing to generate for B's turn: no failure, B has no move.
+    pos.turn = 1;
+    assert!(try_outcome(&r, &pos, &[]).unwrap().is_some());
 }
