@@ -1,6 +1,8 @@
 //! The headless commands of `tilesmith`: `run` steps a level and prints a JSON summary,
-//! `check` validates level files. Both print `FILE:LINE:COL: message (at PATH)` for bad input
-//! and exit with code 1, never panicking.
+//! `check` validates level files, `perft` counts move sequences of a board game. All print
+//! `FILE:LINE:COL: message (at PATH)` for bad input and exit with code 1, never panicking.
+//! A `.zrf` file (a board game's rules) is a level of its own; its problems are printed at
+//! the ZRF file's lines.
 
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
@@ -8,8 +10,9 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 use serde_json::{Value, json};
+use tilesmith_engine::input::split_inputs;
 use tilesmith_engine::observe::Phase;
-use tilesmith_engine::replay::{Replay, ReplayLevel};
+use tilesmith_engine::replay::{Replay, ReplayLevel, play_words};
 use tilesmith_engine::{
     Document, JsonPath, LoadError, Problem, StepReport, load_file, parse_inputs,
 };
@@ -41,6 +44,21 @@ pub enum Command {
         #[arg(required = true)]
         files: Vec<PathBuf>,
     },
+    /// Count the move sequences of a board game (perft): print `DEPTH COUNT` for each depth
+    /// from 1 to DEPTH. A whole turn (a jump chain, a pass) is one ply.
+    Perft {
+        /// The board level or ZRF file.
+        file: PathBuf,
+        /// The deepest depth counted.
+        depth: u32,
+        /// The variant of a ZRF file, by title (default: the file's default variant).
+        #[arg(long)]
+        variant: Option<String>,
+        /// Count a game that ends before DEPTH as one sequence (the published Reversi
+        /// convention); by default it adds nothing.
+        #[arg(long)]
+        end_is_leaf: bool,
+    },
     /// Open a level in the editor.
     Edit {
         /// The level file.
@@ -58,9 +76,15 @@ pub struct RunArgs {
     /// level's kind. Boulder: `.` no key; `L R U D` arrows; `ML MR MU MD` arrows with the meta
     /// (shift) key. Baba: `. L R U D`, `undo`, `restart`. Falling (one frame each): `.`, `L R`
     /// move, `SD` soft drop, `HD` hard drop, `CW CCW 180` turn. `WORD*N` is N steps of WORD
-    /// (`R*3` = `R R R`).
+    /// (`R*3` = `R R R`). Board (one whole turn each, read in the position where it is
+    /// played): the legal moves' notations (`c3-d4`, `c3xe5xc7`, `@d3`, `pass`), `undo`,
+    /// `restart`.
     #[arg(long, default_value = "", allow_hyphen_values = true)]
     pub inputs: String,
+    /// The variant of a board game to play, by title (a ZRF file's `variant`; default: the
+    /// level's, else the file's default).
+    #[arg(long)]
+    pub variant: Option<String>,
     /// Number of ticks to compute (default: the number of inputs); ticks past the inputs get
     /// no key.
     #[arg(long)]
@@ -77,7 +101,7 @@ pub struct RunArgs {
     pub trace: bool,
     /// Re-run a replay file (level, seed, inputs, final-state hash) instead of LEVEL; exit 1
     /// when the final state differs from the recorded one.
-    #[arg(long, conflicts_with_all = ["level", "inputs", "ticks", "seed"])]
+    #[arg(long, conflicts_with_all = ["level", "inputs", "ticks", "seed", "variant"])]
     pub replay: Option<PathBuf>,
     /// Record this run as a replay file (level path, seed, inputs, final-state hash).
     #[arg(long)]
@@ -89,6 +113,12 @@ pub fn run_command(cmd: Command) -> ExitCode {
     match cmd {
         Command::Run(a) => run(&a),
         Command::Check { files } => check(&files),
+        Command::Perft {
+            file,
+            depth,
+            variant,
+            end_is_leaf,
+        } => perft(&file, depth, variant.as_deref(), end_is_leaf),
         Command::Edit { file } => open_editor(file, None),
     }
 }
@@ -213,7 +243,10 @@ fn run_replay(file: &Path, a: &RunArgs) -> ExitCode {
     let _ = a;
     println!("{}", outcome.game.summary());
     if let Some(e) = outcome.game.error() {
-        eprintln!("{}: {e}", level_name.display());
+        match outcome.game.error_problem() {
+            Some(p) => print_problems(&level_name, &[p]),
+            None => eprintln!("{}: {e}", level_name.display()),
+        }
         return ExitCode::FAILURE;
     }
     if outcome.matches {
@@ -239,19 +272,35 @@ fn run(a: &RunArgs) -> ExitCode {
         eprintln!("tilesmith: run needs a LEVEL file or --replay FILE");
         return ExitCode::FAILURE;
     };
-    let doc = match load(level) {
+    let mut doc = match load(level) {
         Ok(d) => d,
         Err(p) => {
             print_problems(level, &p);
             return ExitCode::FAILURE;
         }
     };
-    // The words are the level's kind's: `ML` is an error on a baba level.
-    let inputs = match parse_inputs(doc.kind, &a.inputs) {
-        Ok(i) => i,
-        Err(e) => {
-            eprintln!("tilesmith: --inputs: {e}");
-            return ExitCode::FAILURE;
+    if let Err(e) = choose_variant(&mut doc, a.variant.as_deref()) {
+        eprintln!("tilesmith: {e}");
+        return ExitCode::FAILURE;
+    }
+    let positional = doc.kind.positional_inputs();
+    // The words are the level's kind's: `ML` is an error on a baba level. Words that mean
+    // something only in a position (board moves) are read as they are played.
+    let inputs = if positional {
+        match split_inputs(&a.inputs) {
+            Ok(_) => Vec::new(),
+            Err(e) => {
+                eprintln!("tilesmith: --inputs: {e}");
+                return ExitCode::FAILURE;
+            }
+        }
+    } else {
+        match parse_inputs(doc.kind, &a.inputs) {
+            Ok(i) => i,
+            Err(e) => {
+                eprintln!("tilesmith: --inputs: {e}");
+                return ExitCode::FAILURE;
+            }
         }
     };
     let mut game = match doc.start(a.seed) {
@@ -261,15 +310,31 @@ fn run(a: &RunArgs) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let ticks = a.ticks.unwrap_or(inputs.len() as u64);
-    let mut err = std::io::stderr().lock();
-    tilesmith_engine::replay::play_with(game.as_mut(), &inputs, ticks, |report| {
+    let trace = |report: &StepReport| {
         if a.trace {
+            let mut err = std::io::stderr().lock();
             for line in trace_lines(report) {
                 let _ = writeln!(err, "{line}");
             }
         }
-    });
+    };
+    let (inputs, words, ticks) = if positional {
+        let runs = split_inputs(&a.inputs).unwrap_or_default();
+        let ticks = a
+            .ticks
+            .unwrap_or_else(|| runs.iter().map(|r| r.count).sum());
+        match play_words(game.as_mut(), &runs, ticks, trace) {
+            Ok(played) => (played.inputs, Some(played.words), ticks),
+            Err(e) => {
+                eprintln!("tilesmith: --inputs: {e}");
+                return ExitCode::FAILURE;
+            }
+        }
+    } else {
+        let ticks = a.ticks.unwrap_or(inputs.len() as u64);
+        tilesmith_engine::replay::play_with(game.as_mut(), &inputs, ticks, trace);
+        (inputs, None, ticks)
+    };
     if let Some(out) = &a.out {
         let text = tilesmith_engine::json_text::layout(&game.to_level());
         if let Err(e) = tilesmith_engine::json_text::write_atomic(out, text.as_bytes()) {
@@ -278,10 +343,16 @@ fn run(a: &RunArgs) -> ExitCode {
         }
     }
     if let Some(rec) = &a.record {
+        // A variant chosen on the command line is not in the file: the level is embedded.
+        let level = match &a.variant {
+            Some(_) => ReplayLevel::Embedded(doc.value.clone()),
+            None => ReplayLevel::Path(level.clone()),
+        };
         let replay = Replay {
-            level: ReplayLevel::Path(level.clone()),
+            level,
             seed: a.seed,
             inputs,
+            words,
             ticks,
             hash: None,
             status: None,
@@ -312,11 +383,24 @@ fn run(a: &RunArgs) -> ExitCode {
     }
 }
 
-/// The problem of a game that stopped on an error (a falling level's script): located at the
-/// script's line in a `.lua` program, else at the level's `script` member.
+/// The problem of a game that stopped on an error: where the game locates it (a board
+/// game's move block in its ZRF file), else at the script's line in a `.lua` program, else
+/// at the level's `script` member (a falling level) or the level as a whole.
 fn stopped_at(doc: &Document, game: &dyn tilesmith_engine::Game, message: String) -> Problem {
+    if let Some(mut p) = game.error_problem() {
+        if p.file.is_none() && p.line.is_none() {
+            tilesmith_engine::problem::locate(&doc.text, std::slice::from_mut(&mut p));
+        }
+        return p;
+    }
     let line = game.error_line();
-    let mut p = Problem::error(JsonPath::root().key("script"), message);
+    // The falling kind's script; other kinds' errors are the level's as a whole.
+    let at = if doc.program.is_some() || doc.value.get("script").is_some() {
+        JsonPath::root().key("script")
+    } else {
+        JsonPath::root()
+    };
+    let mut p = Problem::error(at, message);
     match (&doc.program, line) {
         (Some(_), Some(l)) => {
             p.line = Some(l);
@@ -325,4 +409,64 @@ fn stopped_at(doc: &Document, game: &dyn tilesmith_engine::Game, message: String
         _ => tilesmith_engine::problem::locate(&doc.text, std::slice::from_mut(&mut p)),
     }
     p
+}
+
+/// Sets the variant the level plays (`--variant`) through its kind
+/// ([`tilesmith_engine::GameKind::with_variant`]); the level's check reports a variant its
+/// rules do not have.
+///
+/// # Errors
+/// The kind's message when the level has no variants to choose from.
+fn choose_variant(doc: &mut Document, variant: Option<&str>) -> Result<(), String> {
+    let Some(title) = variant else {
+        return Ok(());
+    };
+    doc.value = doc
+        .kind
+        .with_variant(&doc.value, title)
+        .map_err(|e| format!("--variant: {e}"))?;
+    Ok(())
+}
+
+/// `tilesmith perft`: `DEPTH COUNT` for each depth from 1 to `depth`.
+fn perft(file: &Path, depth: u32, variant: Option<&str>, end_is_leaf: bool) -> ExitCode {
+    let mut doc = match load(file) {
+        Ok(d) => d,
+        Err(p) => {
+            print_problems(file, &p);
+            return ExitCode::FAILURE;
+        }
+    };
+    if let Err(e) = choose_variant(&mut doc, variant) {
+        eprintln!("tilesmith: perft: {e}");
+        return ExitCode::FAILURE;
+    }
+    let game = match doc.start(0) {
+        Ok(g) => g,
+        Err(p) => {
+            print_problems(file, &p);
+            return ExitCode::FAILURE;
+        }
+    };
+    let mut out = std::io::stdout().lock();
+    for d in 1..=depth {
+        let n = match game.perft(d, end_is_leaf) {
+            Some(Ok(n)) => n,
+            Some(Err(e)) => {
+                eprintln!("tilesmith: perft: {}: {e}", file.display());
+                return ExitCode::FAILURE;
+            }
+            None => {
+                eprintln!(
+                    "tilesmith: perft: {} levels have no list of legal moves to count",
+                    game.kind()
+                );
+                return ExitCode::FAILURE;
+            }
+        };
+        if writeln!(out, "{d} {n}").and_then(|_| out.flush()).is_err() {
+            return ExitCode::FAILURE;
+        }
+    }
+    ExitCode::SUCCESS
 }

@@ -337,7 +337,7 @@ fn a_short_play_with_undo_restart_and_a_win() {
         click(&mut h, "Right");
     }
     let p = doc(&h).play.as_ref().unwrap();
-    assert_eq!(p.game().status(), Status::Won { points: 1 });
+    assert_eq!(p.game().status(), Status::won(1));
     h.get_by_label("Level won in 3 turns!");
     // Record the winning turns as a replay; the engine re-runs it to the same win.
     let dir = tempfile::tempdir().unwrap();
@@ -358,7 +358,7 @@ fn a_short_play_with_undo_restart_and_a_win() {
     );
     let outcome = replay.run().unwrap();
     assert!(outcome.matches, "the recorded hash and status hold");
-    assert_eq!(outcome.game.status(), Status::Won { points: 1 });
+    assert_eq!(outcome.game.status(), Status::won(1));
     // Stepping back through the turn list, then stopping: the design is untouched.
     click(&mut h, "1: right");
     assert_eq!(tokens(&h, 1, 3), ["baba"]);

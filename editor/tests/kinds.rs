@@ -73,14 +73,36 @@ fn save_as(st: &mut EditorState, file: &Path) {
     assert_eq!(st.path.as_deref(), Some(file), "{}", st.status);
 }
 
+/// Engine kinds whose editor module is still to come (the board editor is its own task of
+/// issue 13): the editor refuses their levels with a message instead of opening them.
+const NO_EDITOR_YET: [&str; 1] = ["board"];
+
 #[test]
 fn the_registry_lists_exactly_the_engine_kinds() {
     let editor: Vec<&str> = kinds::registry().iter().map(|k| k.name).collect();
     let engine: Vec<&str> = tilesmith_engine::kind::kinds()
         .iter()
         .map(|k| k.name())
+        .filter(|k| !NO_EDITOR_YET.contains(k))
         .collect();
     assert_eq!(editor, engine);
+    for name in NO_EDITOR_YET {
+        assert!(
+            tilesmith_engine::kind::kind_named(name).is_some(),
+            "{name} is an engine kind"
+        );
+        assert!(
+            kinds::entry(name).is_none(),
+            "{name} has an editor module now"
+        );
+        let Err(e) = kinds::open_doc(&serde_json::json!({"kind": name})) else {
+            panic!("a {name} level opens in the editor");
+        };
+        assert_eq!(
+            e[0].message,
+            format!("levels of kind \"{name}\" cannot be edited yet")
+        );
+    }
     for k in kinds::registry() {
         assert_eq!(k.engine.name(), k.name);
         // Each entry's new document is of its own kind, and its saved form opens as it.

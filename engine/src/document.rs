@@ -25,6 +25,10 @@ pub struct Document {
     /// the program's source, which is also the level's `script`. Problems are then placed
     /// at lines of the program, not of `text`.
     pub program: Option<String>,
+    /// Problems reading the files the level refers to (a board level's ZRF rules file, see
+    /// [`resolve_files`]), located in `text`. [`Document::check`] reports them and
+    /// [`Document::start`] fails with them.
+    pub file_problems: Vec<Problem>,
 }
 
 impl std::fmt::Debug for Document {
@@ -40,7 +44,22 @@ impl Document {
     pub fn check(&self) -> Vec<Problem> {
         let mut p = self.kind.check(&self.value);
         self.place(&mut p);
-        p
+        self.with_file_problems(p)
+    }
+
+    /// `problems` after the problems of reading the level's files, without the kind's own
+    /// complaints about the members those files were named in (the kind saw them unread).
+    fn with_file_problems(&self, problems: Vec<Problem>) -> Vec<Problem> {
+        if self.file_problems.is_empty() {
+            return problems;
+        }
+        let mut out = self.file_problems.clone();
+        out.extend(
+            problems
+                .into_iter()
+                .filter(|p| !self.file_problems.iter().any(|f| f.path == p.path)),
+        );
+        out
     }
 
     /// Fills in the line and column of each problem: from its JSON path in `text`, or, for
@@ -62,6 +81,9 @@ impl Document {
     /// # Errors
     /// The document's errors, located in the text.
     pub fn start(&self, seed: u64) -> Result<Box<dyn Game>, Vec<Problem>> {
+        if self.file_problems.iter().any(Problem::is_error) {
+            return Err(self.file_problems.clone());
+        }
         self.kind.start(&self.value, seed).map_err(|mut p| {
             self.place(&mut p);
             p
@@ -117,6 +139,7 @@ pub fn load_text(text: &str) -> Result<Document, Vec<Problem>> {
         value,
         kind,
         program: None,
+        file_problems: Vec::new(),
     })
 }
 
@@ -149,7 +172,105 @@ pub fn load_program(source: &str, name: &str) -> Result<Document, Vec<Problem>> 
         value,
         kind,
         program: Some(source.to_string()),
+        file_problems: Vec::new(),
     })
+}
+
+/// Opens a whole ZRF rules file (a `.zrf` file, the board kind) as a document: a level of
+/// kind `board` that holds the text, `{"kind": "board", "rules": {"file": FILE, "zrf":
+/// TEXT}}`, so that its default variant plays from its own setup. `file` names the file in
+/// problems (`game.zrf:12:5: …`).
+pub fn load_rules(source: &str, file: &str) -> Document {
+    let value = serde_json::json!({
+        "kind": "board",
+        "rules": {"file": file, "zrf": source},
+    });
+    let text = serde_json::to_string_pretty(&value).unwrap_or_default();
+    Document {
+        text,
+        kind: kind_of(&value).unwrap_or(crate::kind::kinds()[0]),
+        value,
+        program: None,
+        file_problems: Vec::new(),
+    }
+}
+
+/// Whether `path` names a ZRF rules file (`*.zrf`, any case).
+pub fn is_rules_path(path: &Path) -> bool {
+    path.extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("zrf"))
+}
+
+/// Reads the files a level document refers to, relative to the folder `base` of the level
+/// (or replay) that holds it: a board level's `"rules": "game.zrf"` becomes `"rules":
+/// {"file": "BASE/game.zrf", "zrf": TEXT}` (at most
+/// [`MAX_ZRF_BYTES`](crate::kind::board::zrf::MAX_ZRF_BYTES) bytes, a regular UTF-8 file).
+/// Documents of other kinds, and rules given as text, are left as they are.
+///
+/// # Errors
+/// One problem at `$.rules` (unlocated) when the file cannot be read: missing, not a regular
+/// file, too large, not UTF-8. The member is then left as it was.
+pub fn resolve_files(value: &mut Value, base: &Path) -> Vec<Problem> {
+    let board = value
+        .get("kind")
+        .and_then(Value::as_str)
+        .is_some_and(|k| k.eq_ignore_ascii_case("board"));
+    if !board {
+        return Vec::new();
+    }
+    let Some(Value::String(name)) = value.get("rules") else {
+        return Vec::new();
+    };
+    let path = base.join(name);
+    let shown = path.display().to_string();
+    match read_rules_file(&path) {
+        Ok(text) => {
+            value["rules"] = serde_json::json!({"file": shown, "zrf": text});
+            Vec::new()
+        }
+        Err(why) => vec![Problem::error(
+            JsonPath::root().key("rules"),
+            format!(
+                "cannot read the rules file {}: {why}",
+                crate::problem::quote_at_most(&shown, 240)
+            ),
+        )],
+    }
+}
+
+/// The text of a ZRF file: a regular file of at most
+/// [`MAX_ZRF_BYTES`](crate::kind::board::zrf::MAX_ZRF_BYTES) bytes of UTF-8 (a leading
+/// byte-order mark dropped).
+///
+/// # Errors
+/// Why it cannot be read, in a few words.
+pub fn read_rules_file(path: &Path) -> Result<String, String> {
+    let max = crate::kind::board::zrf::MAX_ZRF_BYTES as u64;
+    let meta = regular_file(path).map_err(|e| e.to_string())?;
+    if meta.len() > max {
+        return Err(format!(
+            "the file is too large ({} bytes; at most {max})",
+            meta.len()
+        ));
+    }
+    let mut bytes = Vec::new();
+    let file = std::fs::File::open(path).map_err(|e| e.to_string())?;
+    std::io::Read::read_to_end(&mut std::io::Read::take(file, max + 1), &mut bytes)
+        .map_err(|e| e.to_string())?;
+    if bytes.len() as u64 > max {
+        return Err(format!("the file grew past {max} bytes while it was read"));
+    }
+    match String::from_utf8(bytes) {
+        Ok(t) => Ok(t.strip_prefix('\u{feff}').map(str::to_string).unwrap_or(t)),
+        Err(e) => {
+            let at = e.utf8_error().valid_up_to();
+            let ok = std::str::from_utf8(&e.as_bytes()[..at]).unwrap_or("");
+            let (line, column) = line_col(ok, at);
+            Err(format!(
+                "it is not UTF-8 text (line {line}, column {column})"
+            ))
+        }
+    }
 }
 
 /// Whether `path` names an FPGDL program (`*.lua`, any case).
@@ -233,7 +354,10 @@ fn special_file_kind(_: &std::fs::Metadata) -> &'static str {
 }
 
 /// Reads and parses a level file (see [`load_bytes`]); a `.lua` file is an FPGDL program,
-/// imported with [`load_program`] and named after the file.
+/// imported with [`load_program`] and named after the file; a `.zrf` file is a board game's
+/// rules, opened with [`load_rules`]. The files a level refers to (a board level's rules)
+/// are read relative to its folder ([`resolve_files`]); problems reading them are the
+/// document's [`Document::file_problems`].
 ///
 /// # Errors
 /// [`LoadError::Io`] when the file cannot be read or is not a regular file (see
@@ -265,6 +389,17 @@ pub fn load_file(path: &Path) -> Result<Document, LoadError> {
             "the file grew past {MAX_FILE_BYTES} bytes while it was read"
         ))));
     }
+    if is_rules_path(path) {
+        let name = path.display().to_string();
+        return match read_rules_file(path) {
+            Ok(text) => Ok(load_rules(&text, &name)),
+            Err(why) => Err(LoadError::Problems(vec![Problem {
+                line: Some(1),
+                column: Some(1),
+                ..Problem::error(JsonPath::root(), format!("cannot read the file: {why}"))
+            }])),
+        };
+    }
     if is_program_path(path) {
         let name = path
             .file_stem()
@@ -274,7 +409,12 @@ pub fn load_file(path: &Path) -> Result<Document, LoadError> {
             .and_then(|t| load_program(t, &name))
             .map_err(LoadError::Problems);
     }
-    load_bytes(&bytes).map_err(LoadError::Problems)
+    let mut doc = load_bytes(&bytes).map_err(LoadError::Problems)?;
+    let base = path.parent().unwrap_or(Path::new(""));
+    let mut problems = resolve_files(&mut doc.value, base);
+    locate(&doc.text, &mut problems);
+    doc.file_problems = problems;
+    Ok(doc)
 }
 
 #[cfg(test)]

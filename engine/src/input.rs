@@ -8,18 +8,27 @@
 //! A text of inputs ([`parse_inputs`]) is words separated by white space; a word may carry a
 //! repeat count, `WORD*N` (N ≥ 1, decimal), for N steps of that input. [`format_inputs`]
 //! writes inputs back, collapsing runs of three or more equal inputs into `WORD*N`.
+//!
+//! A kind whose moves are chosen from a list that depends on the position (board: `c3-d4`
+//! means something only where a piece stands on c3) says so with
+//! [`GameKind::positional_inputs`]; its words are split with [`split_inputs`] and read one at
+//! a time through the running game ([`Game::read_input`], [`crate::replay::play_words`]),
+//! which gives an [`Input::Choice`] into its list of legal inputs ([`Game::legal_inputs`]).
+//! [`format_words`] writes such words back.
 
 use serde::Serialize;
 
 use crate::grid::Dir;
+#[cfg(doc)]
+use crate::kind::Game;
 use crate::kind::GameKind;
 use crate::problem::quote;
 use crate::replay::MAX_REPLAY_TICKS;
 
 /// One input for one step. A kind's words ([`GameKind::inputs`]) say which inputs its levels
-/// take on the command line and in replays. [`Game::step`](crate::kind::Game::step) accepts
-/// every input: one the kind has no use for acts as [`Input::Wait`], and [`Input::Undo`] and
-/// [`Input::Restart`] undo for every kind.
+/// take on the command line and in replays. [`Game::step`] accepts every input: one the kind
+/// has no use for acts as [`Input::Wait`], and [`Input::Undo`] and [`Input::Restart`] undo
+/// for every kind.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 #[non_exhaustive]
 pub enum Input {
@@ -39,6 +48,12 @@ pub enum Input {
     HardDrop,
     /// Falling blocks: turn the tumo to another rotation state (`CW`, `CCW`, `180`).
     Turn(Turn),
+    /// The legal input number `n` (0-based) of the current position, in the order of
+    /// [`Game::legal_inputs`]: a whole turn of a board game (`c3-d4`). It has no word of its
+    /// own (its [`Input::word`] is `choice`); [`Game::input_word`] gives the word it has in
+    /// the position where it is played, and [`Game::read_input`] reads that word. A kind
+    /// without such a list treats it as [`Input::Wait`].
+    Choice(u32),
 }
 
 /// Which way a falling-block tumo turns through its rotation states (spec falling-blocks §3.2,
@@ -68,6 +83,8 @@ impl Input {
 
     /// The canonical word for this input (`.`, `L`, `MR`, `undo`, …). A kind's
     /// [`InputSpec::word`] for an input is this word, so [`format_inputs`] needs no kind.
+    /// [`Input::Choice`] has no word outside a position: it gives `choice`, which reads as
+    /// nothing; use [`Game::input_word`] for it.
     pub fn word(self) -> &'static str {
         match self {
             Input::Wait => ".",
@@ -86,6 +103,7 @@ impl Input {
             Input::Turn(Turn::Cw) => "CW",
             Input::Turn(Turn::Ccw) => "CCW",
             Input::Turn(Turn::Half) => "180",
+            Input::Choice(_) => "choice",
         }
     }
 }
@@ -126,6 +144,32 @@ pub struct InputSpec {
     pub key: &'static str,
 }
 
+/// One input a running game takes in its current position ([`Game::legal_inputs`]): for a
+/// kind with a fixed table, an entry of [`GameKind::inputs`]; for a board game, a legal whole
+/// turn ([`Input::Choice`]) with its notation.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct InputChoice {
+    /// The word that plays it here (`R`, `c3-d4`, `pass`, `undo`), unique in the list.
+    pub word: String,
+    /// The input [`Game::step`] is given for it.
+    pub input: Input,
+    /// A label for a button or a list (`Right`, `c3-d4`).
+    pub label: String,
+}
+
+impl From<&InputSpec> for InputChoice {
+    fn from(s: &InputSpec) -> Self {
+        InputChoice {
+            word: s.word.to_string(),
+            input: s.input,
+            label: s.label.to_string(),
+        }
+    }
+}
+
+/// The most legal words an [`InputError::NotLegal`] message lists; the rest are counted.
+pub const MAX_LISTED_WORDS: usize = 60;
+
 /// Why an input word or a text of input words could not be read. `position` is the word's
 /// number in the text, 1 for the first (`None` for a single word read alone).
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -142,6 +186,17 @@ pub enum InputError {
         kind: &'static str,
         /// The kind's words, in table order.
         expected: Vec<&'static str>,
+    },
+    /// The word is no legal input of the game in its current position ([`Game::read_input`]
+    /// of a kind with [`GameKind::positional_inputs`]).
+    #[error("{}{} is not legal in this position (legal: {})", at(.position), quote(.word), listed(.legal))]
+    NotLegal {
+        /// The word's number in the text (1 for the first), if read from a text.
+        position: Option<usize>,
+        /// The word as written (without a repeat count).
+        word: String,
+        /// The words legal in the position, in the game's order.
+        legal: Vec<String>,
     },
     /// The word's repeat count (`WORD*N`) is malformed: empty, zero, not decimal digits, a
     /// second `*`, or a count with no word before it.
@@ -175,6 +230,55 @@ fn at<P: Copy + Into<Option<usize>>>(position: &P) -> String {
         .map_or_else(String::new, |n| format!("word {n} "))
 }
 
+/// The legal words of an [`InputError::NotLegal`], at most [`MAX_LISTED_WORDS`] of them and
+/// the number of the others; `none` for an empty list.
+fn listed(words: &[String]) -> String {
+    if words.is_empty() {
+        return "none".into();
+    }
+    let shown: Vec<String> = words
+        .iter()
+        .take(MAX_LISTED_WORDS)
+        .map(|w| {
+            if w.chars().count() > crate::problem::QUOTE_CHARS || w.contains(char::is_whitespace) {
+                quote(w)
+            } else {
+                w.clone()
+            }
+        })
+        .collect();
+    let mut out = shown.join(" ");
+    if words.len() > MAX_LISTED_WORDS {
+        out.push_str(&format!(" … and {} more", words.len() - MAX_LISTED_WORDS));
+    }
+    out
+}
+
+impl InputError {
+    /// The same error with the word's number in its text set to `position`.
+    pub fn at_position(self, position: usize) -> InputError {
+        match self {
+            InputError::Unknown {
+                word,
+                kind,
+                expected,
+                ..
+            } => InputError::Unknown {
+                position: Some(position),
+                word,
+                kind,
+                expected,
+            },
+            InputError::NotLegal { word, legal, .. } => InputError::NotLegal {
+                position: Some(position),
+                word,
+                legal,
+            },
+            other => other,
+        }
+    }
+}
+
 /// Looks `word` up in a kind's table, case-insensitively: the default of
 /// [`GameKind::parse_input`]. The error has no position.
 pub(crate) fn lookup(kind: &(impl GameKind + ?Sized), word: &str) -> Result<Input, InputError> {
@@ -191,18 +295,27 @@ pub(crate) fn lookup(kind: &(impl GameKind + ?Sized), word: &str) -> Result<Inpu
         })
 }
 
-/// Reads a text of input words for a level of `kind`: words separated by white space, each
-/// one step, or `WORD*N` for N steps of that input (N ≥ 1, decimal digits only). An empty
-/// text is no inputs.
-///
-/// The steps are counted before anything is stored, so a text asking for more than
-/// [`MAX_REPLAY_TICKS`] steps is an error, not an allocation.
+/// One word of a text of inputs with its repeat count, as [`split_inputs`] reads it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct WordRun<'a> {
+    /// The word's number in the text, 1 for the first.
+    pub position: usize,
+    /// The word without its count.
+    pub word: &'a str,
+    /// How many steps it stands for (1 without `*N`).
+    pub count: u64,
+}
+
+/// Splits a text of input words into words with their repeat counts, without reading the
+/// words: words separated by white space, each one step, or `WORD*N` for N steps (N ≥ 1,
+/// decimal digits only). An empty text is no words. The steps are counted, so a text asking
+/// for more than [`MAX_REPLAY_TICKS`] steps is an error, not an allocation.
 ///
 /// # Errors
-/// The first bad word, with its number in the text: a word that is no input of `kind`
-/// ([`InputError::Unknown`]), a malformed count such as `R*0`, `R*`, `R*-1`, `R*abc`, `R*2*3`
-/// or `*3` ([`InputError::BadCount`]), or too many steps in all ([`InputError::TooMany`]).
-pub fn parse_inputs(kind: &dyn GameKind, text: &str) -> Result<Vec<Input>, InputError> {
+/// The first bad word, with its number in the text: a malformed count such as `R*0`, `R*`,
+/// `R*-1`, `R*abc`, `R*2*3` or `*3` ([`InputError::BadCount`]), or too many steps in all
+/// ([`InputError::TooMany`]).
+pub fn split_inputs(text: &str) -> Result<Vec<WordRun<'_>>, InputError> {
     let mut out = Vec::new();
     let mut total: u64 = 0;
     for (i, token) in text.split_whitespace().enumerate() {
@@ -235,21 +348,6 @@ pub fn parse_inputs(kind: &dyn GameKind, text: &str) -> Result<Vec<Input>, Input
                 (word, n)
             }
         };
-        let input = kind.parse_input(word).map_err(|e| match e {
-            InputError::Unknown {
-                word,
-                kind,
-                expected,
-                ..
-            } => InputError::Unknown {
-                position: Some(position),
-                word,
-                kind,
-                expected,
-            },
-            other => other,
-        })?;
-        // Counted before anything is stored: `out` never holds more than the limit.
         total = total.saturating_add(count);
         if total > MAX_REPLAY_TICKS {
             return Err(InputError::TooMany {
@@ -257,9 +355,64 @@ pub fn parse_inputs(kind: &dyn GameKind, text: &str) -> Result<Vec<Input>, Input
                 word: token.to_string(),
             });
         }
-        out.extend(std::iter::repeat_n(input, count as usize));
+        out.push(WordRun {
+            position,
+            word,
+            count,
+        });
     }
     Ok(out)
+}
+
+/// Reads a text of input words for a level of `kind`: words separated by white space, each
+/// one step, or `WORD*N` for N steps of that input (N ≥ 1, decimal digits only). An empty
+/// text is no inputs. Each word is read with [`GameKind::parse_input`], so this is for kinds
+/// whose words mean the same in every position (not [`GameKind::positional_inputs`]; read
+/// those through the game with [`crate::replay::play_words`]).
+///
+/// The steps are counted before anything is stored, so a text asking for more than
+/// [`MAX_REPLAY_TICKS`] steps is an error, not an allocation.
+///
+/// # Errors
+/// The first bad word, with its number in the text: a word that is no input of `kind`
+/// ([`InputError::Unknown`]), a malformed count such as `R*0`, `R*`, `R*-1`, `R*abc`, `R*2*3`
+/// or `*3` ([`InputError::BadCount`]), or too many steps in all ([`InputError::TooMany`]).
+pub fn parse_inputs(kind: &dyn GameKind, text: &str) -> Result<Vec<Input>, InputError> {
+    let mut out = Vec::new();
+    let mut total: u64 = 0;
+    for (i, token) in text.split_whitespace().enumerate() {
+        // Split word by word, so that the first bad word is reported whatever it is.
+        let run = match split_inputs(token) {
+            Ok(r) => r[0],
+            Err(e) => return Err(renumber(e, i + 1)),
+        };
+        let input = kind
+            .parse_input(run.word)
+            .map_err(|e| e.at_position(i + 1))?;
+        // Counted before anything is stored: `out` never holds more than the limit.
+        total = total.saturating_add(run.count);
+        if total > MAX_REPLAY_TICKS {
+            return Err(InputError::TooMany {
+                position: i + 1,
+                word: token.to_string(),
+            });
+        }
+        out.extend(std::iter::repeat_n(input, run.count as usize));
+    }
+    Ok(out)
+}
+
+/// An error of [`split_inputs`] on one token, renumbered as word `position` of a text.
+fn renumber(e: InputError, position: usize) -> InputError {
+    match e {
+        InputError::BadCount { word, reason, .. } => InputError::BadCount {
+            position,
+            word,
+            reason,
+        },
+        InputError::TooMany { word, .. } => InputError::TooMany { position, word },
+        other => other.at_position(position),
+    }
 }
 
 /// A run of at least this many equal inputs is written as `WORD*N` by [`format_inputs`]. Two
@@ -268,21 +421,30 @@ pub const COLLAPSE_RUN: usize = 3;
 
 /// Writes inputs as words separated by single spaces, with each run of at least
 /// [`COLLAPSE_RUN`] (3) equal inputs as `WORD*N`: `R R R R D . .` becomes `R*4 D . .`.
-/// [`parse_inputs`] reads the result back to the same inputs.
+/// [`parse_inputs`] reads the result back to the same inputs. For inputs without a word of
+/// their own ([`Input::Choice`]) write the words they had where they were played, with
+/// [`format_words`].
 pub fn format_inputs(inputs: &[Input]) -> String {
+    format_words(inputs.iter().map(|i| i.word()))
+}
+
+/// Writes words (one per step) separated by single spaces, with each run of at least
+/// [`COLLAPSE_RUN`] equal words as `WORD*N`, as [`format_inputs`] does.
+pub fn format_words<'a>(words: impl IntoIterator<Item = &'a str>) -> String {
     let mut out = String::new();
-    let mut rest = inputs;
-    while let Some(&first) = rest.first() {
-        let run = rest.iter().take_while(|&&i| i == first).count();
-        let word = first.word();
+    let mut words = words.into_iter().peekable();
+    while let Some(first) = words.next() {
+        let mut run = 1;
+        while words.next_if(|w| *w == first).is_some() {
+            run += 1;
+        }
         if run >= COLLAPSE_RUN {
-            push_word(&mut out, &format!("{word}*{run}"));
+            push_word(&mut out, &format!("{first}*{run}"));
         } else {
             for _ in 0..run {
-                push_word(&mut out, word);
+                push_word(&mut out, first);
             }
         }
-        rest = &rest[run..];
     }
     out
 }

@@ -125,6 +125,9 @@ pub struct Problem {
     pub line: Option<usize>,
     /// 1-based column (in characters) in the source text, when known.
     pub column: Option<usize>,
+    /// The file that `line` and `column` are in, when it is not the level's own text: the
+    /// ZRF rules file a board level refers to (`game.zrf`). `None` for the level's text.
+    pub file: Option<String>,
 }
 
 impl Problem {
@@ -137,6 +140,7 @@ impl Problem {
             cell: None,
             line: None,
             column: None,
+            file: None,
         }
     }
 
@@ -154,19 +158,37 @@ impl Problem {
         self
     }
 
+    /// The same problem, at 1-based `line` and `column` of the file `file` (see
+    /// [`Problem::file`]).
+    pub fn in_file(mut self, file: impl Into<String>, line: usize, column: usize) -> Self {
+        self.file = Some(file.into());
+        self.line = Some(line);
+        self.column = Some(column);
+        self
+    }
+
     /// True for [`Severity::Error`].
     pub fn is_error(&self) -> bool {
         self.severity == Severity::Error
     }
 
     /// Formats as `FILE:LINE:COL: message (at PATH)`; a warning's message starts with `warning: `.
-    /// Line and column are 1 when unknown.
+    /// Line and column are 1 when unknown. A problem in another file ([`Problem::file`], a
+    /// ZRF rules file) is formatted as `ZRF-FILE:LINE:COL: message`, without the JSON path.
     pub fn render(&self, file: &str) -> String {
         let warn = if self.severity == Severity::Warning {
             "warning: "
         } else {
             ""
         };
+        if let Some(other) = &self.file {
+            return format!(
+                "{other}:{}:{}: {warn}{}",
+                self.line.unwrap_or(1),
+                self.column.unwrap_or(1),
+                self.message
+            );
+        }
         format!(
             "{file}:{}:{}: {warn}{} (at {})",
             self.line.unwrap_or(1),

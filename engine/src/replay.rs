@@ -11,17 +11,20 @@
 //! `level` is a path relative to the replay file's folder, or a level document embedded as an
 //! object. `inputs` are the level kind's input words ([`crate::input::parse_inputs`]), one
 //! step each or `WORD*N` for N steps; replays are written with runs of three or more equal
-//! inputs collapsed ([`crate::input::format_inputs`]). `ticks` (optional) is the number of
-//! steps, default the number of inputs; steps past the inputs get no key. `hash` is
-//! [`crate::Game::state_hash`] of the final state, as 16 hex digits.
+//! inputs collapsed ([`crate::input::format_inputs`]). For a kind whose words depend on the
+//! position ([`GameKind::positional_inputs`], board moves such as `c3-d4`), the words are
+//! read one at a time through the game, each in the position where it is played
+//! ([`play_words`]). `ticks` (optional) is the number of steps, default the number of
+//! inputs; steps past the inputs get no key. `hash` is [`crate::Game::state_hash`] of the
+//! final state, as 16 hex digits; `status` is `running`, `won`, `lost` or `draw`.
 
 use std::path::{Path, PathBuf};
 
 use serde_json::{Map, Value, json};
 
 use crate::document::{Document, LoadError, load_bytes, load_file};
-use crate::input::format_inputs;
-use crate::kind::{Game, GameKind, Input, StepReport, kind_of};
+use crate::input::{InputError, WordRun, format_inputs, format_words, split_inputs};
+use crate::kind::{Game, GameKind, Input, Status, StepReport, kind_of};
 use crate::problem::{JsonPath, Problem, locate, quote_at_most};
 
 /// Where a replay's level comes from.
@@ -40,13 +43,19 @@ pub struct Replay {
     pub level: ReplayLevel,
     /// The RNG seed.
     pub seed: u64,
-    /// One input per step.
+    /// One input per step. For a kind with [`GameKind::positional_inputs`] these are the
+    /// inputs the words were read to, in the positions where they were played
+    /// ([`Input::Choice`]s), and [`Replay::words`] holds the words.
     pub inputs: Vec<Input>,
+    /// For a kind with [`GameKind::positional_inputs`]: the input words, one per step played
+    /// (written with runs collapsed, [`format_words`]), which [`Replay::to_json`] writes.
+    /// `None` for the other kinds, whose words are those of `inputs`.
+    pub words: Option<Vec<String>>,
     /// Number of steps (at least the number of inputs is usual; extra steps get no key).
     pub ticks: u64,
     /// The final state's hash, when recorded.
     pub hash: Option<u64>,
-    /// The final `status` word (`running`, `won`, `lost`), when recorded.
+    /// The final `status` word (`running`, `won`, `lost`, `draw`), when recorded.
     pub status: Option<String>,
     /// The final summary line, when recorded (informational).
     pub summary: Option<Value>,
@@ -77,6 +86,21 @@ impl std::fmt::Debug for dyn Game {
 
 fn bad(path: JsonPath, msg: impl Into<String>) -> Vec<Problem> {
     vec![Problem::error(path, msg)]
+}
+
+/// Problems of an embedded level, moved under `$.level` of the replay (unlocated).
+fn in_level(problems: Vec<Problem>) -> Vec<Problem> {
+    problems
+        .into_iter()
+        .map(|mut p| {
+            p.path
+                .0
+                .insert(0, crate::problem::PathSeg::Key("level".into()));
+            p.line = None;
+            p.column = None;
+            p
+        })
+        .collect()
 }
 
 /// The kind of a replay's level, which its input words are read with. A level file is read
@@ -147,7 +171,16 @@ impl Replay {
         }
         let level = match o.get("level") {
             Some(Value::String(s)) => ReplayLevel::Path(base.join(s)),
-            Some(Value::Object(_)) => ReplayLevel::Embedded(o["level"].clone()),
+            Some(Value::Object(_)) => {
+                // Files the embedded level refers to (a board level's rules) are relative to
+                // the replay's folder: read them in now.
+                let mut v = o["level"].clone();
+                let problems = crate::document::resolve_files(&mut v, base);
+                if !problems.is_empty() {
+                    return Err(in_level(problems));
+                }
+                ReplayLevel::Embedded(v)
+            }
             _ => {
                 return Err(bad(
                     root.key("level"),
@@ -209,32 +242,62 @@ impl Replay {
         };
         let status = match expect.and_then(|e| e.get("status")) {
             None => None,
-            Some(Value::String(s)) if ["running", "won", "lost"].contains(&s.as_str()) => {
-                Some(s.clone())
-            }
+            Some(Value::String(s)) if Status::WORDS.contains(&s.as_str()) => Some(s.clone()),
             Some(_) => {
                 return Err(bad(
                     ep.key("status"),
-                    "\"status\" must be \"running\", \"won\" or \"lost\"",
+                    "\"status\" must be \"running\", \"won\", \"lost\" or \"draw\"",
                 ));
             }
         };
         let summary = expect.and_then(|e| e.get("summary")).cloned();
         // The words are read through the level's kind (every member's shape is checked first).
         let kind = level_kind(&level, &root)?;
-        let inputs = crate::input::parse_inputs(kind, words)
-            .map_err(|e| bad(root.key("inputs"), e.to_string()))?;
-        let ticks = ticks.unwrap_or(inputs.len() as u64);
-        Ok(Replay {
+        let mut replay = Replay {
             level,
             seed,
-            inputs,
-            ticks,
+            inputs: Vec::new(),
+            words: None,
+            ticks: 0,
             hash,
             status,
             summary,
             source: None,
-        })
+        };
+        if kind.positional_inputs() {
+            // The words mean something only in their positions: they are read by playing
+            // them. A level that does not start is reported when the replay runs.
+            let runs = split_inputs(words).map_err(|e| bad(root.key("inputs"), e.to_string()))?;
+            let steps: u64 = runs.iter().map(|r| r.count).sum();
+            replay.ticks = ticks.unwrap_or(steps);
+            replay.words = Some(Vec::new());
+            if let Ok(mut game) = replay.start_bare() {
+                let played = play_words(game.as_mut(), &runs, replay.ticks, |_| {})
+                    .map_err(|e| bad(root.key("inputs"), e.to_string()))?;
+                replay.inputs = played.inputs;
+                replay.words = Some(played.words);
+            }
+        } else {
+            replay.inputs = crate::input::parse_inputs(kind, words)
+                .map_err(|e| bad(root.key("inputs"), e.to_string()))?;
+            replay.ticks = ticks.unwrap_or(replay.inputs.len() as u64);
+        }
+        Ok(replay)
+    }
+
+    /// The game of the level at its start, for reading positional words; problems are not
+    /// located (the replay's run reports them).
+    fn start_bare(&self) -> Result<Box<dyn Game>, LoadError> {
+        match &self.level {
+            ReplayLevel::Path(_) => self
+                .document()?
+                .start(self.seed)
+                .map_err(LoadError::Problems),
+            ReplayLevel::Embedded(v) => {
+                let kind = kind_of(v).map_err(|p| LoadError::Problems(vec![p]))?;
+                kind.start(v, self.seed).map_err(LoadError::Problems)
+            }
+        }
     }
 
     /// Reads a replay file.
@@ -274,17 +337,7 @@ impl Replay {
             ReplayLevel::Embedded(v) => {
                 // Problems of an embedded level are reported at `$.level…` in the replay file.
                 let in_replay = |problems: Vec<Problem>| {
-                    let mut problems: Vec<Problem> = problems
-                        .into_iter()
-                        .map(|mut p| {
-                            p.path
-                                .0
-                                .insert(0, crate::problem::PathSeg::Key("level".into()));
-                            p.line = None;
-                            p.column = None;
-                            p
-                        })
-                        .collect();
+                    let mut problems = in_level(problems);
                     if let Some(text) = &self.source {
                         locate(text, &mut problems);
                     }
@@ -330,8 +383,13 @@ impl Replay {
             },
         );
         o.insert("seed".into(), json!(self.seed));
-        o.insert("inputs".into(), json!(format_inputs(&self.inputs)));
-        if self.ticks != self.inputs.len() as u64 {
+        let words = match &self.words {
+            Some(w) => format_words(w.iter().map(String::as_str)),
+            None => format_inputs(&self.inputs),
+        };
+        o.insert("inputs".into(), json!(words));
+        let steps = self.words.as_ref().map_or(self.inputs.len(), Vec::len);
+        if self.ticks != steps as u64 {
             o.insert("ticks".into(), json!(self.ticks));
         }
         let mut e = Map::new();
@@ -369,6 +427,65 @@ pub fn play_with(
         }
         on_step(&game.step(input));
     }
+}
+
+/// What [`play_words`] played: the inputs and their words, one per step.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PlayedWords {
+    /// The input of each step played.
+    pub inputs: Vec<Input>,
+    /// The word of each step played, as the game writes it in the position where it was
+    /// played ([`Game::input_word`]; the word as given when the game has none).
+    pub words: Vec<String>,
+}
+
+/// Plays words (as [`split_inputs`] splits a text) on `game`, for `ticks` steps: each word
+/// is read in the position where it is played ([`Game::read_input`]), so that
+/// position-dependent words (board moves) work; steps past the words get no key (and are not
+/// in the result). Like [`play`], it stops when the game takes no more turns (`undo` and
+/// `restart` still act then). `on_step` gets each step's report.
+///
+/// # Errors
+/// The first word the game cannot read where it is played, with its number in the text
+/// ([`InputError::NotLegal`] lists the legal words there). The steps before it were played.
+pub fn play_words(
+    game: &mut dyn Game,
+    runs: &[WordRun<'_>],
+    ticks: u64,
+    mut on_step: impl FnMut(&StepReport),
+) -> Result<PlayedWords, InputError> {
+    let mut played = PlayedWords::default();
+    let mut steps = runs
+        .iter()
+        .flat_map(|r| std::iter::repeat_n(r, r.count as usize));
+    for _ in 0..ticks {
+        let Some(run) = steps.next() else {
+            // Past the words: steps with no key, which are not words.
+            if !game.takes_turns() {
+                break;
+            }
+            on_step(&game.step(Input::Wait));
+            continue;
+        };
+        if !game.takes_turns() && !is_undo_word(game, run.word) {
+            break;
+        }
+        let input = game
+            .read_input(run.word)
+            .map_err(|e| e.at_position(run.position))?;
+        let word = game
+            .input_word(input)
+            .unwrap_or_else(|| run.word.to_string());
+        on_step(&game.step(input));
+        played.inputs.push(input);
+        played.words.push(word);
+    }
+    Ok(played)
+}
+
+/// True when `word` reads as `undo` or `restart` in `game` (which act after the game ended).
+fn is_undo_word(game: &dyn Game, word: &str) -> bool {
+    matches!(game.read_input(word), Ok(Input::Undo | Input::Restart))
 }
 
 /// `p` relative to `base` when both are relative or both absolute and `p` can be reached with

@@ -265,6 +265,7 @@ fn check(
             Status::Running => "playing",
             Status::Won { .. } => "win",
             Status::Lost { .. } => "lose",
+            Status::Draw { .. } => "draw",
         };
         if Some(got) != s.as_str() {
             return fail(format!("status {got}, expected {s}"));

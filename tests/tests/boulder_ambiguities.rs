@@ -198,7 +198,7 @@ fn p1_the_exit_opens_at_gems_0_and_blocks_while_closed() {
         ],
     );
     assert_eq!(gems(&g), 1);
-    assert_eq!(g.status(), Status::Won { points: 1 });
+    assert_eq!(g.status(), Status::won(1));
 }
 
 /// §6 P2: a gem whose `falling` is set (here by a `pre` rule, the only way before the player

@@ -320,7 +320,7 @@ fn the_exit_opens_at_gems_0_and_entering_it_wins_with_points() {
     assert_eq!(g.globals()[Global::Gems as usize], 1);
     g.step(Input::Move(Dir::Right));
     // 1 gem, 2 ticks: gems ≥ 1 and ticks ≤ 10 → 1 point; 2 points need 2 gems.
-    assert_eq!(g.status(), Status::Won { points: 1 });
+    assert_eq!(g.status(), Status::won(1));
     // A closed exit blocks like a wall.
     l.gems = [2, 2, 2];
     let mut g = BoulderGame::new(l, 0);

@@ -156,6 +156,7 @@ fn a_game_from_a_saved_state_counts_its_steps_from_zero() {
         level: tilesmith_engine::replay::ReplayLevel::Embedded(resumed.to_json()),
         seed,
         inputs: vec![Input::Wait; 5],
+        words: None,
         ticks: 5,
         hash: None,
         status: None,

@@ -449,7 +449,7 @@ fn goal_level(goal: Option<Value>) -> Value {
 fn fixed_sequences_and_goals() {
     let mut g = game(&goal_level(Some(json!({"rule": "clear_all"}))), 0);
     play(&mut g, "R");
-    assert_eq!(g.status(), Status::Won { points: 1 }, "the field is empty");
+    assert_eq!(g.status(), Status::won(1), "the field is empty");
     assert_eq!(g.frames(), 1);
     play(&mut g, ". .");
     assert_eq!(g.frames(), 1, "a finished game does not step");
@@ -471,7 +471,7 @@ fn fixed_sequences_and_goals() {
     // Goals by score and rows are reached at once.
     let mut g = game(&goal_level(Some(json!({"rule": "chain", "min": 1}))), 0);
     play(&mut g, "R");
-    assert_eq!(g.status(), Status::Won { points: 1 });
+    assert_eq!(g.status(), Status::won(1));
     // Without the clear the field is not empty at the end: clear_all is lost. With one red in
     // row 2 the pair over columns 2-3 makes no group of four.
     let mut doc = goal_level(Some(json!({"rule": "clear_all"})));

@@ -260,7 +260,7 @@ fn every_replay_wins_its_level_and_matches_its_recorded_state() {
             r.display()
         );
         match outcome.game.status() {
-            Status::Won { points } => {
+            Status::Won { points, .. } => {
                 assert!(
                     (1..=3).contains(&points),
                     "{}: {points} points",

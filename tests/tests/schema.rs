@@ -1734,3 +1734,257 @@ fn falling_documentation_examples_are_valid() {
         "expected at least two level examples in the docs"
     );
 }
+
+// ---------------------------------------------------------------------------------------------
+// (h) The board format.
+
+/// A race on a 3×3 board with a piece attribute (the rules of a small board level).
+const BOARD_ZRF: &str = "(game (title \"Tiny\") (players White Black) (turn-order White Black)
+  (board (grid (start-rectangle 0 0 50 50)
+    (dimensions (\"a/b/c\" (50 0)) (\"3/2/1\" (0 50)))
+    (directions (n 0 -1) (s 0 1))))
+  (piece (name Man) (attribute moved? false)
+    (moves (n (verify empty?) (set-attribute moved? true) add)))
+  (piece (name Pawn) (moves (s (verify empty?) add)))
+  (board-setup (White (Man a1 b1)) (Black (Pawn c3))))
+";
+
+/// A board level using every member.
+fn board_base() -> Value {
+    json!({
+        "kind": "board",
+        "name": "Race",
+        "rules": {"zrf": BOARD_ZRF},
+        "variant": "Tiny",
+        "setup": {"White": {"Man": ["a2", "b1"]}, "Black": {"Pawn": ["c3"]}},
+        "reserve": {"White": {"Man": 2}},
+        "attributes": {"a2": {"moved?": true}},
+        "to_move": "Black",
+        "turn": 1,
+        "last": ["a1", "a2"]
+    })
+}
+
+fn board_with(f: impl FnOnce(&mut Value)) -> Value {
+    let mut v = board_base();
+    f(&mut v);
+    v
+}
+
+#[test]
+fn board_valid_documents_are_accepted_by_schema_and_engine() {
+    let v = validator();
+    let def = ref_validator("boardLevel");
+    let cases = [
+        ("the base", board_base()),
+        ("BOARD", board_with(|v| v["kind"] = json!("BOARD"))),
+        (
+            "the rules alone",
+            json!({"kind": "board", "rules": {"zrf": BOARD_ZRF}}),
+        ),
+        (
+            "rules with the file they came from",
+            board_with(|v| v["rules"]["file"] = json!("tiny.zrf")),
+        ),
+        (
+            "an empty board",
+            board_with(|v| {
+                v["setup"] = json!({});
+                v.as_object_mut().unwrap().remove("attributes");
+            }),
+        ),
+        ("no last move", board_with(|v| v["last"] = Value::Null)),
+        (
+            "an unknown member",
+            board_with(|v| v["designer"] = json!("me")),
+        ),
+    ];
+    for (what, doc) in cases {
+        assert!(
+            def.is_valid(&doc),
+            "{what}: {:?}",
+            schema_errors(&def, &doc)
+        );
+        assert!(v.is_valid(&doc), "{what}: {:?}", schema_errors(&v, &doc));
+        let errors = engine_errors_text(&doc.to_string());
+        assert!(errors.is_empty(), "{what}: {errors:?}");
+    }
+    // A rules file relative to the level's folder.
+    let dir = std::env::temp_dir().join(format!("tilesmith-schema-board-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("tiny.zrf"), BOARD_ZRF).unwrap();
+    let doc = board_with(|v| v["rules"] = json!("tiny.zrf"));
+    std::fs::write(dir.join("race.json"), doc.to_string()).unwrap();
+    assert!(def.is_valid(&doc));
+    let errors = engine_errors_file(&dir.join("race.json"));
+    assert!(errors.is_empty(), "{errors:?}");
+}
+
+#[test]
+fn board_invalid_documents_are_rejected_by_schema_and_engine() {
+    let v = validator();
+    let cases = [
+        (
+            "no rules",
+            board_with(|v| drop(v.as_object_mut().unwrap().remove("rules"))),
+        ),
+        ("rules as a number", board_with(|v| v["rules"] = json!(3))),
+        (
+            "rules without zrf",
+            board_with(|v| v["rules"] = json!({"file": "x.zrf"})),
+        ),
+        (
+            "zrf as lines",
+            board_with(|v| v["rules"] = json!({"zrf": ["(game)"]})),
+        ),
+        ("a variant number", board_with(|v| v["variant"] = json!(2))),
+        (
+            "setup as a list",
+            board_with(|v| v["setup"] = json!(["a1"])),
+        ),
+        (
+            "positions as a string",
+            board_with(|v| v["setup"]["White"]["Man"] = json!("a1")),
+        ),
+        (
+            "a position number",
+            board_with(|v| v["setup"]["White"]["Man"] = json!([1])),
+        ),
+        (
+            "a negative reserve",
+            board_with(|v| v["reserve"]["White"]["Man"] = json!(-1)),
+        ),
+        (
+            "a reserve too large",
+            board_with(|v| v["reserve"]["White"]["Man"] = json!(1_000_001)),
+        ),
+        (
+            "an attribute that is not true or false",
+            board_with(|v| v["attributes"]["a2"]["moved?"] = json!(1)),
+        ),
+        (
+            "to_move as a number",
+            board_with(|v| v["to_move"] = json!(1)),
+        ),
+        ("a negative turn", board_with(|v| v["turn"] = json!(-1))),
+        (
+            "last with one position",
+            board_with(|v| v["last"] = json!(["a1"])),
+        ),
+        ("last of numbers", board_with(|v| v["last"] = json!([0, 1]))),
+    ];
+    for (what, doc) in cases {
+        assert!(!v.is_valid(&doc), "the schema accepts {what}");
+        assert!(
+            !engine_errors_text(&doc.to_string()).is_empty(),
+            "the engine accepts {what}"
+        );
+    }
+}
+
+#[test]
+fn board_engine_checks_what_the_schema_cannot() {
+    let v = validator();
+    let cases = [
+        (
+            "an unknown player",
+            board_with(|v| v["setup"]["Red"] = json!({})),
+        ),
+        (
+            "an unknown piece",
+            board_with(|v| v["setup"]["White"]["King"] = json!(["c1"])),
+        ),
+        (
+            "an unknown position",
+            board_with(|v| v["setup"]["White"]["Man"] = json!(["d4"])),
+        ),
+        (
+            "two pieces on one position",
+            board_with(|v| v["setup"]["Black"]["Pawn"] = json!(["b1"])),
+        ),
+        (
+            "an unknown variant",
+            board_with(|v| v["variant"] = json!("Chess")),
+        ),
+        (
+            "an unknown attribute",
+            board_with(|v| v["attributes"]["a2"] = json!({"crowned": true})),
+        ),
+        (
+            "a turn past the order",
+            board_with(|v| v["turn"] = json!(2)),
+        ),
+        (
+            "a turn of another player",
+            board_with(|v| v["turn"] = json!(0)),
+        ),
+        (
+            "a ZRF error",
+            board_with(|v| {
+                v["rules"]["zrf"] = json!(BOARD_ZRF.replace("(Man a1 b1)", "(Kong a1 b1)"));
+            }),
+        ),
+        (
+            "a rules file name without its folder",
+            board_with(|v| v["rules"] = json!("tiny.zrf")),
+        ),
+    ];
+    for (what, doc) in cases {
+        assert!(
+            v.is_valid(&doc),
+            "the schema now rejects {what}: {:?}; update the docs",
+            schema_errors(&v, &doc)
+        );
+        assert!(
+            !engine_errors_text(&doc.to_string()).is_empty(),
+            "the engine accepts {what}"
+        );
+    }
+}
+
+/// Positions saved by a running board game (`tilesmith run --out`) match the schema.
+#[test]
+fn board_engine_output_matches_the_schema() {
+    let v = validator();
+    let doc = tilesmith_engine::load_text(&board_base().to_string()).unwrap();
+    let mut g = doc.start(0).unwrap();
+    for word in ["c3-c2", "b1-b2", "c2-c1"] {
+        let saved = g.to_level();
+        let errors = schema_errors(&v, &saved);
+        assert!(errors.is_empty(), "{}\n{saved:#}", errors.join("\n"));
+        assert!(engine_errors_text(&saved.to_string()).is_empty());
+        let input = g.read_input(word).unwrap();
+        g.step(input);
+    }
+    assert_eq!(g.steps(), 3);
+}
+
+/// The JSON examples of docs/board-level-format.md are valid levels; their rules files are
+/// read from the corpus (`../shared/corpus/board/`).
+#[test]
+fn board_documentation_examples_are_valid() {
+    let path = workspace().join("docs/board-level-format.md");
+    let text = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+    let v = validator();
+    let rules_dir = workspace().join("../shared/corpus/board");
+    let mut blocks = 0;
+    for block in text.split("```json\n").skip(1) {
+        let json_text = block.split("```").next().unwrap_or_default();
+        let mut doc: Value = serde_json::from_str(json_text)
+            .unwrap_or_else(|e| panic!("a docs example is not JSON ({e}):\n{json_text}"));
+        let mut errors = schema_errors(&v, &doc);
+        errors.extend(
+            tilesmith_engine::document::resolve_files(&mut doc, &rules_dir)
+                .iter()
+                .map(|p| p.render("<example>")),
+        );
+        errors.extend(engine_errors_text(&doc.to_string()));
+        assert!(errors.is_empty(), "{}\n{json_text}", errors.join("\n"));
+        blocks += 1;
+    }
+    assert!(
+        blocks >= 2,
+        "expected at least two level examples in the docs"
+    );
+}

@@ -205,8 +205,12 @@ impl PlaySession {
     pub fn status_text(&self) -> String {
         match self.game.status() {
             Status::Running => "running".into(),
-            Status::Won { points } => format!("won ({points} point(s))"),
+            Status::Won {
+                winner: Some(w), ..
+            } => format!("won by {w}"),
+            Status::Won { points, .. } => format!("won ({points} point(s))"),
             Status::Lost { reason } => format!("lost: {reason}"),
+            Status::Draw { reason } => format!("draw: {reason}"),
         }
     }
 
@@ -223,6 +227,7 @@ impl PlaySession {
             level,
             seed: self.seed,
             inputs: self.inputs.iter().take(n).copied().collect(),
+            words: None,
             ticks: n as u64,
             hash: None,
             status: None,

@@ -1,14 +1,23 @@
 //! Game kinds behind one small trait.
 //!
-//! A game kind (boulder, baba and falling now; board later) is one module that implements
-//! [`GameKind`]: check a level document, start a [`Game`] from it, and declare the kind's input
-//! words ([`GameKind::inputs`], read with [`GameKind::parse_input`] and
+//! A game kind (boulder, baba, falling and board) is one module that implements [`GameKind`]:
+//! check a level document, start a [`Game`] from it, and declare the kind's input words
+//! ([`GameKind::inputs`], read with [`GameKind::parse_input`] and
 //! [`crate::input::parse_inputs`]). A running [`Game`] steps deterministically, undoes and
 //! redoes steps, and describes its cells for drawing. The CLI and the editor talk to kinds
 //! only through these two traits, so nothing outside a kind's module assumes "one token per
 //! cell" or "a tick is 1/5 s".
+//!
+//! Games of several players (board, and card games next) add three concepts, each with a
+//! default that is right for a one-player puzzle: the players and the player to move
+//! ([`Game::players`], [`Game::to_move`]); a list of legal inputs in the current position
+//! instead of a fixed table ([`Game::legal_inputs`], [`Input::Choice`], read and written in
+//! the position with [`Game::read_input`] and [`Game::input_word`], flagged by
+//! [`GameKind::positional_inputs`]); and an end with a winner or a draw ([`Status::Won`]'s
+//! `winner`, [`Status::Draw`]).
 
 pub mod baba;
+pub mod board;
 pub mod boulder;
 pub mod falling;
 
@@ -16,36 +25,59 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::grid::{Dir, Pos};
-pub use crate::input::{Input, InputError, InputSpec, Turn};
+pub use crate::input::{Input, InputChoice, InputError, InputSpec, Turn};
 use crate::observe::Phase;
 use crate::problem::{JsonPath, Problem, quote};
 
-/// Whether a game goes on, was won or was lost.
+/// Whether a game goes on, was won (by whom), was lost, or ended in a draw.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub enum Status {
     /// The game goes on.
     Running,
-    /// Won, with the points earned (boulder: 1–3).
+    /// Won, with the points earned (boulder: 1–3) and, in a game of several players, the
+    /// winner.
     Won {
-        /// Points earned, 1–3 for boulder (spec boulder §5).
+        /// Points earned, 1–3 for boulder (spec boulder §5); 1 for the other kinds.
         points: u32,
+        /// The winning player's name (one of [`Game::players`]); `None` in a one-player game,
+        /// where the player won.
+        winner: Option<String>,
     },
-    /// Lost, with the reason in a few words (e.g. "the figure was destroyed").
+    /// Lost, with the reason in a few words (e.g. "the figure was destroyed"). In a game of
+    /// several players a loss is a win of another ([`Status::Won`]); `Lost` is for a game
+    /// that nobody won and that is not a draw (a one-player puzzle).
     Lost {
         /// Why the game was lost, in a few lower-case words.
+        reason: String,
+    },
+    /// Over without a winner: a draw (stalemate, repetition, a draw condition).
+    Draw {
+        /// Why, in a few lower-case words ("white is stalemated").
         reason: String,
     },
 }
 
 impl Status {
-    /// `running`, `won` or `lost`, as printed by `tilesmith run`.
+    /// A win of the player (one-player games): `Won { points, winner: None }`.
+    pub fn won(points: u32) -> Status {
+        Status::Won {
+            points,
+            winner: None,
+        }
+    }
+
+    /// `running`, `won`, `lost` or `draw`, as printed by `tilesmith run`.
     pub fn word(&self) -> &'static str {
         match self {
             Status::Running => "running",
             Status::Won { .. } => "won",
             Status::Lost { .. } => "lost",
+            Status::Draw { .. } => "draw",
         }
     }
+
+    /// The words [`Status::word`] gives, for readers of recorded statuses (replays).
+    pub const WORDS: [&'static str; 4] = ["running", "won", "lost", "draw"];
 
     /// True unless [`Status::Running`].
     pub fn is_over(&self) -> bool {
@@ -123,6 +155,72 @@ pub trait Game {
     fn error_line(&self) -> Option<usize> {
         None
     }
+    /// The error of [`Game::error`] as a problem located where the game's rules are written,
+    /// when the game knows that place: board, the move block that failed, at its line and
+    /// column of the ZRF file ([`Problem::file`]; at `$.rules.zrf` with the line and column
+    /// in the message when the rules are inline without a file name). `None` by default:
+    /// `tilesmith run` then places the error at the script line of [`Game::error_line`], or
+    /// at the level as a whole.
+    fn error_problem(&self) -> Option<Problem> {
+        None
+    }
+    /// The players by name, in turn order of the rules (board: the ZRF's `players`). Empty
+    /// (the default) for a one-player game, whose player has no name.
+    fn players(&self) -> Vec<String> {
+        Vec::new()
+    }
+    /// The player to move, an index into [`Game::players`]; `None` when the game is over
+    /// and (the default) in a one-player game.
+    fn to_move(&self) -> Option<usize> {
+        None
+    }
+    /// The inputs that can be played now, in the order an editor offers them, each with its
+    /// word and a label. The default is the kind's fixed table ([`GameKind::inputs`]), the
+    /// same in every position. A kind whose moves depend on the position (board: the legal
+    /// whole turns, as [`Input::Choice`]s with their notations) lists them here; the game
+    /// itself takes [`Input::Choice`]`(n)` for entry `n` of the list.
+    fn legal_inputs(&self) -> Vec<InputChoice> {
+        kind_named(self.kind())
+            .map(|k| k.inputs().iter().map(InputChoice::from).collect())
+            .unwrap_or_default()
+    }
+    /// Reads one input word (no repeat count) in the current position. The default reads
+    /// it with the kind's [`GameKind::parse_input`]; a kind with
+    /// [`GameKind::positional_inputs`] looks it up in [`Game::legal_inputs`].
+    ///
+    /// # Errors
+    /// [`InputError::Unknown`] for a word that is no input of the kind,
+    /// [`InputError::NotLegal`] (listing the legal words) for one that is not legal here.
+    fn read_input(&self, word: &str) -> Result<Input, InputError> {
+        match kind_named(self.kind()) {
+            Some(k) => k.parse_input(word),
+            None => Err(InputError::Unknown {
+                position: None,
+                word: word.to_string(),
+                kind: self.kind(),
+                expected: Vec::new(),
+            }),
+        }
+    }
+    /// The word of `input` in the current position (before it is played), which
+    /// [`Game::read_input`] reads back to it here: for recording a replay. The default is
+    /// [`Input::word`], and `None` for an [`Input::Choice`], which has no word in a kind
+    /// without a list of legal inputs.
+    fn input_word(&self, input: Input) -> Option<String> {
+        match input {
+            Input::Choice(_) => None,
+            other => Some(other.word().to_string()),
+        }
+    }
+    /// perft: the number of sequences of `depth` legal inputs from the current position, for
+    /// a kind whose inputs are chosen from a list (board: whole turns; by the conventions of
+    /// the kind's perft tables). With `end_is_leaf`, a game that ends before `depth` counts
+    /// as one sequence. `None` (the default) for a kind without such a list; `Some(Err(…))`
+    /// with the reason when the moves cannot be generated (a runaway move block).
+    fn perft(&self, depth: u32, end_is_leaf: bool) -> Option<Result<u64, String>> {
+        let _ = (depth, end_is_leaf);
+        None
+    }
     /// The one-line JSON summary printed by `tilesmith run`.
     fn summary(&self) -> Value;
     /// The current state as a level document of this kind, which loads again.
@@ -162,11 +260,35 @@ pub trait GameKind: Sync {
     fn parse_input(&self, word: &str) -> Result<Input, InputError> {
         crate::input::lookup(self, word)
     }
+    /// True when the kind's moves are words that mean something only in a position (a board
+    /// move `c3-d4`): they are then read one at a time through the running game
+    /// ([`Game::read_input`], [`crate::replay::play_words`]) instead of with
+    /// [`GameKind::parse_input`], and [`GameKind::inputs`] holds only the words every
+    /// position takes (`undo`, `restart`). False by default.
+    fn positional_inputs(&self) -> bool {
+        false
+    }
+    /// The level `doc` set to play its variant `title` (`tilesmith run` and `perft` with
+    /// `--variant`): for a kind whose levels hold several games to choose from (board: the
+    /// `(variant …)`s of a ZRF file, by title). Whether the level has that variant is checked
+    /// when it is checked or started, with the level's other problems.
+    ///
+    /// # Errors
+    /// Why the level cannot play a variant; by default, that the kind's levels have none.
+    fn with_variant(&self, doc: &Value, title: &str) -> Result<Value, String> {
+        let _ = (doc, title);
+        Err(format!("{} levels have no variants", self.name()))
+    }
 }
 
 /// Every game kind the engine knows, default first.
 pub fn kinds() -> &'static [&'static dyn GameKind] {
-    &[&boulder::Boulder, &baba::Baba, &falling::Falling]
+    &[
+        &boulder::Boulder,
+        &baba::Baba,
+        &falling::Falling,
+        &board::Board,
+    ]
 }
 
 /// The kind called `name` (as [`GameKind::name`] and [`Game::kind`] give it, ASCII case
@@ -182,6 +304,9 @@ pub fn kind_named(name: &str) -> Option<&'static dyn GameKind> {
 ///
 /// # Errors
 /// A problem at `$.kind` when the field is not a string or names no known kind.
+// A problem carries its whole location (path, cell, line, column, file); it is built once
+// per bad document, so its size does not matter here.
+#[allow(clippy::result_large_err)]
 pub fn kind_of(doc: &Value) -> Result<&'static dyn GameKind, Problem> {
     let path = JsonPath::root().key("kind");
     let name = match doc.get("kind") {

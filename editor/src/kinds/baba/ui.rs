@@ -463,7 +463,8 @@ fn banner_ui(ui: &mut Ui, p: &BabaPlay, status: &Status) {
                     );
                 });
         }
-        Status::Running => {}
+        // Baba levels never end in a draw.
+        Status::Running | Status::Draw { .. } => {}
     }
 }
 

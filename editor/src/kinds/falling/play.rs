@@ -198,7 +198,8 @@ impl FallingPlay {
                 format!("{} chain!", game.chain()),
                 Color32::from_rgb(40, 60, 150),
             )),
-            Status::Running => None,
+            // Falling levels never end in a draw.
+            Status::Running | Status::Draw { .. } => None,
         };
         if let Some((t, bg)) = text {
             let clip = painter.clip_rect();

@@ -335,7 +335,7 @@ impl BabaGame {
                 if d.has(Prop::You) {
                     any_you = true;
                     if allow_win && d.has(Prop::Win) {
-                        return Status::Won { points: 1 };
+                        return Status::won(1);
                     }
                 }
             }
@@ -356,7 +356,7 @@ impl BabaGame {
                 })
             });
             if wins {
-                return Status::Won { points: 1 };
+                return Status::won(1);
             }
         }
         if any_you {

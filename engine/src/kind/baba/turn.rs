@@ -478,7 +478,7 @@ impl BabaGame {
         // 15. end
         self.refresh();
         self.st.status = if won {
-            Status::Won { points: 1 }
+            Status::won(1)
         } else {
             self.compute_status(false)
         };

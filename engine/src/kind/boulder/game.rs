@@ -334,7 +334,7 @@ impl BoulderGame {
                 0 => Status::Lost {
                     reason: "the exit was reached after the time limit".into(),
                 },
-                points => Status::Won { points },
+                points => Status::won(points),
             }
         } else if self.board.count(Token::Me) == 0 {
             Status::Lost {
@@ -490,7 +490,7 @@ impl Game for BoulderGame {
     fn summary(&self) -> Value {
         let g = |x: Global| self.globals[x as usize];
         let points = match self.status {
-            Status::Won { points } => points,
+            Status::Won { points, .. } => points,
             _ => 0,
         };
         json!({

@@ -566,7 +566,7 @@ fn parse_level(doc: &Value, p: &mut Vec<Problem>, figure_rule: bool) -> Option<B
                     ));
                     None
                 }
-                points => Some(Status::Won { points }),
+                points => Some(Status::won(points)),
             }
         }
         (other, ..) => other,
@@ -716,7 +716,7 @@ fn parse_state(v: &Value, p: &mut Vec<Problem>) -> Option<SavedState> {
         if k.eq_ignore_ascii_case("status") {
             match v.as_str() {
                 Some("running") => {}
-                Some("won") => status = Some(Status::Won { points: 0 }),
+                Some("won") => status = Some(Status::won(0)),
                 Some("lost") => {
                     status = Some(Status::Lost {
                         reason: String::new(),

@@ -570,7 +570,7 @@ impl FallingGame {
             chain: self.s.chain,
             max_chain: self.s.max_chain,
             status: match &self.b.status {
-                Status::Won { .. } => Status::Won { points: 1 },
+                Status::Won { .. } => Status::won(1),
                 s => s.clone(),
             },
             rng: Some((self.rng.get_seed(), self.rng.get_word_pos())),
@@ -750,7 +750,7 @@ impl FallingGame {
             // The sequence is used up and the field has settled (issue 10 `goal`).
             if self.level.goal.is_some() {
                 self.b.status = if self.goal_met(true) {
-                    Status::Won { points: 1 }
+                    Status::won(1)
                 } else {
                     Status::Lost {
                         reason: "the sequence ended before the goal was reached".into(),
@@ -1204,7 +1204,7 @@ impl FallingGame {
         }
         // 4. Goal, game over, spawn.
         if self.goal_met(self.report.clear.is_some()) {
-            self.b.status = Status::Won { points: 1 };
+            self.b.status = Status::won(1);
             return;
         }
         for g in &self.level.game_over {

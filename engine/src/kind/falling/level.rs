@@ -3036,7 +3036,7 @@ fn parse_state(
         None => {}
         Some(v) => match cx.string(v, &path.key("status"), "\"status\"") {
             Some("running") => {}
-            Some("won") => s.status = Status::Won { points: 1 },
+            Some("won") => s.status = Status::won(1),
             Some("lost") => {
                 s.status = Status::Lost {
                     reason: reason.clone().unwrap_or_else(|| "lost".into()),

@@ -1,0 +1,385 @@
+//! The headless CLI on board games as a user runs it: `check`, `run` (moves read in their
+//! position, the summary line, illegal words listing the legal ones, `--variant`,
+//! `--record` and `--replay`) and `perft`, on the real ZRF files of
+//! `../shared/corpus/board/` (read where they are, never copied) and on a tiny game written
+//! here. Counts come from the corpus's `perft.json` or are worked out by hand.
+
+#![allow(clippy::unwrap_used)] // test helpers panic on purpose when a fixture is wrong
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use serde_json::{Value, json};
+
+fn tilesmith(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_tilesmith"))
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+fn tmp(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("tilesmith-board-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name)
+}
+
+fn corpus(name: &str) -> String {
+    let p = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../shared/corpus/board")
+        .join(name);
+    assert!(p.exists(), "the shared corpus is missing: {}", p.display());
+    p.to_str().unwrap().to_string()
+}
+
+fn out(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn err(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn summary(o: &Output) -> Value {
+    assert_eq!(o.status.code(), Some(0), "stderr: {}", err(o));
+    assert_eq!(out(o).lines().count(), 1, "one line: {}", out(o));
+    serde_json::from_str(out(o).trim()).unwrap()
+}
+
+fn published(game: &str, depth: u32) -> u64 {
+    let v: Value =
+        serde_json::from_str(&std::fs::read_to_string(corpus("perft.json")).unwrap()).unwrap();
+    v[game][depth.to_string()].as_u64().unwrap()
+}
+
+/// A race on a 3×3 board (the same game as the engine's board seam tests): White's men on
+/// a1 and b1 step north, Black's pawn on c3 steps south, nothing meets; the game is drawn
+/// when the player to move cannot step. perft by hand: 2, 2, 4, 4, 6, then 0.
+const TINY: &str = "(game (title \"Tiny\") (players White Black) (turn-order White Black)
+  (board (grid (start-rectangle 0 0 50 50)
+    (dimensions (\"a/b/c\" (50 0)) (\"3/2/1\" (0 50)))
+    (directions (n 0 -1) (s 0 1))))
+  (piece (name Man) (moves (n (verify empty?) add)))
+  (piece (name Pawn) (moves (s (verify empty?) add)))
+  (board-setup (White (Man a1 b1)) (Black (Pawn c3))))
+";
+
+fn tiny() -> PathBuf {
+    let p = tmp("tiny.zrf");
+    std::fs::write(&p, TINY).unwrap();
+    p
+}
+
+#[test]
+fn check_accepts_the_corpus_and_locates_zrf_errors() {
+    for f in [
+        "english-checkers.zrf",
+        "chess.zrf",
+        "halma.zrf",
+        "lewthwaite.zrf",
+    ] {
+        let o = tilesmith(&["check", &corpus(f)]);
+        assert_eq!(o.status.code(), Some(0), "{f}: {}", out(&o));
+        // Warnings only, each at a line of the file itself.
+        for l in out(&o).lines() {
+            assert!(l.starts_with(&format!("{}:", corpus(f))), "{l}");
+            assert!(l.contains(": warning: "), "{l}");
+        }
+    }
+    let bad = tmp("bad.zrf");
+    let text = TINY.replace("(Man a1 b1)", "(Kong a1 b1)");
+    std::fs::write(&bad, &text).unwrap();
+    let line = text.lines().position(|l| l.contains("Kong")).unwrap() + 1;
+    let col = text.lines().nth(line - 1).unwrap().find("Kong").unwrap() + 1;
+    let o = tilesmith(&["check", bad.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    let expected = format!("{}:{line}:{col}: ", bad.display());
+    assert!(out(&o).starts_with(&expected), "{}", out(&o));
+    // A JSON level that refers to it by a relative path reports at the ZRF file too.
+    let level = tmp("uses-bad.json");
+    std::fs::write(&level, r#"{"kind": "board", "rules": "bad.zrf"}"#).unwrap();
+    let o = tilesmith(&["check", level.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(out(&o).starts_with(&expected), "{}", out(&o));
+    // A rules file that is not there is a problem at the level's `rules`.
+    std::fs::write(&level, "{\"kind\": \"board\",\n \"rules\": \"gone.zrf\"}").unwrap();
+    let o = tilesmith(&["check", level.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        out(&o).starts_with(&format!(
+            "{}:2:11: cannot read the rules file",
+            level.display()
+        )),
+        "{}",
+        out(&o)
+    );
+    assert!(out(&o).trim_end().ends_with("(at $.rules)"), "{}", out(&o));
+}
+
+#[test]
+fn run_plays_moves_read_in_their_position() {
+    let checkers = corpus("english-checkers.zrf");
+    // Black moves first; after any first move White has its 7 opening moves.
+    let v = summary(&tilesmith(&["run", &checkers, "--inputs", "c3-d4"]));
+    assert_eq!(
+        v,
+        json!({"kind":"board","status":"running","ply":1,"to_move":"White","winner":null,"legal":7})
+    );
+    let o = tilesmith(&["run", &checkers, "--inputs", "c3-d4 c3-d4"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(out(&o), "", "no summary for a refused run");
+    let e = err(&o);
+    assert!(
+        e.starts_with(
+            "tilesmith: --inputs: word 2 \"c3-d4\" is not legal in this position (legal: "
+        ),
+        "{e}"
+    );
+    let legal: Vec<&str> = e
+        .trim_end()
+        .trim_end_matches(')')
+        .rsplit("(legal: ")
+        .next()
+        .unwrap()
+        .split(' ')
+        .collect();
+    assert_eq!(legal.len(), 7 + 2, "White's 7 moves, undo, restart: {e}");
+    assert_eq!(legal[7..], ["undo", "restart"]);
+    // Fool's mate: won by Black.
+    let v = summary(&tilesmith(&[
+        "run",
+        &corpus("chess.zrf"),
+        "--inputs",
+        "f2-f3 e7-e5 g2-g4 d8-h4",
+    ]));
+    assert_eq!(
+        v,
+        json!({"kind":"board","status":"won","ply":4,"to_move":null,"winner":"Black","legal":0})
+    );
+    // Words past the end of the game are not played; undo plays after the end.
+    let v = summary(&tilesmith(&[
+        "run",
+        &corpus("chess.zrf"),
+        "--inputs",
+        "f2-f3 e7-e5 g2-g4 d8-h4 undo",
+    ]));
+    assert_eq!(
+        (v["status"].clone(), v["ply"].clone()),
+        (json!("running"), json!(3))
+    );
+    // The tiny race to its draw, with a repeat count and upper-case words.
+    let t = tiny();
+    let v = summary(&tilesmith(&[
+        "run",
+        t.to_str().unwrap(),
+        "--inputs",
+        "A1-A2 c3-c2 a2-a3 c2-c1 b1-b2",
+    ]));
+    assert_eq!(
+        v,
+        json!({"kind":"board","status":"draw","ply":5,"to_move":null,"winner":null,"legal":0})
+    );
+    let o = tilesmith(&["run", t.to_str().unwrap(), "--inputs", "a1-a2*0"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(err(&o).contains("bad repeat count"), "{}", err(&o));
+}
+
+#[test]
+fn variant_is_chosen_by_title_and_only_for_board_levels() {
+    let checkers = corpus("english-checkers.zrf");
+    let o = tilesmith(&["run", &checkers, "--variant", "no such game"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        err(&o).contains("no variant \"no such game\""),
+        "{}",
+        err(&o)
+    );
+    assert!(err(&o).contains("\"English Checkers\""), "{}", err(&o));
+    let v = summary(&tilesmith(&[
+        "run",
+        &checkers,
+        "--variant",
+        "english checkers",
+    ]));
+    assert_eq!(v["legal"], published("checkers_english", 1));
+    let boulder = tmp("boulder.json");
+    std::fs::write(
+        &boulder,
+        json!({"name":"b","width":3,"height":1,"gems":[0,0,0],"ticks":[9,9,9],
+               "map":[["me","path","exit"]]})
+        .to_string(),
+    )
+    .unwrap();
+    let o = tilesmith(&["run", boulder.to_str().unwrap(), "--variant", "x"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        err(&o).contains("--variant: boulder levels have no variants"),
+        "{}",
+        err(&o)
+    );
+}
+
+#[test]
+fn a_recorded_board_game_replays() {
+    let rec = tmp("mate.replay.json");
+    let chess = corpus("chess.zrf");
+    summary(&tilesmith(&[
+        "run",
+        &chess,
+        "--inputs",
+        "F2-F3 e7-e5 g2-g4 d8-h4",
+        "--record",
+        rec.to_str().unwrap(),
+    ]));
+    let r: Value = serde_json::from_str(&std::fs::read_to_string(&rec).unwrap()).unwrap();
+    assert_eq!(
+        r["inputs"], "f2-f3 e7-e5 g2-g4 d8-h4",
+        "the words as written by the game"
+    );
+    assert_eq!(r["expect"]["status"], "won");
+    assert_eq!(r["expect"]["summary"]["winner"], "Black");
+    let v = summary(&tilesmith(&["run", "--replay", rec.to_str().unwrap()]));
+    assert_eq!(v["winner"], "Black");
+    // A replay whose word is illegal where it is played fails at its `inputs`.
+    let mut bad = r.clone();
+    bad["inputs"] = json!("f2-f3 e7-e5 g2-g4 d8-h5");
+    std::fs::write(&rec, serde_json::to_string_pretty(&bad).unwrap()).unwrap();
+    let o = tilesmith(&["run", "--replay", rec.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        err(&o).contains("word 4 \"d8-h5\" is not legal in this position"),
+        "{}",
+        err(&o)
+    );
+    assert!(err(&o).contains("(at $.inputs)"), "{}", err(&o));
+    // A variant chosen on the command line is recorded with the level embedded.
+    let t = tiny();
+    summary(&tilesmith(&[
+        "run",
+        t.to_str().unwrap(),
+        "--variant",
+        "Tiny",
+        "--inputs",
+        "b1-b2",
+        "--record",
+        rec.to_str().unwrap(),
+    ]));
+    let r: Value = serde_json::from_str(&std::fs::read_to_string(&rec).unwrap()).unwrap();
+    assert_eq!(r["level"]["variant"], "Tiny");
+    assert_eq!(r["level"]["rules"]["zrf"], TINY);
+    summary(&tilesmith(&["run", "--replay", rec.to_str().unwrap()]));
+}
+
+#[test]
+fn the_out_file_of_a_board_game_loads_again() {
+    let state = tmp("after.json");
+    let chess = corpus("chess.zrf");
+    summary(&tilesmith(&[
+        "run",
+        &chess,
+        "--inputs",
+        "e2-e4 a7-a6 e4-e5 d7-d5",
+        "--out",
+        state.to_str().unwrap(),
+    ]));
+    let o = tilesmith(&["check", state.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", out(&o));
+    // En passant is still there: the last move was saved with the position.
+    let v = summary(&tilesmith(&[
+        "run",
+        state.to_str().unwrap(),
+        "--inputs",
+        "e5xd6",
+    ]));
+    assert_eq!(
+        (v["ply"].clone(), v["to_move"].clone()),
+        (json!(1), json!("Black"))
+    );
+}
+
+#[test]
+fn perft_prints_one_line_per_depth() {
+    let o = tilesmith(&["perft", &corpus("english-checkers.zrf"), "5"]);
+    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+    let expected: String = (1..=5)
+        .map(|d| format!("{d} {}\n", published("checkers_english", d)))
+        .collect();
+    assert_eq!(out(&o), expected);
+    let o = tilesmith(&["perft", &corpus("chess.zrf"), "3"]);
+    let expected: String = (1..=3)
+        .map(|d| format!("{d} {}\n", published("chess", d)))
+        .collect();
+    assert_eq!(out(&o), expected);
+    // Ended games: none by default, one leaf each with --end-is-leaf.
+    let t = tiny();
+    let o = tilesmith(&["perft", t.to_str().unwrap(), "6"]);
+    assert_eq!(out(&o), "1 2\n2 2\n3 4\n4 4\n5 6\n6 0\n");
+    let o = tilesmith(&["perft", t.to_str().unwrap(), "6", "--end-is-leaf"]);
+    assert_eq!(out(&o), "1 2\n2 2\n3 4\n4 4\n5 6\n6 6\n");
+    // From a saved position: Black to mate in one (only Qh4#).
+    let state = tmp("before-mate.json");
+    summary(&tilesmith(&[
+        "run",
+        &corpus("chess.zrf"),
+        "--inputs",
+        "f2-f3 e7-e5 g2-g4",
+        "--out",
+        state.to_str().unwrap(),
+    ]));
+    let full = out(&tilesmith(&["perft", state.to_str().unwrap(), "2"]));
+    let leaf = out(&tilesmith(&[
+        "perft",
+        state.to_str().unwrap(),
+        "2",
+        "--end-is-leaf",
+    ]));
+    let count = |s: &str| -> u64 { s.lines().nth(1).unwrap()[2..].parse().unwrap() };
+    assert_eq!(count(&leaf), count(&full) + 1, "{full} / {leaf}");
+    // Not a board game.
+    let boulder = tmp("perft-boulder.json");
+    std::fs::write(
+        &boulder,
+        json!({"name":"b","width":3,"height":1,"gems":[0,0,0],"ticks":[9,9,9],
+               "map":[["me","path","exit"]]})
+        .to_string(),
+    )
+    .unwrap();
+    let o = tilesmith(&["perft", boulder.to_str().unwrap(), "1"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(err(&o).contains("boulder"), "{}", err(&o));
+}
+
+#[test]
+fn a_runaway_move_block_stops_run_and_perft_with_exit_1() {
+    let f = tmp("loop.zrf");
+    let text = TINY.replace(
+        "(piece (name Pawn) (moves (s (verify empty?) add)))",
+        "(piece (name Pawn) (moves ((while true mark) add)))",
+    );
+    assert_ne!(text, TINY);
+    std::fs::write(&f, &text).unwrap();
+    let o = tilesmith(&["run", f.to_str().unwrap(), "--inputs", "a1-a2"]);
+    assert_eq!(o.status.code(), Some(1));
+    let v: Value = serde_json::from_str(out(&o).trim()).unwrap();
+    assert_eq!(v["status"], "draw", "the game stopped");
+    // At the looping block in the ZRF file: its line, and the column of its `(`.
+    let line = text.lines().position(|l| l.contains("while true")).unwrap() + 1;
+    let col = text.lines().nth(line - 1).unwrap().find("((while").unwrap() + 1;
+    let at = format!("{}:{line}:{col}: move generation failed: ", f.display());
+    assert!(err(&o).starts_with(&at), "{at} / {}", err(&o));
+    // A JSON level naming the file: still at the ZRF file's line.
+    let level = tmp("loop-level.json");
+    std::fs::write(
+        &level,
+        json!({"kind": "board", "rules": "loop.zrf"}).to_string(),
+    )
+    .unwrap();
+    let o = tilesmith(&["run", level.to_str().unwrap(), "--inputs", "a1-a2"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(err(&o).starts_with(&at), "{at} / {}", err(&o));
+    // White's first moves are counted; Black's are not: perft stops with the reason.
+    let o = tilesmith(&["perft", f.to_str().unwrap(), "2"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(out(&o), "1 2\n");
+    assert!(err(&o).contains("move generation failed"), "{}", err(&o));
+}

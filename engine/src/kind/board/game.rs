@@ -1,0 +1,573 @@
+//! A running board game behind [`crate::kind::Game`]: each step is one whole turn (a move, a
+//! jump chain of partial moves, a drop or a pass), chosen from the legal turns of the
+//! position as an [`Input::Choice`] and written by its notation (`c3-d4`, `c3xe5xc7`,
+//! `@d3`, `pass`). Undo keeps the cells each turn changed; redo plays the undone turn again.
+
+use std::hash::{Hash, Hasher};
+use std::sync::Arc;
+
+use rustc_hash::{FxHashMap, FxHasher};
+use serde_json::{Value, json};
+
+use super::level::{BoardLevel, position_json, uses_repetition};
+use super::play::{Engine, GenError, PerftEnd, Piece, Position, TurnMove};
+use super::rules::{Outcome as EndKind, PosId, Rules};
+use super::zrf::ZrfProblem;
+use crate::grid::Pos;
+use crate::hash::Fnv;
+use crate::kind::{Game, GameKind, Input, InputChoice, InputError, Layer, Status, StepReport};
+use crate::problem::{JsonPath, Problem};
+
+/// How this game words the reason and the error of a game stopped because move generation
+/// failed.
+const GEN_FAILED: &str = "move generation failed: ";
+
+/// What undoing one turn restores.
+#[derive(Clone, Debug)]
+struct Done {
+    /// The turn played (for redo).
+    turn: TurnMove,
+    /// Each cell the turn changed, with what it held before.
+    cells: Vec<(PosId, Option<Piece>)>,
+    /// The reserves before, when the turn changed them.
+    reserve: Option<Vec<Vec<u32>>>,
+    /// `turn`, `last` and `partial` of the position before.
+    turn_index: usize,
+    last: Option<(PosId, PosId)>,
+    partial: Option<(PosId, Option<super::rules::MoveTypeId>)>,
+    /// The repetition key of the position reached (its count is taken back on undo).
+    key: Option<u64>,
+}
+
+/// A running board game: the compiled rules, the position, its legal turns and the status.
+#[derive(Clone, Debug)]
+pub struct BoardGame {
+    level: BoardLevel,
+    /// The rules ready to play (their tables derived once).
+    engine: Arc<Engine>,
+    /// Why move generation stopped in the current position (a runaway block, a limit).
+    gen_error: Option<GenError>,
+    pos: Position,
+    legal: Vec<TurnMove>,
+    status: Status,
+    done: Vec<Done>,
+    undone: Vec<TurnMove>,
+    /// How often each position (pieces, reserves, player to move) has occurred, for
+    /// `repetition`; empty when the rules do not test it.
+    seen: FxHashMap<u64, u32>,
+    repetition: bool,
+    /// `grid[row * cols + col]`: the position drawn in that cell.
+    grid: Vec<Option<PosId>>,
+}
+
+impl BoardGame {
+    /// Starts a game of `level` from its start position.
+    pub fn new(level: BoardLevel) -> BoardGame {
+        let rules = Arc::clone(&level.rules);
+        let (cols, rows) = (rules.board.cols as usize, rules.board.rows as usize);
+        let mut grid = vec![None; cols * rows];
+        for (i, d) in rules.board.positions.iter().enumerate() {
+            let (c, r) = (d.col as usize, d.row as usize);
+            if c < cols && r < rows {
+                grid[r * cols + c] = Some(i as PosId);
+            }
+        }
+        let mut g = BoardGame {
+            pos: level.start.clone(),
+            repetition: uses_repetition(&rules),
+            engine: Arc::new(Engine::new(Rules::clone(&rules))),
+            gen_error: None,
+            level,
+            legal: Vec::new(),
+            status: Status::Running,
+            done: Vec::new(),
+            undone: Vec::new(),
+            seen: FxHashMap::default(),
+            grid,
+        };
+        if let Some(k) = g.repetition_key() {
+            g.seen.insert(k, 1);
+        }
+        g.settle();
+        g
+    }
+
+    /// The compiled rules.
+    pub fn rules(&self) -> &Rules {
+        &self.level.rules
+    }
+
+    /// The rules ready to play, for search and the move-generation debugger.
+    pub fn engine(&self) -> &Engine {
+        &self.engine
+    }
+
+    /// The level the game started from.
+    pub fn level(&self) -> &BoardLevel {
+        &self.level
+    }
+
+    /// The current position.
+    pub fn position(&self) -> &Position {
+        &self.pos
+    }
+
+    /// The legal whole turns of the current position, in the order of
+    /// [`Game::legal_inputs`] (entry `n` is played by [`Input::Choice`]`(n)`); empty when the
+    /// game is over.
+    pub fn legal_turns(&self) -> &[TurnMove] {
+        &self.legal
+    }
+
+    /// The position drawn in cell (`col` from the left, `row` from the top), if any.
+    pub fn position_at(&self, cell: Pos) -> Option<PosId> {
+        let cols = self.level.rules.board.cols as usize;
+        if cell.x >= cols {
+            return None;
+        }
+        self.grid.get(cell.y * cols + cell.x).copied().flatten()
+    }
+
+    /// The key of the current position for `repetition`: the pieces, the reserves and the
+    /// turn; `None` when the rules do not test repetition.
+    fn repetition_key(&self) -> Option<u64> {
+        if !self.repetition {
+            return None;
+        }
+        let mut h = FxHasher::default();
+        self.pos.cells.hash(&mut h);
+        self.pos.reserve.hash(&mut h);
+        self.pos.turn.hash(&mut h);
+        Some(h.finish())
+    }
+
+    /// The position before the last turn, rebuilt from its undo record.
+    fn previous(&self) -> Option<Position> {
+        let d = self.done.last()?;
+        let mut prev = self.pos.clone();
+        for (i, piece) in &d.cells {
+            if let Some(c) = prev.cells.get_mut(*i as usize) {
+                *c = *piece;
+            }
+        }
+        if let Some(r) = &d.reserve {
+            prev.reserve = r.clone();
+        }
+        prev.turn = d.turn_index;
+        prev.last = d.last;
+        prev.partial = d.partial;
+        Some(prev)
+    }
+
+    /// The history [`play::outcome`] is given: it counts the earlier occurrences of the
+    /// position (same pieces, reserves and turn) and takes the player who made the last turn
+    /// from the last entry. The game keeps counts, not positions, so copies of the current
+    /// position stand for its earlier occurrences, followed by the position before the last
+    /// turn. Empty when the rules do not test `repetition`.
+    fn history(&self) -> Vec<Position> {
+        let Some(key) = self.repetition_key() else {
+            return Vec::new();
+        };
+        let earlier = self.seen.get(&key).map_or(0, |n| n.saturating_sub(1)) as usize;
+        let Some(prev) = self.previous() else {
+            return Vec::new();
+        };
+        let same = |h: &Position| {
+            h.cells == self.pos.cells && h.reserve == self.pos.reserve && h.turn == self.pos.turn
+        };
+        let copies = earlier.saturating_sub(usize::from(same(&prev))).min(8);
+        let mut v = vec![self.pos.clone(); copies];
+        v.push(prev);
+        v
+    }
+
+    /// Works out the status and the legal turns of the current position.
+    fn settle(&mut self) {
+        let rules = Arc::clone(&self.level.rules);
+        let history = self.history();
+        self.legal.clear();
+        self.gen_error = None;
+        let outcome = match self.engine.try_outcome(&self.pos, &history) {
+            Ok(o) => o,
+            Err(e) => {
+                self.status = Status::Draw {
+                    reason: format!("{GEN_FAILED}{e}"),
+                };
+                self.gen_error = Some(e);
+                return;
+            }
+        };
+        self.status = match outcome {
+            // One player: only a win condition wins; any other end (a loss, count or draw
+            // condition, no move left) loses.
+            Some(o) if rules.players.len() <= 1 => {
+                if o.decided_by == Some(EndKind::Win) {
+                    Status::Won {
+                        points: 1,
+                        winner: rules.players.first().cloned(),
+                    }
+                } else {
+                    Status::Lost { reason: o.reason }
+                }
+            }
+            Some(o) => match o.winner {
+                Some(w) => Status::Won {
+                    points: 1,
+                    winner: rules.players.get(w as usize).cloned(),
+                },
+                None => Status::Draw { reason: o.reason },
+            },
+            None => match self.engine.turns(&self.pos) {
+                Ok(turns) if !turns.is_empty() => {
+                    self.legal = turns;
+                    Status::Running
+                }
+                // `outcome` ends a game whose player to move has no turn, so this is not
+                // reached by the rules; it is kept so that a game never runs without moves.
+                Ok(_) => Status::Draw {
+                    reason: format!(
+                        "{} has no legal move",
+                        self.to_move_name().unwrap_or_default()
+                    ),
+                },
+                Err(e) => {
+                    let reason = format!("{GEN_FAILED}{e}");
+                    self.gen_error = Some(e);
+                    Status::Draw { reason }
+                }
+            },
+        };
+    }
+
+    fn to_move_name(&self) -> Option<String> {
+        let rules = &self.level.rules;
+        let entry = rules.turn_order.get(self.pos.turn)?;
+        rules.players.get(entry.player as usize).cloned()
+    }
+
+    /// The drawn cells of positions, row-major.
+    fn cells_of(&self, ids: impl Iterator<Item = PosId>) -> Vec<Pos> {
+        let defs = &self.level.rules.board.positions;
+        let mut v: Vec<Pos> = ids
+            .filter_map(|i| defs.get(i as usize))
+            .map(|d| Pos::new(d.col as usize, d.row as usize))
+            .collect();
+        v.sort_by_key(|p| (p.y, p.x));
+        v.dedup();
+        v
+    }
+
+    /// Plays `turn` (legal in the current position) and records it for undo.
+    fn play(&mut self, turn: TurnMove) -> StepReport {
+        let before = self.pos.clone();
+        self.engine.play_turn(&mut self.pos, &turn);
+        let cells: Vec<(PosId, Option<Piece>)> = before
+            .cells
+            .iter()
+            .zip(&self.pos.cells)
+            .enumerate()
+            .filter(|(_, (a, b))| a != b)
+            .map(|(i, (a, _))| (i as PosId, *a))
+            .collect();
+        let changed = self.cells_of(cells.iter().map(|(i, _)| *i));
+        let key = self.repetition_key();
+        if let Some(k) = key {
+            *self.seen.entry(k).or_insert(0) += 1;
+        }
+        self.done.push(Done {
+            turn,
+            cells,
+            reserve: (before.reserve != self.pos.reserve).then_some(before.reserve),
+            turn_index: before.turn,
+            last: before.last,
+            partial: before.partial,
+            key,
+        });
+        self.settle();
+        StepReport {
+            step: self.steps(),
+            changed,
+            ..StepReport::default()
+        }
+    }
+
+    fn no_change(&self) -> StepReport {
+        StepReport {
+            step: self.steps(),
+            ..StepReport::default()
+        }
+    }
+}
+
+impl Game for BoardGame {
+    fn kind(&self) -> &'static str {
+        "board"
+    }
+
+    fn size(&self) -> (usize, usize) {
+        let b = &self.level.rules.board;
+        (b.cols as usize, b.rows as usize)
+    }
+
+    fn step(&mut self, input: Input) -> StepReport {
+        match input {
+            Input::Undo => {
+                self.undo();
+                self.no_change()
+            }
+            Input::Restart => {
+                while self.undo() {}
+                self.no_change()
+            }
+            Input::Choice(n) if !self.status.is_over() => {
+                match self.legal.get(n as usize).cloned() {
+                    Some(turn) => {
+                        self.undone.clear();
+                        self.play(turn)
+                    }
+                    None => self.no_change(),
+                }
+            }
+            _ => self.no_change(),
+        }
+    }
+
+    fn undo(&mut self) -> bool {
+        let Some(d) = self.done.pop() else {
+            return false;
+        };
+        if let Some(k) = d.key
+            && let Some(n) = self.seen.get_mut(&k)
+        {
+            *n = n.saturating_sub(1);
+        }
+        for (i, piece) in &d.cells {
+            if let Some(c) = self.pos.cells.get_mut(*i as usize) {
+                *c = *piece;
+            }
+        }
+        if let Some(r) = d.reserve {
+            self.pos.reserve = r;
+        }
+        self.pos.turn = d.turn_index;
+        self.pos.last = d.last;
+        self.pos.partial = d.partial;
+        self.undone.push(d.turn);
+        self.settle();
+        true
+    }
+
+    fn redo(&mut self) -> bool {
+        let Some(turn) = self.undone.pop() else {
+            return false;
+        };
+        self.play(turn);
+        true
+    }
+
+    fn steps(&self) -> u64 {
+        self.done.len() as u64
+    }
+
+    fn redo_len(&self) -> usize {
+        self.undone.len()
+    }
+
+    fn status(&self) -> Status {
+        self.status.clone()
+    }
+
+    fn players(&self) -> Vec<String> {
+        self.level.rules.players.clone()
+    }
+
+    fn to_move(&self) -> Option<usize> {
+        if self.status.is_over() {
+            return None;
+        }
+        self.level
+            .rules
+            .turn_order
+            .get(self.pos.turn)
+            .map(|t| t.player as usize)
+    }
+
+    fn legal_inputs(&self) -> Vec<InputChoice> {
+        let mut v: Vec<InputChoice> = self
+            .legal
+            .iter()
+            .enumerate()
+            .map(|(i, t)| InputChoice {
+                word: t.notation.clone(),
+                input: Input::Choice(i as u32),
+                label: t.notation.clone(),
+            })
+            .collect();
+        v.extend(super::Board.inputs().iter().map(InputChoice::from));
+        v
+    }
+
+    fn read_input(&self, word: &str) -> Result<Input, InputError> {
+        let found = self
+            .legal
+            .iter()
+            .position(|t| t.notation == word)
+            .or_else(|| {
+                self.legal
+                    .iter()
+                    .position(|t| t.notation.eq_ignore_ascii_case(word))
+            });
+        if let Some(i) = found {
+            return Ok(Input::Choice(i as u32));
+        }
+        super::Board
+            .parse_input(word)
+            .map_err(|_| InputError::NotLegal {
+                position: None,
+                word: word.to_string(),
+                legal: self.legal_inputs().into_iter().map(|c| c.word).collect(),
+            })
+    }
+
+    fn input_word(&self, input: Input) -> Option<String> {
+        match input {
+            Input::Choice(n) => self.legal.get(n as usize).map(|t| t.notation.clone()),
+            Input::Undo | Input::Restart => Some(input.word().to_string()),
+            _ => None,
+        }
+    }
+
+    fn perft(&self, depth: u32, end_is_leaf: bool) -> Option<Result<u64, String>> {
+        let end = if end_is_leaf {
+            PerftEnd::EndIsLeaf
+        } else {
+            PerftEnd::FullDepth
+        };
+        Some(
+            self.engine
+                .perft(&self.pos, depth, end)
+                .map_err(|e| format!("{GEN_FAILED}{e}")),
+        )
+    }
+
+    fn error(&self) -> Option<String> {
+        self.gen_error.as_ref().map(|e| format!("{GEN_FAILED}{e}"))
+    }
+
+    /// At the move block that failed, in the ZRF file; a limit that is not one block's
+    /// (too many turns, chain parts) at the rules as a whole.
+    fn error_problem(&self) -> Option<Problem> {
+        let e = self.gen_error.as_ref()?;
+        let message = format!("{GEN_FAILED}{}", e.message);
+        let source = &self.level.source;
+        Some(match (&source.file, e.span.line) {
+            (Some(f), 0) => {
+                Problem::error(JsonPath::root().key("rules"), message).in_file(f.clone(), 1, 1)
+            }
+            (None, 0) => Problem::error(JsonPath::root().key("rules"), message),
+            _ => source.problem(
+                &ZrfProblem {
+                    span: e.span,
+                    message,
+                    warning: false,
+                },
+                None,
+            ),
+        })
+    }
+
+    fn summary(&self) -> Value {
+        let winner = match &self.status {
+            Status::Won { winner, .. } => winner.clone(),
+            _ => None,
+        };
+        json!({
+            "kind": "board",
+            "status": self.status.word(),
+            "ply": self.steps(),
+            "to_move": self.to_move().and_then(|_| self.to_move_name()),
+            "winner": winner,
+            "legal": self.legal.len(),
+        })
+    }
+
+    fn to_level(&self) -> Value {
+        let l = &self.level;
+        position_json(
+            &l.rules,
+            &l.source,
+            l.variant.as_deref(),
+            &self.pos,
+            &l.extra,
+        )
+    }
+
+    fn layers(&self, pos: Pos) -> Vec<Layer> {
+        let rules = &self.level.rules;
+        let Some(i) = self.position_at(pos) else {
+            return Vec::new();
+        };
+        match self.pos.cells.get(i as usize).copied().flatten() {
+            Some(piece) => vec![Layer {
+                token: format!(
+                    "{} {}",
+                    rules
+                        .players
+                        .get(piece.player as usize)
+                        .map_or("?", String::as_str),
+                    rules
+                        .pieces
+                        .get(piece.kind as usize)
+                        .map_or("?", |d| d.name.as_str())
+                ),
+                dir: None,
+            }],
+            None => Vec::new(),
+        }
+    }
+
+    fn state_hash(&self) -> u64 {
+        let mut h = Fnv::new();
+        h.write(b"board");
+        for c in &self.pos.cells {
+            match c {
+                Some(p) => {
+                    h.write(&[1, p.player, p.kind]);
+                    h.write(&p.attrs.to_le_bytes());
+                }
+                None => h.write(&[0]),
+            }
+        }
+        for per in &self.pos.reserve {
+            for n in per {
+                h.write(&n.to_le_bytes());
+            }
+            h.write(b";");
+        }
+        h.write_u64(self.pos.turn as u64);
+        match self.pos.last {
+            Some((f, t)) => {
+                h.write(&[1]);
+                h.write(&f.to_le_bytes());
+                h.write(&t.to_le_bytes());
+            }
+            None => h.write(&[0]),
+        }
+        h.write(self.status.word().as_bytes());
+        if let Status::Won {
+            winner: Some(w), ..
+        } = &self.status
+        {
+            h.write(w.as_bytes());
+        }
+        h.finish()
+    }
+
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
+
+    fn as_any_mut(&mut self) -> &mut dyn std::any::Any {
+        self
+    }
+}

@@ -1,0 +1,663 @@
+//! Whole turns: a move, or a chain of partial moves by the same piece (spec P2, M9), checked
+//! by the legality filter (P5, M8), then `move-priorities` and the `pass turn` option.
+//!
+//! The [`Expander`] walks the chains depth first and hands each complete, legal turn to a
+//! [`TurnSink`]; perft counts them, [`super::turns`] builds [`TurnMove`]s with notation.
+
+use super::super::rules::{MoveTypeId, NO_POS, PassTurn, PlayerId, PosId};
+use super::ctx::Ctx;
+use super::exec::execute;
+use super::movegen::{Head, MoveBuf, Scratch, Who, attacked_by_others, generate};
+use super::{GenError, MAX_CHAIN, MAX_TURNS, Move, Position, Primitive, TurnMove};
+
+/// A chain of parts being handed to a sink: `bufs[k].heads[path[k]]` is part `k`; `poss[k]`
+/// is the position after part `k` (when it was executed); `before` is the position the turn
+/// started from.
+pub(crate) struct Chain<'a> {
+    pub before: &'a Position,
+    pub bufs: &'a [MoveBuf],
+    pub poss: &'a [Position],
+    pub path: &'a [u32],
+}
+
+impl Chain<'_> {
+    pub fn len(&self) -> usize {
+        self.path.len()
+    }
+
+    pub fn part(&self, k: usize) -> (&Head, &[Primitive]) {
+        let buf = &self.bufs[k];
+        let h = &buf.heads[self.path[k] as usize];
+        (h, buf.prims_of(h))
+    }
+
+    /// The position before part `k`.
+    pub fn before_part(&self, k: usize) -> &Position {
+        if k == 0 {
+            self.before
+        } else {
+            &self.poss[k - 1]
+        }
+    }
+}
+
+/// Receives the turns of an expansion.
+pub(crate) trait TurnSink {
+    /// Whether the position after each turn is wanted. When not, and the turn is a single
+    /// non-partial move with no legality filter, it is reported without being executed.
+    fn needs_position(&self) -> bool;
+    /// A complete legal turn, with the priority rank of its first part; `after` is the
+    /// position after it (turn passed on) when it was executed.
+    fn turn(&mut self, chain: &Chain, rank: usize, after: Option<&Position>);
+    /// A complete turn removed by the legality filter: it leaves the mover's royal piece on
+    /// `at` attacked.
+    fn illegal(&mut self, _chain: &Chain, _at: PosId) {}
+}
+
+/// The priority rank of a move type: its index in `move-priorities`; types not listed (and
+/// moves without a type) rank after every listed type.
+pub(crate) fn rank(ctx: &Ctx, t: Option<MoveTypeId>) -> usize {
+    let pr = &ctx.rules.move_priorities;
+    pr.iter().position(|&x| Some(x) == t).unwrap_or(pr.len())
+}
+
+/// The player whose turn it is.
+pub(crate) fn mover(ctx: &Ctx, pos: &Position) -> PlayerId {
+    match ctx.rules.turn_order.get(pos.turn) {
+        Some(e) => e.player,
+        None => (pos.turn % ctx.nplayers) as PlayerId,
+    }
+}
+
+/// The turn index after `turn` (cycling, with `repeat_from`).
+pub(crate) fn next_turn(ctx: &Ctx, turn: usize) -> usize {
+    let n = ctx.rules.turn_order.len();
+    if n == 0 {
+        (turn + 1) % ctx.nplayers
+    } else if turn + 1 >= n {
+        ctx.rules.repeat_from.min(n - 1)
+    } else {
+        turn + 1
+    }
+}
+
+/// Depth-first expansion of turns, with buffers reused between calls.
+#[derive(Default)]
+pub(crate) struct Expander {
+    bufs: Vec<MoveBuf>,
+    poss: Vec<Position>,
+    path: Vec<u32>,
+    pub scratch: Scratch,
+    pub probe: Scratch,
+    count: usize,
+    rank0: usize,
+}
+
+impl Expander {
+    /// Expands every turn of the player to move in `pos` (continuing a partial turn when
+    /// `pos.partial` is set) into `sink`. Returns the number of turns reported (legal ones).
+    pub fn expand<S: TurnSink>(
+        &mut self,
+        ctx: &Ctx,
+        pos: &Position,
+        sink: &mut S,
+    ) -> Result<usize, GenError> {
+        let mover = mover(ctx, pos);
+        let who = match pos.partial {
+            Some((at, t)) => Who::Piece(at, t),
+            None => Who::All(ctx.rules.turn_order.get(pos.turn).and_then(|e| e.move_type)),
+        };
+        if self.bufs.is_empty() {
+            self.bufs.push(MoveBuf::default());
+        }
+        generate(ctx, pos, mover, who, &mut self.scratch, &mut self.bufs[0])?;
+        self.count = 0;
+        self.path.clear();
+        self.walk(ctx, pos, 0, mover, sink)?;
+        Ok(self.count)
+    }
+
+    /// Walks the parts in `bufs[d]`. Returns whether some part was played out (executed
+    /// without repeating a board of this turn).
+    fn walk<S: TurnSink>(
+        &mut self,
+        ctx: &Ctx,
+        start: &Position,
+        d: usize,
+        mover: PlayerId,
+        sink: &mut S,
+    ) -> Result<bool, GenError> {
+        if d >= MAX_CHAIN {
+            return Err(GenError {
+                span: Default::default(),
+                message: format!("a chain of partial moves is longer than {MAX_CHAIN} parts"),
+            });
+        }
+        while self.poss.len() <= d {
+            self.poss.push(start.clone());
+        }
+        let mut advanced = false;
+        let n = self.bufs[d].heads.len();
+        for i in 0..n {
+            self.path.truncate(d);
+            self.path.push(i as u32);
+            let head = self.bufs[d].heads[i];
+            if d == 0 {
+                self.rank0 = rank(ctx, head.move_type);
+            }
+            let rank = self.rank0;
+            if head.partial.is_none()
+                && !sink.needs_position()
+                && ctx.royal[mover as usize].is_empty()
+            {
+                self.report(sink, start, rank, None, d)?;
+                advanced = true;
+                continue;
+            }
+            // Play the part on a copy of the position before it.
+            {
+                let (done, rest) = self.poss.split_at_mut(d);
+                let child = &mut rest[0];
+                child.clone_from(if d == 0 { start } else { &done[d - 1] });
+                let buf = &self.bufs[d];
+                let drop_kind = head.origin.drop.then_some(head.origin.piece);
+                execute(child, buf.prims_of(&head), ctx.nplayers, drop_kind);
+                child.partial = None;
+            }
+            if head.partial.is_some() && self.repeats(start, d) {
+                continue;
+            }
+            advanced = true;
+            match head.partial {
+                None => self.complete(ctx, sink, start, d, mover, rank)?,
+                Some(t) => {
+                    let at = match self.bufs[d].prims_of(&head).get(head.add_at as usize) {
+                        Some(Primitive::Move { to, .. }) => *to,
+                        Some(Primitive::Drop { at, .. }) => *at,
+                        _ => NO_POS,
+                    };
+                    if ctx.rules.options.pass_partial {
+                        // Every prefix of the chain is a turn too.
+                        self.complete(ctx, sink, start, d, mover, rank)?;
+                    }
+                    while self.bufs.len() <= d + 1 {
+                        self.bufs.push(MoveBuf::default());
+                    }
+                    let (lo, hi) = self.bufs.split_at_mut(d + 1);
+                    let _ = lo;
+                    let child = &self.poss[d];
+                    generate(
+                        ctx,
+                        child,
+                        mover,
+                        Who::Piece(at, t),
+                        &mut self.scratch,
+                        &mut hi[0],
+                    )?;
+                    let more = if hi[0].heads.is_empty() {
+                        false
+                    } else {
+                        self.poss[d].partial = Some((at, t));
+                        let more = self.walk(ctx, start, d + 1, mover, sink)?;
+                        self.poss[d].partial = None;
+                        self.path.truncate(d + 1);
+                        more
+                    };
+                    if !more && !ctx.rules.options.pass_partial {
+                        // No continuation: the chain ends here (compulsory otherwise, M9).
+                        self.complete(ctx, sink, start, d, mover, rank)?;
+                    }
+                }
+            }
+        }
+        self.path.truncate(d);
+        Ok(advanced)
+    }
+
+    /// True when the board after part `d` equals the board before the turn or after an
+    /// earlier part: a chain may not return to a board it has been through (M9).
+    fn repeats(&self, start: &Position, d: usize) -> bool {
+        let cells = &self.poss[d].cells;
+        *cells == start.cells || self.poss[..d].iter().any(|p| p.cells == *cells)
+    }
+
+    /// The chain ending with part `d` is a whole turn: apply the legality filter and report.
+    fn complete<S: TurnSink>(
+        &mut self,
+        ctx: &Ctx,
+        sink: &mut S,
+        start: &Position,
+        d: usize,
+        mover: PlayerId,
+        rank: usize,
+    ) -> Result<(), GenError> {
+        if let Some(royal) = ctx.royal.get(mover as usize)
+            && !royal.is_empty()
+        {
+            let after = &self.poss[d];
+            for (at, cell) in after.cells.iter().enumerate() {
+                if let Some(p) = cell
+                    && p.player == mover
+                    && royal.contains(&p.kind)
+                    && attacked_by_others(ctx, after, mover, at as PosId, &mut self.probe, 0)?
+                {
+                    let chain = Chain {
+                        before: start,
+                        bufs: &self.bufs,
+                        poss: &self.poss,
+                        path: &self.path[..=d],
+                    };
+                    sink.illegal(&chain, at as PosId);
+                    return Ok(());
+                }
+            }
+        }
+        let saved = (self.poss[d].turn, self.poss[d].partial);
+        self.poss[d].turn = next_turn(ctx, start.turn);
+        self.poss[d].partial = None;
+        // `report` needs the position by reference while `self` is borrowed: swap it out.
+        let after = std::mem::take(&mut self.poss[d]);
+        let r = self.report(sink, start, rank, Some(&after), d);
+        self.poss[d] = after;
+        self.poss[d].turn = saved.0;
+        self.poss[d].partial = saved.1;
+        r
+    }
+
+    fn report<S: TurnSink>(
+        &mut self,
+        sink: &mut S,
+        start: &Position,
+        rank: usize,
+        after: Option<&Position>,
+        d: usize,
+    ) -> Result<(), GenError> {
+        self.count += 1;
+        if self.count > MAX_TURNS {
+            return Err(GenError {
+                span: Default::default(),
+                message: format!("more than {MAX_TURNS} turns in one position"),
+            });
+        }
+        let chain = Chain {
+            before: start,
+            bufs: &self.bufs,
+            poss: &self.poss,
+            path: &self.path[..=d],
+        };
+        sink.turn(&chain, rank, after);
+        Ok(())
+    }
+
+    /// Whether some player other than `mover` has a move in `pos` (as if they were to move;
+    /// first parts, before legality): decides whether a pass is offered.
+    pub fn others_can_move(
+        &mut self,
+        ctx: &Ctx,
+        pos: &Position,
+        mover: PlayerId,
+    ) -> Result<bool, GenError> {
+        if self.bufs.is_empty() {
+            self.bufs.push(MoveBuf::default());
+        }
+        for q in 0..ctx.rules.players.len() {
+            let q = q as PlayerId;
+            if q == mover {
+                continue;
+            }
+            let mut free = Position {
+                partial: None,
+                ..pos.clone()
+            };
+            if let Some(i) = ctx.rules.turn_order.iter().position(|e| e.player == q) {
+                free.turn = i;
+            }
+            generate(
+                ctx,
+                &free,
+                q,
+                Who::All(None),
+                &mut self.scratch,
+                &mut self.bufs[0],
+            )?;
+            if !self.bufs[0].heads.is_empty() {
+                return Ok(true);
+            }
+        }
+        Ok(false)
+    }
+}
+
+/// Whether a pass turn is offered, given how many legal turns the mover has.
+pub(crate) fn pass_offered(
+    ctx: &Ctx,
+    ex: &mut Expander,
+    pos: &Position,
+    legal: usize,
+) -> Result<bool, GenError> {
+    if pos.partial.is_some() {
+        return Ok(false);
+    }
+    let wanted = match ctx.rules.options.pass_turn {
+        PassTurn::Never => false,
+        PassTurn::Allowed => true,
+        PassTurn::Forced => legal == 0,
+    };
+    if !wanted {
+        return Ok(false);
+    }
+    // When nobody can move, passing would go on for ever: the game is over instead.
+    Ok(legal > 0 || ex.others_can_move(ctx, pos, mover(ctx, pos))?)
+}
+
+/// The position after a pass.
+pub(crate) fn passed(ctx: &Ctx, pos: &Position) -> Position {
+    let mut p = pos.clone();
+    p.turn = next_turn(ctx, pos.turn);
+    p.partial = None;
+    p.last = None;
+    p
+}
+
+// ---------------------------------------------------------------------------------------
+// Building TurnMoves with notation.
+
+/// Why a generated turn is not offered.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Rejection {
+    /// It leaves the mover's royal piece (a type named by `(checkmated Type)`) on this
+    /// position attacked (spec P5, M8).
+    LeavesRoyalAttacked(PosId),
+    /// `move-priorities`: a move type of higher priority has a legal turn (the move type of
+    /// the turns kept is given).
+    Priority(Option<MoveTypeId>),
+}
+
+/// Every turn the generator produced in a position, split into the turns offered and those
+/// removed (for the move-generation debugger).
+#[derive(Clone, Debug, Default)]
+pub struct TurnReport {
+    /// The legal turns, in generation order, with unique notations (a `pass` last when
+    /// offered).
+    pub legal: Vec<TurnMove>,
+    /// The turns removed, with the reason; notations are unique among these.
+    pub rejected: Vec<(TurnMove, Rejection)>,
+}
+
+struct Built {
+    parts: Vec<Move>,
+    /// Per part: whether it removes a piece (capture by moving, or `capture`).
+    captures: Vec<bool>,
+    rank: usize,
+}
+
+#[derive(Default)]
+struct Collect {
+    legal: Vec<Built>,
+    illegal: Vec<(Built, PosId)>,
+}
+
+impl Collect {
+    fn build(chain: &Chain, rank: usize) -> Built {
+        let mut parts = Vec::with_capacity(chain.len());
+        let mut captures = Vec::with_capacity(chain.len());
+        for k in 0..chain.len() {
+            let (h, prims) = chain.part(k);
+            captures.push(removes_piece(chain.before_part(k), prims));
+            parts.push(Move {
+                primitives: prims.to_vec(),
+                move_type: h.move_type,
+                partial: h.partial,
+                origin: h.origin,
+            });
+        }
+        Built {
+            parts,
+            captures,
+            rank,
+        }
+    }
+}
+
+impl TurnSink for Collect {
+    fn needs_position(&self) -> bool {
+        false
+    }
+    fn turn(&mut self, chain: &Chain, rank: usize, _after: Option<&Position>) {
+        self.legal.push(Collect::build(chain, rank));
+    }
+    fn illegal(&mut self, chain: &Chain, at: PosId) {
+        self.illegal.push((Collect::build(chain, 0), at));
+    }
+}
+
+/// Whether executing `prims` on `before` removes a piece: a movement or drop onto an
+/// occupied square that no movement of this move leaves, or a `capture` of an occupied
+/// square.
+fn removes_piece(before: &Position, prims: &[Primitive]) -> bool {
+    let occupied = |p: PosId| before.cells.get(p as usize).is_some_and(Option::is_some);
+    let vacated = |p: PosId| {
+        prims
+            .iter()
+            .any(|q| matches!(*q, Primitive::Move { from, copy: false, .. } if from == p))
+    };
+    prims.iter().any(|p| match *p {
+        Primitive::Move { from, to, .. } => {
+            occupied(from) && to != from && occupied(to) && !vacated(to)
+        }
+        Primitive::Drop { at, .. } => occupied(at),
+        Primitive::Capture(at) => occupied(at),
+        _ => false,
+    })
+}
+
+/// Builds the turn report of `pos`.
+pub(crate) fn report(ctx: &Ctx, pos: &Position) -> Result<TurnReport, GenError> {
+    let mut ex = Expander::default();
+    let mut sink = Collect::default();
+    ex.expand(ctx, pos, &mut sink)?;
+    let best = sink.legal.iter().map(|b| b.rank).min();
+    let (mut keep, mut dropped) = (Vec::new(), Vec::new());
+    for b in sink.legal {
+        if Some(b.rank) == best {
+            keep.push(b);
+        } else {
+            dropped.push(b);
+        }
+    }
+    let kept_type = keep
+        .first()
+        .and_then(|b| b.parts.first())
+        .and_then(|m| m.move_type);
+    let pass = pass_offered(ctx, &mut ex, pos, keep.len())?;
+    let mut legal = notate(ctx, keep);
+    if pass {
+        legal.push(TurnMove {
+            parts: Vec::new(),
+            notation: "pass".to_string(),
+        });
+    }
+    let mut rejected_built: Vec<(Built, Rejection)> = sink
+        .illegal
+        .into_iter()
+        .map(|(b, at)| (b, Rejection::LeavesRoyalAttacked(at)))
+        .collect();
+    rejected_built.extend(
+        dropped
+            .into_iter()
+            .map(|b| (b, Rejection::Priority(kept_type))),
+    );
+    let (built, reasons): (Vec<Built>, Vec<Rejection>) = rejected_built.into_iter().unzip();
+    let rejected = notate(ctx, built).into_iter().zip(reasons).collect();
+    Ok(TurnReport { legal, rejected })
+}
+
+/// Gives each turn a notation unique among `turns` (see [`super::turns`]).
+fn notate(ctx: &Ctx, turns: Vec<Built>) -> Vec<TurnMove> {
+    let mut names: Vec<String> = turns.iter().map(|b| describe(ctx, b, 0)).collect();
+    for level in 1..=2u8 {
+        let dup = duplicates(&names);
+        if !dup.iter().any(|&d| d) {
+            break;
+        }
+        for (i, b) in turns.iter().enumerate() {
+            if dup[i] {
+                names[i] = describe(ctx, b, level);
+            }
+        }
+    }
+    let dup = duplicates(&names);
+    if dup.iter().any(|&d| d) {
+        // Identical in every primitive: the key's notation, numbered in generation order.
+        let mut seen: rustc_hash::FxHashMap<String, usize> = Default::default();
+        for (i, name) in names.iter_mut().enumerate() {
+            if dup[i] {
+                let k = seen.entry(name.clone()).or_insert(0);
+                *k += 1;
+                *name = format!("{}#{k}", describe(ctx, &turns[i], 0));
+            }
+        }
+    }
+    turns
+        .into_iter()
+        .zip(names)
+        .map(|(b, notation)| TurnMove {
+            parts: b.parts,
+            notation,
+        })
+        .collect()
+}
+
+fn duplicates(names: &[String]) -> Vec<bool> {
+    let mut count: rustc_hash::FxHashMap<&str, usize> = Default::default();
+    for n in names {
+        *count.entry(n.as_str()).or_insert(0) += 1;
+    }
+    names.iter().map(|n| count[n.as_str()] > 1).collect()
+}
+
+/// The notation of a turn at a level of detail: 0 the key primitives (`c3-d4`, `c3xe5xc7`,
+/// `@d3`); 1 also the dropped piece's type and the key's promotion (`Man@d3`,
+/// `e7-e8=Queen`); 2 also every primitive in brackets.
+fn describe(ctx: &Ctx, b: &Built, level: u8) -> String {
+    let name = |p: PosId| position_name(ctx, p);
+    let mut s = String::new();
+    let mut prev: Option<PosId> = None;
+    for (k, part) in b.parts.iter().enumerate() {
+        let Some(key) = part.primitives.iter().find(|p| p.level() == 1) else {
+            continue;
+        };
+        let sep = if b.captures[k] { 'x' } else { '-' };
+        match *key {
+            Primitive::Move {
+                from, to, promote, ..
+            } => {
+                if prev == Some(from) {
+                    s.push(sep);
+                } else {
+                    if k > 0 {
+                        s.push(',');
+                    }
+                    s.push_str(&name(from));
+                    s.push(sep);
+                }
+                s.push_str(&name(to));
+                if level >= 1
+                    && let Some(t) = promote
+                {
+                    s.push('=');
+                    s.push_str(&piece_name(ctx, t));
+                }
+                prev = Some(to);
+            }
+            Primitive::Drop { at, piece } => {
+                if k > 0 {
+                    s.push(',');
+                }
+                if level >= 1 {
+                    s.push_str(&piece_name(ctx, piece.kind));
+                }
+                s.push('@');
+                s.push_str(&name(at));
+                prev = Some(at);
+            }
+            _ => {}
+        }
+    }
+    if level >= 2 {
+        s.push('[');
+        for (k, part) in b.parts.iter().enumerate() {
+            if k > 0 {
+                s.push(';');
+            }
+            for (i, p) in part.primitives.iter().enumerate() {
+                if i > 0 {
+                    s.push(',');
+                }
+                s.push_str(&primitive_text(ctx, p));
+            }
+        }
+        s.push(']');
+    }
+    s
+}
+
+/// A position's name as the rules give it (`?` for none).
+pub(crate) fn position_name(ctx: &Ctx, p: PosId) -> String {
+    ctx.rules
+        .board
+        .positions
+        .get(p as usize)
+        .map_or_else(|| "?".to_string(), |d| d.name.clone())
+}
+
+fn piece_name(ctx: &Ctx, k: u8) -> String {
+    ctx.rules
+        .pieces
+        .get(k as usize)
+        .map_or_else(|| format!("#{k}"), |d| d.name.clone())
+}
+
+/// One primitive in words: `a1-b1`, `a1+b1` (a copy), `=Queen`, `Man@d3`, `d4=King`
+/// (change-type), `+Man@c3` (create), `~d4` (flip), `d4:White` (change-owner), `d4.attr=1`,
+/// `xd4` (capture).
+pub(crate) fn primitive_text(ctx: &Ctx, p: &Primitive) -> String {
+    let n = |p: PosId| position_name(ctx, p);
+    match *p {
+        Primitive::Move {
+            from,
+            to,
+            promote,
+            copy,
+        } => {
+            let mut s = format!("{}{}{}", n(from), if copy { '+' } else { '-' }, n(to));
+            if let Some(t) = promote {
+                s.push('=');
+                s.push_str(&piece_name(ctx, t));
+            }
+            s
+        }
+        Primitive::Drop { at, piece } => format!("{}@{}", piece_name(ctx, piece.kind), n(at)),
+        Primitive::ChangeType(at, k) => format!("{}={}", n(at), piece_name(ctx, k)),
+        Primitive::Create(at, piece) => format!("+{}@{}", piece_name(ctx, piece.kind), n(at)),
+        Primitive::Flip(at) => format!("~{}", n(at)),
+        Primitive::ChangeOwner(at, pl) => format!(
+            "{}:{}",
+            n(at),
+            ctx.rules
+                .players
+                .get(pl as usize)
+                .map_or("?", String::as_str)
+        ),
+        Primitive::SetAttribute(at, a, v) => format!(
+            "{}.{}={}",
+            n(at),
+            ctx.rules
+                .attributes
+                .get(a as usize)
+                .map_or("?", |x| x.0.as_str()),
+            u8::from(v)
+        ),
+        Primitive::Capture(at) => format!("x{}", n(at)),
+    }
+}
