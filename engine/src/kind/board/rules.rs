@@ -348,6 +348,9 @@ pub enum Outcome {
     Loss,
     /// `draw-condition`.
     Draw,
+    /// `count-condition` (Zillions): when the test holds, the player with the most pieces on
+    /// the board wins; a tie for the most is a draw (Reversi's disc count).
+    Count,
 }
 
 /// One `(win-condition …)`, `(loss-condition …)` or `(draw-condition …)`.

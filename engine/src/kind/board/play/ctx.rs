@@ -5,18 +5,35 @@
 use super::super::rules::{
     DirId, EndTest, NO_POS, PieceId, PlayerId, PosId, Rules, SetupEntry, ZoneId,
 };
+use super::reach::Reach;
 
-/// Derived tables for one [`Rules`].
+/// The rules with their derived tables, as the generator reads them.
+#[derive(Clone, Copy)]
 pub(crate) struct Ctx<'r> {
     pub rules: &'r Rules,
+    pub t: &'r Tables,
+}
+
+impl std::ops::Deref for Ctx<'_> {
+    type Target = Tables;
+    fn deref(&self) -> &Tables {
+        self.t
+    }
+}
+
+/// Tables derived from one [`Rules`] (built in a few microseconds; the reach tables for
+/// attack probes are built on first use).
+#[derive(Clone)]
+pub(crate) struct Tables {
     /// Number of directions.
     pub nd: usize,
     /// Number of positions.
     pub npos: usize,
     /// Number of players (at least 1).
     pub nplayers: usize,
-    /// `sym[player][dir]`, identity where the rules give none.
-    pub sym: Vec<Vec<DirId>>,
+    /// `plinks[(player * npos + pos) * nd + dir]`: the step from `pos` in the block direction
+    /// `dir` as `player` reads it (symmetry applied), or [`NO_POS`].
+    plinks: Vec<PosId>,
     /// `zone_in[(zone * nplayers + player) * npos + pos]`.
     zone_in: Vec<bool>,
     /// `royal[player]`: piece types named by a `(checkmated Type)` in an end condition that
@@ -24,14 +41,34 @@ pub(crate) struct Ctx<'r> {
     pub royal: Vec<Vec<PieceId>>,
     /// Attribute bits every new piece starts with.
     pub default_attrs: u32,
+    reach: std::sync::OnceLock<Option<Reach>>,
+}
+
+impl std::fmt::Debug for Tables {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Tables")
+            .field("positions", &self.npos)
+            .field("directions", &self.nd)
+            .field("players", &self.nplayers)
+            .finish_non_exhaustive()
+    }
 }
 
 impl<'r> Ctx<'r> {
-    pub fn new(rules: &'r Rules) -> Ctx<'r> {
+    /// The reach tables for probes, built on first use (`None` when the board is too big
+    /// for them).
+    pub fn reach(&self) -> Option<&'r Reach> {
+        let t: &'r Tables = self.t;
+        t.reach.get_or_init(|| Reach::build(self)).as_ref()
+    }
+}
+
+impl Tables {
+    pub fn new(rules: &Rules) -> Tables {
         let nd = rules.board.directions.len();
         let npos = rules.board.positions.len();
         let nplayers = rules.players.len().max(1);
-        let sym = (0..nplayers)
+        let sym: Vec<Vec<DirId>> = (0..nplayers)
             .map(|p| {
                 (0..nd)
                     .map(|d| {
@@ -47,6 +84,20 @@ impl<'r> Ctx<'r> {
                     .collect()
             })
             .collect();
+        let mut plinks = vec![NO_POS; nplayers * npos * nd];
+        for (p, sym) in sym.iter().enumerate() {
+            for pos in 0..npos {
+                for (d, &m) in sym.iter().enumerate() {
+                    plinks[(p * npos + pos) * nd + d] = rules
+                        .board
+                        .links
+                        .get(pos * nd + m as usize)
+                        .copied()
+                        .filter(|&q| (q as usize) < npos)
+                        .unwrap_or(NO_POS);
+                }
+            }
+        }
         let nz = rules.board.zones.len();
         let mut zone_in = vec![false; nz * nplayers * npos];
         for (z, zone) in rules.board.zones.iter().enumerate() {
@@ -79,13 +130,13 @@ impl<'r> Ctx<'r> {
             .take(32)
             .filter(|(_, (_, v))| *v)
             .fold(0u32, |acc, (i, _)| acc | (1 << i));
-        Ctx {
-            rules,
+        Tables {
             nd,
             npos,
             nplayers,
-            sym,
+            plinks,
             zone_in,
+            reach: std::sync::OnceLock::new(),
             royal,
             default_attrs,
         }
@@ -95,29 +146,20 @@ impl<'r> Ctx<'r> {
     /// [`NO_POS`].
     #[inline]
     pub fn step(&self, player: PlayerId, p: PosId, d: DirId) -> PosId {
-        if p == NO_POS {
+        if p as usize >= self.npos || d as usize >= self.nd {
             return NO_POS;
         }
-        let d = self
-            .sym
-            .get(player as usize)
-            .and_then(|s| s.get(d as usize))
-            .copied()
-            .unwrap_or(d);
-        self.rules
-            .board
-            .links
-            .get(p as usize * self.nd + d as usize)
-            .copied()
-            .filter(|&q| (q as usize) < self.npos)
-            .unwrap_or(NO_POS)
+        let i = (player as usize * self.npos + p as usize) * self.nd + d as usize;
+        self.plinks.get(i).copied().unwrap_or(NO_POS)
     }
 
     /// Whether `p` is in zone `z` for `player`.
     #[inline]
     pub fn in_zone(&self, z: ZoneId, player: PlayerId, p: PosId) -> bool {
         let i = ((z as usize * self.nplayers) + player as usize) * self.npos + p as usize;
-        (p as usize) < self.npos && (player as usize) < self.nplayers && self.zone_in.get(i) == Some(&true)
+        (p as usize) < self.npos
+            && (player as usize) < self.nplayers
+            && self.zone_in.get(i) == Some(&true)
     }
 
     /// True when the setup counts reserves (`off N` somewhere): then drops take pieces from

@@ -48,8 +48,8 @@ pub(crate) fn has_turn(ctx: &Ctx, ex: &mut Expander, pos: &Position) -> Result<b
 /// turn, when already known. `repeated_by` is the player who made the last turn when the
 /// position has now occurred three times (the `repetition` test holds for them).
 ///
-/// Order: win conditions first, then loss, then draw; within each, file order, then the
-/// order the condition lists its players. When none holds and the player to move has no
+/// Order: win conditions first, then loss, then count, then draw; within each, file order,
+/// then the order the condition lists its players. When none holds and the player to move has no
 /// turn, the game ends in a draw.
 pub(crate) fn evaluate(
     ctx: &Ctx,
@@ -60,7 +60,7 @@ pub(crate) fn evaluate(
 ) -> Result<Option<Outcome>, GenError> {
     let to_move = mover(ctx, pos);
     let rules = ctx.rules;
-    for kind in [Kind::Win, Kind::Loss, Kind::Draw] {
+    for kind in [Kind::Win, Kind::Loss, Kind::Count, Kind::Draw] {
         for end in rules.ends.iter().filter(|e| e.outcome == kind) {
             for &p in &end.players {
                 let mut ev = Eval {
@@ -76,11 +76,13 @@ pub(crate) fn evaluate(
                         Kind::Win => Some(p),
                         Kind::Draw => None,
                         Kind::Loss => Some(loss_winner(ctx, pos, p, to_move)),
+                        Kind::Count => most_pieces(ctx, pos),
                     };
                     let what = match kind {
                         Kind::Win => "win",
                         Kind::Loss => "loss",
                         Kind::Draw => "draw",
+                        Kind::Count => "count",
                     };
                     return Ok(Some(Outcome {
                         winner,
@@ -97,7 +99,10 @@ pub(crate) fn evaluate(
     if !can_move {
         return Ok(Some(Outcome {
             winner: None,
-            reason: format!("{} has no move and no condition decides", player_name(ctx, to_move)),
+            reason: format!(
+                "{} has no move and no condition decides",
+                player_name(ctx, to_move)
+            ),
         }));
     }
     Ok(None)
@@ -122,6 +127,22 @@ fn loss_winner(ctx: &Ctx, pos: &Position, loser: PlayerId, to_move: PlayerId) ->
         to_move
     } else {
         ((loser as usize + 1) % ctx.nplayers) as PlayerId
+    }
+}
+
+/// The player with strictly the most pieces on the board, or `None` for a tie.
+fn most_pieces(ctx: &Ctx, pos: &Position) -> Option<PlayerId> {
+    let mut count = vec![0usize; ctx.nplayers];
+    for p in pos.cells.iter().flatten() {
+        if let Some(c) = count.get_mut(p.player as usize) {
+            *c += 1;
+        }
+    }
+    let best = count.iter().copied().max()?;
+    let mut at_best = count.iter().enumerate().filter(|(_, c)| **c == best);
+    match (at_best.next(), at_best.next()) {
+        (Some((p, _)), None) => Some(p as PlayerId),
+        _ => None,
     }
 }
 
@@ -188,7 +209,7 @@ impl Eval<'_, '_, '_> {
             EndTest::Stalemated => p == self.to_move && !self.has_turn()?,
             EndTest::Repetition => self.repeated_by == Some(p),
             EndTest::Checkmated(k) => {
-                if p != self.to_move {
+                if p != self.to_move || self.has_turn()? {
                     false
                 } else {
                     let royal: Vec<PosId> = self
@@ -206,7 +227,7 @@ impl Eval<'_, '_, '_> {
                             break;
                         }
                     }
-                    attacked && !self.has_turn()?
+                    attacked
                 }
             }
             EndTest::AbsoluteConfig(kinds, places) => places.iter().all(|&at| {

@@ -44,7 +44,11 @@ pub(crate) fn execute(
         let mut picked: Vec<Option<Piece>> = Vec::with_capacity(movements);
         for p in prims {
             if let Primitive::Move { from, copy, .. } = *p {
-                picked.push(if copy { get(pos, from) } else { take(pos, from) });
+                picked.push(if copy {
+                    get(pos, from)
+                } else {
+                    take(pos, from)
+                });
             }
         }
         // Step 2: remove what stands on the destinations (capture by moving); a movement

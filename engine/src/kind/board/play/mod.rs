@@ -15,6 +15,7 @@ mod end;
 mod exec;
 mod movegen;
 mod perft;
+mod reach;
 #[cfg(test)]
 mod tests;
 mod turns;
@@ -22,18 +23,20 @@ mod turns;
 pub use perft::Playout;
 pub use turns::{Rejection, TurnReport};
 
-use ctx::Ctx;
+use ctx::{Ctx, Tables};
 
 /// The most instructions one run of a move block may execute (each `while` round counts
 /// too, and so does every primitive it writes): a block that loops for ever stops with a
 /// [`GenError`] instead of hanging.
 pub const MAX_BLOCK_STEPS: u32 = 100_000;
+/// The most steps one generation (one position, one player, every block) may take.
+pub const MAX_GEN_STEPS: u64 = 20_000_000;
 /// The most primitives one generation (one position, one player) may write.
-pub const MAX_PRIMITIVES: usize = 4_000_000;
+pub const MAX_PRIMITIVES: usize = 1_000_000;
 /// The most parts a chain of partial moves may have.
 pub const MAX_CHAIN: usize = 256;
 /// The most turns one position may have.
-pub const MAX_TURNS: usize = 1_000_000;
+pub const MAX_TURNS: usize = 100_000;
 
 /// Move generation stopped: a block ran past [`MAX_BLOCK_STEPS`], or a position has more
 /// moves, parts or turns than the limits allow. The game cannot go on from this position.
@@ -67,7 +70,7 @@ pub struct Piece {
 
 /// A game position: the board, the reserves, whose turn it is, the last move, and a partial
 /// turn in progress.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+#[derive(Debug, Default, PartialEq, Eq, Hash)]
 pub struct Position {
     /// `cells[pos]`: the piece on each position of [`super::rules::BoardShape::positions`].
     pub cells: Vec<Option<Piece>>,
@@ -90,9 +93,9 @@ impl Position {
     /// out of range are ignored; a later entry for the same position replaces an earlier.
     pub fn initial(rules: &Rules) -> Position {
         let npos = rules.board.positions.len();
-        let default_attrs = Ctx::new(rules).default_attrs;
+        let default_attrs = Tables::new(rules).default_attrs;
         let mut cells = vec![None; npos];
-        let counted = Ctx::setup_counts_reserves(&rules.setup);
+        let counted = Tables::setup_counts_reserves(&rules.setup);
         let fill = if counted { 0 } else { u32::MAX };
         let mut reserve = vec![vec![fill; rules.pieces.len()]; rules.players.len()];
         for e in &rules.setup {
@@ -129,7 +132,31 @@ impl Position {
     /// The player whose turn it is: the player of `rules.turn_order[turn]` (the players in
     /// order when the rules have no turn order).
     pub fn to_move(&self, rules: &Rules) -> PlayerId {
-        turns::mover(&Ctx::new(rules), self)
+        match rules.turn_order.get(self.turn) {
+            Some(e) => e.player,
+            None => (self.turn % rules.players.len().max(1)) as PlayerId,
+        }
+    }
+}
+
+impl Clone for Position {
+    fn clone(&self) -> Self {
+        Position {
+            cells: self.cells.clone(),
+            reserve: self.reserve.clone(),
+            turn: self.turn,
+            last: self.last,
+            partial: self.partial,
+        }
+    }
+
+    /// Field by field, reusing the allocations (the generator copies positions a lot).
+    fn clone_from(&mut self, source: &Self) {
+        self.cells.clone_from(&source.cells);
+        self.reserve.clone_from(&source.reserve);
+        self.turn = source.turn;
+        self.last = source.last;
+        self.partial = source.partial;
     }
 }
 
@@ -208,6 +235,23 @@ pub struct Move {
     pub origin: Origin,
 }
 
+impl Move {
+    /// The key primitive (spec K1): the first movement or drop, which a click is matched
+    /// against (K2). Every generated move has one.
+    pub fn key(&self) -> Option<Primitive> {
+        self.primitives.iter().copied().find(|p| p.level() == 1)
+    }
+}
+
+/// One primitive in words, positions and pieces named as the rules name them: `a1-b1` (a
+/// movement; `a1+b1` for a copy; `=Queen` appended for a promotion), `Man@d3` (drop),
+/// `d4=King` (change-type), `+Man@c3` (create), `~d4` (flip), `d4:White` (change-owner),
+/// `d4.attr=1` (set-attribute), `xd4` (capture).
+pub fn describe_primitive(rules: &Rules, p: &Primitive) -> String {
+    let t = Tables::new(rules);
+    turns::primitive_text(&Ctx { rules, t: &t }, p)
+}
+
 /// One whole turn: the moves played in it (one, or a chain of partial moves; none for a
 /// pass) and its notation (`c3-d4`, `c3xe5xc7`, `e1-g1`, `@d3`, `pass`), unique in its
 /// position.
@@ -226,6 +270,122 @@ pub struct Outcome {
     pub winner: Option<PlayerId>,
     /// Why, in a few lower-case words ("black has no pieces left").
     pub reason: String,
+}
+
+/// Rules ready to play: the [`Rules`] with tables derived from them once (per-player
+/// direction links, zones, and the reach tables that let the attack probe skip most
+/// blocks). Everything the free functions of this module do, an engine does without
+/// deriving the tables again: keep one per game for search and playouts.
+#[derive(Clone, Debug)]
+pub struct Engine {
+    rules: Rules,
+    tables: Tables,
+}
+
+impl Engine {
+    /// Prepares `rules`.
+    pub fn new(rules: Rules) -> Engine {
+        let tables = Tables::new(&rules);
+        Engine { rules, tables }
+    }
+
+    /// The rules.
+    pub fn rules(&self) -> &Rules {
+        &self.rules
+    }
+
+    /// The rules, giving the engine up.
+    pub fn into_rules(self) -> Rules {
+        self.rules
+    }
+
+    fn ctx(&self) -> Ctx<'_> {
+        Ctx {
+            rules: &self.rules,
+            t: &self.tables,
+        }
+    }
+
+    /// The set-up position ([`Position::initial`]).
+    pub fn initial(&self) -> Position {
+        Position::initial(&self.rules)
+    }
+
+    /// As [`try_turns`].
+    ///
+    /// # Errors
+    /// As [`try_turns`].
+    pub fn turns(&self, pos: &Position) -> Result<Vec<TurnMove>, GenError> {
+        Ok(turns::report(&self.ctx(), pos)?.legal)
+    }
+
+    /// As [`turn_report`].
+    ///
+    /// # Errors
+    /// As [`try_turns`].
+    pub fn turn_report(&self, pos: &Position) -> Result<TurnReport, GenError> {
+        turns::report(&self.ctx(), pos)
+    }
+
+    /// As [`moves`].
+    ///
+    /// # Errors
+    /// As [`try_turns`].
+    pub fn moves(&self, pos: &Position) -> Result<Vec<Move>, GenError> {
+        moves_in(&self.ctx(), pos)
+    }
+
+    /// The positions after each legal turn, in the order of [`Engine::turns`] (a pass last),
+    /// without building notations: for search.
+    ///
+    /// # Errors
+    /// As [`try_turns`].
+    pub fn successors(&self, pos: &Position) -> Result<Vec<Position>, GenError> {
+        let ctx = self.ctx();
+        let mut ex = turns::Expander::default();
+        let mut sink = perft::ChildSink::default();
+        perft::children(&ctx, &mut ex, pos, &mut sink)?;
+        sink.kids.truncate(sink.n);
+        Ok(sink.kids)
+    }
+
+    /// As [`play_turn`].
+    pub fn play_turn(&self, pos: &mut Position, turn: &TurnMove) {
+        for mv in &turn.parts {
+            execute(&self.rules, pos, mv);
+        }
+        if turn.parts.is_empty() {
+            pos.last = None;
+        }
+        pos.partial = None;
+        pos.turn = turns::next_turn(&self.ctx(), pos.turn);
+    }
+
+    /// As [`outcome`].
+    pub fn outcome(&self, pos: &Position, history: &[Position]) -> Option<Outcome> {
+        outcome_in(&self.ctx(), pos, history)
+    }
+
+    /// As [`try_perft`].
+    ///
+    /// # Errors
+    /// As [`try_turns`], for any position reached.
+    pub fn perft(&self, pos: &Position, depth: u32, end: PerftEnd) -> Result<u64, GenError> {
+        perft::Perft::new(&self.ctx(), end).run(pos, depth, 0)
+    }
+
+    /// As [`random_playout`].
+    ///
+    /// # Errors
+    /// As [`try_turns`].
+    pub fn random_playout(
+        &self,
+        pos: &Position,
+        rng: &mut rand_chacha::ChaCha8Rng,
+        max_plies: u32,
+    ) -> Result<Playout, GenError> {
+        perft::playout(&self.ctx(), pos, rng, max_plies)
+    }
 }
 
 /// Every legal whole turn in `pos`, in generation order, with unique notations. Empty when
@@ -248,8 +408,11 @@ pub struct Outcome {
 /// `-square` or `xsquare` (`x` when the part removes a piece: `c3xe5xc7`); a part that does
 /// not start where the previous one ended starts anew after a comma; a drop is `@d3`.
 /// Where that is not unique, the colliding turns also name the dropped piece type and the
-/// key's promotion (`Man@d3`, `e7-e8=Queen`); then list every primitive in brackets; then
-/// number the remaining twins `#1`, `#2` in generation order.
+/// key's promotion (`Man@d3`, `e7-e8=Queen`); then list every primitive in brackets; turns
+/// identical in every primitive get the key's notation numbered in generation order
+/// (`e1-g1#1`, `e1-g1#2`).
+///
+/// Each call derives the rules' tables again; keep an [`Engine`] to play many turns.
 pub fn turns(rules: &Rules, pos: &Position) -> Vec<TurnMove> {
     try_turns(rules, pos).unwrap_or_default()
 }
@@ -258,7 +421,8 @@ pub fn turns(rules: &Rules, pos: &Position) -> Vec<TurnMove> {
 ///
 /// # Errors
 /// [`GenError`] when a move block runs more than [`MAX_BLOCK_STEPS`] steps, or the
-/// position has more primitives, chain parts or turns than the limits.
+/// position takes more than [`MAX_GEN_STEPS`] or has more primitives ([`MAX_PRIMITIVES`]),
+/// chain parts ([`MAX_CHAIN`]) or turns ([`MAX_TURNS`]) than the limits.
 pub fn try_turns(rules: &Rules, pos: &Position) -> Result<Vec<TurnMove>, GenError> {
     Ok(turn_report(rules, pos)?.legal)
 }
@@ -269,7 +433,8 @@ pub fn try_turns(rules: &Rules, pos: &Position) -> Result<Vec<TurnMove>, GenErro
 /// # Errors
 /// As [`try_turns`].
 pub fn turn_report(rules: &Rules, pos: &Position) -> Result<TurnReport, GenError> {
-    turns::report(&Ctx::new(rules), pos)
+    let t = Tables::new(rules);
+    turns::report(&Ctx { rules, t: &t }, pos)
 }
 
 /// Every move generated for the player to move in `pos`, before the legality filter and
@@ -280,14 +445,25 @@ pub fn turn_report(rules: &Rules, pos: &Position) -> Result<TurnReport, GenError
 /// # Errors
 /// As [`try_turns`].
 pub fn moves(rules: &Rules, pos: &Position) -> Result<Vec<Move>, GenError> {
-    let ctx = Ctx::new(rules);
-    let mover = turns::mover(&ctx, pos);
+    let t = Tables::new(rules);
+    moves_in(&Ctx { rules, t: &t }, pos)
+}
+
+fn moves_in(ctx: &Ctx, pos: &Position) -> Result<Vec<Move>, GenError> {
+    let mover = turns::mover(ctx, pos);
     let who = match pos.partial {
         Some((at, t)) => movegen::Who::Piece(at, t),
-        None => movegen::Who::All(rules.turn_order.get(pos.turn).and_then(|e| e.move_type)),
+        None => movegen::Who::All(ctx.rules.turn_order.get(pos.turn).and_then(|e| e.move_type)),
     };
     let mut buf = movegen::MoveBuf::default();
-    movegen::generate(&ctx, pos, mover, who, &mut movegen::Scratch::default(), &mut buf)?;
+    movegen::generate(
+        ctx,
+        pos,
+        mover,
+        who,
+        &mut movegen::Scratch::default(),
+        &mut buf,
+    )?;
     Ok(buf
         .heads
         .iter()
@@ -328,7 +504,6 @@ pub fn execute_level(rules: &Rules, pos: &mut Position, mv: &Move, level: u8) {
 /// Plays a whole turn (as returned by [`turns`]) on `pos`: executes each part (§3) and passes
 /// the turn on (a pass only passes it on). Does not check that the turn is legal.
 pub fn play_turn(rules: &Rules, pos: &mut Position, turn: &TurnMove) {
-    let ctx = Ctx::new(rules);
     for mv in &turn.parts {
         execute(rules, pos, mv);
     }
@@ -336,14 +511,22 @@ pub fn play_turn(rules: &Rules, pos: &mut Position, turn: &TurnMove) {
         pos.last = None;
     }
     pos.partial = None;
-    pos.turn = turns::next_turn(&ctx, pos.turn);
+    let n = rules.turn_order.len();
+    pos.turn = if n == 0 {
+        (pos.turn + 1) % rules.players.len().max(1)
+    } else if pos.turn + 1 >= n {
+        rules.repeat_from.min(n - 1)
+    } else {
+        pos.turn + 1
+    };
 }
 
 /// Whether the game has ended in `pos`, given the positions before it (`history`, oldest
 /// first, for `repetition`).
 ///
 /// Every end condition is checked for every player it lists, in this order: win
-/// conditions, then loss, then draw, each in file order; the first that holds decides.
+/// conditions, then loss, then count (the player with the most pieces on the board wins, a
+/// tie draws), then draw, each in file order; the first that holds decides.
 /// `stalemated` and `checkmated` hold only for the player to move (`stalemated`: no turn,
 /// a pass counting as a turn; `checkmated T`: a piece of type T of theirs is attacked and
 /// they have no turn; a player without such a piece is not checkmated). `repetition` holds
@@ -354,13 +537,18 @@ pub fn play_turn(rules: &Rules, pos: &mut Position, turn: &TurnMove) {
 /// player to move has no turn, the game is drawn. A generation error also ends the game, as
 /// a draw whose reason is the error.
 pub fn outcome(rules: &Rules, pos: &Position, history: &[Position]) -> Option<Outcome> {
-    let ctx = Ctx::new(rules);
-    let same = |h: &&Position| h.cells == pos.cells && h.reserve == pos.reserve && h.turn == pos.turn;
+    let t = Tables::new(rules);
+    outcome_in(&Ctx { rules, t: &t }, pos, history)
+}
+
+fn outcome_in(ctx: &Ctx, pos: &Position, history: &[Position]) -> Option<Outcome> {
+    let same =
+        |h: &&Position| h.cells == pos.cells && h.reserve == pos.reserve && h.turn == pos.turn;
     let repeated_by = (history.iter().filter(same).count() >= 2)
-        .then(|| history.last().map(|h| turns::mover(&ctx, h)))
+        .then(|| history.last().map(|h| turns::mover(ctx, h)))
         .flatten();
     let mut ex = turns::Expander::default();
-    match end::evaluate(&ctx, &mut ex, pos, None, repeated_by) {
+    match end::evaluate(ctx, &mut ex, pos, None, repeated_by) {
         Ok(o) => o,
         Err(e) => Some(Outcome {
             winner: None,
@@ -391,9 +579,14 @@ pub fn perft(rules: &Rules, pos: &Position, depth: u32, end: PerftEnd) -> u64 {
 ///
 /// # Errors
 /// As [`try_turns`], for any position reached.
-pub fn try_perft(rules: &Rules, pos: &Position, depth: u32, end: PerftEnd) -> Result<u64, GenError> {
-    let ctx = Ctx::new(rules);
-    perft::Perft::new(&ctx, end).run(pos, depth, 0)
+pub fn try_perft(
+    rules: &Rules,
+    pos: &Position,
+    depth: u32,
+    end: PerftEnd,
+) -> Result<u64, GenError> {
+    let t = Tables::new(rules);
+    perft::Perft::new(&Ctx { rules, t: &t }, end).run(pos, depth, 0)
 }
 
 /// Plays uniformly random legal turns from `pos` (choices from `rng`) until the game ends or
@@ -407,5 +600,6 @@ pub fn random_playout(
     rng: &mut rand_chacha::ChaCha8Rng,
     max_plies: u32,
 ) -> Result<Playout, GenError> {
-    perft::playout(&Ctx::new(rules), pos, rng, max_plies)
+    let t = Tables::new(rules);
+    perft::playout(&Ctx { rules, t: &t }, pos, rng, max_plies)
 }

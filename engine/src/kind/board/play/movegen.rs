@@ -12,7 +12,9 @@ use super::super::rules::{
     Span,
 };
 use super::ctx::Ctx;
-use super::{GenError, MAX_BLOCK_STEPS, MAX_PRIMITIVES, Origin, Piece, Position, Primitive};
+use super::{
+    GenError, MAX_BLOCK_STEPS, MAX_GEN_STEPS, MAX_PRIMITIVES, Origin, Piece, Position, Primitive,
+};
 
 /// The head of one generated move in a [`MoveBuf`].
 #[derive(Clone, Copy, Debug)]
@@ -60,6 +62,8 @@ pub(crate) enum Who {
 /// Reusable per-block working state.
 #[derive(Default)]
 pub(crate) struct Scratch {
+    /// Steps left for the whole generation ([`MAX_GEN_STEPS`] at its start).
+    gen_steps: u64,
     cascades: Vec<Primitive>,
     changes: Vec<Primitive>,
     captures: Vec<Primitive>,
@@ -76,6 +80,8 @@ pub(crate) enum Stop {
     Budget,
     /// Too many primitives in one generation.
     TooMany,
+    /// Too many steps in one generation, over all its blocks.
+    GenSteps,
     /// Probe mode: a move capturing on the target was found.
     Found,
 }
@@ -114,7 +120,15 @@ pub(crate) fn attacks(
     depth: u8,
 ) -> Result<bool, GenError> {
     let mut sink = Sink::Probe(target);
-    match run_all(ctx, pos, attacker, Who::All(None), scratch, &mut sink, depth) {
+    match run_all(
+        ctx,
+        pos,
+        attacker,
+        Who::All(None),
+        scratch,
+        &mut sink,
+        depth,
+    ) {
         Ok(()) | Err((Stop::Fail, _)) => Ok(false),
         Err((Stop::Found, _)) => Ok(true),
         Err((stop, span)) => Err(budget_error(stop, span)),
@@ -141,6 +155,10 @@ pub(crate) fn attacked_by_others(
 
 fn budget_error(stop: Stop, span: Span) -> GenError {
     match stop {
+        Stop::GenSteps => GenError {
+            span,
+            message: format!("move generation ran more than {MAX_GEN_STEPS} steps in one position"),
+        },
         Stop::TooMany => GenError {
             span,
             message: format!(
@@ -174,6 +192,7 @@ fn run_all(
     depth: u8,
 ) -> Result<(), (Stop, Span)> {
     let rules = ctx.rules;
+    scratch.gen_steps = MAX_GEN_STEPS;
     let type_ok = |md: &MoveDef, t: Option<MoveTypeId>| t.is_none() || md.move_type == t;
     match who {
         Who::Piece(at, t) => {
@@ -183,24 +202,44 @@ fn run_all(
             {
                 for (bi, md) in def.moves.iter().enumerate() {
                     if type_ok(md, t) {
-                        run_one(ctx, pos, mover, *piece, at, false, bi, md, scratch, sink, depth)?;
+                        run_one(
+                            ctx, pos, mover, *piece, at, false, bi, md, scratch, sink, depth,
+                        )?;
                     }
                 }
             }
         }
         Who::All(t) => {
+            // A probe runs only the blocks that may capture on its target.
+            let filter = match sink {
+                Sink::Probe(target) => ctx.reach().map(|r| (r, *target)),
+                Sink::Collect(_) => None,
+            };
+            let nk = rules.pieces.len();
             for (at, cell) in pos.cells.iter().enumerate() {
                 let Some(piece) = cell else { continue };
                 if piece.player != mover {
+                    continue;
+                }
+                let at = at as PosId;
+                if let Some((reach, target)) = filter
+                    && !reach.piece_may(nk, mover, piece.kind, at, target)
+                {
                     continue;
                 }
                 let Some(def) = rules.pieces.get(piece.kind as usize) else {
                     continue;
                 };
                 for (bi, md) in def.moves.iter().enumerate() {
+                    if let Some((reach, target)) = filter
+                        && !reach.block_may(nk, mover, piece.kind, bi, at, target)
+                    {
+                        continue;
+                    }
                     if type_ok(md, t) {
-                        let at = at as PosId;
-                        run_one(ctx, pos, mover, *piece, at, false, bi, md, scratch, sink, depth)?;
+                        run_one(
+                            ctx, pos, mover, *piece, at, false, bi, md, scratch, sink, depth,
+                        )?;
                     }
                 }
             }
@@ -219,7 +258,9 @@ fn run_all(
                     }
                     for at in 0..ctx.npos {
                         let at = at as PosId;
-                        run_one(ctx, pos, mover, piece, at, true, bi, md, scratch, sink, depth)?;
+                        run_one(
+                            ctx, pos, mover, piece, at, true, bi, md, scratch, sink, depth,
+                        )?;
                     }
                 }
             }
@@ -271,8 +312,17 @@ fn run_one(
         s: scratch,
         sink,
     };
-    match run.block(&md.block) {
-        Ok(()) | Err(Stop::Fail) => Ok(()),
+    let r = run.block(&md.block);
+    let used = u64::from(MAX_BLOCK_STEPS - run.budget);
+    match r {
+        Ok(()) | Err(Stop::Fail) => {
+            scratch.gen_steps = scratch.gen_steps.saturating_sub(used);
+            if scratch.gen_steps == 0 {
+                Err((Stop::GenSteps, md.span))
+            } else {
+                Ok(())
+            }
+        }
         Err(stop) => Err((stop, md.span)),
     }
 }
@@ -488,7 +538,8 @@ impl Run<'_, '_, '_, '_, '_> {
         continue_type: Option<MoveTypeId>,
     ) -> Result<(), Stop> {
         let copy = matches!(kind, AddKind::Copy | AddKind::CopyPartial);
-        let partial = matches!(kind, AddKind::Partial | AddKind::CopyPartial).then_some(continue_type);
+        let partial =
+            matches!(kind, AddKind::Partial | AddKind::CopyPartial).then_some(continue_type);
         // §3.1: level-2 primitives by kind (change-type, create, flip, change-owner,
         // set-attribute), each kind in the order written.
         if !self.s.changes.is_sorted_by_key(change_rank) {
@@ -506,7 +557,10 @@ impl Run<'_, '_, '_, '_, '_> {
                         Primitive::Capture(at) => *at == t,
                         _ => false,
                     };
-                    if hits(&m) || self.s.cascades.iter().any(hits) || self.s.captures.iter().any(hits) {
+                    if hits(&m)
+                        || self.s.cascades.iter().any(hits)
+                        || self.s.captures.iter().any(hits)
+                    {
                         return Err(Stop::Found);
                     }
                 }
@@ -612,7 +666,14 @@ impl Run<'_, '_, '_, '_, '_> {
                     false
                 } else {
                     let mut scratch = Scratch::default();
-                    match attacked_by_others(self.ctx, self.pos, self.mover, p, &mut scratch, self.depth + 1) {
+                    match attacked_by_others(
+                        self.ctx,
+                        self.pos,
+                        self.mover,
+                        p,
+                        &mut scratch,
+                        self.depth + 1,
+                    ) {
                         Ok(v) => v,
                         Err(_) => return Err(Stop::Budget),
                     }

@@ -33,7 +33,11 @@ impl Chain<'_> {
 
     /// The position before part `k`.
     pub fn before_part(&self, k: usize) -> &Position {
-        if k == 0 { self.before } else { &self.poss[k - 1] }
+        if k == 0 {
+            self.before
+        } else {
+            &self.poss[k - 1]
+        }
     }
 }
 
@@ -54,9 +58,7 @@ pub(crate) trait TurnSink {
 /// moves without a type) rank after every listed type.
 pub(crate) fn rank(ctx: &Ctx, t: Option<MoveTypeId>) -> usize {
     let pr = &ctx.rules.move_priorities;
-    pr.iter()
-        .position(|&x| Some(x) == t)
-        .unwrap_or(pr.len())
+    pr.iter().position(|&x| Some(x) == t).unwrap_or(pr.len())
 }
 
 /// The player whose turn it is.
@@ -144,7 +146,10 @@ impl Expander {
                 self.rank0 = rank(ctx, head.move_type);
             }
             let rank = self.rank0;
-            if head.partial.is_none() && !sink.needs_position() && ctx.royal[mover as usize].is_empty() {
+            if head.partial.is_none()
+                && !sink.needs_position()
+                && ctx.royal[mover as usize].is_empty()
+            {
                 self.report(sink, start, rank, None, d)?;
                 advanced = true;
                 continue;
@@ -181,7 +186,14 @@ impl Expander {
                     let (lo, hi) = self.bufs.split_at_mut(d + 1);
                     let _ = lo;
                     let child = &self.poss[d];
-                    generate(ctx, child, mover, Who::Piece(at, t), &mut self.scratch, &mut hi[0])?;
+                    generate(
+                        ctx,
+                        child,
+                        mover,
+                        Who::Piece(at, t),
+                        &mut self.scratch,
+                        &mut hi[0],
+                    )?;
                     let more = if hi[0].heads.is_empty() {
                         false
                     } else {
@@ -219,8 +231,9 @@ impl Expander {
         mover: PlayerId,
         rank: usize,
     ) -> Result<(), GenError> {
-        let royal = &ctx.royal[mover as usize];
-        if !royal.is_empty() {
+        if let Some(royal) = ctx.royal.get(mover as usize)
+            && !royal.is_empty()
+        {
             let after = &self.poss[d];
             for (at, cell) in after.cells.iter().enumerate() {
                 if let Some(p) = cell
@@ -278,7 +291,12 @@ impl Expander {
 
     /// Whether some player other than `mover` has a move in `pos` (as if they were to move;
     /// first parts, before legality): decides whether a pass is offered.
-    pub fn others_can_move(&mut self, ctx: &Ctx, pos: &Position, mover: PlayerId) -> Result<bool, GenError> {
+    pub fn others_can_move(
+        &mut self,
+        ctx: &Ctx,
+        pos: &Position,
+        mover: PlayerId,
+    ) -> Result<bool, GenError> {
         if self.bufs.is_empty() {
             self.bufs.push(MoveBuf::default());
         }
@@ -294,7 +312,14 @@ impl Expander {
             if let Some(i) = ctx.rules.turn_order.iter().position(|e| e.player == q) {
                 free.turn = i;
             }
-            generate(ctx, &free, q, Who::All(None), &mut self.scratch, &mut self.bufs[0])?;
+            generate(
+                ctx,
+                &free,
+                q,
+                Who::All(None),
+                &mut self.scratch,
+                &mut self.bufs[0],
+            )?;
             if !self.bufs[0].heads.is_empty() {
                 return Ok(true);
             }
@@ -412,7 +437,9 @@ impl TurnSink for Collect {
 fn removes_piece(before: &Position, prims: &[Primitive]) -> bool {
     let occupied = |p: PosId| before.cells.get(p as usize).is_some_and(Option::is_some);
     let vacated = |p: PosId| {
-        prims.iter().any(|q| matches!(*q, Primitive::Move { from, copy: false, .. } if from == p))
+        prims
+            .iter()
+            .any(|q| matches!(*q, Primitive::Move { from, copy: false, .. } if from == p))
     };
     prims.iter().any(|p| match *p {
         Primitive::Move { from, to, .. } => {
@@ -438,7 +465,10 @@ pub(crate) fn report(ctx: &Ctx, pos: &Position) -> Result<TurnReport, GenError> 
             dropped.push(b);
         }
     }
-    let kept_type = keep.first().and_then(|b| b.parts.first()).and_then(|m| m.move_type);
+    let kept_type = keep
+        .first()
+        .and_then(|b| b.parts.first())
+        .and_then(|m| m.move_type);
     let pass = pass_offered(ctx, &mut ex, pos, keep.len())?;
     let mut legal = notate(ctx, keep);
     if pass {
@@ -452,7 +482,11 @@ pub(crate) fn report(ctx: &Ctx, pos: &Position) -> Result<TurnReport, GenError> 
         .into_iter()
         .map(|(b, at)| (b, Rejection::LeavesRoyalAttacked(at)))
         .collect();
-    rejected_built.extend(dropped.into_iter().map(|b| (b, Rejection::Priority(kept_type))));
+    rejected_built.extend(
+        dropped
+            .into_iter()
+            .map(|b| (b, Rejection::Priority(kept_type))),
+    );
     let (built, reasons): (Vec<Built>, Vec<Rejection>) = rejected_built.into_iter().unzip();
     let rejected = notate(ctx, built).into_iter().zip(reasons).collect();
     Ok(TurnReport { legal, rejected })
@@ -610,12 +644,18 @@ pub(crate) fn primitive_text(ctx: &Ctx, p: &Primitive) -> String {
         Primitive::ChangeOwner(at, pl) => format!(
             "{}:{}",
             n(at),
-            ctx.rules.players.get(pl as usize).map_or("?", String::as_str)
+            ctx.rules
+                .players
+                .get(pl as usize)
+                .map_or("?", String::as_str)
         ),
         Primitive::SetAttribute(at, a, v) => format!(
             "{}.{}={}",
             n(at),
-            ctx.rules.attributes.get(a as usize).map_or("?", |x| x.0.as_str()),
+            ctx.rules
+                .attributes
+                .get(a as usize)
+                .map_or("?", |x| x.0.as_str()),
             u8::from(v)
         ),
         Primitive::Capture(at) => format!("x{}", n(at)),
