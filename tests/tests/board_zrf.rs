@@ -758,6 +758,42 @@ fn a_variant_replaces_whole_sections() {
     assert_eq!(r.board.zones[0].positions.len(), 3);
 }
 
+#[test]
+fn count_condition_reads_as_zillions_writes_it() {
+    // With a player list, and without one (all players), among the other end conditions; a
+    // variant's count-condition replaces the game's end conditions as one group.
+    let text = game_with_block("(n add)").replace(
+        "(board-setup",
+        "(win-condition (W) (pieces-remaining 0 P))\n(count-condition (B W) stalemated)\n\
+         (count-condition (and stalemated (not repetition)))\n(board-setup",
+    );
+    let (r, w) = rules(&text, None);
+    assert!(w.is_empty(), "{w:?}");
+    let kinds: Vec<(Outcome, Vec<u8>)> = r
+        .ends
+        .iter()
+        .map(|e| (e.outcome, e.players.clone()))
+        .collect();
+    assert_eq!(
+        kinds,
+        vec![
+            (Outcome::Win, vec![0]),
+            (Outcome::Count, vec![1, 0]),
+            (Outcome::Count, vec![0, 1])
+        ]
+    );
+    assert_eq!(r.ends[1].test, EndTest::Stalemated);
+    assert_eq!(r.ends[1].span, place(&text, "(count-condition", 0));
+    // A bad test inside is a located error, as for the other conditions.
+    let text = game_with_block("(n add)").replace(
+        "(board-setup",
+        "(count-condition (W B) (captured P))\n(board-setup",
+    );
+    let e = errors(&text);
+    assert_eq!(e.len(), 1, "{e:?}");
+    assert_eq!(e[0].span, place(&text, "(captured", 0));
+}
+
 // ---------------------------------------------------------------------------------------
 // Bad input
 
