@@ -11,6 +11,7 @@
 use super::rules::{MoveTypeId, PieceId, Place, PlayerId, PosId, Rules, Span};
 
 mod ctx;
+pub mod debug;
 mod end;
 mod exec;
 mod movegen;
