@@ -17,6 +17,7 @@ mod exec;
 mod movegen;
 mod perft;
 mod reach;
+pub mod search;
 #[cfg(test)]
 mod tests;
 mod turns;
