@@ -241,14 +241,14 @@ pub fn square_report(
     let mut buf = MoveBuf::default();
     let mut scratch = Scratch::default();
     let drops = piece.is_none();
-    if let Some((at, _)) = judged.partial {
-        if square != Some(at) {
-            report.note = Some(format!(
-                "a partial turn is in progress: only the piece on {} moves",
-                position_name(&ctx, at)
-            ));
-            return Ok(report);
-        }
+    if let Some((at, _)) = judged.partial
+        && square != Some(at)
+    {
+        report.note = Some(format!(
+            "a partial turn is in progress: only the piece on {} moves",
+            position_name(&ctx, at)
+        ));
+        return Ok(report);
     }
     match (square, piece) {
         (Some(at), Some(_)) => {
