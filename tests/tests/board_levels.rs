@@ -495,6 +495,89 @@ fn reversi_a_player_without_a_drop_must_pass() {
     );
 }
 
+/// Fills every square of the Reversi board: ranks 1 to `white_ranks` White, the rest Black.
+fn reversi_full_board(r: &Rules, to_move: PlayerId, white_ranks: u32) -> Position {
+    let mut p = empty_board(r, to_move);
+    for file in 'a'..='h' {
+        for rank in 1..=8u32 {
+            let owner = if rank <= white_ranks {
+                "White"
+            } else {
+                "Black"
+            };
+            put(r, &mut p, &format!("{file}{rank}"), owner, "Disc");
+        }
+    }
+    p
+}
+
+#[test]
+fn reversi_finished_game_goes_to_the_player_with_more_discs() {
+    let r = rules("reversi.zrf");
+    let (black, white) = (player(&r, "Black"), player(&r, "White"));
+    // A full board, 32 discs each: nobody can drop, equal counts are a draw.
+    let mut p = reversi_full_board(&r, black, 4);
+    assert!(
+        play::turns(&r, &p).is_empty(),
+        "a full board has no drop, no pass"
+    );
+    let o = play::outcome(&r, &p, &[]).expect("a full board ends the game");
+    assert_eq!(o.winner, None, "32 against 32 is a draw: {}", o.reason);
+    // One more White disc (33 against 31): White wins, whoever is to move.
+    put(&r, &mut p, "a5", "White", "Disc");
+    for mover in [black, white] {
+        p.turn = usize::from(mover);
+        assert_eq!(p.to_move(&r), mover);
+        let o = play::outcome(&r, &p, &[]).expect("still ended");
+        assert_eq!(
+            o.winner,
+            Some(white),
+            "33 White against 31 Black: {}",
+            o.reason
+        );
+    }
+    // 24 against 40 the other way round: Black wins.
+    let p = reversi_full_board(&r, white, 3);
+    let o = play::outcome(&r, &p, &[]).expect("ended");
+    assert_eq!(
+        o.winner,
+        Some(black),
+        "24 White against 40 Black: {}",
+        o.reason
+    );
+}
+
+#[test]
+fn reversi_game_ended_early_is_counted_not_drawn() {
+    let r = rules("reversi.zrf");
+    let (black, white) = (player(&r, "Black"), player(&r, "White"));
+    // White a1 a2 h8, Black h1: every line from an empty square runs off the board before it
+    // closes, so neither player can drop (and so neither may pass). 3 White against 1 Black.
+    let mut p = empty_board(&r, black);
+    for sq in ["a1", "a2", "h8"] {
+        put(&r, &mut p, sq, "White", "Disc");
+    }
+    put(&r, &mut p, "h1", "Black", "Disc");
+    assert!(play::turns(&r, &p).is_empty());
+    let o = play::outcome(&r, &p, &[]).expect("nobody can drop: the game is over");
+    assert_eq!(o.winner, Some(white), "{}", o.reason);
+    // Equal counts (White a1 h8, Black h1 a8: four lone corners, still no drop for
+    // either) are a draw.
+    p.cells[usize::from(pos(&r, "a2"))] = None;
+    put(&r, &mut p, "a8", "Black", "Disc");
+    assert!(play::turns(&r, &p).is_empty());
+    let o = play::outcome(&r, &p, &[]).expect("still over");
+    assert_eq!(o.winner, None, "{}", o.reason);
+    // A game where someone can still drop is not scored, however lopsided the count:
+    // White d4 d5 d6, Black d3 (White drops on d2 to flip d3).
+    let mut p = empty_board(&r, white);
+    for sq in ["d4", "d5", "d6"] {
+        put(&r, &mut p, sq, "White", "Disc");
+    }
+    put(&r, &mut p, "d3", "Black", "Disc");
+    assert_eq!(play::outcome(&r, &p, &[]), None);
+}
+
 // ---------------------------------------------------------------------------------------
 // Fifteen
 

@@ -17,71 +17,111 @@ pub(crate) fn execute(
 ) {
     let movements = prims.iter().filter(|p| p.level() == 1).count();
     if movements == 1 {
-        // One movement: pick up, clear the destination, set down.
-        for p in prims {
-            match *p {
-                Primitive::Move {
-                    from,
-                    to,
-                    promote,
-                    copy,
-                } => {
-                    let piece = if copy {
-                        get(pos, from)
-                    } else {
-                        take(pos, from)
-                    };
-                    if let Some(piece) = piece {
-                        set(pos, to, Some(promoted(piece, promote)));
-                    }
-                }
-                Primitive::Drop { at, piece } => drop_piece(pos, at, piece, drop_kind),
-                _ => {}
-            }
-        }
+        single_movement(pos, prims, drop_kind);
     } else if movements > 1 {
-        // Pick up every moving piece first (§3.3 step 1).
-        let mut picked: Vec<Option<Piece>> = Vec::with_capacity(movements);
-        for p in prims {
-            if let Primitive::Move { from, copy, .. } = *p {
-                picked.push(if copy {
+        let picked = pick_up(pos, prims, movements);
+        remove_on_destinations(pos, prims, &picked);
+        set_down(pos, prims, &picked, drop_kind);
+    }
+    level2(pos, prims, nplayers);
+    level3(pos, prims);
+    set_last(pos, prims);
+}
+
+/// Level 1 of a move with one movement or drop: pick up, clear the destination, set down
+/// (the same result as the three steps of §3.3, without collecting the pieces).
+pub(crate) fn single_movement(pos: &mut Position, prims: &[Primitive], drop_kind: Option<PieceId>) {
+    for p in prims {
+        match *p {
+            Primitive::Move {
+                from,
+                to,
+                promote,
+                copy,
+            } => {
+                let piece = if copy {
                     get(pos, from)
                 } else {
                     take(pos, from)
-                });
-            }
-        }
-        // Step 2: remove what stands on the destinations (capture by moving); a movement
-        // from an empty square moves nothing and captures nothing (M7).
-        let mut i = 0;
-        for p in prims {
-            match *p {
-                Primitive::Move { to, .. } => {
-                    if matches!(picked.get(i), Some(Some(_))) {
-                        set(pos, to, None);
-                    }
-                    i += 1;
+                };
+                if let Some(piece) = piece {
+                    set(pos, to, Some(promoted(piece, promote)));
                 }
-                Primitive::Drop { at, .. } => set(pos, at, None),
-                _ => {}
             }
-        }
-        // Step 3: set down.
-        let mut i = 0;
-        for p in prims {
-            match *p {
-                Primitive::Move { to, promote, .. } => {
-                    if let Some(Some(piece)) = picked.get(i) {
-                        set(pos, to, Some(promoted(*piece, promote)));
-                    }
-                    i += 1;
-                }
-                Primitive::Drop { at, piece } => drop_piece(pos, at, piece, drop_kind),
-                _ => {}
-            }
+            Primitive::Drop { at, piece } => drop_piece(pos, at, piece, drop_kind),
+            _ => {}
         }
     }
-    // Level 2, in written order (E2 leaves the order free; this is deterministic).
+}
+
+/// §3.3 step 1: picks up every moving piece (a copy leaves the original), in written order
+/// of the movements; `None` for a movement from an empty square.
+pub(crate) fn pick_up(
+    pos: &mut Position,
+    prims: &[Primitive],
+    movements: usize,
+) -> Vec<Option<Piece>> {
+    let mut picked: Vec<Option<Piece>> = Vec::with_capacity(movements);
+    for p in prims {
+        if let Primitive::Move { from, copy, .. } = *p {
+            picked.push(if copy {
+                get(pos, from)
+            } else {
+                take(pos, from)
+            });
+        }
+    }
+    picked
+}
+
+/// §3.3 step 2: removes what stands on the destinations (capture by moving); a movement
+/// from an empty square moves nothing and captures nothing (M7).
+pub(crate) fn remove_on_destinations(
+    pos: &mut Position,
+    prims: &[Primitive],
+    picked: &[Option<Piece>],
+) {
+    let mut i = 0;
+    for p in prims {
+        match *p {
+            Primitive::Move { to, .. } => {
+                if matches!(picked.get(i), Some(Some(_))) {
+                    set(pos, to, None);
+                }
+                i += 1;
+            }
+            Primitive::Drop { at, .. } => set(pos, at, None),
+            _ => {}
+        }
+    }
+}
+
+/// §3.3 step 3: sets the picked-up pieces down (promoted when the movement says so) and
+/// drops the dropped ones.
+pub(crate) fn set_down(
+    pos: &mut Position,
+    prims: &[Primitive],
+    picked: &[Option<Piece>],
+    drop_kind: Option<PieceId>,
+) {
+    let mut i = 0;
+    for p in prims {
+        match *p {
+            Primitive::Move { to, promote, .. } => {
+                if let Some(Some(piece)) = picked.get(i) {
+                    set(pos, to, Some(promoted(*piece, promote)));
+                }
+                i += 1;
+            }
+            Primitive::Drop { at, piece } => drop_piece(pos, at, piece, drop_kind),
+            _ => {}
+        }
+    }
+}
+
+/// Level 2: the piece changes, in written order (E2 leaves the order free; this is
+/// deterministic).
+pub(crate) fn level2(pos: &mut Position, prims: &[Primitive], nplayers: usize) {
     for p in prims {
         match *p {
             Primitive::ChangeType(at, kind) => {
@@ -114,12 +154,19 @@ pub(crate) fn execute(
             _ => {}
         }
     }
-    // Level 3.
+}
+
+/// Level 3: the `capture`s.
+pub(crate) fn level3(pos: &mut Position, prims: &[Primitive]) {
     for p in prims {
         if let Primitive::Capture(at) = *p {
             set(pos, at, None);
         }
     }
+}
+
+/// Records the key primitive (K1) as the last move.
+pub(crate) fn set_last(pos: &mut Position, prims: &[Primitive]) {
     pos.last = prims.iter().find_map(|p| match *p {
         Primitive::Move { from, to, .. } => Some((from, to)),
         Primitive::Drop { at, .. } => Some((NO_POS, at)),

@@ -11,11 +11,13 @@
 use super::rules::{MoveTypeId, PieceId, Place, PlayerId, PosId, Rules, Span};
 
 mod ctx;
+pub mod debug;
 mod end;
 mod exec;
 mod movegen;
 mod perft;
 mod reach;
+pub mod search;
 #[cfg(test)]
 mod tests;
 mod turns;

@@ -215,7 +215,7 @@ pub(crate) fn playout(
 }
 
 /// The player who played the turn that led to `pos`: the previous entry of the turn order.
-fn last_mover(ctx: &Ctx, pos: &Position) -> u8 {
+pub(crate) fn last_mover(ctx: &Ctx, pos: &Position) -> u8 {
     let order = &ctx.rules.turn_order;
     if order.is_empty() {
         ((pos.turn + ctx.nplayers - 1) % ctx.nplayers) as u8
@@ -224,7 +224,7 @@ fn last_mover(ctx: &Ctx, pos: &Position) -> u8 {
     }
 }
 
-fn uniform(rng: &mut ChaCha8Rng, n: usize) -> usize {
+pub(crate) fn uniform(rng: &mut ChaCha8Rng, n: usize) -> usize {
     let n = n.clamp(1, u32::MAX as usize) as u32;
     let zone = (u32::MAX / n) * n;
     loop {
