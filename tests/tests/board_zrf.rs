@@ -518,6 +518,77 @@ fn chinese_checkers_star_board() {
     assert_eq!(s.pieces[0].moves.len(), 6 + 4 * 6);
 }
 
+/// `(x, y, w, h)` of a position's pixel rectangle.
+fn rect(b: &BoardShape, name: &str) -> (i32, i32, i32, i32) {
+    let p = &b.positions[pos(b, name) as usize];
+    (p.x, p.y, p.w, p.h)
+}
+
+#[test]
+fn pixel_rectangles_follow_start_rectangle_and_offsets() {
+    // Chess: (start-rectangle 2 2 70 70), files (68 0), ranks "8/…/1" (0 68).
+    let (c, _) = rules(&corpus("chess.zrf"), None);
+    let b = &c.board;
+    assert_eq!(rect(b, "a8"), (2, 2, 68, 68));
+    // e1: file index 4, rank index 7 ("1" is the eighth name): 2 + 4·68, 2 + 7·68.
+    assert_eq!(rect(b, "e1"), (274, 478, 68, 68));
+    assert_eq!(rect(b, "h1"), (478, 478, 68, 68));
+    assert_eq!(b.pixel_bounds(), (2, 2, 546, 546));
+
+    // Chinese checkers: (start-rectangle 88 8 118 38), files (50 0), ranks "13/…/1" (-25 44):
+    // x = 88 + 50·file − 25·rank index, y = 8 + 44·rank index, 30×30.
+    let (g, _) = rules(&corpus("chinese-checkers.zrf"), Some("Chinese Checkers"));
+    let b = &g.board;
+    // The star's top tip d13 (3, 0), centre g7 (6, 6) and bottom tip j1 (9, 12) stand on
+    // one vertical line, x = 238.
+    assert_eq!(rect(b, "d13"), (238, 8, 30, 30));
+    assert_eq!(rect(b, "g7"), (238, 272, 30, 30));
+    assert_eq!(rect(b, "j1"), (238, 536, 30, 30));
+    // e5 (4, 8): 88 + 200 − 200.
+    assert_eq!(rect(b, "e5"), (88, 360, 30, 30));
+    // Every hex link moves by the same pixel step: e (50, 0), ne (25, −44), nw (−25, −44)
+    // and their opposites, so neighbours are drawn equally far apart.
+    let steps = [
+        ("e", 50, 0),
+        ("w", -50, 0),
+        ("ne", 25, -44),
+        ("sw", -25, 44),
+        ("nw", -25, -44),
+        ("se", 25, 44),
+    ];
+    let mut checked = 0;
+    for p in &b.positions {
+        for (d, dx, dy) in steps {
+            let q = link(b, &p.name, d);
+            if q != NO_POS {
+                let q = &b.positions[q as usize];
+                assert_eq!((q.x - p.x, q.y - p.y), (dx, dy), "{} {d}", p.name);
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 300, "{checked}");
+    // The star is symmetric about x = 238 (centre of the 30-pixel cells at 253): every rank's
+    // positions mirror each other.
+    for p in &b.positions {
+        let mirror = 2 * 238 - p.x;
+        assert!(
+            b.positions.iter().any(|q| q.y == p.y && q.x == mirror),
+            "{} has no mirror image",
+            p.name
+        );
+    }
+    // Rank 10 (index 3) runs a10…j10: a10 at 88 − 75, j10 at 88 + 450 − 75.
+    assert_eq!(rect(b, "a10").0, 13);
+    assert_eq!(rect(b, "j10").0, 463);
+    assert_eq!(b.pixel_bounds(), (13, 8, 463 + 30, 536 + 30));
+
+    // Without a start-rectangle: the first cell at (0, 0), as large as the largest offsets.
+    let (t, _) = rules(&game_with_block("(n add)"), None);
+    assert_eq!(rect(&t.board, "a2"), (0, 0, 1, 1));
+    assert_eq!(rect(&t.board, "b1"), (1, 1, 1, 1));
+}
+
 #[test]
 fn lewthwaite_push_blocks() {
     let text = corpus("lewthwaite.zrf");
@@ -756,6 +827,42 @@ fn a_variant_replaces_whole_sections() {
     assert_eq!(r.ends[0].players, vec![0, 1, 2]);
     // The board is the game's; the zone now has three players.
     assert_eq!(r.board.zones[0].positions.len(), 3);
+}
+
+#[test]
+fn count_condition_reads_as_zillions_writes_it() {
+    // With a player list, and without one (all players), among the other end conditions; a
+    // variant's count-condition replaces the game's end conditions as one group.
+    let text = game_with_block("(n add)").replace(
+        "(board-setup",
+        "(win-condition (W) (pieces-remaining 0 P))\n(count-condition (B W) stalemated)\n\
+         (count-condition (and stalemated (not repetition)))\n(board-setup",
+    );
+    let (r, w) = rules(&text, None);
+    assert!(w.is_empty(), "{w:?}");
+    let kinds: Vec<(Outcome, Vec<u8>)> = r
+        .ends
+        .iter()
+        .map(|e| (e.outcome, e.players.clone()))
+        .collect();
+    assert_eq!(
+        kinds,
+        vec![
+            (Outcome::Win, vec![0]),
+            (Outcome::Count, vec![1, 0]),
+            (Outcome::Count, vec![0, 1])
+        ]
+    );
+    assert_eq!(r.ends[1].test, EndTest::Stalemated);
+    assert_eq!(r.ends[1].span, place(&text, "(count-condition", 0));
+    // A bad test inside is a located error, as for the other conditions.
+    let text = game_with_block("(n add)").replace(
+        "(board-setup",
+        "(count-condition (W B) (captured P))\n(board-setup",
+    );
+    let e = errors(&text);
+    assert_eq!(e.len(), 1, "{e:?}");
+    assert_eq!(e[0].span, place(&text, "(captured", 0));
 }
 
 // ---------------------------------------------------------------------------------------

@@ -133,6 +133,24 @@ pub struct BoardShape {
     pub zones: Vec<Zone>,
 }
 
+impl BoardShape {
+    /// The pixel rectangle that holds every position's rectangle ([`PositionDef::x`] …), as
+    /// `(left, top, right, bottom)`; all zero for a board without positions. For fitting the
+    /// drawn board to a view.
+    pub fn pixel_bounds(&self) -> (i32, i32, i32, i32) {
+        let mut it = self.positions.iter();
+        let Some(first) = it.next() else {
+            return (0, 0, 0, 0);
+        };
+        let right = |p: &PositionDef| p.x.saturating_add(p.w);
+        let bottom = |p: &PositionDef| p.y.saturating_add(p.h);
+        it.fold(
+            (first.x, first.y, right(first), bottom(first)),
+            |(l, t, r, b), p| (l.min(p.x), t.min(p.y), r.max(right(p)), b.max(bottom(p))),
+        )
+    }
+}
+
 /// "No position": off the board in [`BoardShape::links`].
 pub const NO_POS: PosId = PosId::MAX;
 
@@ -145,6 +163,20 @@ pub struct PositionDef {
     pub col: u16,
     /// Row on the drawn board, from the top.
     pub row: u16,
+    /// Left edge of the position's rectangle in the ZRF's pixel space (x from the left):
+    /// the grid's `start-rectangle` moved by each dimension's pixel offset times the
+    /// position's index in that dimension. On hex-like boards (Chinese checkers' ranks
+    /// offset `(-25 44)`) this places each position where Zillions draws it, which
+    /// `col`/`row` cannot. Without a `start-rectangle`, the first cell is at (0, 0).
+    pub x: i32,
+    /// Top edge of the rectangle in pixels (y from the **top**); see [`PositionDef::x`].
+    pub y: i32,
+    /// Width of the rectangle in pixels: the `start-rectangle`'s (right − left); without
+    /// one, the largest horizontal offset of the dimensions (at least 1).
+    pub w: i32,
+    /// Height of the rectangle in pixels: the `start-rectangle`'s (bottom − top); without
+    /// one, the largest vertical offset of the dimensions (at least 1).
+    pub h: i32,
 }
 
 /// A zone: per player, the positions in it.

@@ -39,6 +39,7 @@ fn board(files: u16, ranks: u16, players: usize) -> BoardShape {
                 name: format!("{}{}", (b'a' + col as u8) as char, ranks - row),
                 col,
                 row,
+                ..Default::default()
             });
         }
     }

@@ -87,6 +87,7 @@ pub(crate) fn board(ctx: &mut Ctx, node: &Node, items: &[Node], players: &Names)
     let mut dims: Vec<Dim> = Vec::new();
     let mut gdirs: Vec<(&Node, i64, i64)> = Vec::new();
     let mut saw_dims = false;
+    let mut start: Option<(i64, i64, i64, i64)> = None;
     for item in grid.list().unwrap_or_default().iter().skip(1) {
         let Some((h, args)) = item.head() else {
             ctx.error(item, "expected a (…) section of the grid");
@@ -94,11 +95,13 @@ pub(crate) fn board(ctx: &mut Ctx, node: &Node, items: &[Node], players: &Names)
         };
         match h.as_str() {
             "start-rectangle" => {
-                if args.len() != 4 || args.iter().any(|a| int(a).is_none()) {
-                    ctx.error(
+                let v: Vec<i64> = args.iter().filter_map(int).collect();
+                match v[..] {
+                    [l, t, r, b] if args.len() == 4 => start = Some((l, t, r, b)),
+                    _ => ctx.error(
                         item,
                         "(start-rectangle left top right bottom) needs 4 numbers",
-                    );
+                    ),
                 }
             }
             "dimensions" => {
@@ -181,6 +184,28 @@ pub(crate) fn board(ctx: &mut Ctx, node: &Node, items: &[Node], players: &Names)
         // Both are below MAX_POSITIONS, which fits a u16.
         (c as u16, r as u16)
     };
+    // Where each cell is in the file's pixel space: the start rectangle moved by each
+    // dimension's offset times the cell's index in it.
+    let (left, top, width, height) = match start {
+        Some((l, t, r, b)) => (l.min(r), t.min(b), (r - l).abs(), (b - t).abs()),
+        None => (
+            0,
+            0,
+            v1.0.abs().max(v2.0.abs()).max(1),
+            v1.1.abs().max(v2.1.abs()).max(1),
+        ),
+    };
+    let clamp = |v: i64| v.clamp(i64::from(i32::MIN), i64::from(i32::MAX)) as i32;
+    let pixel = |i: usize, j: usize| -> [i32; 4] {
+        // Indices are below MAX_POSITIONS and values below 10^6: no overflow in i64.
+        let (i, j) = (i as i64, j as i64);
+        [
+            clamp(left + v1.0 * i + v2.0 * j),
+            clamp(top + v1.1 * i + v2.1 * j),
+            clamp(width),
+            clamp(height),
+        ]
+    };
     let (cols, rows) = if swap { (n2, n1) } else { (n1, n2) };
     b.shape.cols = cols as u16;
     b.shape.rows = rows as u16;
@@ -228,11 +253,16 @@ pub(crate) fn board(ctx: &mut Ctx, node: &Node, items: &[Node], players: &Names)
             let id = b.shape.positions.len() as PosId;
             pos_of_cell[cell] = id;
             let (col, row) = place(i, j);
+            let [x, y, w, h] = pixel(i, j);
             b.positions.insert(&cell_name[cell]);
             b.shape.positions.push(PositionDef {
                 name: cell_name[cell].clone(),
                 col,
                 row,
+                x,
+                y,
+                w,
+                h,
             });
         }
     }

@@ -241,11 +241,9 @@ pub(crate) fn compile(
             "board-setup" => setups.push(item),
             "piece" => pieces.push(item),
             "option" => options.push(item),
-            "win-condition" | "loss-condition" | "draw-condition" => ends.push(item),
-            "count-condition" => c.ctx.error(
-                item,
-                "(count-condition …) is not supported by Tilesmith: the game's end would be decided differently",
-            ),
+            "win-condition" | "loss-condition" | "draw-condition" | "count-condition" => {
+                ends.push(item)
+            }
             s if IGNORED_SECTIONS.contains(&s) => {}
             _ => c.ctx.error(
                 item,
@@ -1217,12 +1215,15 @@ impl C {
         }
     }
 
-    /// `(win-condition (Player…) test)` and the loss and draw ones.
+    /// `(win-condition (Player…) test)` and the loss, draw and count ones
+    /// (`(count-condition (Player…) test)`: when the test holds for a listed player, the
+    /// player with the most pieces on the board wins, a tie draws).
     fn end_condition(&mut self, e: &Node) -> Option<EndCondition> {
         let (h, args) = e.head()?;
         let outcome = match h.as_str() {
             "win-condition" => Outcome::Win,
             "loss-condition" => Outcome::Loss,
+            "count-condition" => Outcome::Count,
             _ => Outcome::Draw,
         };
         let (players, test) = match args {
