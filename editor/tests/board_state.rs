@@ -49,7 +49,12 @@ fn cell_of(s: &EditorState, name: &str) -> Pos {
 /// The piece on `name` as shown, as `Player Type`.
 fn piece_on(s: &EditorState, name: &str) -> Option<String> {
     let b = bd(s).shown_board();
-    let i = b.rules.board.positions.iter().position(|p| p.name == name)?;
+    let i = b
+        .rules
+        .board
+        .positions
+        .iter()
+        .position(|p| p.name == name)?;
     bd(s).shown_cells()[i].map(|p| b.describe(&p))
 }
 
@@ -160,7 +165,11 @@ fn painting_pieces_and_the_player_to_move_goes_into_the_saved_level() {
     assert_eq!(saved["to_move"], json!("Black"));
     // The saved level loads anywhere: the engine reads the rules file beside it.
     let doc = tilesmith_engine::load_file(&file).unwrap();
-    assert!(doc.check().iter().all(|p| !p.is_error()), "{:?}", doc.check());
+    assert!(
+        doc.check().iter().all(|p| !p.is_error()),
+        "{:?}",
+        doc.check()
+    );
     let game = doc.start(0).unwrap();
     assert_eq!(game.to_move(), Some(1), "Black to move");
     // Opened again, it is the same design, linked to the same rules file.
@@ -192,7 +201,10 @@ fn edited_rules_compile_after_the_edit_keep_the_last_good_rules_and_save_to_thei
     assert!(d.problems.iter().any(|p| !p.warning), "{:?}", d.problems);
     assert_eq!(piece_on(&s, "a1").as_deref(), Some("Black Man"));
     s.refresh();
-    assert!(s.problems.iter().any(|p| p.is_error()), "check sees the error");
+    assert!(
+        s.problems.iter().any(|p| p.is_error()),
+        "check sees the error"
+    );
     s.apply(Action::Play(PlayAction::Start));
     assert!(!s.playing(), "play is refused while the rules have errors");
     // A good edit: White's promotion zone loses a1; it compiles, the pieces stay.
@@ -215,7 +227,10 @@ fn edited_rules_compile_after_the_edit_keep_the_last_good_rules_and_save_to_thei
     assert_eq!(std::fs::read_to_string(&zrf).unwrap(), edited);
     let saved: Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
     assert_eq!(saved["rules"], json!("checkers.zrf"));
-    assert!(saved.get("setup").is_none(), "the rules' own setup is not repeated");
+    assert!(
+        saved.get("setup").is_none(),
+        "the rules' own setup is not repeated"
+    );
     // Undo goes back to the original text.
     s.apply(Action::Map(MapAction::Undo));
     assert_eq!(bd(&s).design().rest.text, text);
@@ -225,7 +240,12 @@ fn edited_rules_compile_after_the_edit_keep_the_last_good_rules_and_save_to_thei
 fn a_new_level_holds_its_rules_and_opens_again() {
     let s = EditorState::new(tilesmith_editor::kinds::board::new_design());
     let doc = s.doc_json();
-    assert!(doc["rules"]["zrf"].as_str().unwrap().contains("Tic-Tac-Toe"));
+    assert!(
+        doc["rules"]["zrf"]
+            .as_str()
+            .unwrap()
+            .contains("Tic-Tac-Toe")
+    );
     assert!(tilesmith_engine::kind::board::Board.check(&doc).is_empty());
     assert_eq!(Design::from_json(&doc).unwrap(), *bd(&s).design());
     // Tic-tac-toe: 3 × 3 plain squares, coordinates, nobody on the board.
@@ -258,7 +278,13 @@ fn two_plies_of_checkers_by_clicks_and_undo_restores_the_position() {
     // Black first: c3, then d4.
     click(&mut s, "c3");
     let p = play(&s);
-    assert_eq!(p.pick.from.map(|f| p.board.pos_name(f).to_string()).as_deref(), Some("c3"));
+    assert_eq!(
+        p.pick
+            .from
+            .map(|f| p.board.pos_name(f).to_string())
+            .as_deref(),
+        Some("c3")
+    );
     let mut targets: Vec<&str> = p
         .pick
         .targets(p.turns())
@@ -299,7 +325,11 @@ fn a_jump_chain_is_clicked_part_by_part_with_the_same_piece() {
         "Black",
     );
     s.apply(PlayAction::Start);
-    let mut legal: Vec<String> = play(&s).turns().iter().map(|t| t.notation.clone()).collect();
+    let mut legal: Vec<String> = play(&s)
+        .turns()
+        .iter()
+        .map(|t| t.notation.clone())
+        .collect();
     legal.sort();
     assert_eq!(legal, ["b2xd4xb6", "b2xd4xf6"]);
     click(&mut s, "b2");
@@ -309,7 +339,12 @@ fn a_jump_chain_is_clicked_part_by_part_with_the_same_piece() {
     assert_eq!(p.session.steps(), 0);
     assert_eq!(p.pick.keys.len(), 1);
     assert_eq!(p.pick.from.map(|f| p.board.pos_name(f)), Some("d4"));
-    let mut targets: Vec<&str> = p.pick.targets(p.turns()).iter().map(|t| p.board.pos_name(*t)).collect();
+    let mut targets: Vec<&str> = p
+        .pick
+        .targets(p.turns())
+        .iter()
+        .map(|t| p.board.pos_name(*t))
+        .collect();
     targets.sort();
     assert_eq!(targets, ["b6", "f6"]);
     // Another piece cannot take over the chain.
@@ -341,12 +376,20 @@ fn turns_sharing_a_key_are_chosen_from_a_list() {
     let mut s = EditorState::new(level(PROMOTION, json!({})));
     s.apply(PlayAction::Start);
     assert!(s.playing(), "{}", s.status);
-    let legal: Vec<String> = play(&s).turns().iter().map(|t| t.notation.clone()).collect();
+    let legal: Vec<String> = play(&s)
+        .turns()
+        .iter()
+        .map(|t| t.notation.clone())
+        .collect();
     assert_eq!(legal.len(), 2, "{legal:?}");
     click(&mut s, "a1");
     click(&mut s, "a2");
     let p = play(&s);
-    assert_eq!(p.session.steps(), 0, "a click cannot tell them apart (spec M4)");
+    assert_eq!(
+        p.session.steps(),
+        0,
+        "a click cannot tell them apart (spec M4)"
+    );
     assert_eq!(p.pick.choose.len(), 2);
     let rook = p
         .pick

@@ -450,7 +450,11 @@ pub fn read_document(path: &Path) -> Result<(Box<dyn KindDoc>, String), EditorEr
     };
     // The files the level refers to (a board level's rules) were read relative to its folder:
     // the document is made from the value they were read into, not from the text again.
-    if doc.file_problems.iter().any(tilesmith_engine::Problem::is_error) {
+    if doc
+        .file_problems
+        .iter()
+        .any(tilesmith_engine::Problem::is_error)
+    {
         return Err(level(&doc.file_problems));
     }
     match kinds::open_doc(&doc.value) {

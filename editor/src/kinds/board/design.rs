@@ -104,7 +104,10 @@ impl Compiled {
 
     /// The name of player `p` (`?` when out of range).
     pub fn player_name(&self, p: PlayerId) -> &str {
-        self.rules.players.get(p as usize).map_or("?", String::as_str)
+        self.rules
+            .players
+            .get(p as usize)
+            .map_or("?", String::as_str)
     }
 
     /// The name of piece type `k` (`?` when out of range).
@@ -307,7 +310,11 @@ impl Design {
             for (a, (name, _)) in old.rules.attributes.iter().enumerate().take(32) {
                 if let Some(&na) = attrs.get(&lower(name)).filter(|na| **na < 32) {
                     let on = p.attrs & (1 << a) != 0;
-                    bits = if on { bits | 1 << na } else { bits & !(1 << na) };
+                    bits = if on {
+                        bits | 1 << na
+                    } else {
+                        bits & !(1 << na)
+                    };
                 }
             }
             out[at] = Some(Piece {

@@ -81,8 +81,8 @@ fn pixel_lattice(shape: &BoardShape) -> Option<Lattice> {
     let (mut best, mut mx, mut my) = (f64::MAX, 1u32, 1u32);
     for a in 1..=3u32 {
         for b in 1..=3u32 {
-            let cost = ((gx / f64::from(a)) / (gy / f64::from(b))).ln().abs()
-                + 0.01 * f64::from(a * b);
+            let cost =
+                ((gx / f64::from(a)) / (gy / f64::from(b))).ln().abs() + 0.01 * f64::from(a * b);
             if cost < best {
                 (best, mx, my) = (cost, a, b);
             }
@@ -140,11 +140,7 @@ fn name_parts(name: &str) -> (&str, &str) {
 
 /// Labels of the lines of a square board: for each column (`by_col`) or row, the part of the
 /// names of its positions they all share, when they share one.
-fn labels(
-    shape: &BoardShape,
-    cells: &[(usize, usize)],
-    by_col: bool,
-) -> Vec<(usize, String)> {
+fn labels(shape: &BoardShape, cells: &[(usize, usize)], by_col: bool) -> Vec<(usize, String)> {
     let mut found: std::collections::BTreeMap<usize, Option<String>> = Default::default();
     for (p, &(x, y)) in shape.positions.iter().zip(cells) {
         let (letters, digits) = name_parts(&p.name);
@@ -332,8 +328,16 @@ mod tests {
         assert!(l.files.is_empty() && l.ranks.is_empty());
         // A click next to a disc finds it; a click far from any does not.
         assert_eq!(l.snap(Pos::new(1, 1)), Some(0));
-        assert_eq!(l.snap(Pos::new(0, 1)), Some(2), "straight down beats diagonal");
-        assert!((l.disc - 1.2).abs() < 1e-3, "30 px of a 25 px cell: {}", l.disc);
+        assert_eq!(
+            l.snap(Pos::new(0, 1)),
+            Some(2),
+            "straight down beats diagonal"
+        );
+        assert!(
+            (l.disc - 1.2).abs() < 1e-3,
+            "30 px of a 25 px cell: {}",
+            l.disc
+        );
     }
 
     #[test]

@@ -143,9 +143,9 @@ pub fn zone_tint(i: usize) -> Color32 {
     Color32::from_rgb(r, g, b)
 }
 
-/// `base` with the tints of the zones `zones` over it (each at 35 %).
+/// `base` with the tints of the zones `zones` over it (each at 30 %).
 pub fn tinted(base: Color32, zones: impl Iterator<Item = usize>) -> Color32 {
-    zones.fold(base, |c, z| lerp(c, zone_tint(z), 0.35))
+    zones.fold(base, |c, z| lerp(c, zone_tint(z), 0.3))
 }
 
 /// The colour `t` of the way from `a` to `b`.
@@ -254,7 +254,13 @@ mod tests {
         assert_eq!(player_color("White", 0), Color32::from_rgb(246, 244, 236));
         assert_eq!(player_color("Black", 1), Color32::from_rgb(32, 32, 36));
         assert_eq!(player_color("X", 0), Color32::from_rgb(230, 230, 220));
-        assert_eq!(text_on(player_color("White", 0)), Color32::from_rgb(20, 20, 24));
-        assert_eq!(text_on(player_color("Black", 0)), Color32::from_rgb(248, 248, 244));
+        assert_eq!(
+            text_on(player_color("White", 0)),
+            Color32::from_rgb(20, 20, 24)
+        );
+        assert_eq!(
+            text_on(player_color("Black", 0)),
+            Color32::from_rgb(248, 248, 244)
+        );
     }
 }

@@ -225,7 +225,7 @@ impl BoardDoc {
     /// The piece on each position as shown: the game's while playing, else the design's.
     pub fn shown_cells(&self) -> Vec<Option<tilesmith_engine::kind::board::play::Piece>> {
         match &self.play {
-            Some(p) => p.game().position().cells.clone(),
+            Some(p) => p.shown_cells(),
             None => self.map.level.cells(),
         }
     }
@@ -244,7 +244,11 @@ impl BoardDoc {
     }
 
     /// Sets every position to `cells` as one cells edit named `what`.
-    fn set_cells(&mut self, what: &str, cells: &[Option<tilesmith_engine::kind::board::play::Piece>]) {
+    fn set_cells(
+        &mut self,
+        what: &str,
+        cells: &[Option<tilesmith_engine::kind::board::play::Piece>],
+    ) {
         let d = &self.map.level;
         let new: Vec<(Pos, Cell)> = d
             .board
@@ -343,7 +347,10 @@ impl KindDoc for BoardDoc {
         if let Some(old) = old.as_any_mut().downcast_mut::<BoardDoc>() {
             let (a, b) = (&old.design().board.rules, &self.design().board.rules);
             if a.players == b.players
-                && a.pieces.iter().map(|p| &p.name).eq(b.pieces.iter().map(|p| &p.name))
+                && a.pieces
+                    .iter()
+                    .map(|p| &p.name)
+                    .eq(b.pieces.iter().map(|p| &p.name))
             {
                 self.primary = old.primary;
                 self.secondary = old.secondary;

@@ -14,7 +14,7 @@
 use std::sync::Arc;
 
 use serde_json::Value;
-use tilesmith_engine::kind::board::play::{Move, Primitive, TurnMove};
+use tilesmith_engine::kind::board::play::{Move, Piece, Primitive, TurnMove, execute};
 use tilesmith_engine::kind::board::rules::PosId;
 use tilesmith_engine::kind::board::{Board, BoardGame};
 use tilesmith_engine::{Input, Problem};
@@ -176,16 +176,15 @@ impl Pick {
             return self.take(turns, key, matched);
         }
         if !self.keys.is_empty() {
-            return Clicked::Nothing(format!("the chain goes on from where the piece stands, not {name}"));
+            return Clicked::Nothing(format!(
+                "the chain goes on from where the piece stands, not {name}"
+            ));
         }
         if at == from {
             self.from = None;
             return Clicked::Selected;
         }
-        self.from = next
-            .iter()
-            .any(|(_, k)| k.from == Some(at))
-            .then_some(at);
+        self.from = next.iter().any(|(_, k)| k.from == Some(at)).then_some(at);
         Clicked::Selected
     }
 
@@ -193,8 +192,9 @@ impl Pick {
     fn take(&mut self, turns: &[TurnMove], key: Key, matched: Vec<usize>) -> Clicked {
         self.keys.push(key);
         let n = self.keys.len();
-        let (done, longer): (Vec<usize>, Vec<usize>) =
-            matched.into_iter().partition(|&i| turns[i].parts.len() == n);
+        let (done, longer): (Vec<usize>, Vec<usize>) = matched
+            .into_iter()
+            .partition(|&i| turns[i].parts.len() == n);
         match (done.as_slice(), longer.first()) {
             (&[one], None) => {
                 *self = Pick::default();
@@ -292,6 +292,23 @@ impl BoardPlay {
             Clicked::Nothing(why) => self.note = Some(why),
             Clicked::Selected | Clicked::Chain | Clicked::Choose => {}
         }
+    }
+
+    /// The piece on each position as shown: the game's position, with the parts of the chain
+    /// clicked so far executed (the piece stands where the chain has taken it, the pieces it
+    /// jumped are gone).
+    pub fn shown_cells(&self) -> Vec<Option<Piece>> {
+        let g = self.game();
+        let mut pos = g.position().clone();
+        let turns = self.turns();
+        if !self.pick.keys.is_empty()
+            && let Some(&i) = self.pick.candidates(turns).first()
+        {
+            for mv in turns[i].parts.iter().take(self.pick.keys.len()) {
+                execute(g.rules(), &mut pos, mv);
+            }
+        }
+        pos.cells
     }
 
     /// The notation of each turn played (and undone but redoable), turn 1 first.

@@ -5,6 +5,7 @@
 //! the chain so far, the legal targets, and a banner when the game is over.
 
 use eframe::egui::{self, Align2, Color32, FontId, Painter, RichText, Stroke, Ui};
+use tilesmith_engine::kind::board::play::Primitive;
 use tilesmith_engine::kind::board::rules::{NO_POS, PosId};
 use tilesmith_engine::{Game as _, Input, Pos, Status};
 
@@ -15,7 +16,9 @@ use crate::doc::ui::MapGeom;
 use crate::state::{Action, PlayAction};
 
 fn step(out: &mut Vec<Action>, i: usize) {
-    out.push(Action::from(PlayAction::Step(Some(Input::Choice(i as u32)))));
+    out.push(Action::from(PlayAction::Step(Some(Input::Choice(
+        i as u32,
+    )))));
 }
 
 /// A coloured frame with `text`.
@@ -40,16 +43,22 @@ fn status_ui(ui: &mut Ui, p: &BoardPlay) {
         }
         Status::Won {
             winner: Some(w), ..
-        } => banner(ui, Color32::from_rgb(40, 120, 40), format!("Game over: {w} wins")),
+        } => banner(
+            ui,
+            Color32::from_rgb(40, 120, 40),
+            format!("Game over: {w} wins"),
+        ),
         Status::Won { .. } => banner(ui, Color32::from_rgb(40, 120, 40), "Solved".into()),
         Status::Draw { reason } => banner(
             ui,
             Color32::from_rgb(90, 90, 110),
             format!("Game over: draw ({reason})"),
         ),
-        Status::Lost { reason } => {
-            banner(ui, Color32::from_rgb(120, 40, 40), format!("Game over: {reason}"))
-        }
+        Status::Lost { reason } => banner(
+            ui,
+            Color32::from_rgb(120, 40, 40),
+            format!("Game over: {reason}"),
+        ),
     }
 }
 
@@ -58,21 +67,21 @@ fn history_buttons(ui: &mut Ui, p: &BoardPlay, out: &mut Vec<Action>) {
     let s = &p.session;
     ui.horizontal(|ui| {
         if ui
-            .add_enabled(s.steps() > 0, egui::Button::new("Undo"))
+            .add_enabled(s.steps() > 0, egui::Button::new("Undo move"))
             .on_hover_text("Take back the last turn (Z or Backspace)")
             .clicked()
         {
             out.push(PlayAction::Back.into());
         }
         if ui
-            .add_enabled(s.steps() < s.history_len(), egui::Button::new("Redo"))
+            .add_enabled(s.steps() < s.history_len(), egui::Button::new("Redo move"))
             .on_hover_text("Play the undone turn again")
             .clicked()
         {
             out.push(PlayAction::Forward.into());
         }
         if ui
-            .add_enabled(s.steps() > 0, egui::Button::new("Restart"))
+            .add_enabled(s.steps() > 0, egui::Button::new("Restart game"))
             .on_hover_text("Back to the position the game started from (R)")
             .clicked()
         {
@@ -104,9 +113,20 @@ fn pick_ui(ui: &mut Ui, p: &BoardPlay, out: &mut Vec<Action>) {
         let chain: Vec<String> = pick
             .keys
             .iter()
-            .map(|k| {
+            .enumerate()
+            .map(|(n, k)| {
                 let from = k.from.map_or(String::new(), |f| b.pos_name(f).to_string());
-                format!("{from}-{}", b.pos_name(k.to))
+                let takes = pick.candidates(turns).first().is_some_and(|&i| {
+                    turns[i].parts[n]
+                        .primitives
+                        .iter()
+                        .any(|x| matches!(x, Primitive::Capture(_)))
+                });
+                format!(
+                    "{from}{}{}",
+                    if takes { 'x' } else { '-' },
+                    b.pos_name(k.to)
+                )
             })
             .collect();
         ui.label(format!(
@@ -129,7 +149,9 @@ fn pick_ui(ui: &mut Ui, p: &BoardPlay, out: &mut Vec<Action>) {
             b.pos_name(f)
         ));
     } else if p.session.game.status() == Status::Running {
-        ui.label(RichText::new("Click a piece, then where it goes (or a legal move below).").weak());
+        ui.label(
+            RichText::new("Click a piece, then where it goes (or a legal move below).").weak(),
+        );
     }
     if let Some(n) = &p.note {
         ui.label(RichText::new(n).weak().italics());
@@ -174,7 +196,11 @@ fn played_ui(ui: &mut Ui, p: &BoardPlay, out: &mut Vec<Action>) {
         .max_height(140.0)
         .show(ui, |ui| {
             ui.horizontal_wrapped(|ui| {
-                for (i, w) in played.iter().enumerate().take(p.session.history_len() as usize) {
+                for (i, w) in played
+                    .iter()
+                    .enumerate()
+                    .take(p.session.history_len() as usize)
+                {
                     let mut text = RichText::new(format!("{}. {w}", i + 1)).monospace();
                     if i >= now {
                         text = text.weak().italics();
@@ -237,7 +263,7 @@ pub fn paint_overlays(painter: &Painter, p: &BoardPlay, g: &MapGeom) {
     if let Some(c) = p.pick.from.and_then(|f| center(p, g, f)) {
         look::paint_mark(painter, square(c), look::SELECTED, round);
     }
-    let cells = &p.game().position().cells;
+    let cells = p.shown_cells();
     for t in p.pick.targets(turns) {
         if let Some(c) = center(p, g, t) {
             look::paint_target(painter, c, radius, cells[t as usize].is_some());

@@ -84,7 +84,10 @@ fn summary_ui(ui: &mut Ui, d: &BoardDoc, waiting: bool) {
     let errors = problems.iter().filter(|p| !p.warning).count();
     let warnings = problems.len() - errors;
     let (text, color) = if waiting {
-        ("compiling after a pause in typing…".to_string(), Color32::GRAY)
+        (
+            "compiling after a pause in typing…".to_string(),
+            Color32::GRAY,
+        )
     } else if errors > 0 {
         (
             format!(

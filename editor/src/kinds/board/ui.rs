@@ -167,7 +167,12 @@ fn brush_button(ui: &mut Ui, d: &BoardDoc, cell: Cell, size: f32) -> egui::Respo
         (d.secondary, Color32::from_rgb(80, 170, 255)),
     ] {
         if brush == cell {
-            p.rect_stroke(rect, 3.0, egui::Stroke::new(2.0, color), egui::StrokeKind::Inside);
+            p.rect_stroke(
+                rect,
+                3.0,
+                egui::Stroke::new(2.0, color),
+                egui::StrokeKind::Inside,
+            );
         }
     }
     let name = cell.map_or_else(|| "eraser".to_string(), |c| b.describe(&c));
@@ -197,7 +202,7 @@ fn palette_ui(ui: &mut Ui, d: &BoardDoc, out: &mut Vec<Action>) {
         }
     };
     for (pl, name) in b.rules.players.iter().enumerate() {
-        ui.label(RichText::new(name).strong());
+        ui.label(RichText::new(format!("{name}'s pieces")).strong());
         ui.horizontal_wrapped(|ui| {
             for k in 0..b.rules.pieces.len() {
                 let cell = Some(b.piece(pl as PlayerId, k as u8));
@@ -209,7 +214,7 @@ fn palette_ui(ui: &mut Ui, d: &BoardDoc, out: &mut Vec<Action>) {
     ui.horizontal(|ui| {
         let r = brush_button(ui, d, None, 30.0);
         clicked(r, None, out);
-        ui.label("eraser");
+        ui.label(RichText::new("empties positions").weak());
     });
     ui.separator();
     if ui
@@ -289,13 +294,10 @@ fn level_ui(ui: &mut Ui, d: &BoardDoc, cache: &mut (u64, Vec<String>), out: &mut
 fn to_move_ui(ui: &mut Ui, d: &BoardDoc, out: &mut Vec<Action>) {
     let design = d.design();
     let b = &design.board;
-    let first = b
-        .rules
-        .turn_order
-        .first()
-        .map_or_else(|| b.player_name(0).to_string(), |t| {
-            b.player_name(t.player).to_string()
-        });
+    let first = b.rules.turn_order.first().map_or_else(
+        || b.player_name(0).to_string(),
+        |t| b.player_name(t.player).to_string(),
+    );
     let shown = design
         .rest
         .to_move
@@ -440,26 +442,62 @@ fn paint_board(painter: &Painter, d: &BoardDoc, tints: &ZoneTints, g: &MapGeom) 
         let radius = g.zoom * l.disc * 0.5;
         for i in 0..l.len() as PosId {
             let fill = look::tinted(look::PLAIN, tints.of(b, i));
-            let edge = egui::Stroke::new((radius * 0.08).max(0.5), look::lerp(fill, Color32::BLACK, 0.5));
+            let edge = egui::Stroke::new(
+                (radius * 0.08).max(0.5),
+                look::lerp(fill, Color32::BLACK, 0.5),
+            );
             painter.circle(center(i), radius, fill, edge);
+        }
+    }
+    if g.zoom >= 12.0 {
+        // Each tinted zone also frames its positions in its colour, inside the edge.
+        for i in 0..l.len() as PosId {
+            for (k, z) in tints.of(b, i).enumerate() {
+                let inset = 1.5 + 3.0 * k as f32;
+                let stroke = egui::Stroke::new(2.0, look::zone_tint(z));
+                if l.squares {
+                    let r = g.cell_rect(l.cell[i as usize]).shrink(inset);
+                    painter.rect_stroke(r, 0.0, stroke, egui::StrokeKind::Inside);
+                } else {
+                    painter.circle_stroke(center(i), g.zoom * l.disc * 0.5 - inset, stroke);
+                }
+            }
         }
     }
     if g.zoom >= 10.0 {
         let font = egui::FontId::proportional((g.zoom * 0.4).min(18.0));
         for (x, t) in &l.files {
             let r = g.cell_rect(Pos::new(*x, l.height - 1));
-            painter.text(r.center(), egui::Align2::CENTER_CENTER, t, font.clone(), look::LABEL);
+            painter.text(
+                r.center(),
+                egui::Align2::CENTER_CENTER,
+                t,
+                font.clone(),
+                look::LABEL,
+            );
         }
         for (y, t) in &l.ranks {
             let r = g.cell_rect(Pos::new(0, *y));
-            painter.text(r.center(), egui::Align2::CENTER_CENTER, t, font.clone(), look::LABEL);
+            painter.text(
+                r.center(),
+                egui::Align2::CENTER_CENTER,
+                t,
+                font.clone(),
+                look::LABEL,
+            );
         }
     }
     let radius = piece_radius(b, g.zoom);
     for (i, c) in d.shown_cells().iter().enumerate() {
         if let Some(p) = c {
             let label = b.labels.get(p.kind as usize).map_or("?", String::as_str);
-            look::paint_piece(painter, center(i as PosId), radius, player_color(b, p.player), label);
+            look::paint_piece(
+                painter,
+                center(i as PosId),
+                radius,
+                player_color(b, p.player),
+                label,
+            );
         }
     }
     let Some(s) = d.map.stroke.as_ref().filter(|_| d.play.is_none()) else {
