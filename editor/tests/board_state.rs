@@ -436,3 +436,26 @@ fn cells_copy_as_json_and_paste_back() {
     s.apply(MapAction::Paste);
     assert_eq!(piece_on(&s, "c3").as_deref(), Some("O Man"));
 }
+
+#[test]
+fn a_rules_file_with_errors_opens_to_be_fixed_and_its_board_appears_when_it_compiles() {
+    let dir = tempfile::tempdir().unwrap();
+    let zrf = dir.path().join("broken.zrf");
+    let good = std::fs::read_to_string(corpus("english-checkers.zrf")).unwrap();
+    let broken = good.replacen("(players Black White)", "(players Black White", 1);
+    assert_ne!(broken, good);
+    std::fs::write(&zrf, &broken).unwrap();
+    let mut s = open(&zrf);
+    let d = bd(&s).design();
+    assert!(d.problems.iter().any(|p| !p.warning), "{:?}", d.problems);
+    assert_eq!(s.map_size(), (1, 1), "no board yet");
+    s.refresh();
+    assert!(s.problems.iter().any(|p| p.is_error()));
+    // The level as saved keeps the text; fixed, the board and its setup appear.
+    assert_eq!(s.doc_json()["rules"]["zrf"], json!(broken));
+    s.apply(BoardAction::SetRules(good));
+    assert_eq!(s.map_size(), (9, 9));
+    assert_eq!(piece_on(&s, "a1").as_deref(), Some("Black Man"));
+    s.refresh();
+    assert!(s.problems.iter().all(|p| !p.is_error()), "{:?}", s.problems);
+}

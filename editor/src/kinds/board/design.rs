@@ -158,6 +158,9 @@ pub struct Rest {
     pub last: Option<Value>,
     /// The level had a `setup` member (then it is always written back).
     pub had_setup: bool,
+    /// While the rules have not compiled since the level was opened: its `setup` and
+    /// `attributes` members as written (kept, written back, and read once the rules compile).
+    pub raw: Option<Map<String, Value>>,
     /// `name` and the members this format does not use, in their order.
     pub extra: Map<String, Value>,
 }
@@ -265,6 +268,17 @@ impl Design {
         d.rest.text = text;
         d.rest.variant = variant;
         match zrf::compile(&d.rest.text, d.rest.variant.as_deref()) {
+            Ok(_) if d.rest.raw.is_some() => {
+                // The first rules that compile: the level's own members are read now.
+                let doc = d.to_json();
+                match Design::from_json(&doc) {
+                    Ok(read) => return read,
+                    Err(_) => {
+                        d.rest.raw = None;
+                        return d.with_rules(d.rest.text.clone(), d.rest.variant.clone());
+                    }
+                }
+            }
             Ok((rules, warnings)) => {
                 let new = Compiled::new(Arc::new(rules));
                 d.map = self.carried_to(&new);
@@ -389,15 +403,29 @@ impl Design {
             o.insert("variant".into(), json!(v));
         }
         let cells = self.cells();
-        if r.had_setup || cells != self.board.initial {
-            o.insert("setup".into(), self.setup_json(&cells));
+        match &r.raw {
+            Some(raw) => {
+                if let Some(v) = raw.get("setup") {
+                    o.insert("setup".into(), v.clone());
+                }
+            }
+            None if r.had_setup || cells != self.board.initial => {
+                o.insert("setup".into(), self.setup_json(&cells));
+            }
+            None => {}
         }
         if let Some(v) = &r.reserve {
             o.insert("reserve".into(), v.clone());
         }
-        let attributes = self.attributes_json(&cells);
-        if !attributes.is_empty() {
-            o.insert("attributes".into(), Value::Object(attributes));
+        let attributes = match &r.raw {
+            Some(raw) => raw.get("attributes").cloned(),
+            None => {
+                let a = self.attributes_json(&cells);
+                (!a.is_empty()).then_some(Value::Object(a))
+            }
+        };
+        if let Some(a) = attributes {
+            o.insert("attributes".into(), a);
         }
         if let Some(v) = &r.to_move {
             o.insert("to_move".into(), json!(v));
@@ -438,6 +466,68 @@ impl Design {
         };
         let name = rel.to_string_lossy().replace('\\', "/");
         Ok(self.json_with(json!(name)))
+    }
+}
+
+/// The members of a board level the format reads (the others are kept as they are).
+const MEMBERS: [&str; 9] = [
+    "kind",
+    "rules",
+    "variant",
+    "setup",
+    "reserve",
+    "attributes",
+    "to_move",
+    "turn",
+    "last",
+];
+
+impl Design {
+    /// The design of a level document whose rules text (held in it) does not compile: no
+    /// board, the text and every member kept. `None` when the document has another problem.
+    fn uncompiled(doc: &Value) -> Option<Design> {
+        let o = doc.as_object()?;
+        let r = o.get("rules")?.as_object()?;
+        let text = r.get("zrf")?.as_str()?.to_string();
+        let string = |v: Option<&Value>| match v {
+            None => Some(None),
+            Some(Value::String(s)) => Some(Some(s.clone())),
+            Some(_) => None,
+        };
+        let file = string(r.get("file"))?;
+        let variant = string(o.get("variant"))?;
+        if text.len() > zrf::MAX_ZRF_BYTES {
+            return None;
+        }
+        let problems = zrf::compile(&text, variant.as_deref()).err()?;
+        let board = Compiled::new(Arc::new(Rules::default()));
+        let raw = ["setup", "attributes"]
+            .iter()
+            .filter_map(|k| o.get(*k).map(|v| (k.to_string(), v.clone())))
+            .collect();
+        let rest = Rest {
+            link: link_of(file.as_deref(), &text),
+            text,
+            file,
+            variant,
+            to_move: o.get("to_move").and_then(Value::as_str).map(str::to_string),
+            turn: o.get("turn").cloned(),
+            reserve: o.get("reserve").cloned(),
+            last: o.get("last").cloned(),
+            had_setup: o.contains_key("setup"),
+            raw: Some(raw),
+            extra: o
+                .iter()
+                .filter(|(k, _)| !MEMBERS.contains(&k.as_str()))
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect(),
+        };
+        Some(Design {
+            map: board.map_of(&[]),
+            board: Arc::new(board),
+            problems: Arc::new(problems),
+            rest,
+        })
     }
 }
 
@@ -489,8 +579,13 @@ impl MapLevel for Design {
         }
     }
 
+    /// A level whose rules text does not compile opens too (to be fixed in the Rules tab),
+    /// with no board until it compiles; any other error refuses it.
     fn from_json(doc: &Value) -> Result<Self, Vec<Problem>> {
-        let level = BoardLevel::from_json(doc)?;
+        let level = match BoardLevel::from_json(doc) {
+            Ok(level) => level,
+            Err(p) => return Design::uncompiled(doc).ok_or(p),
+        };
         let Some(o) = doc.as_object() else {
             return Err(vec![Problem::error(
                 JsonPath::root(),
@@ -510,6 +605,7 @@ impl MapLevel for Design {
             reserve: o.get("reserve").cloned(),
             last: o.get("last").cloned(),
             had_setup: o.contains_key("setup"),
+            raw: None,
             extra: level.extra.clone(),
         };
         Ok(Design {

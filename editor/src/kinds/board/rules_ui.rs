@@ -33,6 +33,8 @@ pub struct RulesPane {
     synced: String,
     /// When the buffer was last typed in (seconds of UI time), while not yet committed.
     typed_at: Option<f64>,
+    /// A line to scroll to (a problem was clicked).
+    jump: Option<usize>,
 }
 
 impl RulesPane {
@@ -88,6 +90,11 @@ fn summary_ui(ui: &mut Ui, d: &BoardDoc, waiting: bool) {
             "compiling after a pause in typing…".to_string(),
             Color32::GRAY,
         )
+    } else if errors > 0 && d.design().rest.raw.is_some() {
+        (
+            format!("{errors} error(s), {warnings} warning(s): no board until the rules compile"),
+            ERROR,
+        )
     } else if errors > 0 {
         (
             format!(
@@ -110,7 +117,12 @@ fn summary_ui(ui: &mut Ui, d: &BoardDoc, waiting: bool) {
 
 /// The code pane: `text` with line numbers, problem lines tinted and their messages written
 /// after them. Returns the editor's response.
-fn code_pane(ui: &mut Ui, text: &mut String, problems: &[ZrfProblem]) -> egui::Response {
+fn code_pane(
+    ui: &mut Ui,
+    text: &mut String,
+    problems: &[ZrfProblem],
+    jump: &mut Option<usize>,
+) -> egui::Response {
     let marks = marks(problems);
     let font = FontId::monospace(12.0);
     let mut layouter = |ui: &Ui, buf: &dyn egui::TextBuffer, _wrap: f32| {
@@ -145,6 +157,11 @@ fn code_pane(ui: &mut Ui, text: &mut String, problems: &[ZrfProblem]) -> egui::R
     for row in &out.galley.rows {
         let top = out.galley_pos + row.pos.to_vec2();
         if starts {
+            if *jump == Some(line) {
+                let r = egui::Rect::from_min_size(top, egui::vec2(8.0, row.rect().height()));
+                ui.scroll_to_rect(r, Some(egui::Align::Center));
+                *jump = None;
+            }
             let mark = marks.get(&line);
             let color = match mark {
                 Some((true, _)) => ERROR,
@@ -176,8 +193,8 @@ fn code_pane(ui: &mut Ui, text: &mut String, problems: &[ZrfProblem]) -> egui::R
     out.response.response
 }
 
-/// The problems under the pane, each at its line and column.
-fn problems_ui(ui: &mut Ui, problems: &[ZrfProblem]) {
+/// The problems under the pane, each at its line and column; a click shows the line.
+fn problems_ui(ui: &mut Ui, problems: &[ZrfProblem], jump: &mut Option<usize>) {
     if problems.is_empty() {
         return;
     }
@@ -188,7 +205,7 @@ fn problems_ui(ui: &mut Ui, problems: &[ZrfProblem]) {
         } else {
             ("error", ERROR)
         };
-        ui.add(
+        let r = ui.add(
             egui::Label::new(
                 RichText::new(format!(
                     "line {}, column {}: {word}: {}",
@@ -196,8 +213,11 @@ fn problems_ui(ui: &mut Ui, problems: &[ZrfProblem]) {
                 ))
                 .color(color),
             )
-            .sense(Sense::hover()),
+            .sense(Sense::click()),
         );
+        if r.on_hover_text("click to show the line").clicked() {
+            *jump = Some((p.span.line as usize).max(1));
+        }
     }
 }
 
@@ -221,7 +241,7 @@ pub fn rules_ui(ui: &mut Ui, d: &BoardDoc, pane: &mut RulesPane, out: &mut Vec<A
         .max_height((ui.available_height() - 120.0).max(240.0))
         .show(ui, |ui| {
             ui.add_enabled_ui(!playing, |ui| {
-                let r = code_pane(ui, &mut pane.buffer, &d.design().problems)
+                let r = code_pane(ui, &mut pane.buffer, &d.design().problems, &mut pane.jump)
                     .accessible_name("rules text");
                 if r.changed() {
                     pane.typed_at = Some(now);
@@ -239,5 +259,5 @@ pub fn rules_ui(ui: &mut Ui, d: &BoardDoc, pane: &mut RulesPane, out: &mut Vec<A
                 .request_repaint_after(std::time::Duration::from_secs_f64(PAUSE));
         }
     }
-    problems_ui(ui, &d.design().problems);
+    problems_ui(ui, &d.design().problems, &mut pane.jump);
 }
