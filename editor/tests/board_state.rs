@@ -459,3 +459,40 @@ fn a_rules_file_with_errors_opens_to_be_fixed_and_its_board_appears_when_it_comp
     s.refresh();
     assert!(s.problems.iter().all(|p| !p.is_error()), "{:?}", s.problems);
 }
+
+#[test]
+fn a_recorded_game_replays_from_the_notations_and_the_position_becomes_the_design() {
+    let text = std::fs::read_to_string(corpus("english-checkers.zrf")).unwrap();
+    let mut s = EditorState::new(level(&text, json!({"variant": "English Checkers"})));
+    s.apply(PlayAction::Start);
+    for sq in ["c3", "d4", "f6", "e5", "d4", "f6"] {
+        click(&mut s, sq);
+    }
+    // Black's d4 jumped e5: a capture.
+    assert_eq!(play(&s).played(), ["c3-d4", "f6-e5", "d4xf6"]);
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("game.replay.json");
+    s.dialogs = Box::new(tilesmith_editor::files::ScriptedDialogs {
+        saves: vec![file.clone()],
+        ..Default::default()
+    });
+    s.apply(PlayAction::Record);
+    let replay: Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    assert_eq!(replay["inputs"], json!("c3-d4 f6-e5 d4xf6"));
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_tilesmith"))
+        .args(["run", "--replay"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // The position in play becomes the design: White to move, e5 gone.
+    s.apply(PlayAction::UseAsDesign);
+    s.apply(PlayAction::Stop);
+    assert_eq!(piece_on(&s, "e5"), None);
+    assert_eq!(piece_on(&s, "f6").as_deref(), Some("Black Man"));
+    assert_eq!(bd(&s).design().rest.to_move.as_deref(), Some("White"));
+}

@@ -228,6 +228,23 @@ pub fn play_ui(ui: &mut Ui, d: &BoardDoc, out: &mut Vec<Action>) {
     legal_ui(ui, p, out);
     ui.separator();
     played_ui(ui, p, out);
+    ui.separator();
+    ui.horizontal(|ui| {
+        if ui
+            .button("Use this position as the design")
+            .on_hover_text("The position in play becomes the design (one undo step)")
+            .clicked()
+        {
+            out.push(PlayAction::UseAsDesign.into());
+        }
+        if ui
+            .button("Record replay…")
+            .on_hover_text("Save the moves played as a replay (their notations)")
+            .clicked()
+        {
+            out.push(PlayAction::Record.into());
+        }
+    });
 }
 
 /// The screen centre of position `i`.
