@@ -189,16 +189,19 @@ impl Layout {
         } else {
             (Vec::new(), Vec::new())
         };
-        let left = usize::from(!ranks.is_empty());
-        let bottom = usize::from(!files.is_empty());
+        // Square boards: a column for the ranks, a row for the files. Hex-like boards: a
+        // cell all round, as their discs reach past their cells.
+        let pad = usize::from(!lat.squares);
+        let left = usize::from(!ranks.is_empty()).max(pad);
+        let bottom = usize::from(!files.is_empty()).max(pad);
         let w = lat.cells.iter().map(|c| c.0).max().unwrap_or(0) + 1;
         let h = lat.cells.iter().map(|c| c.1).max().unwrap_or(0) + 1;
-        let (width, height) = (w + left, h + bottom);
+        let (width, height) = (w + left + pad, h + bottom + pad);
         let mut at = vec![None; width * height];
         let cell: Vec<Pos> = lat
             .cells
             .iter()
-            .map(|&(x, y)| Pos::new(x + left, y))
+            .map(|&(x, y)| Pos::new(x + left, y + pad))
             .collect();
         for (i, c) in cell.iter().enumerate() {
             at[c.y * width + c.x] = Some(i as PosId);
@@ -324,15 +327,18 @@ mod tests {
         ]);
         let l = Layout::new(&s);
         assert!(!l.squares);
-        assert_eq!(l.cell, [Pos::new(1, 0), Pos::new(3, 0), Pos::new(0, 2)]);
+        // A cell of margin all round (the discs reach past their cells).
+        assert_eq!(l.cell, [Pos::new(2, 1), Pos::new(4, 1), Pos::new(1, 3)]);
+        assert_eq!((l.width, l.height), (6, 5));
         assert!(l.files.is_empty() && l.ranks.is_empty());
         // A click next to a disc finds it; a click far from any does not.
-        assert_eq!(l.snap(Pos::new(1, 1)), Some(0));
+        assert_eq!(l.snap(Pos::new(2, 2)), Some(0));
         assert_eq!(
-            l.snap(Pos::new(0, 1)),
+            l.snap(Pos::new(1, 2)),
             Some(2),
             "straight down beats diagonal"
         );
+        assert_eq!(l.snap(Pos::new(5, 4)), None);
         assert!(
             (l.disc - 1.2).abs() < 1e-3,
             "30 px of a 25 px cell: {}",
