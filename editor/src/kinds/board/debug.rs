@@ -3,7 +3,7 @@
 //! legality filter and `move-priorities` removed, stepping a move level by level, a search
 //! within a time budget) is being written on the engine's `board-extra` branch.
 //!
-//! When it lands, the debugger is a page of the Rules tab ([`super::ui::RulesPage::Debugger`]):
+//! When it lands, the debugger is a page of the Rules tab (`RulesPage::Debugger` in `ui.rs`):
 //! click a square and see every move generated for the piece there (or every drop), grouped
 //! by move definition, each with its primitives in written order, its execution level, the
 //! key primitive marked and the move type; hover a move to see its result on the board. The

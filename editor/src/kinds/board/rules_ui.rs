@@ -35,6 +35,8 @@ pub struct RulesPane {
     typed_at: Option<f64>,
     /// A line to scroll to (a problem was clicked).
     jump: Option<usize>,
+    /// The document (`EditorState::doc_serial`) the buffer belongs to.
+    serial: u64,
 }
 
 impl RulesPane {
@@ -222,8 +224,19 @@ fn problems_ui(ui: &mut Ui, problems: &[ZrfProblem], jump: &mut Option<usize>) {
 }
 
 /// The Rules text page.
-pub fn rules_ui(ui: &mut Ui, d: &BoardDoc, pane: &mut RulesPane, out: &mut Vec<Action>) {
+pub fn rules_ui(
+    ui: &mut Ui,
+    (d, serial): (&BoardDoc, u64),
+    pane: &mut RulesPane,
+    out: &mut Vec<Action>,
+) {
     let text = &d.design().rest.text;
+    if pane.serial != serial {
+        // Another document: text typed for the previous one is dropped.
+        pane.serial = serial;
+        pane.typed_at = None;
+        pane.synced.clear();
+    }
     if pane.typed_at.is_none() && pane.synced != *text {
         pane.buffer.clone_from(text);
         pane.synced.clone_from(text);

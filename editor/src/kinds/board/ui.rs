@@ -111,7 +111,7 @@ pub struct BoardUi {
     /// The rules text being typed.
     pub rules: RulesPane,
     /// The variants of the rules text last seen: (a hash of the text, the titles).
-    variants: (u64, Vec<String>),
+    variants: (Option<u64>, Vec<String>),
     /// The board shown last is hex-like (no square grid lines).
     hex: bool,
 }
@@ -234,19 +234,24 @@ fn palette_ui(ui: &mut Ui, d: &BoardDoc, out: &mut Vec<Action>) {
 }
 
 /// The titles of the variants of `text` (cached by a hash of the text).
-fn variants<'a>(cache: &'a mut (u64, Vec<String>), text: &str) -> &'a [String] {
+fn variants<'a>(cache: &'a mut (Option<u64>, Vec<String>), text: &str) -> &'a [String] {
     use std::hash::{Hash, Hasher};
     let mut h = std::collections::hash_map::DefaultHasher::new();
     text.hash(&mut h);
-    let key = h.finish();
-    if cache.0 != key || cache.1.is_empty() {
+    let key = Some(h.finish());
+    if cache.0 != key {
         *cache = (key, zrf::variants(text).unwrap_or_default());
     }
     &cache.1
 }
 
 /// Name, variant and player to move.
-fn level_ui(ui: &mut Ui, d: &BoardDoc, cache: &mut (u64, Vec<String>), out: &mut Vec<Action>) {
+fn level_ui(
+    ui: &mut Ui,
+    d: &BoardDoc,
+    cache: &mut (Option<u64>, Vec<String>),
+    out: &mut Vec<Action>,
+) {
     let design = d.design();
     let b = &design.board;
     ui.heading("Level");
@@ -359,7 +364,10 @@ pub(super) fn inspector_ui(ui: &mut Ui, st: &EditorState, d: &BoardDoc, tints: &
     ui.heading("Position");
     match st.inspect.and_then(|p| describe(b, &cells, p)) {
         Some(s) => ui.label(s),
-        None => ui.label(RichText::new("click a position to inspect it").weak()),
+        None => ui.label(
+            RichText::new("pick a position (Alt+click, or click it while playing) to inspect it")
+                .weak(),
+        ),
     };
     let zones = &b.rules.board.zones;
     if !zones.is_empty() {
@@ -553,7 +561,7 @@ impl KindUi for BoardUi {
         });
         ui.separator();
         match self.page {
-            RulesPage::Text => rules_ui::rules_ui(ui, d, &mut self.rules, out),
+            RulesPage::Text => rules_ui::rules_ui(ui, (d, st.doc_serial), &mut self.rules, out),
             RulesPage::Debugger => debug::debugger_ui(ui),
         }
     }
