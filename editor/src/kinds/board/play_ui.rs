@@ -256,19 +256,25 @@ fn center(p: &BoardPlay, g: &MapGeom, i: PosId) -> Option<egui::Pos2> {
         .map(|c| g.cell_rect(*c).center())
 }
 
-/// The last turn's squares, the selection, the chain so far and the legal targets; a banner
-/// over the board when the game is over.
+/// Shades the last turn's key origin and destination (drawn under the pieces).
+pub fn paint_last_move(painter: &Painter, p: &BoardPlay, g: &MapGeom) {
+    let Some((f, t)) = p.game().position().last else {
+        return;
+    };
+    for i in [f, t].into_iter().filter(|i| *i != NO_POS) {
+        if let Some(c) = center(p, g, i) {
+            let r = egui::Rect::from_center_size(c, egui::vec2(g.zoom, g.zoom));
+            painter.rect_filled(r.shrink(1.0), 2.0, look::LAST_MOVE);
+        }
+    }
+}
+
+/// The selection, the chain so far and the legal targets; a banner over the board when the
+/// game is over.
 pub fn paint_overlays(painter: &Painter, p: &BoardPlay, g: &MapGeom) {
     let b = &p.board;
     let cell = g.zoom;
     let square = |c: egui::Pos2| egui::Rect::from_center_size(c, egui::vec2(cell, cell));
-    if let Some((f, t)) = p.game().position().last {
-        for i in [f, t].into_iter().filter(|i| *i != NO_POS) {
-            if let Some(c) = center(p, g, i) {
-                painter.rect_filled(square(c).shrink(1.0), 2.0, look::LAST_MOVE);
-            }
-        }
-    }
     let turns = p.turns();
     let radius = piece_radius(b, g.zoom);
     let round = !b.layout.squares;

@@ -495,6 +495,9 @@ fn paint_board(painter: &Painter, d: &BoardDoc, tints: &ZoneTints, g: &MapGeom) 
             );
         }
     }
+    if let Some(p) = &d.play {
+        play_ui::paint_last_move(painter, p, g);
+    }
     let radius = piece_radius(b, g.zoom);
     for (i, c) in d.shown_cells().iter().enumerate() {
         if let Some(p) = c {
