@@ -28,9 +28,13 @@ pub struct RfdDialogs {
 impl Dialogs for RfdDialogs {
     fn pick_open(&mut self) -> Option<PathBuf> {
         let mut d = rfd::FileDialog::new()
-            .add_filter("Level (JSON) or FPGDL program (Lua)", &["json", "lua"])
+            .add_filter(
+                "Level (JSON), FPGDL program (Lua) or board rules (ZRF)",
+                &["json", "lua", "zrf"],
+            )
             .add_filter("Level (JSON)", &["json"])
             .add_filter("FPGDL program (Lua)", &["lua"])
+            .add_filter("Board game rules (ZRF)", &["zrf"])
             .add_filter("All files", &["*"]);
         if let Some(dir) = &self.dir {
             d = d.set_directory(dir);

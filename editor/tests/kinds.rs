@@ -73,9 +73,9 @@ fn save_as(st: &mut EditorState, file: &Path) {
     assert_eq!(st.path.as_deref(), Some(file), "{}", st.status);
 }
 
-/// Engine kinds whose editor module is still to come (the board editor is its own task of
-/// issue 13): the editor refuses their levels with a message instead of opening them.
-const NO_EDITOR_YET: [&str; 1] = ["board"];
+/// Engine kinds whose editor module is still to come: the editor refuses their levels with
+/// a message instead of opening them.
+const NO_EDITOR_YET: [&str; 0] = [];
 
 #[test]
 fn the_registry_lists_exactly_the_engine_kinds() {

@@ -30,6 +30,11 @@ pub trait MapLevel: Clone + PartialEq + std::fmt::Debug {
     fn map_mut(&mut self) -> &mut Grid<Self::Cell>;
     /// The largest side and the most cells a map of this kind may have.
     fn limits() -> (usize, usize);
+    /// Why the map cannot be resized, for a kind whose map size is not the designer's to
+    /// change (board: it comes from the rules); `None` (the default) for a resizable map.
+    fn fixed_size() -> Option<&'static str> {
+        None
+    }
     /// A cell in the level file's JSON form (for the system clipboard).
     fn cell_to_json(cell: &Self::Cell) -> Value;
     /// A cell from the level file's JSON form; `None` when it is not one.
@@ -124,6 +129,9 @@ pub trait MapOps {
     fn size(&self) -> (usize, usize);
     /// The largest side and the most cells a map of this kind may have.
     fn limits(&self) -> (usize, usize);
+    /// Why the map cannot be resized (then the resize fields are not shown and
+    /// [`MapOps::resize`] refuses); `None` for a resizable map.
+    fn fixed_size(&self) -> Option<&'static str>;
     /// Undoes the last edit (ending any stroke); false when there is none.
     fn undo(&mut self) -> bool;
     /// Redoes the last undone edit; false when there is none.
@@ -301,6 +309,10 @@ impl<L: MapLevel, K: Undoable<Target = L>> MapOps for MapDoc<L, K> {
         L::limits()
     }
 
+    fn fixed_size(&self) -> Option<&'static str> {
+        L::fixed_size()
+    }
+
     fn undo(&mut self) -> bool {
         self.stroke = None;
         self.history.undo(&mut self.level)
@@ -420,6 +432,9 @@ impl<L: MapLevel, K: Undoable<Target = L>> MapOps for MapDoc<L, K> {
     }
 
     fn resize(&mut self, width: usize, height: usize, anchor: (u8, u8)) -> Result<bool, String> {
+        if let Some(why) = L::fixed_size() {
+            return Err(why.into());
+        }
         let (max_side, max_cells) = L::limits();
         let (w, h) = (width.clamp(1, max_side), height.clamp(1, max_side));
         if w * h > max_cells {

@@ -13,6 +13,7 @@ pub mod play;
 pub mod ui;
 
 use std::any::Any;
+use std::path::Path;
 use std::sync::Arc;
 
 use serde_json::Value;
@@ -101,8 +102,20 @@ pub trait KindDoc: Any {
     fn map(&self) -> &dyn MapOps;
     /// The design's map document, to change.
     fn map_mut(&mut self) -> &mut dyn MapOps;
-    /// The design as a level document of this kind (what Save writes).
+    /// The design as a level document of this kind: what the check and play read, and what
+    /// Save writes unless the kind overrides [`KindDoc::save_json`].
     fn to_json(&self) -> Value;
+    /// The level document Save writes to `file`, after writing the files the level refers to
+    /// that differ from the design (a board level's ZRF rules file, atomically). By default
+    /// [`KindDoc::to_json`]; a kind whose levels refer to other files writes those references
+    /// relative to `file`'s folder here.
+    ///
+    /// # Errors
+    /// A message when a file the level refers to cannot be written (the level is not written
+    /// then).
+    fn save_json(&mut self, _file: &Path) -> Result<Value, String> {
+        Ok(self.to_json())
+    }
     /// Replaces the design by the level document `doc` of this kind, as one undoable edit
     /// named `name` (reload from disk, restore an autosave).
     ///
@@ -180,6 +193,10 @@ pub trait KindDoc: Any {
     fn play_held(&mut self, input: Input) {
         self.play_step(input);
     }
+    /// A press of `button` on the map cell `pos` while playing (the shell shows the cell in
+    /// the inspector too). A kind whose moves are chosen by clicking (board: a piece, then
+    /// where it goes) plays them here; by default nothing else happens.
+    fn play_press(&mut self, _pos: Pos, _button: Button, _cx: &mut Cx<'_>) {}
     /// Undoes one step.
     fn play_back(&mut self) {
         if let Some(p) = self.play_mut() {

@@ -27,6 +27,10 @@ pub struct PlaySession {
     pub seed: u64,
     /// The input of every step computed or undone-but-redoable, step 1 first.
     pub inputs: Vec<Input>,
+    /// For a kind whose inputs depend on the position ([`GameKind::positional_inputs`],
+    /// board moves): the word of each input in [`PlaySession::inputs`], as the game wrote it
+    /// where it was played (what a replay records). Empty for other kinds.
+    pub words: Vec<String>,
     /// What the last step changed (cleared by undo and scrubbing).
     pub report: Option<StepReport>,
     /// True while steps run by themselves.
@@ -84,6 +88,7 @@ impl PlaySession {
             start: design,
             seed,
             inputs: Vec::new(),
+            words: Vec::new(),
             report: None,
             running: false,
             speed: 1.0,
@@ -123,6 +128,12 @@ impl PlaySession {
         let n = self.game.steps() as usize;
         self.inputs.truncate(n);
         self.inputs.push(input);
+        if self.kind.positional_inputs() {
+            self.words.truncate(n);
+            let word = self.game.input_word(input);
+            self.words
+                .push(word.unwrap_or_else(|| input.word().to_string()));
+        }
         true
     }
 
@@ -227,7 +238,10 @@ impl PlaySession {
             level,
             seed: self.seed,
             inputs: self.inputs.iter().take(n).copied().collect(),
-            words: None,
+            words: self
+                .kind
+                .positional_inputs()
+                .then(|| self.words.iter().take(n).cloned().collect()),
             ticks: n as u64,
             hash: None,
             status: None,

@@ -5,6 +5,7 @@
 //! "Adding a game kind". The shell reaches kinds only through this registry and the two traits.
 
 pub mod baba;
+pub mod board;
 pub mod boulder;
 pub mod falling;
 
@@ -45,7 +46,7 @@ impl std::fmt::Debug for KindEntry {
 
 /// Every kind the editor edits, default first. One line per kind.
 pub fn registry() -> &'static [KindEntry] {
-    const KINDS: &[KindEntry] = &[boulder::ENTRY, baba::ENTRY, falling::ENTRY];
+    const KINDS: &[KindEntry] = &[boulder::ENTRY, baba::ENTRY, falling::ENTRY, board::ENTRY];
     KINDS
 }
 

@@ -43,20 +43,32 @@ impl EditorState {
                 if self.ask_unsaved(Action::OpenPath(p.clone())) {
                     return;
                 }
+                let program = tilesmith_engine::document::is_program_path(&p);
                 match read_document(&p) {
-                    Ok((doc, _)) if tilesmith_engine::document::is_program_path(&p) => {
-                        // An imported program is a new, unsaved level: Save must not write
-                        // JSON over the Lua file.
+                    Ok((doc, _)) if program || tilesmith_engine::document::is_rules_path(&p) => {
+                        // A program or a rules file opens as a new level: Save must not write
+                        // JSON over it. An imported program is unsaved work; a rules file
+                        // opened as it is has nothing to save yet.
                         self.replace_document(doc, None, None);
-                        self.doc.map_mut().mark_unsaved();
+                        if program {
+                            self.doc.map_mut().mark_unsaved();
+                        }
                         self.settings.add_recent(&p);
                         self.save_settings();
                         let (w, h) = self.map_size();
                         self.view.fit(w, h);
-                        self.status = format!(
-                            "imported the FPGDL program {} (Save As writes it as a level)",
-                            p.display()
-                        );
+                        self.status = if program {
+                            format!(
+                                "imported the FPGDL program {} (Save As writes it as a level)",
+                                p.display()
+                            )
+                        } else {
+                            format!(
+                                "opened the rules file {} as a new level (Save As writes a level \
+                                 that refers to it)",
+                                p.display()
+                            )
+                        };
                     }
                     Ok((doc, text)) => {
                         self.replace_document(doc, Some(p.clone()), Some(text));
@@ -138,7 +150,17 @@ impl EditorState {
     }
 
     fn save_to(&mut self, p: &Path) {
-        let text = tilesmith_engine::json_text::layout(&self.doc_json());
+        let doc = match self.doc.save_json(p) {
+            Ok(doc) => doc,
+            Err(m) => {
+                self.pending = Some(Pending::Message(format!(
+                    "{} was not saved: {m}",
+                    p.display()
+                )));
+                return;
+            }
+        };
+        let text = tilesmith_engine::json_text::layout(&doc);
         match tilesmith_engine::json_text::write_atomic(p, text.as_bytes()) {
             Ok(()) => {
                 if let Some(a) = &self.autosave {
@@ -222,12 +244,17 @@ impl EditorState {
     fn take_disk(&mut self, text: String) {
         let Some(p) = self.path.clone() else { return };
         let file = p.display().to_string();
+        let base = p.parent().unwrap_or(Path::new("")).to_path_buf();
         let loaded = tilesmith_engine::load_text(&text)
             .map_err(|e| EditorError::Level {
                 file: file.clone(),
                 problems: render_problems(&file, &e),
             })
-            .and_then(|d| self.push_level("Reload from disk", d.value))
+            .and_then(|mut d| {
+                // The files the level refers to are read from its folder, as at open.
+                tilesmith_engine::document::resolve_files(&mut d.value, &base);
+                self.push_level("Reload from disk", d.value)
+            })
             .map_err(|e| match e {
                 // Problems of the document itself: located in the disk text, named by file.
                 EditorError::Level { .. } => match parse_named(&file, &text) {
@@ -402,8 +429,8 @@ fn parse_named(file: &str, text: &str) -> Result<Box<dyn KindDoc>, EditorError> 
 /// and listing its problems as `tilesmith check` does.
 pub fn read_document(path: &Path) -> Result<(Box<dyn KindDoc>, String), EditorError> {
     let file = path.display().to_string();
-    let text = match tilesmith_engine::load_file(path) {
-        Ok(doc) => doc.text,
+    let doc = match tilesmith_engine::load_file(path) {
+        Ok(doc) => doc,
         Err(LoadError::Io(e)) => {
             return Err(EditorError::Read {
                 path: path.to_path_buf(),
@@ -417,7 +444,26 @@ pub fn read_document(path: &Path) -> Result<(Box<dyn KindDoc>, String), EditorEr
             });
         }
     };
-    parse_named(&file, &text).map(|d| (d, text))
+    let level = |p: &[tilesmith_engine::Problem]| EditorError::Level {
+        file: file.clone(),
+        problems: render_problems(&file, p),
+    };
+    // The files the level refers to (a board level's rules) were read relative to its folder:
+    // the document is made from the value they were read into, not from the text again.
+    if doc
+        .file_problems
+        .iter()
+        .any(tilesmith_engine::Problem::is_error)
+    {
+        return Err(level(&doc.file_problems));
+    }
+    match kinds::open_doc(&doc.value) {
+        Ok(d) => Ok((d, doc.text)),
+        Err(mut p) => {
+            tilesmith_engine::problem::locate(&doc.text, &mut p);
+            Err(level(&p))
+        }
+    }
 }
 
 /// The default level to open: `welcome.json`, else the first loadable `*.json` (by name), in

@@ -484,6 +484,7 @@ impl EditorState {
     fn press(&mut self, pos: Pos, button: Button, alt: bool) {
         if self.playing() {
             self.inspect = Some(pos);
+            self.with_cx(|doc, cx| doc.play_press(pos, button, cx));
             return;
         }
         let (w, h) = self.map_size();

@@ -123,8 +123,15 @@ fn side_panel(ui: &mut Ui, st: &EditorState, us: &mut UiState, out: &mut Vec<Act
                     } else {
                         us.kind.design_ui(ui, st, out);
                         let map = st.doc.map();
-                        let size = (map.size(), map.limits().0);
-                        panels::resize_ui(ui, size, &mut us.panels, out);
+                        match map.fixed_size() {
+                            Some(why) => {
+                                ui.label(RichText::new(why).weak());
+                            }
+                            None => {
+                                let size = (map.size(), map.limits().0);
+                                panels::resize_ui(ui, size, &mut us.panels, out);
+                            }
+                        }
                         ui.separator();
                         let map = st.doc.map();
                         panels::history_ui(ui, &map.done_names(), &map.undone_names(), out);

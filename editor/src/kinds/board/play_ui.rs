@@ -1,0 +1,321 @@
+//! The play pane of a board game: who is to move (in their colour) or how the game ended,
+//! undo, redo and restart, the turn being clicked (a selected piece, a chain so far, a choice
+//! between turns sharing the keys clicked), the legal turns by notation (each playable with a
+//! click), and the turns played. On the board: the last turn's squares, the selected piece,
+//! the chain so far, the legal targets, and a banner when the game is over.
+
+use eframe::egui::{self, Align2, Color32, FontId, Painter, RichText, Stroke, Ui};
+use tilesmith_engine::kind::board::play::Primitive;
+use tilesmith_engine::kind::board::rules::{NO_POS, PosId};
+use tilesmith_engine::{Game as _, Input, Pos, Status};
+
+use super::play::BoardPlay;
+use super::ui::{piece_radius, player_color};
+use super::{BoardAction, BoardDoc, look};
+use crate::doc::ui::MapGeom;
+use crate::state::{Action, PlayAction};
+
+fn step(out: &mut Vec<Action>, i: usize) {
+    out.push(Action::from(PlayAction::Step(Some(Input::Choice(
+        i as u32,
+    )))));
+}
+
+/// A coloured frame with `text`.
+fn banner(ui: &mut Ui, fill: Color32, text: String) {
+    egui::Frame::new()
+        .fill(fill)
+        .inner_margin(8.0)
+        .corner_radius(4.0)
+        .show(ui, |ui| {
+            ui.label(RichText::new(text).heading().color(look::text_on(fill)));
+        });
+}
+
+/// The player to move, or how the game ended.
+fn status_ui(ui: &mut Ui, p: &BoardPlay) {
+    let g = p.game();
+    match g.status() {
+        Status::Running => {
+            let to = p.game().position().to_move(g.rules());
+            let name = p.board.player_name(to).to_string();
+            banner(ui, player_color(&p.board, to), format!("{name} to move"));
+        }
+        Status::Won {
+            winner: Some(w), ..
+        } => banner(
+            ui,
+            Color32::from_rgb(40, 120, 40),
+            format!("Game over: {w} wins"),
+        ),
+        Status::Won { .. } => banner(ui, Color32::from_rgb(40, 120, 40), "Solved".into()),
+        Status::Draw { reason } => banner(
+            ui,
+            Color32::from_rgb(90, 90, 110),
+            format!("Game over: draw ({reason})"),
+        ),
+        Status::Lost { reason } => banner(
+            ui,
+            Color32::from_rgb(120, 40, 40),
+            format!("Game over: {reason}"),
+        ),
+    }
+}
+
+/// Undo, redo, restart and the ply counter.
+fn history_buttons(ui: &mut Ui, p: &BoardPlay, out: &mut Vec<Action>) {
+    let s = &p.session;
+    ui.horizontal(|ui| {
+        if ui
+            .add_enabled(s.steps() > 0, egui::Button::new("Undo move"))
+            .on_hover_text("Take back the last turn (Z or Backspace)")
+            .clicked()
+        {
+            out.push(PlayAction::Back.into());
+        }
+        if ui
+            .add_enabled(s.steps() < s.history_len(), egui::Button::new("Redo move"))
+            .on_hover_text("Play the undone turn again")
+            .clicked()
+        {
+            out.push(PlayAction::Forward.into());
+        }
+        if ui
+            .add_enabled(s.steps() > 0, egui::Button::new("Restart game"))
+            .on_hover_text("Back to the position the game started from (R)")
+            .clicked()
+        {
+            out.push(PlayAction::Reset.into());
+        }
+        ui.label(format!("ply {}", s.steps()));
+    });
+}
+
+/// The turn being clicked: the selection, the chain so far, the choice between turns.
+fn pick_ui(ui: &mut Ui, p: &BoardPlay, out: &mut Vec<Action>) {
+    let (pick, b, turns) = (&p.pick, &p.board, p.turns());
+    if !pick.choose.is_empty() {
+        ui.label(RichText::new("Several turns match: choose one").strong());
+        ui.horizontal_wrapped(|ui| {
+            for &i in &pick.choose {
+                let n = &turns[i].notation;
+                if ui
+                    .button(RichText::new(n).monospace())
+                    .accessible_name(format!("choose {n}"))
+                    .clicked()
+                {
+                    step(out, i);
+                }
+            }
+        });
+    }
+    if !pick.keys.is_empty() {
+        let chain: Vec<String> = pick
+            .keys
+            .iter()
+            .enumerate()
+            .map(|(n, k)| {
+                let from = k.from.map_or(String::new(), |f| b.pos_name(f).to_string());
+                let takes = pick.candidates(turns).first().is_some_and(|&i| {
+                    turns[i].parts[n]
+                        .primitives
+                        .iter()
+                        .any(|x| matches!(x, Primitive::Capture(_)))
+                });
+                format!(
+                    "{from}{}{}",
+                    if takes { 'x' } else { '-' },
+                    b.pos_name(k.to)
+                )
+            })
+            .collect();
+        ui.label(format!(
+            "Chain so far: {} — click where the piece goes next",
+            chain.join(", ")
+        ));
+        ui.horizontal(|ui| {
+            if !pick.complete(turns).is_empty() && ui.button("End the turn here").clicked() {
+                out.push(BoardAction::EndChain.into());
+            }
+            if ui.button("Cancel the turn").clicked() {
+                out.push(BoardAction::CancelPick.into());
+            }
+        });
+    } else if let Some(f) = pick.from {
+        let piece = p.game().position().cells[f as usize]
+            .map_or_else(|| "empty".to_string(), |c| b.describe(&c));
+        ui.label(format!(
+            "Selected {} ({piece}): click a green target, or another piece",
+            b.pos_name(f)
+        ));
+    } else if p.session.game.status() == Status::Running {
+        ui.label(
+            RichText::new("Click a piece, then where it goes (or a legal move below).").weak(),
+        );
+    }
+    if let Some(n) = &p.note {
+        ui.label(RichText::new(n).weak().italics());
+    }
+}
+
+/// The legal turns, each a button playing it; those that fit the clicks so far stand out.
+fn legal_ui(ui: &mut Ui, p: &BoardPlay, out: &mut Vec<Action>) {
+    let turns = p.turns();
+    ui.strong(format!("Legal moves ({})", turns.len()));
+    let fits = p.pick.candidates(turns);
+    let picking = p.pick.from.is_some() || !p.pick.keys.is_empty();
+    egui::ScrollArea::vertical()
+        .id_salt("legal moves")
+        .max_height(160.0)
+        .show(ui, |ui| {
+            ui.horizontal_wrapped(|ui| {
+                for (i, t) in turns.iter().enumerate() {
+                    let mut text = RichText::new(&t.notation).monospace();
+                    if picking && !fits.contains(&i) {
+                        text = text.weak();
+                    }
+                    if ui.button(text).clicked() {
+                        step(out, i);
+                    }
+                }
+            });
+        });
+}
+
+/// The turns played (and those undone, which Redo plays again); a click goes there.
+fn played_ui(ui: &mut Ui, p: &BoardPlay, out: &mut Vec<Action>) {
+    let played = p.played();
+    let now = p.session.steps() as usize;
+    ui.strong("Moves played");
+    if played.is_empty() {
+        ui.label(RichText::new("(none yet)").weak());
+        return;
+    }
+    egui::ScrollArea::vertical()
+        .id_salt("moves played")
+        .max_height(140.0)
+        .show(ui, |ui| {
+            ui.horizontal_wrapped(|ui| {
+                for (i, w) in played
+                    .iter()
+                    .enumerate()
+                    .take(p.session.history_len() as usize)
+                {
+                    let mut text = RichText::new(format!("{}. {w}", i + 1)).monospace();
+                    if i >= now {
+                        text = text.weak().italics();
+                    }
+                    if ui
+                        .selectable_label(i + 1 == now, text)
+                        .on_hover_text("go to the position after this move")
+                        .clicked()
+                    {
+                        out.push(PlayAction::Scrub(i as u64 + 1).into());
+                    }
+                }
+            });
+        });
+}
+
+/// The play pane.
+pub fn play_ui(ui: &mut Ui, d: &BoardDoc, out: &mut Vec<Action>) {
+    let Some(p) = &d.play else { return };
+    status_ui(ui, p);
+    history_buttons(ui, p, out);
+    ui.separator();
+    pick_ui(ui, p, out);
+    ui.separator();
+    legal_ui(ui, p, out);
+    ui.separator();
+    played_ui(ui, p, out);
+    ui.separator();
+    ui.horizontal(|ui| {
+        if ui
+            .button("Use this position as the design")
+            .on_hover_text("The position in play becomes the design (one undo step)")
+            .clicked()
+        {
+            out.push(PlayAction::UseAsDesign.into());
+        }
+        if ui
+            .button("Record replay…")
+            .on_hover_text("Save the moves played as a replay (their notations)")
+            .clicked()
+        {
+            out.push(PlayAction::Record.into());
+        }
+    });
+}
+
+/// The screen centre of position `i`.
+fn center(p: &BoardPlay, g: &MapGeom, i: PosId) -> Option<egui::Pos2> {
+    p.board
+        .layout
+        .cell
+        .get(i as usize)
+        .map(|c| g.cell_rect(*c).center())
+}
+
+/// Shades the last turn's key origin and destination (drawn under the pieces).
+pub fn paint_last_move(painter: &Painter, p: &BoardPlay, g: &MapGeom) {
+    let Some((f, t)) = p.game().position().last else {
+        return;
+    };
+    for i in [f, t].into_iter().filter(|i| *i != NO_POS) {
+        if let Some(c) = center(p, g, i) {
+            let r = egui::Rect::from_center_size(c, egui::vec2(g.zoom, g.zoom));
+            painter.rect_filled(r.shrink(1.0), 2.0, look::LAST_MOVE);
+        }
+    }
+}
+
+/// The selection, the chain so far and the legal targets; a banner over the board when the
+/// game is over.
+pub fn paint_overlays(painter: &Painter, p: &BoardPlay, g: &MapGeom) {
+    let b = &p.board;
+    let cell = g.zoom;
+    let square = |c: egui::Pos2| egui::Rect::from_center_size(c, egui::vec2(cell, cell));
+    let turns = p.turns();
+    let radius = piece_radius(b, g.zoom);
+    let round = !b.layout.squares;
+    for k in &p.pick.keys {
+        if let (Some(a), Some(z)) = (k.from.and_then(|f| center(p, g, f)), center(p, g, k.to)) {
+            painter.line_segment([a, z], Stroke::new((cell * 0.08).max(2.0), look::SELECTED));
+        }
+    }
+    if let Some(c) = p.pick.from.and_then(|f| center(p, g, f)) {
+        look::paint_mark(painter, square(c), look::SELECTED, round);
+    }
+    let cells = p.shown_cells();
+    for t in p.pick.targets(turns) {
+        if let Some(c) = center(p, g, t) {
+            look::paint_target(painter, c, radius, cells[t as usize].is_some());
+        }
+    }
+    let (_, drops) = p.pick.starts(turns);
+    for t in drops {
+        if let Some(c) = center(p, g, t) {
+            look::paint_target(painter, c, radius * 0.7, false);
+        }
+    }
+    let status = p.session.game.status();
+    if status.is_over() {
+        let text = match status {
+            Status::Won {
+                winner: Some(w), ..
+            } => format!("{w} wins"),
+            Status::Won { .. } => "Solved".into(),
+            Status::Draw { .. } => "Draw".into(),
+            Status::Lost { .. } | Status::Running => "Game over".into(),
+        };
+        let l = &b.layout;
+        let top = g.cell_rect(Pos::new(0, 0)).min;
+        let width = l.width as f32 * g.zoom;
+        let at = top + egui::vec2(width / 2.0, (l.height as f32 * g.zoom) / 2.0);
+        let font = FontId::proportional((g.zoom * 0.8).clamp(16.0, 40.0));
+        let galley = painter.layout_no_wrap(text.clone(), font.clone(), Color32::WHITE);
+        let bg = egui::Rect::from_center_size(at, galley.size() + egui::vec2(24.0, 12.0));
+        painter.rect_filled(bg, 6.0, Color32::from_black_alpha(190));
+        painter.text(at, Align2::CENTER_CENTER, text, font, Color32::WHITE);
+    }
+}
