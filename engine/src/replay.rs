@@ -378,7 +378,7 @@ impl Replay {
         o.insert(
             "level".into(),
             match &self.level {
-                ReplayLevel::Path(p) => json!(relative(p, base).to_string_lossy()),
+                ReplayLevel::Path(p) => json!(relative_path(p, base).to_string_lossy()),
                 ReplayLevel::Embedded(v) => v.clone(),
             },
         );
@@ -488,9 +488,10 @@ fn is_undo_word(game: &dyn Game, word: &str) -> bool {
     matches!(game.read_input(word), Ok(Input::Undo | Input::Restart))
 }
 
-/// `p` relative to `base` when both are relative or both absolute and `p` can be reached with
-/// `..` steps; otherwise `p` unchanged.
-fn relative(p: &Path, base: &Path) -> PathBuf {
+/// `p` relative to the folder `base` (`..` steps where needed), after making both absolute
+/// (canonical where they exist); `p` unchanged when either cannot be made absolute or they
+/// share no prefix. Used for a replay's level path and a board level's rules file.
+pub fn relative_path(p: &Path, base: &Path) -> PathBuf {
     let full = |x: &Path| std::fs::canonicalize(x).or_else(|_| std::path::absolute(x));
     let (Ok(p_abs), Ok(b_abs)) = (full(p), full(base)) else {
         return p.to_path_buf();

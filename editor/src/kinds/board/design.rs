@@ -200,25 +200,6 @@ fn link_of(file: Option<&str>, text: &str) -> Option<PathBuf> {
     (on_disk == text).then(|| std::fs::canonicalize(f).unwrap_or_else(|_| f.to_path_buf()))
 }
 
-/// `p` relative to the folder `base` (both absolute), with `..` steps; `p` itself when they
-/// share no prefix.
-pub fn relative_to(p: &Path, base: &Path) -> PathBuf {
-    let pc: Vec<_> = p.components().collect();
-    let bc: Vec<_> = base.components().collect();
-    let common = pc.iter().zip(&bc).take_while(|(a, b)| a == b).count();
-    if common == 0 {
-        return p.to_path_buf();
-    }
-    let mut out = PathBuf::new();
-    for _ in common..bc.len() {
-        out.push("..");
-    }
-    for c in &pc[common..] {
-        out.push(c);
-    }
-    out
-}
-
 impl Design {
     /// The level's name (`untitled` when it has none).
     pub fn name(&self) -> &str {
@@ -461,26 +442,13 @@ impl Design {
         let full = |p: &Path| std::fs::canonicalize(p).or_else(|_| std::path::absolute(p));
         let base = file.parent().unwrap_or(Path::new("."));
         let rel = match full(base) {
-            Ok(b) => relative_to(link, &b),
+            Ok(b) => tilesmith_engine::replay::relative_path(link, &b),
             Err(_) => link.clone(),
         };
         let name = rel.to_string_lossy().replace('\\', "/");
         Ok(self.json_with(json!(name)))
     }
 }
-
-/// The members of a board level the format reads (the others are kept as they are).
-const MEMBERS: [&str; 9] = [
-    "kind",
-    "rules",
-    "variant",
-    "setup",
-    "reserve",
-    "attributes",
-    "to_move",
-    "turn",
-    "last",
-];
 
 impl Design {
     /// The design of a level document whose rules text (held in it) does not compile: no
@@ -518,7 +486,9 @@ impl Design {
             raw: Some(raw),
             extra: o
                 .iter()
-                .filter(|(k, _)| !MEMBERS.contains(&k.as_str()))
+                .filter(|(k, _)| {
+                    !tilesmith_engine::kind::board::level::MEMBERS.contains(&k.as_str())
+                })
                 .map(|(k, v)| (k.clone(), v.clone()))
                 .collect(),
         };

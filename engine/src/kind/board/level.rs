@@ -98,9 +98,9 @@ pub struct BoardLevel {
     pub extra: Map<String, Value>,
 }
 
-/// The members the format reads.
-/// (`name` is checked and kept with the unknown members.)
-const MEMBERS: [&str; 9] = [
+/// The members of a board level the format reads; the others (`name` among them) are kept as
+/// they are and written back.
+pub const MEMBERS: [&str; 9] = [
     "kind",
     "rules",
     "variant",
