@@ -110,6 +110,8 @@ pub struct BoardUi {
     pub page: RulesPage,
     /// The rules text being typed.
     pub rules: RulesPane,
+    /// The move-generation debugger.
+    pub debug: debug::DebugState,
     /// The variants of the rules text last seen: (a hash of the text, the titles).
     variants: (Option<u64>, Vec<String>),
     /// The board shown last is hex-like (no square grid lines).
@@ -565,7 +567,13 @@ impl KindUi for BoardUi {
         ui.separator();
         match self.page {
             RulesPage::Text => rules_ui::rules_ui(ui, (d, st.doc_serial), &mut self.rules, out),
-            RulesPage::Debugger => debug::debugger_ui(ui),
+            RulesPage::Debugger => {
+                debug::debugger_ui(ui, d, st.inspect, &mut self.debug);
+                if let Some(line) = self.debug.jump.take() {
+                    self.rules.jump_to(line);
+                    self.page = RulesPage::Text;
+                }
+            }
         }
     }
 
@@ -599,11 +607,11 @@ impl KindUi for BoardUi {
     }
 
     fn paint_overlays(&mut self, painter: &Painter, st: &EditorState, g: &MapGeom) {
-        if let Some(d) = doc(st)
-            && let Some(p) = &d.play
-        {
+        let Some(d) = doc(st) else { return };
+        if let Some(p) = &d.play {
             play_ui::paint_overlays(painter, p, g);
         }
+        debug::paint_preview(painter, d.shown_board(), &self.debug, g);
     }
 
     fn describe_cell(&self, st: &EditorState, pos: Pos) -> Option<String> {

@@ -1,0 +1,92 @@
+//! Headless window tests (egui_kittest) of the board kind's move-generation debugger and
+//! computer opponent.
+//!
+//! The debugger: English checkers (corpus) with a Black man on c3 and White men on d4 and d6,
+//! Black to move. By the rules (a man steps diagonally forward; a jump over an enemy man is
+//! a `jump-type` move, and `move-priorities` ranks jumps over steps) the man has the jump
+//! c3-e5 capturing d4 (the capture runs at level 3, the movement is the key) that goes on over
+//! d6 to c7 (chain c3xe5xc7), and the step c3-b4, generated but removed by move-priorities.
+
+#![allow(clippy::unwrap_used)] // test helpers panic on purpose when a fixture is wrong
+
+use std::path::Path;
+
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable as _;
+use serde_json::json;
+use tilesmith_editor::app::TilesmithApp;
+use tilesmith_editor::doc::map::MapLevel as _;
+use tilesmith_editor::kinds::board::{BoardDoc, Design};
+use tilesmith_editor::state::EditorState;
+
+mod common;
+use common::{harness, settle};
+
+fn doc<'a>(h: &'a Harness<'static, TilesmithApp>) -> &'a BoardDoc {
+    h.state()
+        .state
+        .doc_as::<BoardDoc>()
+        .expect("a board document")
+}
+
+fn click(h: &mut Harness<'static, TilesmithApp>, label: &str) {
+    h.get_by_label(label).click();
+    settle(h);
+}
+
+fn checkers(setup: serde_json::Value, to_move: &str) -> Design {
+    let zrf = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../shared/corpus/board/english-checkers.zrf");
+    let text = std::fs::read_to_string(zrf).unwrap();
+    Design::from_json(&json!({
+        "kind": "board", "rules": {"zrf": text}, "variant": "English Checkers",
+        "setup": setup, "to_move": to_move
+    }))
+    .unwrap()
+}
+
+/// Inspects the position named `name` (as a click while playing, or Alt+click, does).
+fn inspect(h: &mut Harness<'static, TilesmithApp>, name: &str) {
+    let b = doc(h).shown_board();
+    let i = b
+        .rules
+        .board
+        .positions
+        .iter()
+        .position(|p| p.name == name)
+        .unwrap();
+    let cell = b.layout.cell[i];
+    h.state_mut().state.inspect = Some(cell);
+    settle(h);
+}
+
+#[test]
+fn debugger_lists_the_checkers_jump_with_its_capture_and_the_step_removed_by_priorities() {
+    let design = checkers(
+        json!({"Black": {"Man": ["c3"]}, "White": {"Man": ["d4", "d6"]}}),
+        "Black",
+    );
+    let mut h = harness(EditorState::new(design));
+    click(&mut h, "Rules");
+    click(&mut h, "Debugger");
+    // Nothing inspected yet: the page says how to pick a square.
+    h.get_by_label_contains("click a square on the board");
+    inspect(&mut h, "c3");
+    h.get_by_label("Square: c3");
+    // The jump: its movement is the key at level 1, the capture of d4 at level 3; it is
+    // offered, as the first part of the chain c3xe5xc7.
+    h.get_by_label("move [key c3-e5] (L1)  xd4 (L3)  partial: legal: c3xe5xc7");
+    // The step: generated, removed by move-priorities (a jump-type move ranks higher).
+    h.get_by_label_contains("move [key c3-b4] (L1): removed: a jump-type move");
+    // Stepping the jump: level 1 (the man on e5), then level 3 (d4 emptied).
+    h.get_by_label_contains("move [key c3-e5] (L1)").click();
+    settle(&mut h);
+    h.get_by_label("level 1: movement");
+    h.get_by_label("touches c3, e5");
+    click(&mut h, "Next stage");
+    h.get_by_label("level 3: captures");
+    h.get_by_label("touches d4");
+    // The continuation from e5: the jump over d6 to c7.
+    click(&mut h, "Look at the continuation");
+    h.get_by_label_contains("move [key e5-c7] (L1)  xd6 (L3)");
+}
