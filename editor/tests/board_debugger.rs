@@ -6,17 +6,21 @@
 //! a `jump-type` move, and `move-priorities` ranks jumps over steps) the man has the jump
 //! c3-e5 capturing d4 (the capture runs at level 3, the movement is the key) that goes on over
 //! d6 to c7 (chain c3xe5xc7), and the step c3-b4, generated but removed by move-priorities.
+//!
+//! The computer opponent: tic-tac-toe (the new level's rules), X to move on an empty board:
+//! a legal turn is one of the nine drops; the default think time is 1 s.
 
 #![allow(clippy::unwrap_used)] // test helpers panic on purpose when a fixture is wrong
 
 use std::path::Path;
+use std::time::{Duration, Instant};
 
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable as _;
 use serde_json::json;
 use tilesmith_editor::app::TilesmithApp;
 use tilesmith_editor::doc::map::MapLevel as _;
-use tilesmith_editor::kinds::board::{BoardDoc, Design};
+use tilesmith_editor::kinds::board::{BoardDoc, Design, new_design};
 use tilesmith_editor::state::EditorState;
 
 mod common;
@@ -89,4 +93,53 @@ fn debugger_lists_the_checkers_jump_with_its_capture_and_the_step_removed_by_pri
     // The continuation from e5: the jump over d6 to c7.
     click(&mut h, "Look at the continuation");
     h.get_by_label_contains("move [key e5-c7] (L1)  xd6 (L3)");
+}
+
+/// Runs frames until the game in play has had `plies` turns, or `limit` has passed; the time
+/// it took.
+fn wait_for_plies(h: &mut Harness<'static, TilesmithApp>, plies: u64, limit: Duration) -> Duration {
+    let t0 = Instant::now();
+    while doc(h).play.as_ref().unwrap().session.steps() < plies && t0.elapsed() < limit {
+        std::thread::sleep(Duration::from_millis(20));
+        h.step();
+    }
+    settle(h);
+    t0.elapsed()
+}
+
+fn pieces(h: &Harness<'static, TilesmithApp>) -> usize {
+    doc(h).shown_cells().iter().flatten().count()
+}
+
+#[test]
+fn the_computer_plays_a_legal_drop_within_its_budget_and_undo_takes_it_back() {
+    let mut h = harness(EditorState::new(new_design()));
+    click(&mut h, "Start playing");
+    h.get_by_label("X to move");
+    // "Computer move now": the search runs on a worker; the pane shows its progress.
+    click(&mut h, "Computer move now");
+    h.get_by_label("Cancel the search");
+    let took = wait_for_plies(&mut h, 1, Duration::from_secs(5));
+    assert!(took < Duration::from_secs(3), "1 s budget, took {took:?}");
+    h.get_by_label("O to move");
+    let played = doc(&h).play.as_ref().unwrap().played().to_vec();
+    assert_eq!(played.len(), 1);
+    // A drop of X's Man on one of the nine squares, which is now X's.
+    assert_eq!(pieces(&h), 1);
+    h.get_by_label_contains(&format!("played {}", played[0]));
+    // Undo takes it back.
+    click(&mut h, "Undo move");
+    h.get_by_label("X to move");
+    assert_eq!(pieces(&h), 0);
+    // X played by the computer: it moves on its own; after an undo it pauses.
+    click(&mut h, "X played by the computer");
+    wait_for_plies(&mut h, 1, Duration::from_secs(5));
+    h.get_by_label("O to move");
+    assert_eq!(pieces(&h), 1);
+    click(&mut h, "Undo move");
+    h.get_by_label("Resume the computer players");
+    std::thread::sleep(Duration::from_millis(300));
+    settle(&mut h);
+    assert_eq!(pieces(&h), 0, "paused after the undo");
+    h.get_by_label("X to move");
 }

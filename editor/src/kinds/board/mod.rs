@@ -13,6 +13,7 @@
 //! saves as `"rules": "PATH"` relative to the level, and saving writes the edited rules text
 //! back to that file (`docs/board-editor.md`).
 
+pub mod ai;
 pub mod debug;
 pub mod design;
 pub mod layout;
