@@ -182,6 +182,14 @@ pub fn debugger_ui(ui: &mut Ui, d: &BoardDoc, inspect: Option<Pos>, st: &mut Deb
             ""
         }
     ));
+    ui.label(
+        RichText::new(
+            "L1 movement, L2 piece changes, L3 captures; [key ...] is the key primitive; greyed \
+             moves are not offered. Hover a move to see its result, click it to step through it.",
+        )
+        .small()
+        .weak(),
+    );
     if let Some(n) = &report.note {
         ui.label(RichText::new(n).weak());
     }
@@ -343,10 +351,17 @@ fn stepper_ui(
     Some((s.position.cells.clone(), s.touched.clone()))
 }
 
-/// Draws the debugger's preview over the board: the board dimmed, the previewed position's
-/// pieces, and the touched squares ringed. Only a preview set in the last pass or this one is
-/// drawn (the page is not shown otherwise).
-pub fn paint_preview(painter: &Painter, b: &Compiled, st: &DebugState, g: &MapGeom) {
+/// Draws the debugger's preview over the board: each position in its own colour (`base`)
+/// darkened, with the previewed position's pieces on it (covering the board's), and the
+/// touched squares ringed. Only a preview set in the last pass or this one is drawn (the page
+/// is not shown otherwise).
+pub fn paint_preview(
+    painter: &Painter,
+    b: &Compiled,
+    st: &DebugState,
+    g: &MapGeom,
+    base: &dyn Fn(Pos) -> Color32,
+) {
     let Some((pass, cells, touched)) = &st.preview else {
         return;
     };
@@ -357,7 +372,12 @@ pub fn paint_preview(painter: &Painter, b: &Compiled, st: &DebugState, g: &MapGe
     let radius = super::ui::piece_radius(b, g.zoom);
     for (i, c) in l.cell.iter().enumerate() {
         let r = g.cell_rect(*c);
-        painter.rect_filled(r, 0.0, Color32::from_black_alpha(110));
+        let fill = look::lerp(base(*c), Color32::BLACK, 0.3);
+        if l.squares {
+            painter.rect_filled(r, 0.0, fill);
+        } else {
+            painter.circle_filled(r.center(), g.zoom * l.disc * 0.5, fill);
+        }
         if let Some(Some(p)) = cells.get(i) {
             let label = b.labels.get(p.kind as usize).map_or("?", String::as_str);
             let fill = super::ui::player_color(b, p.player);

@@ -617,7 +617,9 @@ impl KindUi for BoardUi {
         if let Some(p) = &d.play {
             play_ui::paint_overlays(painter, p, g);
         }
-        debug::paint_preview(painter, d.shown_board(), &self.debug, g);
+        let b = d.shown_board();
+        let base = |p: Pos| cell_color(b, &self.tints, p);
+        debug::paint_preview(painter, b, &self.debug, g, &base);
     }
 
     fn describe_cell(&self, st: &EditorState, pos: Pos) -> Option<String> {
