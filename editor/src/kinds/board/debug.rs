@@ -110,7 +110,7 @@ impl DebugState {
                 (None, s) => s,
             },
         };
-        let key = hash_of(&(format!("{pos:?}"), square, self.target == Target::Drops));
+        let key = hash_of(&(&pos, square, self.target == Target::Drops));
         if self.report.as_ref().is_some_and(|(k, _, _)| *k == key) {
             return;
         }
