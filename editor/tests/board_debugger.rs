@@ -143,3 +143,43 @@ fn the_computer_plays_a_legal_drop_within_its_budget_and_undo_takes_it_back() {
     assert_eq!(pieces(&h), 0, "paused after the undo");
     h.get_by_label("X to move");
 }
+
+#[test]
+fn an_iteration_budget_makes_the_worker_deterministic_and_its_turn_is_legal() {
+    use tilesmith_editor::kinds::board::BoardPlay;
+    use tilesmith_editor::kinds::board::ai::Computer;
+    use tilesmith_engine::Input;
+    // Tic-tac-toe, X to move: nine legal drops. With an iteration budget of 300 (and 10 s
+    // of time, never reached) the search stops after exactly 300 playouts.
+    let level =
+        json!({"kind": "board", "rules": {"zrf": tilesmith_editor::kinds::board::NEW_RULES}});
+    let mut p = BoardPlay::new(level).unwrap();
+    assert_eq!(p.turns().len(), 9);
+    let run = |p: &BoardPlay| {
+        let mut c = Computer::default();
+        c.iterations = Some(300);
+        c.think = 10.0;
+        c.start(p);
+        assert!(c.thinking());
+        let t0 = Instant::now();
+        loop {
+            if let Some(i) = c.poll(p) {
+                return (i, c.last.clone().unwrap());
+            }
+            assert!(
+                t0.elapsed() < Duration::from_secs(10),
+                "the worker never finished"
+            );
+            std::thread::sleep(Duration::from_millis(5));
+        }
+    };
+    let (i, said) = run(&p);
+    assert!(i < 9);
+    assert!(said.contains("after 300 iterations"), "{said}");
+    // The same seed and budget give the same turn.
+    assert_eq!(run(&p).0, i);
+    p.step(Input::Choice(i as u32));
+    assert_eq!(p.game().position().cells.iter().flatten().count(), 1);
+    p.step(Input::Undo);
+    assert_eq!(p.game().position().cells.iter().flatten().count(), 0);
+}
