@@ -2,8 +2,9 @@
 //! issue 13). The board is drawn as the rules define it (square grids with coordinates,
 //! killed positions as holes, hex-like boards from their pixel layout, zones tinted); the
 //! palette paints pieces of each player and type, the inspector sets the player to move and
-//! the variant; the Rules tab edits the ZRF text with its problems at their lines; the play
-//! pane plays the game hot-seat by clicking a piece and its target.
+//! the variant; the Rules tab edits the ZRF text with its problems at their lines and holds the
+//! move-generation debugger ([`debug`]); the play pane plays the game hot-seat by clicking a
+//! piece and its target, any player possibly left to the computer ([`ai`]).
 //!
 //! [`BoardDoc`] is the document (built on the generic [`MapDoc`] over a [`Design`]: the
 //! pieces on the display grid of [`layout::Layout`], the rules text and the other members);
@@ -13,6 +14,7 @@
 //! saves as `"rules": "PATH"` relative to the level, and saving writes the edited rules text
 //! back to that file (`docs/board-editor.md`).
 
+pub mod ai;
 pub mod debug;
 pub mod design;
 pub mod layout;

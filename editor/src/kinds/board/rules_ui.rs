@@ -40,6 +40,11 @@ pub struct RulesPane {
 }
 
 impl RulesPane {
+    /// Scrolls the text to `line` (1-based) when it is next shown.
+    pub fn jump_to(&mut self, line: usize) {
+        self.jump = Some(line);
+    }
+
     /// True while typed text waits for its pause before it is compiled.
     pub fn waiting(&self) -> bool {
         self.typed_at.is_some()

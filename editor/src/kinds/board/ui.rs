@@ -11,7 +11,7 @@ use tilesmith_engine::kind::board::zrf;
 
 use super::design::{Cell, Compiled};
 use super::rules_ui::RulesPane;
-use super::{BoardAction, BoardDoc, debug, look, play_ui, rules_ui};
+use super::{BoardAction, BoardDoc, ai, debug, look, play_ui, rules_ui};
 use crate::doc::map::MapOps as _;
 use crate::doc::ui::{KindUi, MapGeom};
 use crate::state::{Action, EditorState};
@@ -110,6 +110,10 @@ pub struct BoardUi {
     pub page: RulesPage,
     /// The rules text being typed.
     pub rules: RulesPane,
+    /// The computer opponent.
+    pub computer: ai::Computer,
+    /// The move-generation debugger.
+    pub debug: debug::DebugState,
     /// The variants of the rules text last seen: (a hash of the text, the titles).
     variants: (Option<u64>, Vec<String>),
     /// The board shown last is hex-like (no square grid lines).
@@ -551,6 +555,10 @@ impl KindUi for BoardUi {
     fn play_ui(&mut self, ui: &mut Ui, st: &EditorState, out: &mut Vec<Action>) {
         if let Some(d) = doc(st) {
             play_ui::play_ui(ui, d, out);
+            if let Some(p) = &d.play {
+                ui.separator();
+                ai::computer_ui(ui, p, &mut self.computer, out);
+            }
             ui.separator();
             inspector_ui(ui, st, d, &mut self.tints);
         }
@@ -565,7 +573,13 @@ impl KindUi for BoardUi {
         ui.separator();
         match self.page {
             RulesPage::Text => rules_ui::rules_ui(ui, (d, st.doc_serial), &mut self.rules, out),
-            RulesPage::Debugger => debug::debugger_ui(ui),
+            RulesPage::Debugger => {
+                debug::debugger_ui(ui, d, st.inspect, &mut self.debug);
+                if let Some(line) = self.debug.jump.take() {
+                    self.rules.jump_to(line);
+                    self.page = RulesPage::Text;
+                }
+            }
         }
     }
 
@@ -599,11 +613,13 @@ impl KindUi for BoardUi {
     }
 
     fn paint_overlays(&mut self, painter: &Painter, st: &EditorState, g: &MapGeom) {
-        if let Some(d) = doc(st)
-            && let Some(p) = &d.play
-        {
+        let Some(d) = doc(st) else { return };
+        if let Some(p) = &d.play {
             play_ui::paint_overlays(painter, p, g);
         }
+        let b = d.shown_board();
+        let base = |p: Pos| cell_color(b, &self.tints, p);
+        debug::paint_preview(painter, b, &self.debug, g, &base);
     }
 
     fn describe_cell(&self, st: &EditorState, pos: Pos) -> Option<String> {
