@@ -465,6 +465,24 @@ impl FallingGame {
         v
     }
 
+    /// The shadow with each cell's block kind: the field cells where the active tumo's blocks
+    /// would land, `(x, y, kind)` sorted by y then x (the kinds as in
+    /// [`active`](Self::active)'s `cells`: `-1` cells the tumo's `block`, labelled cells their
+    /// label's kind). Blocks that would land above the field are left out, so this may list
+    /// more cells than the active tumo covers now (spec §3). Empty when no tumo is in play.
+    pub fn shadow_blocks(&self) -> Vec<(usize, usize, BlockId)> {
+        let Some(p) = self.s.active else {
+            return Vec::new();
+        };
+        let landing = Place {
+            y: p.y + self.drop_distance(p),
+            ..p
+        };
+        let mut v = self.cells_of(landing, &self.b.labels);
+        v.sort_by_key(|&(x, y, _)| (y, x));
+        v
+    }
+
     /// The next tumos (at most the level's `preview`), first next first, with the kinds their
     /// labels will have.
     pub fn next_tumos(&self) -> Vec<QueuedTumo> {
