@@ -803,7 +803,8 @@ impl FallingLevel {
             &mut self.rule_extra.game_over,
             GameOver::word,
             |l, e| {
-                let mut old: Vec<Option<(GameOver, Option<Map<String, Value>>)>> =
+                type Kept = Option<Map<String, Value>>;
+                let mut old: Vec<Option<(GameOver, Kept)>> =
                     l.drain(..).zip(e.drain(..)).map(Some).collect();
                 for r in rules {
                     let at = old
