@@ -12,6 +12,7 @@ use serde_json::json;
 use tilesmith_editor::kinds::falling::{Design, FallingAction, FallingDoc};
 use tilesmith_editor::state::{Action, EditorState, MapAction, PlayAction};
 use tilesmith_editor::tools::Button;
+use tilesmith_engine::kind::Turn;
 use tilesmith_engine::kind::falling::FallingLevel;
 use tilesmith_engine::kind::falling::level::Role;
 use tilesmith_engine::{Dir, Game as _, GameKind as _, Input, Pos, Status};
@@ -236,4 +237,45 @@ fn opening_an_fpgdl_program_imports_it_as_a_new_unsaved_level() {
     // Not the Lua file's document: Save asks where to write the level.
     assert_eq!(s.path, None);
     assert!(s.dirty());
+}
+
+/// A shipped level (read from the workspace's `levels/falling/`) with a fixed sequence.
+fn shipped(stem: &str, tumos: &[&str]) -> serde_json::Value {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join(format!("../levels/falling/{stem}.json"));
+    let mut v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    v["sequence"] = json!({"order": "fixed", "tumos": tumos});
+    v
+}
+
+#[test]
+fn the_shadow_of_a_tumo_partly_above_the_field_has_every_cell_in_its_own_kind() {
+    // Guideline Tetris (10 × 22, empty field): the I (kind 1) turned right at spawn stands in
+    // column 5, rows −1 to 2, so three of its cells are in the field; it lands in rows 18–21,
+    // all four in the field: the shadow has four cells of kind I.
+    let mut s = EditorState::new(FallingLevel::from_json(&shipped("tetris", &["I", "I"])).unwrap());
+    s.apply(PlayAction::Start);
+    s.apply(PlayAction::Step(Some(Input::Turn(Turn::Cw))));
+    let p = fd(&s).play.as_ref().expect("playing");
+    assert_eq!(p.game().active().unwrap().cells.len(), 3);
+    let level = fd(&s).design().rest.clone();
+    assert_eq!(
+        p.shadow_cells(&level),
+        [(5, 18, 1), (5, 19, 1), (5, 20, 1), (5, 21, 1)]
+    );
+    s.apply(PlayAction::Stop);
+
+    // Puyo Puyo Tsu (6 × 13, empty field), shadow on, a pair whose child (label 1, red = 1)
+    // is at (2, −1) above its axis (label 2, blue = 3) at (2, 0). It lands with the child at
+    // (2, 11) and the axis at (2, 12): each shadow cell in its own puyo's colour.
+    let mut doc = shipped("puyo-tsu", &["pair", "pair"]);
+    doc["shadow"] = json!(true);
+    doc["active"] = json!({"tumo": "pair", "state": 0, "x": 1, "y": -1, "labels": ["red", "blue"]});
+    let mut s = EditorState::new(FallingLevel::from_json(&doc).unwrap());
+    s.apply(PlayAction::Start);
+    let p = fd(&s).play.as_ref().expect("playing");
+    assert_eq!(p.game().active().unwrap().cells, [(2, 0, 3)]);
+    let level = fd(&s).design().rest.clone();
+    assert_eq!(p.shadow_cells(&level), [(2, 11, 1), (2, 12, 3)]);
 }

@@ -213,3 +213,30 @@ fn up_and_x_turn_clockwise_and_z_counter_clockwise_in_play() {
     settle(&mut h);
     assert_eq!(state(&h), 1);
 }
+
+#[test]
+fn removing_the_first_of_two_connected_rules_keeps_the_second_rules_members() {
+    // Two `connected` rules with kept unknown members; the first one's remove button takes
+    // its members with it, and the remaining rule keeps its own ("second").
+    let mut doc_json = tetris(10, 8, &[], None).to_json();
+    doc_json["clear"] = json!([
+        {"rule": "connected", "min": 4, "note": "first"},
+        {"rule": "connected", "min": 5, "note": "second"}
+    ]);
+    let level = FallingLevel::from_json(&doc_json).unwrap();
+    let mut h = harness(EditorState::new(level));
+    click(&mut h, "Rules");
+    h.run_steps(5);
+    // The page tab named Rules (the pane's own button has the same label).
+    let tabs = h.get_all_by_label("Rules").count();
+    h.get_all_by_label("Rules").nth(tabs - 1).unwrap().click();
+    settle(&mut h);
+    h.get_all_by_label("x").next().unwrap().click();
+    settle(&mut h);
+    let saved = doc(&h).design().rest.to_json();
+    assert_eq!(
+        saved["clear"],
+        json!([{"rule": "connected", "min": 5, "note": "second"}])
+    );
+    assert_eq!(doc(&h).map.history.done_names(), ["Remove clear rule"]);
+}

@@ -1144,6 +1144,60 @@ fn kept_members_follow_their_rule_through_edits() {
 }
 
 #[test]
+fn removing_the_first_of_two_rules_of_one_word_keeps_the_second_ones_members() {
+    use tilesmith_engine::kind::falling::level::GameOver;
+    // Kept members are keyed by (rule word, occurrence): removing the first `connected` rule
+    // by hand on `clear` would give the remaining one "first". The level's own edit (the one
+    // the editor uses) moves the members with their rule.
+    let mut l = FallingLevel::from_json(&full_with_rule_extras()).unwrap();
+    l.remove_clear_rule(0);
+    let saved = l.to_json();
+    assert_eq!(saved["clear"][0], json!({"rule": "rows", "weight": 2}));
+    assert_eq!(
+        saved["clear"][1],
+        json!({"rule": "connected", "min": 5, "note": "second", "tag": [1, 2]})
+    );
+    assert!(
+        saved["clear"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|r| r.get("note") != Some(&json!("first"))),
+        "the removed rule's member is gone"
+    );
+    // Swapped, two rules of one word keep their own members.
+    let mut l = FallingLevel::from_json(&full_with_rule_extras()).unwrap();
+    l.swap_clear_rules(0, 2);
+    let saved = l.to_json();
+    assert_eq!(saved["clear"][0]["min"], 5);
+    assert_eq!(saved["clear"][0]["note"], "second");
+    assert_eq!(saved["clear"][2]["min"], 4);
+    assert_eq!(saved["clear"][2]["note"], "first");
+    assert!(saved["clear"][2].get("tag").is_none());
+    // Game-over conditions set anew: two timeouts, the first removed, the second kept with
+    // its member; the spawn condition moved last keeps its own.
+    let mut doc = full_with_rule_extras();
+    doc["game_over"] = json!([
+        {"rule": "spawn_blocked", "why": "default"},
+        {"rule": "top_row_timeout", "frames": 60, "flash": "first"},
+        {"rule": "top_row_timeout", "frames": 90, "flash": "second"}
+    ]);
+    let mut l = FallingLevel::from_json(&doc).unwrap();
+    l.set_game_over(vec![
+        GameOver::TopRowTimeout { frames: 90 },
+        GameOver::SpawnBlocked,
+    ]);
+    let saved = l.to_json();
+    assert_eq!(
+        saved["game_over"],
+        json!([
+            {"rule": "top_row_timeout", "frames": 90, "flash": "second"},
+            {"rule": "spawn_blocked", "why": "default"}
+        ])
+    );
+}
+
+#[test]
 fn to_json_completes_the_legend_for_blocks_without_a_character() {
     let mut l = FallingLevel::from_json(&base()).unwrap();
     // Paint a green block and an ojama where the legend has none for them.

@@ -1349,9 +1349,10 @@ fn a_two_state_classic_piece_turns_in_its_first_row() {
 }
 
 #[test]
-fn a_tumo_placed_with_a_block_above_the_field_loses() {
+fn a_tetromino_placed_partly_above_the_field_keeps_its_field_cells() {
     // The upright I of the guideline level reaches row -1; with a block under it at (5, 3) it
-    // rests there, and a hard drop places it with a block above the field: lock out.
+    // rests there, and a hard drop places it with one block above the field. Like NES Tetris,
+    // the block above is discarded and the game goes on; the three in the field stay.
     let mut doc = shipped("tetris", &["I", "I"]);
     let mut field = vec![".........."; 22];
     field[3] = ".....#....";
@@ -1361,16 +1362,96 @@ fn a_tumo_placed_with_a_block_above_the_field_loses() {
     play(&mut g, "CW");
     assert_eq!(grid_cells(&g), [(5, -1), (5, 0), (5, 1), (5, 2)]);
     play(&mut g, "HD");
-    match g.status() {
-        Status::Lost { reason } => assert!(reason.contains("above the field"), "{reason}"),
-        s => panic!("not lost: {s:?}"),
-    }
+    assert!(matches!(g.status(), Status::Running), "{}", g.summary());
     assert_eq!(
         &rows(&g)[..4],
         ["....._....", "....._....", "....._....", ".....#...."].map(|r| r.replace('_', "#"))
     );
-    // Flat in row 0 instead, it is placed and the game goes on.
+    assert_eq!(
+        rows(&g)
+            .iter()
+            .map(|r| r.matches('#').count())
+            .sum::<usize>(),
+        4,
+        "three cells of the I and the block under it: nothing else"
+    );
+}
+
+#[test]
+fn a_tetromino_placed_wholly_above_the_field_loses() {
+    // A flat I resting on a full-width row 0 (a field whose row 0 has a gap so it does not
+    // clear) is placed at row -1 with all four blocks above the field: lock out.
+    let mut doc = shipped("tetris", &["I", "I"]);
+    let mut field = vec![".........."; 22];
+    field[0] = "###.######";
+    field[1] = "###.######";
+    doc["field"] = json!(field);
+    doc["legend"] = json!({"#": "O"});
+    doc["game_over"] = json!([]);
+    // The flat I spawns in row 0, which is blocked; a saved state puts it above the field.
+    let i = json!(shipped("tetris", &["I"])["tumos"])
+        .as_array()
+        .unwrap()
+        .iter()
+        .position(|t| t["name"] == "I")
+        .unwrap();
+    let row = (0..4)
+        .find(|&r| {
+            doc["tumos"][i]["states"][0][r]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|v| v.as_i64() != Some(0))
+        })
+        .unwrap() as i64;
+    doc["active"] = json!({"tumo": "I", "state": 0, "x": 3, "y": -1 - row});
     let mut g = game(&doc, 0);
-    play(&mut g, "L HD");
+    let want: Vec<(i32, i32)> = (3..7).map(|x| (x, -1)).collect();
+    assert_eq!(grid_cells(&g), want);
+    assert!(g.active().unwrap().cells.is_empty());
+    play(&mut g, "HD");
+    match g.status() {
+        Status::Lost { reason } => assert!(reason.contains("wholly above the field"), "{reason}"),
+        s => panic!("not lost: {s:?}"),
+    }
+    assert_eq!(&rows(&g)[..2], ["###.######", "###.######"]);
+}
+
+#[test]
+fn a_puyo_kicked_above_the_field_is_deleted_and_the_game_goes_on() {
+    // Puyo Puyo Tsu: column 2 filled from row 2, column 3 from row 1. Turned left four times
+    // the pair climbs by the 3>2 up-kick and, moved right, locks with the axis at (3, 0) and
+    // the child at (3, -1), in the hidden 14th row of the real game. Puyo Puyo Tsu deletes a
+    // puyo placed there and goes on: the child is discarded, the axis stays.
+    let mut doc = shipped("puyo-tsu", &["pair", "pair"]);
+    let mut field = vec!["......"; 13];
+    for (y, row) in field.iter_mut().enumerate() {
+        *row = match y {
+            0 => "......",
+            1 => "...O..",
+            _ => "..OO..",
+        };
+    }
+    doc["field"] = json!(field);
+    let mut g = game(&doc, 0);
+    play(&mut g, "CCW CCW CCW CCW R");
+    let a = g.active().unwrap();
+    assert_eq!(
+        cells(&g),
+        [(3, 0)],
+        "the child at (3, -1) is above the field"
+    );
+    let axis_kind = a.cells[0].2;
+    let mut frames = 0;
+    while g.active().is_some() {
+        play(&mut g, ".");
+        frames += 1;
+        assert!(frames < 100, "never placed");
+    }
     assert!(matches!(g.status(), Status::Running), "{}", g.summary());
+    let r = rows(&g);
+    assert_eq!(&r[1][..], "...O..", "nothing placed above it");
+    assert_eq!(r[0].chars().filter(|&c| c != '.').count(), 1, "{r:?}");
+    assert_ne!(&r[0][3..4], ".", "the axis placed at (3, 0): {r:?}");
+    assert_eq!(g.field().cells[3], axis_kind, "the axis keeps its kind");
 }

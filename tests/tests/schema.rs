@@ -1456,6 +1456,19 @@ fn falling_valid_documents_are_accepted_by_schema_and_engine() {
                 v["tumos"][0]["comment"] = json!("Puyo");
             }),
         ),
+        (
+            "unknown members in clear rules, game-over rules, sequence, timing, score and goal",
+            falling_with(|v| {
+                v["clear"][0]["note"] = json!("puyo");
+                v["clear"][1]["note"] = json!("rows");
+                v["game_over"][0]["note"] = json!("spawn");
+                v["game_over"][1]["note"] = json!("timeout");
+                v["sequence"]["note"] = json!("bag");
+                v["timing"]["note"] = json!(60);
+                v["score"]["note"] = json!({"a": 1});
+                v["goal"]["note"] = json!([1]);
+            }),
+        ),
     ];
     for (what, doc) in cases {
         let errors = schema_errors(&v, &doc);
@@ -1681,6 +1694,28 @@ fn falling_engine_output_matches_the_schema() {
     let v = validator();
     let level = FallingLevel::from_json(&falling_base()).expect("loads");
     let saved = level.to_json();
+    let errors = schema_errors(&v, &saved);
+    assert!(errors.is_empty(), "{}\n{saved:#}", errors.join("\n"));
+    // Unknown members the engine keeps in the rule and setting objects are saved back, and
+    // the saved file still validates.
+    let mut doc = falling_base();
+    doc["clear"][1]["note"] = json!("rows");
+    doc["game_over"][0]["note"] = json!("spawn");
+    doc["sequence"]["note"] = json!("bag");
+    doc["timing"]["note"] = json!(60);
+    doc["score"]["note"] = json!(1);
+    doc["goal"]["note"] = json!(true);
+    let saved = FallingLevel::from_json(&doc).expect("loads").to_json();
+    for (member, at) in [
+        ("/clear/1/note", json!("rows")),
+        ("/game_over/0/note", json!("spawn")),
+        ("/sequence/note", json!("bag")),
+        ("/timing/note", json!(60)),
+        ("/score/note", json!(1)),
+        ("/goal/note", json!(true)),
+    ] {
+        assert_eq!(saved.pointer(member), Some(&at), "{member} kept\n{saved:#}");
+    }
     let errors = schema_errors(&v, &saved);
     assert!(errors.is_empty(), "{}\n{saved:#}", errors.join("\n"));
     let blank = FallingLevel::new("Blank", 10, 20).to_json();

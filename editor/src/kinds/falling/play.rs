@@ -91,6 +91,17 @@ impl FallingPlay {
             .expect("a falling session runs a FallingGame")
     }
 
+    /// The shadow the play pane paints: each field cell where a block of the active tumo
+    /// would land, `(x, y, kind)` with that block's own kind, sorted by y then x. Empty when
+    /// the level shows no shadow or no tumo is in play.
+    pub fn shadow_cells(&self, level: &FallingLevel) -> Vec<(usize, usize, BlockId)> {
+        if level.shadow {
+            self.game().shadow_blocks()
+        } else {
+            Vec::new()
+        }
+    }
+
     /// `(width, height)` of the field.
     pub fn size(&self) -> (usize, usize) {
         self.session.game.size()
@@ -163,13 +174,12 @@ impl FallingPlay {
             }
         }
         let Some(active) = game.active() else { return };
-        if level.shadow {
-            // The shadow is the tumo's cells moved down, in the same order.
-            for ((x, y), &(_, _, b)) in game.shadow().into_iter().zip(&active.cells) {
-                let p = Pos::new(x, y);
-                if let (Some(k), true) = (kind(b), g.shows(p)) {
-                    look::paint_block(painter, g.cell_rect(p), k, 0.25);
-                }
+        // Each shadow cell with its own block's kind (the active tumo may have blocks above
+        // the field that the shadow shows in it).
+        for (x, y, b) in self.shadow_cells(level) {
+            let p = Pos::new(x, y);
+            if let (Some(k), true) = (kind(b), g.shows(p)) {
+                look::paint_block(painter, g.cell_rect(p), k, 0.25);
             }
         }
         for &(x, y, b) in &active.cells {

@@ -121,7 +121,8 @@ fn clear_ui(ui: &mut Ui, level: &FallingLevel, out: &mut Vec<Action>) {
                 .clicked()
             {
                 what = Some(("Remove clear rule", None));
-                r.clear.remove(i);
+                // With its kept unknown members, not leaving them to the next rule of its word.
+                r.remove_clear_rule(i);
             }
         });
         if what
@@ -216,16 +217,18 @@ fn game_over_ui(ui: &mut Ui, level: &FallingLevel, out: &mut Vec<Action>) {
             what = Some(("Set game over", Some("game over frames".to_string())));
         }
         if changed {
-            r.game_over.clear();
+            let mut rules = Vec::new();
             if spawn {
-                r.game_over.push(GameOver::SpawnBlocked);
+                rules.push(GameOver::SpawnBlocked);
             }
             if top {
-                r.game_over.push(GameOver::TopRow);
+                rules.push(GameOver::TopRow);
             }
             if timed {
-                r.game_over.push(GameOver::TopRowTimeout { frames });
+                rules.push(GameOver::TopRowTimeout { frames });
             }
+            // Each condition keeps its kept unknown members.
+            r.set_game_over(rules);
             what.get_or_insert(("Set game over", None));
         }
     });

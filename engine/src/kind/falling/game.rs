@@ -465,6 +465,24 @@ impl FallingGame {
         v
     }
 
+    /// The shadow with each cell's block kind: the field cells where the active tumo's blocks
+    /// would land, `(x, y, kind)` sorted by y then x (the kinds as in
+    /// [`active`](Self::active)'s `cells`: `-1` cells the tumo's `block`, labelled cells their
+    /// label's kind). Blocks that would land above the field are left out, so this may list
+    /// more cells than the active tumo covers now (spec §3). Empty when no tumo is in play.
+    pub fn shadow_blocks(&self) -> Vec<(usize, usize, BlockId)> {
+        let Some(p) = self.s.active else {
+            return Vec::new();
+        };
+        let landing = Place {
+            y: p.y + self.drop_distance(p),
+            ..p
+        };
+        let mut v = self.cells_of(landing, &self.b.labels);
+        v.sort_by_key(|&(x, y, _)| (y, x));
+        v
+    }
+
     /// The next tumos (at most the level's `preview`), first next first, with the kinds their
     /// labels will have.
     pub fn next_tumos(&self) -> Vec<QueuedTumo> {
@@ -854,8 +872,10 @@ impl FallingGame {
     }
 
     /// Places the active tumo: its blocks become field blocks (`-1` cells the tumo's `block`,
-    /// labelled cells their drawn kinds). A block in the buffer zone above the field cannot
-    /// become a field block: the game is lost (lock out).
+    /// labelled cells their drawn kinds). Blocks in the buffer zone above the field are
+    /// discarded and the game goes on (Puyo Puyo Tsu deletes a puyo placed in the 14th row,
+    /// NES Tetris drops blocks above the field); only when every block of the tumo is above
+    /// the field is the game lost (the guideline's lock out). Spec §4.1.
     fn place(&mut self) {
         let Some(p) = self.s.active.take() else {
             return;
@@ -873,18 +893,20 @@ impl FallingGame {
         self.s.placed_since_clear = true;
         self.s.last_failed_turn = None;
         let top = cells.iter().any(|&(_, y, _)| y == 0);
-        let above = self
+        let all_above = self
             .level
             .tumos
             .get(p.tumo)
             .and_then(|t| t.states.get(p.state))
-            .is_some_and(|g| g.blocks().any(|(_, by, _)| p.y as i64 + (by as i64) < 0));
+            .is_some_and(|g| {
+                let mut blocks = g.blocks().peekable();
+                blocks.peek().is_some() && blocks.all(|(_, by, _)| p.y as i64 + (by as i64) < 0)
+            });
         self.report.placed = cells;
-        if above {
-            // The field keeps no rows above row 0, so the game cannot go on with the block
-            // (the guideline's lock out), whatever `game_over` lists.
+        if all_above {
+            // Lock out: the whole tumo locked above the field, whatever `game_over` lists.
             self.b.status = Status::Lost {
-                reason: "a tumo was placed with a block above the field".into(),
+                reason: "a tumo was placed wholly above the field".into(),
             };
         } else if top && self.level.game_over.contains(&GameOver::TopRow) {
             self.b.status = Status::Lost {

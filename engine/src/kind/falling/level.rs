@@ -361,6 +361,30 @@ fn occurrence_keys<'a>(words: impl Iterator<Item = &'a str>) -> Vec<(String, usi
         .collect()
 }
 
+/// Edits a rule list and its kept members together: `edit` is applied to the list and to a
+/// parallel list of each rule's kept members, then the members are keyed again by the new
+/// occurrences, so they stay with their rule. Kept members of no rule in the list (their rule
+/// was removed or changed its word) stay while their key is not taken.
+fn edit_with_extras<R>(
+    list: &mut Vec<R>,
+    kept: &mut BTreeMap<(String, usize), Map<String, Value>>,
+    word: fn(&R) -> &'static str,
+    edit: impl FnOnce(&mut Vec<R>, &mut Vec<Option<Map<String, Value>>>),
+) {
+    let keys = occurrence_keys(list.iter().map(word));
+    let mut extras: Vec<Option<Map<String, Value>>> = keys.iter().map(|k| kept.remove(k)).collect();
+    edit(list, &mut extras);
+    let keys = occurrence_keys(list.iter().map(word));
+    for k in &keys {
+        kept.remove(k);
+    }
+    for (k, e) in keys.into_iter().zip(extras) {
+        if let Some(e) = e {
+            kept.insert(k, e);
+        }
+    }
+}
+
 /// A falling-block level.
 #[derive(Clone, Debug, PartialEq)]
 pub struct FallingLevel {
@@ -737,6 +761,67 @@ impl Default for FallingLevel {
 }
 
 impl FallingLevel {
+    /// Removes clear rule `i` (no-op when out of range) and its kept unknown members
+    /// ([`RuleExtras::clear`]); the other rules keep theirs even when they share its word.
+    pub fn remove_clear_rule(&mut self, i: usize) {
+        edit_with_extras(
+            &mut self.clear,
+            &mut self.rule_extra.clear,
+            ClearRule::word,
+            |l, e| {
+                if i < l.len() {
+                    l.remove(i);
+                    e.remove(i);
+                }
+            },
+        );
+    }
+
+    /// Swaps clear rules `i` and `j` (no-op when either is out of range), their kept unknown
+    /// members with them.
+    pub fn swap_clear_rules(&mut self, i: usize, j: usize) {
+        edit_with_extras(
+            &mut self.clear,
+            &mut self.rule_extra.clear,
+            ClearRule::word,
+            |l, e| {
+                if i < l.len() && j < l.len() {
+                    l.swap(i, j);
+                    e.swap(i, j);
+                }
+            },
+        );
+    }
+
+    /// Sets the game-over conditions to `rules`, each keeping the kept unknown members
+    /// ([`RuleExtras::game_over`]) of the first old condition equal to it (or, failing that,
+    /// of the first old one of its word not yet used), so they follow their condition when
+    /// conditions are removed or reordered.
+    pub fn set_game_over(&mut self, rules: Vec<GameOver>) {
+        edit_with_extras(
+            &mut self.game_over,
+            &mut self.rule_extra.game_over,
+            GameOver::word,
+            |l, e| {
+                type Kept = Option<Map<String, Value>>;
+                let mut old: Vec<Option<(GameOver, Kept)>> =
+                    l.drain(..).zip(e.drain(..)).map(Some).collect();
+                for r in rules {
+                    let at = old
+                        .iter()
+                        .position(|o| o.as_ref().is_some_and(|(g, _)| *g == r))
+                        .or_else(|| {
+                            old.iter()
+                                .position(|o| o.as_ref().is_some_and(|(g, _)| g.word() == r.word()))
+                        });
+                    let extra = at.and_then(|at| old[at].take()).and_then(|(_, x)| x);
+                    l.push(r);
+                    e.push(extra);
+                }
+            },
+        );
+    }
+
     /// An empty level of `width` × `height` cells (clamped to 1…[`MAX_SIDE`] and
     /// [`MAX_CELLS`]) with one normal block kind `block`, no tumo, no rules and default timing.
     pub fn new(name: &str, width: usize, height: usize) -> Self {
