@@ -788,3 +788,43 @@ fn only_a_kind_with_variants_takes_one() {
     let e = Boulder.with_variant(&boulder, "Chess").unwrap_err();
     assert_eq!(e, "boulder levels have no variants");
 }
+
+/// Saves the position after `words`, loads the saved level again and checks that it is the
+/// same position with the same legal moves, then that both continue identically.
+fn saved_after_a_drop_loads_again(file: &str, words: &str, drop_to: &str, more: &str) {
+    let mut g = start_file(&workspace().join("levels/board").join(file));
+    play(g.as_mut(), words);
+    let saved = g.to_level();
+    // A drop has no origin: the last move is written [null, TO].
+    assert_eq!(saved["last"], json!([null, drop_to]), "{file}");
+    let text = tilesmith_engine::json_text::layout(&saved);
+    let doc = load_text(&text).unwrap_or_else(|p| panic!("{file}: {}", p[0].render("<saved>")));
+    let errors: Vec<String> = doc
+        .check()
+        .iter()
+        .filter(|p| p.is_error())
+        .map(|p| p.render("<saved>"))
+        .collect();
+    assert!(errors.is_empty(), "{file}: {errors:?}");
+    let mut again = doc.start(0).unwrap();
+    assert_eq!(again.state_hash(), g.state_hash(), "{file}");
+    assert_eq!(moves(again.as_ref()), moves(g.as_ref()), "{file}");
+    // Saved again, the position is written the same way.
+    assert_eq!(again.to_level()["last"], saved["last"], "{file}");
+    play(g.as_mut(), more);
+    play(again.as_mut(), more);
+    assert_eq!(again.state_hash(), g.state_hash(), "{file} after {more}");
+    assert_eq!(
+        moves(again.as_ref()),
+        moves(g.as_ref()),
+        "{file} after {more}"
+    );
+    assert_eq!(again.status(), g.status(), "{file} after {more}");
+}
+
+#[test]
+fn a_position_saved_after_a_drop_loads_again_and_continues() {
+    saved_after_a_drop_loads_again("tic-tac-toe.zrf", "@b2", "b2", "@a1 @c3");
+    // Reversi: Black drops on d3 (flipping d4), White answers on c3 (flipping d4 back).
+    saved_after_a_drop_loads_again("reversi.zrf", "@d3", "d3", "@c3");
+}

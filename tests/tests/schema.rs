@@ -1831,6 +1831,10 @@ fn board_valid_documents_are_accepted_by_schema_and_engine() {
         ),
         ("no last move", board_with(|v| v["last"] = Value::Null)),
         (
+            "a drop as the last move (no origin)",
+            board_with(|v| v["last"] = json!([null, "a2"])),
+        ),
+        (
             "an unknown member",
             board_with(|v| v["designer"] = json!("me")),
         ),
@@ -1908,6 +1912,14 @@ fn board_invalid_documents_are_rejected_by_schema_and_engine() {
             board_with(|v| v["last"] = json!(["a1"])),
         ),
         ("last of numbers", board_with(|v| v["last"] = json!([0, 1]))),
+        (
+            "last with an empty origin",
+            board_with(|v| v["last"] = json!(["", "a2"])),
+        ),
+        (
+            "last without a destination",
+            board_with(|v| v["last"] = json!(["a1", null])),
+        ),
     ];
     for (what, doc) in cases {
         assert!(!v.is_valid(&doc), "the schema accepts {what}");

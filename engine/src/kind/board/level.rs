@@ -21,7 +21,7 @@ use std::sync::Arc;
 use serde_json::{Map, Value, json};
 
 use super::play::{Piece, Position};
-use super::rules::{EndTest, PieceId, PlayerId, PosId, Rules};
+use super::rules::{EndTest, NO_POS, PieceId, PlayerId, PosId, Rules};
 use super::zrf::{self, ZrfProblem};
 use crate::level_json::type_name;
 use crate::problem::{JsonPath, Problem, quote};
@@ -636,7 +636,11 @@ fn start_position(rules: &Rules, o: &Map<String, Value>, p: &mut Vec<Problem>) -
         None | Some(Value::Null) => {}
         Some(Value::Array(a)) if a.len() == 2 => {
             let lp = root.key("last");
-            let from = position_named(&lp.index(0), &a[0], p);
+            // A drop has no origin: written as `null`, read back as NO_POS.
+            let from = match &a[0] {
+                Value::Null => Some(NO_POS),
+                v => position_named(&lp.index(0), v, p),
+            };
             let to = position_named(&lp.index(1), &a[1], p);
             if let (Some(f), Some(t)) = (from, to) {
                 pos.last = Some((f, t));
@@ -645,7 +649,7 @@ fn start_position(rules: &Rules, o: &Map<String, Value>, p: &mut Vec<Problem>) -
         Some(v) => p.push(Problem::error(
             root.key("last"),
             format!(
-                "\"last\" must be [FROM, TO], two position names, found {}",
+                "\"last\" must be [FROM, TO], two position names (FROM null for a drop), found {}",
                 type_name(v)
             ),
         )),
@@ -746,7 +750,13 @@ pub fn position_json(
         }
     }
     if let Some((f, t)) = pos.last {
-        o.insert("last".into(), json!([at(f), at(t)]));
+        // A drop has no origin (NO_POS): written as `null`.
+        let from = if f == NO_POS {
+            Value::Null
+        } else {
+            json!(at(f))
+        };
+        o.insert("last".into(), json!([from, at(t)]));
     }
     for (k, v) in extra {
         if !o.contains_key(k) {
