@@ -383,3 +383,46 @@ fn a_runaway_move_block_stops_run_and_perft_with_exit_1() {
     assert_eq!(out(&o), "1 2\n");
     assert!(err(&o).contains("move generation failed"), "{}", err(&o));
 }
+
+#[test]
+fn run_refuses_a_word_after_the_end() {
+    let ttt = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../levels/board/tic-tac-toe.zrf")
+        .to_str()
+        .unwrap()
+        .to_string();
+    // X takes column a with word 5; word 6 comes after the end.
+    let o = tilesmith(&["run", &ttt, "--inputs", "@a1 @b1 @a2 @b2 @a3 bogus"]);
+    assert_eq!(o.status.code(), Some(1), "stdout: {}", out(&o));
+    assert_eq!(out(&o), "", "no summary for a refused run");
+    assert_eq!(
+        err(&o),
+        "tilesmith: --inputs: word 6 \"bogus\" comes after the end: the game is over (only undo and restart act then)\n"
+    );
+    // Without it the game is won; undo after the end still acts.
+    let v = summary(&tilesmith(&[
+        "run",
+        &ttt,
+        "--inputs",
+        "@a1 @b1 @a2 @b2 @a3",
+    ]));
+    assert_eq!(v["status"], "won");
+    let v = summary(&tilesmith(&[
+        "run",
+        &ttt,
+        "--inputs",
+        "@a1 @b1 @a2 @b2 @a3 undo",
+    ]));
+    assert_eq!(v["status"], "running");
+    // A repeated word names the repetition that failed.
+    let checkers = corpus("english-checkers.zrf");
+    let o = tilesmith(&["run", &checkers, "--inputs", "c3-d4 f6-e5*2"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        err(&o).starts_with(
+            "tilesmith: --inputs: word 2 \"f6-e5*2\", repeat 2 of 2, is not legal here (legal: "
+        ),
+        "{}",
+        err(&o)
+    );
+}

@@ -189,14 +189,30 @@ pub enum InputError {
     },
     /// The word is no legal input of the game in its current position ([`Game::read_input`]
     /// of a kind with [`GameKind::positional_inputs`]).
-    #[error("{}{} is not legal in this position (legal: {})", at(.position), quote(.word), listed(.legal))]
+    #[error("{}", not_legal(.position, .word, .repeat, .legal))]
     NotLegal {
         /// The word's number in the text (1 for the first), if read from a text.
         position: Option<usize>,
         /// The word as written (without a repeat count).
         word: String,
+        /// For a word with a repeat count (`WORD*N`) read from a text: which repetition
+        /// failed, 1 for the first, and N. `None` for a word without a count.
+        repeat: Option<(u64, u64)>,
         /// The words legal in the position, in the game's order.
         legal: Vec<String>,
+    },
+    /// A word other than `undo` or `restart` comes after the game has ended (a kind with
+    /// [`GameKind::positional_inputs`]: [`crate::replay::play_words`]).
+    #[error(
+        "{}{} comes after the end: the game is over (only undo and restart act then)",
+        at(.position),
+        quote(.word)
+    )]
+    GameOver {
+        /// The word's number in the text, 1 for the first.
+        position: usize,
+        /// The word as written, count included.
+        word: String,
     },
     /// The word's repeat count (`WORD*N`) is malformed: empty, zero, not decimal digits, a
     /// second `*`, or a count with no word before it.
@@ -228,6 +244,31 @@ fn at<P: Copy + Into<Option<usize>>>(position: &P) -> String {
     (*position)
         .into()
         .map_or_else(String::new, |n| format!("word {n} "))
+}
+
+/// The message of an [`InputError::NotLegal`]: `word 2 "f6-e5*2", repeat 2 of 2, is not legal
+/// here (legal: …)` for a repeated word, `word 2 "f6-e5" is not legal in this position
+/// (legal: …)` otherwise.
+fn not_legal(
+    position: &Option<usize>,
+    word: &str,
+    repeat: &Option<(u64, u64)>,
+    legal: &[String],
+) -> String {
+    match repeat {
+        Some((k, n)) => format!(
+            "{}{}, repeat {k} of {n}, is not legal here (legal: {})",
+            at(position),
+            quote(&format!("{word}*{n}")),
+            listed(legal)
+        ),
+        None => format!(
+            "{}{} is not legal in this position (legal: {})",
+            at(position),
+            quote(word),
+            listed(legal)
+        ),
+    }
 }
 
 /// The legal words of an [`InputError::NotLegal`], at most [`MAX_LISTED_WORDS`] of them and
@@ -269,9 +310,15 @@ impl InputError {
                 kind,
                 expected,
             },
-            InputError::NotLegal { word, legal, .. } => InputError::NotLegal {
+            InputError::NotLegal {
+                word,
+                repeat,
+                legal,
+                ..
+            } => InputError::NotLegal {
                 position: Some(position),
                 word,
+                repeat,
                 legal,
             },
             other => other,

@@ -442,12 +442,15 @@ pub struct PlayedWords {
 /// Plays words (as [`split_inputs`] splits a text) on `game`, for `ticks` steps: each word
 /// is read in the position where it is played ([`Game::read_input`]), so that
 /// position-dependent words (board moves) work; steps past the words get no key (and are not
-/// in the result). Like [`play`], it stops when the game takes no more turns (`undo` and
-/// `restart` still act then). `on_step` gets each step's report.
+/// in the result). Once the game takes no more turns only `undo` and `restart` act: any other
+/// word then is an error ([`InputError::GameOver`]), not silently dropped; steps past the
+/// words stop there. `on_step` gets each step's report.
 ///
 /// # Errors
 /// The first word the game cannot read where it is played, with its number in the text
-/// ([`InputError::NotLegal`] lists the legal words there). The steps before it were played.
+/// ([`InputError::NotLegal`] lists the legal words there and, for `WORD*N`, which
+/// repetition failed), or the first word other than `undo`/`restart` after the game ended
+/// ([`InputError::GameOver`]). The steps before it were played.
 pub fn play_words(
     game: &mut dyn Game,
     runs: &[WordRun<'_>],
@@ -455,11 +458,9 @@ pub fn play_words(
     mut on_step: impl FnMut(&StepReport),
 ) -> Result<PlayedWords, InputError> {
     let mut played = PlayedWords::default();
-    let mut steps = runs
-        .iter()
-        .flat_map(|r| std::iter::repeat_n(r, r.count as usize));
+    let mut steps = runs.iter().flat_map(|r| (1..=r.count).map(move |k| (r, k)));
     for _ in 0..ticks {
-        let Some(run) = steps.next() else {
+        let Some((run, k)) = steps.next() else {
             // Past the words: steps with no key, which are not words.
             if !game.takes_turns() {
                 break;
@@ -468,11 +469,24 @@ pub fn play_words(
             continue;
         };
         if !game.takes_turns() && !is_undo_word(game, run.word) {
-            break;
+            return Err(InputError::GameOver {
+                position: run.position,
+                word: if run.count > 1 {
+                    format!("{}*{}", run.word, run.count)
+                } else {
+                    run.word.to_string()
+                },
+            });
         }
-        let input = game
-            .read_input(run.word)
-            .map_err(|e| e.at_position(run.position))?;
+        let input = game.read_input(run.word).map_err(|e| match e {
+            InputError::NotLegal { word, legal, .. } if run.count > 1 => InputError::NotLegal {
+                position: Some(run.position),
+                word,
+                repeat: Some((k, run.count)),
+                legal,
+            },
+            e => e.at_position(run.position),
+        })?;
         let word = game
             .input_word(input)
             .unwrap_or_else(|| run.word.to_string());

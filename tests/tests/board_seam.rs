@@ -828,3 +828,66 @@ fn a_position_saved_after_a_drop_loads_again_and_continues() {
     // Reversi: Black drops on d3 (flipping d4), White answers on c3 (flipping d4 back).
     saved_after_a_drop_loads_again("reversi.zrf", "@d3", "d3", "@c3");
 }
+
+#[test]
+fn a_word_after_the_end_is_an_error_but_undo_and_restart_act() {
+    let ttt = workspace().join("levels/board/tic-tac-toe.zrf");
+    // X takes column a on its third drop: the game is over after word 5.
+    let mut g = start_file(&ttt);
+    let runs = split_inputs("@a1 @b1 @a2 @b2 @a3 bogus").unwrap();
+    let e = play_words(g.as_mut(), &runs, 6, |_| {}).unwrap_err();
+    assert_eq!(
+        e,
+        InputError::GameOver {
+            position: 6,
+            word: "bogus".into()
+        }
+    );
+    assert_eq!(
+        e.to_string(),
+        "word 6 \"bogus\" comes after the end: the game is over (only undo and restart act then)"
+    );
+    assert_eq!(g.steps(), 5, "the words before it were played");
+    assert!(!g.takes_turns());
+    // A legal-looking move after the end is refused too, and a repeated one names its count.
+    let mut g = start_file(&ttt);
+    let runs = split_inputs("@a1 @b1 @a2 @b2 @a3 @c3*2").unwrap();
+    let e = play_words(g.as_mut(), &runs, 7, |_| {}).unwrap_err();
+    assert!(
+        e.to_string()
+            .starts_with("word 6 \"@c3*2\" comes after the end"),
+        "{e}"
+    );
+    // undo and restart still act after the end, and play goes on after them.
+    for (words, steps) in [
+        ("@a1 @b1 @a2 @b2 @a3 undo @c3", 7),
+        ("@a1 @b1 @a2 @b2 @a3 restart @c3", 7),
+    ] {
+        let mut g = start_file(&ttt);
+        let runs = split_inputs(words).unwrap();
+        let played = play_words(g.as_mut(), &runs, steps, |_| {}).unwrap();
+        assert_eq!(played.inputs.len(), steps as usize, "{words}");
+        assert!(g.takes_turns(), "{words}");
+    }
+}
+
+#[test]
+fn a_repeated_word_that_fails_names_the_repetition() {
+    // Black c3-d4, White f6-e5; then it is Black's turn and f6-e5 is no move of Black's.
+    let mut g = start_file(&corpus_file("english-checkers.zrf"));
+    let runs = split_inputs("c3-d4 f6-e5*2").unwrap();
+    let e = play_words(g.as_mut(), &runs, 3, |_| {}).unwrap_err();
+    let InputError::NotLegal {
+        position, repeat, ..
+    } = &e
+    else {
+        panic!("{e:?}")
+    };
+    assert_eq!((*position, *repeat), (Some(2), Some((2, 2))));
+    assert!(
+        e.to_string()
+            .starts_with("word 2 \"f6-e5*2\", repeat 2 of 2, is not legal here (legal: "),
+        "{e}"
+    );
+    assert_eq!(g.steps(), 2, "the first repetition was played");
+}

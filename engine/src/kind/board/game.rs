@@ -425,6 +425,7 @@ impl Game for BoardGame {
             .map_err(|_| InputError::NotLegal {
                 position: None,
                 word: word.to_string(),
+                repeat: None,
                 legal: self.legal_inputs().into_iter().map(|c| c.word).collect(),
             })
     }
