@@ -310,6 +310,8 @@ fn run(a: &RunArgs) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
+    // Where the game played is not quite the file's, say so rather than play another game.
+    print_problems(level, &game.warnings());
     let trace = |report: &StepReport| {
         if a.trace {
             let mut err = std::io::stderr().lock();

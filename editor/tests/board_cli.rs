@@ -426,3 +426,23 @@ fn run_refuses_a_word_after_the_end() {
         err(&o)
     );
 }
+
+#[test]
+fn run_says_on_stderr_when_the_variant_played_is_not_quite_the_files() {
+    // Laska's "columns-checkers-extension" stood for JavaScript (corpus README): `run` plays
+    // checkers on the Laska board and must say so, at the option's line, as `check` does.
+    let checkers = corpus("english-checkers.zrf");
+    let o = tilesmith(&["run", &checkers, "--variant", "Laska", "--inputs", "c3-d4"]);
+    assert_eq!(o.status.code(), Some(0));
+    let e = err(&o);
+    assert!(
+        e.contains("english-checkers.zrf:106:3: warning: option \"columns-checkers-extension\""),
+        "{e}"
+    );
+    // The file's own English Checkers has no such option: nothing on stderr.
+    let o = tilesmith(&["run", &checkers, "--inputs", "c3-d4"]);
+    assert_eq!(err(&o), "");
+    // Chess without its JavaScript: castling rights are not kept, and the run says so.
+    let o = tilesmith(&["run", &corpus("chess.zrf"), "--inputs", "e2-e4"]);
+    assert!(err(&o).contains("chess.zrf:82:3: warning: option \"chess invariant\""));
+}

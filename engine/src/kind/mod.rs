@@ -164,6 +164,13 @@ pub trait Game {
     fn error_problem(&self) -> Option<Problem> {
         None
     }
+    /// Warnings about the game being played, as `check` gives them for the level but only
+    /// those of what is played (a board file's variant: an option that stood for JavaScript,
+    /// so the game is not quite the file's). `tilesmith run` prints them on stderr before the
+    /// summary, so that a run never silently plays another game. Empty by default.
+    fn warnings(&self) -> Vec<Problem> {
+        Vec::new()
+    }
     /// The players by name, in turn order of the rules (board: the ZRF's `players`). Empty
     /// (the default) for a one-player game, whose player has no name.
     fn players(&self) -> Vec<String> {

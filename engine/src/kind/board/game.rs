@@ -457,6 +457,10 @@ impl Game for BoardGame {
 
     /// At the move block that failed, in the ZRF file; a limit that is not one block's
     /// (too many turns, chain parts) at the rules as a whole.
+    fn warnings(&self) -> Vec<Problem> {
+        self.level.warnings.clone()
+    }
+
     fn error_problem(&self) -> Option<Problem> {
         let e = self.gen_error.as_ref()?;
         let message = format!("{GEN_FAILED}{}", e.message);
