@@ -177,3 +177,24 @@ fn typed_rules_compile_after_a_pause_with_the_error_at_its_line() {
     );
     assert_eq!(doc(&h).map.history.done_names(), ["Edit rules"]);
 }
+
+#[test]
+fn the_status_bar_names_the_board_and_the_hovered_position_not_map_cells() {
+    // English checkers: an 8x8 grid, all 64 positions kept; its map has one more column and
+    // row for the coordinates, which the status bar must not count or show as x/y.
+    let zrf = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../shared/corpus/board/english-checkers.zrf");
+    let text = std::fs::read_to_string(zrf).unwrap();
+    let design = Design::from_json(&json!({
+        "kind": "board", "rules": {"zrf": text}, "variant": "English Checkers"
+    }))
+    .unwrap();
+    let mut h = harness(EditorState::new(design));
+    settle(&mut h);
+    h.get_by_label("board level, 8 × 8 board, 64 positions");
+    // Black's man on c3, from the file's board-setup.
+    let p = screen_of(&h, "c3");
+    h.event(Event::PointerMoved(p));
+    settle(&mut h);
+    h.get_by_label("c3: Black Man");
+}

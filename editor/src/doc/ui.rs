@@ -76,6 +76,18 @@ pub trait KindUi {
     /// The shown cell at `pos` in a few words, for the status bar (`stone (loose 1)`,
     /// `baba > on text_is`); `None` outside the map.
     fn describe_cell(&self, st: &EditorState, pos: Pos) -> Option<String>;
+    /// Where the hovered cell is, before its description in the status bar: by default its
+    /// map coordinates `x   4, y   1`. `None` when the description names the place itself
+    /// (board: `d7: Black Pawn`, whose cells include the coordinate margin).
+    fn cell_place(&self, _st: &EditorState, pos: Pos) -> Option<String> {
+        Some(format!("x {:>3}, y {:>3}", pos.x, pos.y))
+    }
+    /// The status bar's words for the level when no cell is hovered; by default
+    /// `KIND level, W × H cells` from the map size.
+    fn level_summary(&self, st: &EditorState) -> String {
+        let (w, h) = st.map_size();
+        format!("{} level, {w} × {h} cells", st.kind_name())
+    }
     /// More about the cell at `pos` for the status bar (boulder while playing: the phases of
     /// the last tick that changed it).
     fn cell_note(&self, _st: &EditorState, _pos: Pos) -> Option<String> {

@@ -318,15 +318,17 @@ pub fn status_ui(ui: &mut Ui, st: &EditorState, kind: &dyn KindUi) {
             .and_then(|p| kind.describe_cell(st, p).map(|t| (p, t)))
         {
             Some((p, text)) => {
-                ui.monospace(format!("x {:>3}, y {:>3}: {text}", p.x, p.y));
+                match kind.cell_place(st, p) {
+                    Some(place) => ui.monospace(format!("{place}: {text}")),
+                    None => ui.monospace(text),
+                };
                 if let Some(extra) = kind.cell_note(st, p) {
                     ui.separator();
                     ui.label(extra);
                 }
             }
             None => {
-                let (w, h) = st.map_size();
-                ui.monospace(format!("{} level, {w} × {h} cells", st.kind_name()));
+                ui.monospace(kind.level_summary(st));
             }
         }
         ui.separator();

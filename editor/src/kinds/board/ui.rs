@@ -627,6 +627,23 @@ impl KindUi for BoardUi {
         describe(d.shown_board(), &d.shown_cells(), pos)
     }
 
+    fn cell_place(&self, _st: &EditorState, _pos: Pos) -> Option<String> {
+        None
+    }
+
+    fn level_summary(&self, st: &EditorState) -> String {
+        let Some(d) = doc(st) else {
+            return "board level".into();
+        };
+        let b = &d.shown_board().rules.board;
+        format!(
+            "board level, {} × {} board, {} positions",
+            b.cols,
+            b.rows,
+            b.positions.len()
+        )
+    }
+
     fn grid_color(&self) -> Color32 {
         if self.hex {
             Color32::TRANSPARENT
