@@ -9,12 +9,10 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use serde_json::{Value, json};
 use tilesmith_engine::input::split_inputs;
-use tilesmith_engine::observe::Phase;
 use tilesmith_engine::replay::{Replay, ReplayLevel, play_words};
 use tilesmith_engine::{
-    Document, JsonPath, LoadError, Problem, StepReport, load_file, parse_inputs,
+    Document, Game, Input, JsonPath, LoadError, Problem, StepReport, load_file, parse_inputs,
 };
 
 /// Tilesmith: a level editor and rule-authoring tool for rule-driven tile puzzles.
@@ -85,8 +83,9 @@ pub struct RunArgs {
     /// level's, else the file's default).
     #[arg(long)]
     pub variant: Option<String>,
-    /// Number of ticks to compute (default: the number of inputs); ticks past the inputs get
-    /// no key.
+    /// Number of steps (ticks, turns, frames) to compute (default: the number of inputs);
+    /// steps past the inputs get no key. A board game steps only by a move: there `--ticks N`
+    /// plays the first N moves of `--inputs`, and more steps than moves is an error.
     #[arg(long)]
     pub ticks: Option<u64>,
     /// Seed of the random number generator (slime).
@@ -96,7 +95,8 @@ pub struct RunArgs {
     #[arg(long)]
     pub out: Option<PathBuf>,
     /// Print one JSON line per event to stderr: each rule that fired with its match
-    /// positions, and the cells each main rule changed.
+    /// positions, and the cells each main rule changed; for a board game, each ply with its
+    /// player, move and the positions it changed (before and after), and how the game ended.
     #[arg(long)]
     pub trace: bool,
     /// Re-run a replay file (level, seed, inputs, final-state hash) instead of LEVEL; exit 1
@@ -170,38 +170,6 @@ fn check(files: &[PathBuf]) -> ExitCode {
     } else {
         ExitCode::SUCCESS
     }
-}
-
-fn phase_rank(p: &Phase) -> u8 {
-    match p {
-        Phase::Reset => 0,
-        Phase::Pre(_) => 1,
-        Phase::Main(_) => 2,
-        Phase::Post(_) => 3,
-    }
-}
-
-/// The `--trace` lines of one step, in phase order.
-pub fn trace_lines(report: &StepReport) -> Vec<String> {
-    let xy =
-        |ps: &[tilesmith_engine::Pos]| Value::Array(ps.iter().map(|p| json!([p.x, p.y])).collect());
-    let mut events: Vec<(u8, Value)> = Vec::new();
-    for f in &report.fired {
-        events.push((
-            phase_rank(&f.phase),
-            json!({"tick": report.step, "phase": f.phase.label(), "rule": f.phase.rule_index(), "name": f.name, "at": xy(&f.at)}),
-        ));
-    }
-    for (phase, cells) in &report.phases {
-        if let Phase::Main(_) = phase {
-            events.push((
-                phase_rank(phase),
-                json!({"tick": report.step, "phase": phase.label(), "changed": xy(cells)}),
-            ));
-        }
-    }
-    events.sort_by_key(|(r, _)| *r);
-    events.into_iter().map(|(_, v)| v.to_string()).collect()
 }
 
 fn load_problems(file: &Path, e: LoadError) -> Vec<Problem> {
@@ -312,19 +280,26 @@ fn run(a: &RunArgs) -> ExitCode {
     };
     // Where the game played is not quite the file's, say so rather than play another game.
     print_problems(level, &game.warnings());
-    let trace = |report: &StepReport| {
+    let trace = |game: &dyn Game, input: Input, report: &StepReport| {
         if a.trace {
             let mut err = std::io::stderr().lock();
-            for line in trace_lines(report) {
-                let _ = writeln!(err, "{line}");
+            for event in game.trace(input, report) {
+                let _ = writeln!(err, "{event}");
             }
         }
     };
     let (inputs, words, ticks) = if positional {
         let runs = split_inputs(&a.inputs).unwrap_or_default();
-        let ticks = a
-            .ticks
-            .unwrap_or_else(|| runs.iter().map(|r| r.count).sum());
+        let words: u64 = runs.iter().map(|r| r.count).sum();
+        let ticks = a.ticks.unwrap_or(words);
+        // A game that has no step without a move (board) cannot play steps past the words.
+        if ticks > words && game.read_input(".").is_err() {
+            eprintln!(
+                "tilesmith: --ticks {ticks}: a {} game steps only by a move, and --inputs gives {words}",
+                doc.kind.name()
+            );
+            return ExitCode::FAILURE;
+        }
         match play_words(game.as_mut(), &runs, ticks, trace) {
             Ok(played) => (played.inputs, Some(played.words), ticks),
             Err(e) => {

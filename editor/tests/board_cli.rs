@@ -361,7 +361,20 @@ fn a_runaway_move_block_stops_run_and_perft_with_exit_1() {
     let o = tilesmith(&["run", f.to_str().unwrap(), "--inputs", "a1-a2"]);
     assert_eq!(o.status.code(), Some(1));
     let v: Value = serde_json::from_str(out(&o).trim()).unwrap();
-    assert_eq!(v["status"], "draw", "the game stopped");
+    assert_eq!(v["status"], "error", "the game stopped without a result");
+    // The trace says how it ended: no winner, the error as the reason.
+    let o2 = tilesmith(&["run", f.to_str().unwrap(), "--inputs", "a1-a2", "--trace"]);
+    let end: Value = serde_json::from_str(err(&o2).lines().nth(1).unwrap()).unwrap();
+    assert_eq!(
+        (&end["ply"], &end["status"], &end["winner"]),
+        (&json!(1), &json!("error"), &Value::Null)
+    );
+    assert!(
+        end["reason"]
+            .as_str()
+            .unwrap()
+            .starts_with("move generation failed: ")
+    );
     // At the looping block in the ZRF file: its line, and the column of its `(`.
     let line = text.lines().position(|l| l.contains("while true")).unwrap() + 1;
     let col = text.lines().nth(line - 1).unwrap().find("((while").unwrap() + 1;
@@ -382,6 +395,103 @@ fn a_runaway_move_block_stops_run_and_perft_with_exit_1() {
     assert_eq!(o.status.code(), Some(1));
     assert_eq!(out(&o), "1 2\n");
     assert!(err(&o).contains("move generation failed"), "{}", err(&o));
+}
+
+fn tic_tac_toe() -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../levels/board/tic-tac-toe.zrf")
+        .to_str()
+        .unwrap()
+        .to_string()
+}
+
+#[test]
+fn trace_names_each_ply_its_mover_move_and_changed_positions() {
+    // X takes column a in five plies (X a1 a2 a3, O b1 b2), then takes the last one back.
+    let o = tilesmith(&[
+        "run",
+        &tic_tac_toe(),
+        "--inputs",
+        "@a1 @b1 @a2 @b2 @a3 undo",
+        "--trace",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+    let lines: Vec<Value> = err(&o)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let drop = |ply: u32, player: &str, at: &str| {
+        json!({"ply": ply, "player": player, "move": format!("@{at}"),
+               "changed": [{"at": at, "before": null, "after": format!("{player} Man")}]})
+    };
+    assert_eq!(
+        lines,
+        vec![
+            drop(1, "X", "a1"),
+            drop(2, "O", "b1"),
+            drop(3, "X", "a2"),
+            drop(4, "O", "b2"),
+            drop(5, "X", "a3"),
+            json!({"ply": 5, "status": "won", "winner": "X", "reason": null}),
+            json!({"ply": 4, "event": "undo"}),
+        ]
+    );
+    // Without --trace, stderr stays empty.
+    let o = tilesmith(&["run", &tic_tac_toe(), "--inputs", "@a1"]);
+    assert_eq!(err(&o), "");
+}
+
+#[test]
+fn trace_of_a_jump_shows_the_mover_leaving_the_capture_and_the_landing() {
+    // English checkers, Black (ranks 1-3) first: c3-d4, White answers f6-e5, and Black must
+    // jump d4 over e5 to f6, the square White just left.
+    let o = tilesmith(&[
+        "run",
+        &corpus("english-checkers.zrf"),
+        "--inputs",
+        "c3-d4 f6-e5 d4xf6",
+        "--trace",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+    let last: Value = serde_json::from_str(err(&o).lines().nth(2).unwrap()).unwrap();
+    assert_eq!(
+        (&last["ply"], &last["player"], &last["move"]),
+        (&json!(3), &json!("Black"), &json!("d4xf6"))
+    );
+    let mut changed = last["changed"].as_array().unwrap().clone();
+    changed.sort_by_key(|c| c["at"].as_str().unwrap().to_string());
+    assert_eq!(
+        changed,
+        vec![
+            json!({"at": "d4", "before": "Black Man", "after": null}),
+            json!({"at": "e5", "before": "White Man", "after": null}),
+            json!({"at": "f6", "before": null, "after": "Black Man"}),
+        ]
+    );
+    assert_eq!(err(&o).lines().count(), 3, "no end line: the game goes on");
+}
+
+#[test]
+fn ticks_limits_the_plies_and_refuses_steps_without_a_move() {
+    let v = summary(&tilesmith(&[
+        "run",
+        &tic_tac_toe(),
+        "--inputs",
+        "@a1 @b1 @a2 @b2 @a3",
+        "--ticks",
+        "2",
+    ]));
+    assert_eq!(
+        (v["ply"].clone(), v["status"].clone()),
+        (json!(2), json!("running"))
+    );
+    let o = tilesmith(&["run", &tic_tac_toe(), "--inputs", "@a1 @b1", "--ticks", "3"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(out(&o), "");
+    assert_eq!(
+        err(&o),
+        "tilesmith: --ticks 3: a board game steps only by a move, and --inputs gives 2\n"
+    );
 }
 
 #[test]

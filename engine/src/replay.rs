@@ -272,7 +272,7 @@ impl Replay {
             replay.ticks = ticks.unwrap_or(steps);
             replay.words = Some(Vec::new());
             if let Ok(mut game) = replay.start_bare() {
-                let played = play_words(game.as_mut(), &runs, replay.ticks, |_| {})
+                let played = play_words(game.as_mut(), &runs, replay.ticks, |_, _, _| {})
                     .map_err(|e| bad(root.key("inputs"), e.to_string()))?;
                 replay.inputs = played.inputs;
                 replay.words = Some(played.words);
@@ -410,22 +410,24 @@ impl Replay {
 /// Steps `game` `ticks` times with `inputs` (no key past their end), stopping when it takes
 /// no more turns ([`Game::takes_turns`]; `undo` and `restart` still act then).
 pub fn play(game: &mut dyn Game, inputs: &[Input], ticks: u64) {
-    play_with(game, inputs, ticks, |_| {});
+    play_with(game, inputs, ticks, |_, _, _| {});
 }
 
-/// [`play`], calling `on_step` with each step's report (the CLI's `--trace` uses it).
+/// [`play`], calling `on_step` after each step with the game (after the step), the input
+/// and the step's report (the CLI's `--trace` uses it, through [`Game::trace`]).
 pub fn play_with(
     game: &mut dyn Game,
     inputs: &[Input],
     ticks: u64,
-    mut on_step: impl FnMut(&StepReport),
+    mut on_step: impl FnMut(&dyn Game, Input, &StepReport),
 ) {
     for t in 0..ticks {
         let input = inputs.get(t as usize).copied().unwrap_or(Input::Wait);
         if !game.takes_turns() && !matches!(input, Input::Undo | Input::Restart) {
             break;
         }
-        on_step(&game.step(input));
+        let report = game.step(input);
+        on_step(&*game, input, &report);
     }
 }
 
@@ -444,7 +446,7 @@ pub struct PlayedWords {
 /// position-dependent words (board moves) work; steps past the words get no key (and are not
 /// in the result). Once the game takes no more turns only `undo` and `restart` act: any other
 /// word then is an error ([`InputError::GameOver`]), not silently dropped; steps past the
-/// words stop there. `on_step` gets each step's report.
+/// words stop there. `on_step` gets, after each step, the game, the input and the report.
 ///
 /// # Errors
 /// The first word the game cannot read where it is played, with its number in the text
@@ -455,7 +457,7 @@ pub fn play_words(
     game: &mut dyn Game,
     runs: &[WordRun<'_>],
     ticks: u64,
-    mut on_step: impl FnMut(&StepReport),
+    mut on_step: impl FnMut(&dyn Game, Input, &StepReport),
 ) -> Result<PlayedWords, InputError> {
     let mut played = PlayedWords::default();
     let mut steps = runs.iter().flat_map(|r| (1..=r.count).map(move |k| (r, k)));
@@ -465,7 +467,8 @@ pub fn play_words(
             if !game.takes_turns() {
                 break;
             }
-            on_step(&game.step(Input::Wait));
+            let report = game.step(Input::Wait);
+            on_step(&*game, Input::Wait, &report);
             continue;
         };
         if !game.takes_turns() && !is_undo_word(game, run.word) {
@@ -490,7 +493,8 @@ pub fn play_words(
         let word = game
             .input_word(input)
             .unwrap_or_else(|| run.word.to_string());
-        on_step(&game.step(input));
+        let report = game.step(input);
+        on_step(&*game, input, &report);
         played.inputs.push(input);
         played.words.push(word);
     }

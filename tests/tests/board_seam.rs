@@ -283,7 +283,7 @@ fn words_are_read_in_the_position_where_they_are_played() {
     // Through a text: the error names the word's number.
     let mut g = start_file(&corpus_file("english-checkers.zrf"));
     let runs = split_inputs("c3-d4 c3-d4").unwrap();
-    let e = play_words(g.as_mut(), &runs, 2, |_| {}).unwrap_err();
+    let e = play_words(g.as_mut(), &runs, 2, |_, _, _| {}).unwrap_err();
     assert!(
         e.to_string().starts_with("word 2 \"c3-d4\" is not legal"),
         "{e}"
@@ -748,7 +748,12 @@ fn a_generation_failure_stops_the_game_at_the_move_block() {
     assert_eq!(g.error(), None);
     assert!(g.error_problem().is_none());
     play(g.as_mut(), "a1-a2");
-    assert_eq!(g.status().word(), "draw");
+    // Stopped without a result: lost with the error as the reason, "error" in the summary.
+    assert!(
+        matches!(g.status(), Status::Lost { reason } if reason.starts_with("move generation failed: "))
+    );
+    assert_eq!(g.summary()["status"], "error");
+    assert_eq!(g.summary()["winner"], Value::Null);
     assert!(g.error().unwrap().starts_with("move generation failed: "));
     let p = g.error_problem().unwrap();
     assert_eq!(p.file.as_deref(), Some("rules/loop.zrf"));
@@ -835,7 +840,7 @@ fn a_word_after_the_end_is_an_error_but_undo_and_restart_act() {
     // X takes column a on its third drop: the game is over after word 5.
     let mut g = start_file(&ttt);
     let runs = split_inputs("@a1 @b1 @a2 @b2 @a3 bogus").unwrap();
-    let e = play_words(g.as_mut(), &runs, 6, |_| {}).unwrap_err();
+    let e = play_words(g.as_mut(), &runs, 6, |_, _, _| {}).unwrap_err();
     assert_eq!(
         e,
         InputError::GameOver {
@@ -852,7 +857,7 @@ fn a_word_after_the_end_is_an_error_but_undo_and_restart_act() {
     // A legal-looking move after the end is refused too, and a repeated one names its count.
     let mut g = start_file(&ttt);
     let runs = split_inputs("@a1 @b1 @a2 @b2 @a3 @c3*2").unwrap();
-    let e = play_words(g.as_mut(), &runs, 7, |_| {}).unwrap_err();
+    let e = play_words(g.as_mut(), &runs, 7, |_, _, _| {}).unwrap_err();
     assert!(
         e.to_string()
             .starts_with("word 6 \"@c3*2\" comes after the end"),
@@ -865,7 +870,7 @@ fn a_word_after_the_end_is_an_error_but_undo_and_restart_act() {
     ] {
         let mut g = start_file(&ttt);
         let runs = split_inputs(words).unwrap();
-        let played = play_words(g.as_mut(), &runs, steps, |_| {}).unwrap();
+        let played = play_words(g.as_mut(), &runs, steps, |_, _, _| {}).unwrap();
         assert_eq!(played.inputs.len(), steps as usize, "{words}");
         assert!(g.takes_turns(), "{words}");
     }
@@ -876,7 +881,7 @@ fn a_repeated_word_that_fails_names_the_repetition() {
     // Black c3-d4, White f6-e5; then it is Black's turn and f6-e5 is no move of Black's.
     let mut g = start_file(&corpus_file("english-checkers.zrf"));
     let runs = split_inputs("c3-d4 f6-e5*2").unwrap();
-    let e = play_words(g.as_mut(), &runs, 3, |_| {}).unwrap_err();
+    let e = play_words(g.as_mut(), &runs, 3, |_, _, _| {}).unwrap_err();
     let InputError::NotLegal {
         position, repeat, ..
     } = &e

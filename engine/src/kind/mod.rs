@@ -109,6 +109,43 @@ pub struct StepReport {
     pub phases: Vec<(Phase, Vec<Pos>)>,
 }
 
+impl StepReport {
+    /// The report's events as [`Game::trace`] gives them by default: each rule firing
+    /// (`{"tick","phase","rule","name","at"}`, `at` the first cell of each match as
+    /// `[x, y]`) and each main rule's changed cells (`{"tick","phase","changed"}`), sorted by
+    /// phase: reset, `pre` rules, main rules, `post` rules (boulder §4.2).
+    pub fn trace_events(&self) -> Vec<Value> {
+        fn rank(p: &Phase) -> u8 {
+            match p {
+                Phase::Reset => 0,
+                Phase::Pre(_) => 1,
+                Phase::Main(_) => 2,
+                Phase::Post(_) => 3,
+            }
+        }
+        let xy =
+            |ps: &[Pos]| Value::Array(ps.iter().map(|p| serde_json::json!([p.x, p.y])).collect());
+        let mut events: Vec<(u8, Value)> = Vec::new();
+        for f in &self.fired {
+            events.push((
+                rank(&f.phase),
+                serde_json::json!({"tick": self.step, "phase": f.phase.label(), "rule": f.phase.rule_index(), "name": f.name, "at": xy(&f.at)}),
+            ));
+        }
+        for (phase, cells) in &self.phases {
+            if let Phase::Main(_) = phase {
+                events.push((
+                    rank(phase),
+                    serde_json::json!({"tick": self.step, "phase": phase.label(), "changed": xy(cells)}),
+                ));
+            }
+        }
+        // A stable sort: within a phase, the order the step reported.
+        events.sort_by_key(|(r, _)| *r);
+        events.into_iter().map(|(_, v)| v).collect()
+    }
+}
+
 /// One drawable layer of a cell, bottom first.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Layer {
@@ -227,6 +264,17 @@ pub trait Game {
     fn perft(&self, depth: u32, end_is_leaf: bool) -> Option<Result<u64, String>> {
         let _ = (depth, end_is_leaf);
         None
+    }
+    /// The `--trace` events of the step just computed, one JSON object per event, in the
+    /// order they happened: `input` is what [`Game::step`] was given and `report` what it
+    /// returned, and `self` is the game after the step. The default lists the report's rule
+    /// firings (`{"tick","phase","rule","name","at":[[x, y], …]}`) and the cells each main
+    /// rule changed (`{"tick","phase","changed":[[x, y], …]}`) in phase order (boulder
+    /// §4.2); a kind whose step is not made of rules describes its own (board: the ply, the
+    /// mover, the move and each position it changed).
+    fn trace(&self, input: Input, report: &StepReport) -> Vec<Value> {
+        let _ = input;
+        report.trace_events()
     }
     /// The one-line JSON summary printed by `tilesmith run`.
     fn summary(&self) -> Value;

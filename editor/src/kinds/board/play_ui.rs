@@ -54,10 +54,14 @@ fn status_ui(ui: &mut Ui, p: &BoardPlay) {
             Color32::from_rgb(90, 90, 110),
             format!("Game over: draw ({reason})"),
         ),
+        // A generation failure stops the game without a result: "Stopped", not "Game over".
         Status::Lost { reason } => banner(
             ui,
             Color32::from_rgb(120, 40, 40),
-            format!("Game over: {reason}"),
+            match g.error() {
+                Some(_) => format!("Stopped: {reason}"),
+                None => format!("Game over: {reason}"),
+            },
         ),
     }
 }
@@ -306,6 +310,7 @@ pub fn paint_overlays(painter: &Painter, p: &BoardPlay, g: &MapGeom) {
             } => format!("{w} wins"),
             Status::Won { .. } => "Solved".into(),
             Status::Draw { .. } => "Draw".into(),
+            Status::Lost { .. } if p.session.game.error().is_some() => "Stopped".into(),
             Status::Lost { .. } | Status::Running => "Game over".into(),
         };
         let l = &b.layout;

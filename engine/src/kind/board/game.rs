@@ -58,6 +58,8 @@ pub struct BoardGame {
     repetition: bool,
     /// `grid[row * cols + col]`: the position drawn in that cell.
     grid: Vec<Option<PosId>>,
+    /// Whether the last [`Game::step`] played a turn (for [`Game::trace`]).
+    last_played: bool,
 }
 
 impl BoardGame {
@@ -84,6 +86,7 @@ impl BoardGame {
             undone: Vec::new(),
             seen: FxHashMap::default(),
             grid,
+            last_played: false,
         };
         if let Some(k) = g.repetition_key() {
             g.seen.insert(k, 1);
@@ -181,6 +184,27 @@ impl BoardGame {
         v
     }
 
+    /// `"White Man"`: the piece's owner and type.
+    fn piece_label(&self, p: Piece) -> String {
+        let rules = &self.level.rules;
+        format!(
+            "{} {}",
+            rules
+                .players
+                .get(p.player as usize)
+                .map_or("?", String::as_str),
+            rules
+                .pieces
+                .get(p.kind as usize)
+                .map_or("?", |d| d.name.as_str())
+        )
+    }
+
+    /// [`BoardGame::piece_label`] for a piece, `null` for an empty position.
+    fn piece_name(&self, piece: Option<Piece>) -> Value {
+        piece.map_or(Value::Null, |p| json!(self.piece_label(p)))
+    }
+
     /// Works out the status and the legal turns of the current position.
     fn settle(&mut self) {
         let rules = Arc::clone(&self.level.rules);
@@ -190,7 +214,7 @@ impl BoardGame {
         let outcome = match self.engine.try_outcome(&self.pos, &history) {
             Ok(o) => o,
             Err(e) => {
-                self.status = Status::Draw {
+                self.status = Status::Lost {
                     reason: format!("{GEN_FAILED}{e}"),
                 };
                 self.gen_error = Some(e);
@@ -233,7 +257,7 @@ impl BoardGame {
                 Err(e) => {
                     let reason = format!("{GEN_FAILED}{e}");
                     self.gen_error = Some(e);
-                    Status::Draw { reason }
+                    Status::Lost { reason }
                 }
             },
         };
@@ -310,6 +334,7 @@ impl Game for BoardGame {
     }
 
     fn step(&mut self, input: Input) -> StepReport {
+        self.last_played = false;
         match input {
             Input::Undo => {
                 self.undo();
@@ -323,6 +348,7 @@ impl Game for BoardGame {
                 match self.legal.get(n as usize).cloned() {
                     Some(turn) => {
                         self.undone.clear();
+                        self.last_played = true;
                         self.play(turn)
                     }
                     None => self.no_change(),
@@ -481,6 +507,60 @@ impl Game for BoardGame {
         })
     }
 
+    /// One event per turn played: `{"ply", "player", "move", "changed": [{"at", "before",
+    /// "after"}, …]}` (positions by name, pieces as `"White Man"` or `null`, in position
+    /// order), then, when the turn ended the game, `{"ply", "status", "winner", "reason"}`.
+    /// Undo and restart give `{"ply", "event": "undo" | "restart"}` with the ply reached.
+    fn trace(&self, input: Input, _report: &StepReport) -> Vec<Value> {
+        let ply = self.steps();
+        let mut events = Vec::new();
+        match input {
+            Input::Undo | Input::Restart => {
+                let event = if input == Input::Undo {
+                    "undo"
+                } else {
+                    "restart"
+                };
+                events.push(json!({"ply": ply, "event": event}));
+            }
+            _ if self.last_played => {
+                let Some(d) = self.done.last() else {
+                    return events;
+                };
+                let rules = &self.level.rules;
+                let mover = rules
+                    .turn_order
+                    .get(d.turn_index)
+                    .and_then(|t| rules.players.get(t.player as usize));
+                let changed: Vec<Value> = d
+                    .cells
+                    .iter()
+                    .map(|&(i, before)| {
+                        let at = rules.board.positions.get(i as usize).map(|p| &p.name);
+                        let after = self.pos.cells.get(i as usize).copied().flatten();
+                        json!({"at": at, "before": self.piece_name(before), "after": self.piece_name(after)})
+                    })
+                    .collect();
+                events.push(json!({"ply": ply, "player": mover, "move": d.turn.notation, "changed": changed}));
+                if self.status.is_over() {
+                    let (winner, reason) = match &self.status {
+                        Status::Won { winner, .. } => (winner.clone(), None),
+                        Status::Lost { reason } | Status::Draw { reason } => {
+                            (None, Some(reason.clone()))
+                        }
+                        Status::Running => (None, None),
+                    };
+                    let status = self.summary()["status"].clone();
+                    events.push(
+                        json!({"ply": ply, "status": status, "winner": winner, "reason": reason}),
+                    );
+                }
+            }
+            _ => {}
+        }
+        events
+    }
+
     fn summary(&self) -> Value {
         let winner = match &self.status {
             Status::Won { winner, .. } => winner.clone(),
@@ -488,7 +568,8 @@ impl Game for BoardGame {
         };
         json!({
             "kind": "board",
-            "status": self.status.word(),
+            // A game stopped by an error in its rules has no result: not a draw, not a loss.
+            "status": if self.gen_error.is_some() { "error" } else { self.status.word() },
             "ply": self.steps(),
             "to_move": self.to_move().and_then(|_| self.to_move_name()),
             "winner": winner,
@@ -508,23 +589,12 @@ impl Game for BoardGame {
     }
 
     fn layers(&self, pos: Pos) -> Vec<Layer> {
-        let rules = &self.level.rules;
         let Some(i) = self.position_at(pos) else {
             return Vec::new();
         };
         match self.pos.cells.get(i as usize).copied().flatten() {
             Some(piece) => vec![Layer {
-                token: format!(
-                    "{} {}",
-                    rules
-                        .players
-                        .get(piece.player as usize)
-                        .map_or("?", String::as_str),
-                    rules
-                        .pieces
-                        .get(piece.kind as usize)
-                        .map_or("?", |d| d.name.as_str())
-                ),
+                token: self.piece_label(piece),
                 dir: None,
             }],
             None => Vec::new(),
