@@ -429,8 +429,12 @@ fn perft(file: &Path, depth: u32, variant: Option<&str>, end_is_leaf: bool) -> E
     for d in 1..=depth {
         let n = match game.perft(d, end_is_leaf) {
             Some(Ok(n)) => n,
-            Some(Err(e)) => {
-                eprintln!("tilesmith: perft: {}: {e}", file.display());
+            Some(Err(mut p)) => {
+                // At the move block in the rules file, like `run`'s stop on the same failure.
+                if p.file.is_none() && p.line.is_none() {
+                    tilesmith_engine::problem::locate(&doc.text, std::slice::from_mut(&mut p));
+                }
+                print_problems(file, &[p]);
                 return ExitCode::FAILURE;
             }
             None => {

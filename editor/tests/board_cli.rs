@@ -390,11 +390,37 @@ fn a_runaway_move_block_stops_run_and_perft_with_exit_1() {
     let o = tilesmith(&["run", level.to_str().unwrap(), "--inputs", "a1-a2"]);
     assert_eq!(o.status.code(), Some(1));
     assert!(err(&o).starts_with(&at), "{at} / {}", err(&o));
-    // White's first moves are counted; Black's are not: perft stops with the reason.
+    // White's first moves are counted; Black's are not: perft stops with the reason, at the
+    // same place as `run` (`FILE:LINE:COL: message`, one line).
     let o = tilesmith(&["perft", f.to_str().unwrap(), "2"]);
     assert_eq!(o.status.code(), Some(1));
     assert_eq!(out(&o), "1 2\n");
-    assert!(err(&o).contains("move generation failed"), "{}", err(&o));
+    assert!(err(&o).starts_with(&at), "{at} / {}", err(&o));
+    assert_eq!(err(&o).lines().count(), 1, "{}", err(&o));
+    let o = tilesmith(&["perft", level.to_str().unwrap(), "2"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(err(&o).starts_with(&at), "{at} / {}", err(&o));
+    // Rules inline in the level: at the level's `rules.zrf` member, naming the rules' line.
+    let inline = tmp("loop-inline.json");
+    std::fs::write(
+        &inline,
+        json!({"kind": "board", "rules": {"zrf": text}}).to_string(),
+    )
+    .unwrap();
+    let o = tilesmith(&["perft", inline.to_str().unwrap(), "2"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        err(&o).starts_with(&format!("{}:1:", inline.display())),
+        "{}",
+        err(&o)
+    );
+    let what = format!(": rules line {line}, column {col}: move generation failed: ");
+    assert!(err(&o).contains(&what), "{what} / {}", err(&o));
+    assert!(
+        err(&o).trim_end().ends_with("(at $.rules.zrf)"),
+        "{}",
+        err(&o)
+    );
 }
 
 fn tic_tac_toe() -> String {

@@ -763,6 +763,13 @@ fn a_generation_failure_stops_the_game_at_the_move_block() {
             .starts_with("move generation failed: a move block ran more than")
     );
     assert!(p.is_error());
+    // perft meets the same failure one ply deeper, located at the same block.
+    let fresh = tilesmith_engine::document::load_rules(&text, "rules/loop.zrf")
+        .start(0)
+        .unwrap();
+    assert_eq!(fresh.perft(1, false), Some(Ok(2)));
+    let q = fresh.perft(2, false).unwrap().unwrap_err();
+    assert_eq!(q, p, "perft's problem is the game's");
     // Undo: White to move again, no error.
     assert!(g.undo());
     assert_eq!((g.error(), g.status()), (None, Status::Running));

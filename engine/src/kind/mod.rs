@@ -260,8 +260,10 @@ pub trait Game {
     /// a kind whose inputs are chosen from a list (board: whole turns; by the conventions of
     /// the kind's perft tables). With `end_is_leaf`, a game that ends before `depth` counts
     /// as one sequence. `None` (the default) for a kind without such a list; `Some(Err(…))`
-    /// with the reason when the moves cannot be generated (a runaway move block).
-    fn perft(&self, depth: u32, end_is_leaf: bool) -> Option<Result<u64, String>> {
+    /// when the moves cannot be generated (a runaway move block), located like
+    /// [`Game::error_problem`]: at the failing move block's line and column in its rules file
+    /// (`Problem::file` set), or at a JSON path of the level when the rules have no file.
+    fn perft(&self, depth: u32, end_is_leaf: bool) -> Option<Result<u64, Problem>> {
         let _ = (depth, end_is_leaf);
         None
     }

@@ -131,6 +131,28 @@ impl BoardGame {
         self.grid.get(cell.y * cols + cell.x).copied().flatten()
     }
 
+    /// A generation failure as a problem: at the move block (its line and column) in the ZRF
+    /// file, or at `$.rules` for a limit that is no block's (`span.line` 0) and for rules
+    /// without a file.
+    fn gen_problem(&self, e: &GenError) -> Problem {
+        let message = format!("{GEN_FAILED}{}", e.message);
+        let source = &self.level.source;
+        match (&source.file, e.span.line) {
+            (Some(f), 0) => {
+                Problem::error(JsonPath::root().key("rules"), message).in_file(f.clone(), 1, 1)
+            }
+            (None, 0) => Problem::error(JsonPath::root().key("rules"), message),
+            _ => source.problem(
+                &ZrfProblem {
+                    span: e.span,
+                    message,
+                    warning: false,
+                },
+                None,
+            ),
+        }
+    }
+
     /// The key of the current position for `repetition`: the pieces, the reserves and the
     /// turn; `None` when the rules do not test repetition.
     fn repetition_key(&self) -> Option<u64> {
@@ -464,7 +486,7 @@ impl Game for BoardGame {
         }
     }
 
-    fn perft(&self, depth: u32, end_is_leaf: bool) -> Option<Result<u64, String>> {
+    fn perft(&self, depth: u32, end_is_leaf: bool) -> Option<Result<u64, Problem>> {
         let end = if end_is_leaf {
             PerftEnd::EndIsLeaf
         } else {
@@ -473,7 +495,7 @@ impl Game for BoardGame {
         Some(
             self.engine
                 .perft(&self.pos, depth, end)
-                .map_err(|e| format!("{GEN_FAILED}{e}")),
+                .map_err(|e| self.gen_problem(&e)),
         )
     }
 
@@ -488,23 +510,7 @@ impl Game for BoardGame {
     }
 
     fn error_problem(&self) -> Option<Problem> {
-        let e = self.gen_error.as_ref()?;
-        let message = format!("{GEN_FAILED}{}", e.message);
-        let source = &self.level.source;
-        Some(match (&source.file, e.span.line) {
-            (Some(f), 0) => {
-                Problem::error(JsonPath::root().key("rules"), message).in_file(f.clone(), 1, 1)
-            }
-            (None, 0) => Problem::error(JsonPath::root().key("rules"), message),
-            _ => source.problem(
-                &ZrfProblem {
-                    span: e.span,
-                    message,
-                    warning: false,
-                },
-                None,
-            ),
-        })
+        self.gen_error.as_ref().map(|e| self.gen_problem(e))
     }
 
     /// One event per turn played: `{"ply", "player", "move", "changed": [{"at", "before",
