@@ -2,8 +2,8 @@
 //! WALL IS STOP, KEKE IS MOVE and FLAG IS WIN written on row 0, then a seeded mix of rocks
 //! (15 %), walls (10 %), kekes (2 %) and flags (1 %) with one baba in the middle. A turn moves
 //! baba (pushing rocks), moves every keke, and refreshes rules and properties. Also the time of
-//! `BabaGame::unused_text`, which the editor's play pane calls after every turn. Figures go to
-//! BENCHMARKS.md.
+//! `BabaGame::unused_text`, which the editor's play pane calls after every turn; and one turn
+//! of 3 200 falling rocks (reliability D5). Figures go to BENCHMARKS.md.
 //!
 //! Run: `cargo bench -p tilesmith-engine --bench turn`.
 
@@ -83,5 +83,42 @@ fn turns(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, turns);
+/// Reliability D5: ROCK IS FALL with 3 200 rocks on 80×80 (seeded places, rows 1-78), one
+/// turn from the start each sample (the rocks fall to the floor), against a turn of the
+/// generated 100×100 map above as the comparison point of the same run.
+fn falling_rocks(c: &mut Criterion) {
+    let size = 80;
+    let mut l = BabaLevel::new("fall", size, size);
+    for (x, w) in ["rock", "is", "fall"].iter().enumerate() {
+        if let Some(cell) = l.map.get_mut(Pos::new(x, 0)) {
+            cell.push(tile(&format!("text_{w}")));
+        }
+    }
+    let mut rng = ChaCha8Rng::seed_from_u64(5);
+    let mut placed = 0;
+    while placed < 3200 {
+        let p = Pos::new(
+            rng.next_u32() as usize % size,
+            1 + rng.next_u32() as usize % (size - 2),
+        );
+        if let Some(cell) = l.map.get_mut(p)
+            && cell.is_empty()
+        {
+            cell.push(tile("rock"));
+            placed += 1;
+        }
+    }
+    let mut group = c.benchmark_group("baba fall");
+    group.sample_size(10);
+    group.bench_function("80x80, 3200 rocks fall: one turn", |b| {
+        b.iter_batched(
+            || BabaGame::new(l.clone(), 0),
+            |mut g| black_box(g.step(Input::Wait)),
+            criterion::BatchSize::LargeInput,
+        )
+    });
+    group.finish();
+}
+
+criterion_group!(benches, turns, falling_rocks);
 criterion_main!(benches);

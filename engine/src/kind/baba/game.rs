@@ -66,6 +66,11 @@ pub struct BabaGame {
     pub(super) index: FxHashMap<Pos, Vec<ObjId>>,
     /// The objects the last refresh read (a refresh of the same objects is skipped).
     refreshed: Option<BTreeMap<ObjId, Obj>>,
+    /// Counts the changes that can change the rules or the set of objects: an object added
+    /// or removed, a text object moved. A step that leaves it unchanged moved only non-text
+    /// objects, which changes no object's properties unless a rule has a condition (FALL
+    /// uses this to skip refreshes, §5.13).
+    pub(super) edits: u64,
     history: Vec<State>,
     cursor: usize,
     /// Turns dropped from the front of `history` to bound its memory.
@@ -118,6 +123,7 @@ impl BabaGame {
             extra: Vec::new(),
             cur: Refresh::default(),
             refreshed: None,
+            edits: 0,
             index: FxHashMap::default(),
             history: Vec::new(),
             cursor: 0,
@@ -152,6 +158,7 @@ impl BabaGame {
 
     /// Adds an object (its ID must be new and larger than every other).
     pub(super) fn insert_obj(&mut self, id: ObjId, o: Obj) {
+        self.edits += 1;
         self.note_seen(o.kind);
         let cell = self.index.entry(o.pos()).or_default();
         cell.push(id);
@@ -162,6 +169,7 @@ impl BabaGame {
     /// Removes an object; `None` when it does not exist.
     pub(super) fn remove_obj(&mut self, id: ObjId) -> Option<Obj> {
         let o = self.st.objs.remove(&id)?;
+        self.edits += 1;
         if let Some(cell) = self.index.get_mut(&o.pos()) {
             cell.retain(|&x| x != id);
             if cell.is_empty() {
@@ -179,6 +187,9 @@ impl BabaGame {
         let from = o.pos();
         if from == pos {
             return;
+        }
+        if o.kind.is_text() {
+            self.edits += 1;
         }
         o.x = pos.x;
         o.y = pos.y;

@@ -935,32 +935,58 @@ impl BabaGame {
     }
 
     /// 11 (Tier 2): each FALL object in ascending ID falls cell by cell until blocked; PUSH
-    /// counts as solid and nothing is pushed (§5.13). Refreshes after every step.
+    /// counts as solid and nothing is pushed; this repeats until no FALLer moves (§5.13
+    /// step 11, AABBCC), so a faller that landed on one that fell later falls again.
+    /// Refreshes after every step that can change what the rules say (conditions are
+    /// re-evaluated after every FALL step [L4952]): one that moved text, added or removed an
+    /// object, or any step while a rule has a condition (ON, NEAR, FACING, LONELY read
+    /// positions). A plain object falling under unconditional rules changes no property, so
+    /// its fall costs its height, not a re-read of the map per cell (reliability D5).
     fn fall(&mut self) {
-        let fallers: Vec<ObjId> = self
-            .st
-            .objs
-            .keys()
-            .copied()
-            .filter(|&id| self.has(id, Prop::Fall))
-            .collect();
-        if fallers.is_empty() {
-            return;
-        }
         let none = HashSet::new();
-        for id in fallers {
-            let mut guard = self.height + 1;
-            while guard > 0 && self.st.objs.contains_key(&id) && self.has(id, Prop::Fall) {
-                guard -= 1;
-                if self.plan(id, Dir::Down, Cause::Fall, &none).is_none() {
-                    break;
+        // Every pass but the last moves something one cell down at least, and a column
+        // settles within its height of passes.
+        for _ in 0..=self.height {
+            let fallers: Vec<ObjId> = self
+                .st
+                .objs
+                .keys()
+                .copied()
+                .filter(|&id| self.has(id, Prop::Fall))
+                .collect();
+            let mut moved = false;
+            for id in fallers {
+                let mut guard = self.height + 1;
+                while guard > 0 && self.st.objs.contains_key(&id) && self.has(id, Prop::Fall) {
+                    guard -= 1;
+                    if self.plan(id, Dir::Down, Cause::Fall, &none).is_none() {
+                        break;
+                    }
+                    let edits = self.edits;
+                    if self.try_move(id, Dir::Down, Cause::Fall, &none) != Moved::Yes {
+                        break;
+                    }
+                    moved = true;
+                    if self.edits != edits || self.has_conditions() {
+                        self.refresh();
+                    }
                 }
-                if self.try_move(id, Dir::Down, Cause::Fall, &none) != Moved::Yes {
-                    break;
-                }
-                self.refresh();
             }
+            if !moved {
+                return;
+            }
+            self.refresh();
         }
+    }
+
+    /// True when an active rule (formed or extra) has a condition, so that properties can
+    /// change when objects move.
+    fn has_conditions(&self) -> bool {
+        self.cur
+            .formed
+            .iter()
+            .any(|f| !f.rule.conditions.is_empty())
+            || self.extra.iter().any(|r| !r.conditions.is_empty())
     }
 
     /// 12 (Tier 2): MORE objects copy themselves into the 4 neighbours that hold no object of
