@@ -870,6 +870,9 @@ fn parse_json(text: &str) -> Result<Value, Vec<Problem>> {
 ///
 /// # Errors
 /// One problem at line 1, column 1 (or at the first byte that is not UTF-8) saying why.
+// A problem carries its whole location; it is built once per unreadable file, so its size
+// does not matter here (as in `kind_of`).
+#[allow(clippy::result_large_err)]
 fn read_text(path: &Path) -> Result<String, Problem> {
     let at = |line: usize, column: usize, message: String| Problem {
         line: Some(line),
