@@ -2,7 +2,8 @@
 //! `check` validates level files, `perft` counts move sequences of a board game. All print
 //! `FILE:LINE:COL: message (at PATH)` for bad input and exit with code 1, never panicking.
 //! A `.zrf` file (a board game's rules) is a level of its own; its problems are printed at
-//! the ZRF file's lines.
+//! the ZRF file's lines. A campaign file (`"kind": "campaign"`) is checked with its levels,
+//! and `run CAMPAIGN --play INDEX` plays one of its levels (see `crate::campaign_cli`).
 
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
@@ -37,8 +38,9 @@ pub enum Command {
     /// Play a level headlessly and print one JSON line with the outcome.
     Run(RunArgs),
     /// Validate level files; print one line per problem and exit 1 if any file has errors.
+    /// A campaign file is checked with every level in it.
     Check {
-        /// The files to check.
+        /// The files to check (levels or campaigns).
         #[arg(required = true)]
         files: Vec<PathBuf>,
     },
@@ -67,9 +69,16 @@ pub enum Command {
 /// Arguments of `tilesmith run`.
 #[derive(Debug, clap::Args)]
 pub struct RunArgs {
-    /// The level file (not needed with `--replay`).
+    /// The level file (not needed with `--replay`), or a campaign file with `--play`.
     #[arg(required_unless_present = "replay")]
     pub level: Option<PathBuf>,
+    /// Play level INDEX (0 = the first) of the campaign file given as LEVEL, if it is
+    /// unlocked under the progress file; the best points are recorded there.
+    #[arg(long, value_name = "INDEX", conflicts_with = "variant")]
+    pub play: Option<usize>,
+    /// The campaign's progress file (default: beside the campaign, `NAME.progress.json`).
+    #[arg(long, value_name = "FILE", requires = "play")]
+    pub progress: Option<PathBuf>,
     /// Inputs, one per step (tick, turn or frame), separated by spaces, in the words of the
     /// level's kind. Boulder: `.` no key; `L R U D` arrows; `ML MR MU MD` arrows with the meta
     /// (shift) key. Baba: `. L R U D`, `undo`, `restart`. Falling (one frame each): `.`, `L R`
@@ -101,7 +110,7 @@ pub struct RunArgs {
     pub trace: bool,
     /// Re-run a replay file (level, seed, inputs, final-state hash) instead of LEVEL; exit 1
     /// when the final state differs from the recorded one.
-    #[arg(long, conflicts_with_all = ["level", "inputs", "ticks", "seed", "variant"])]
+    #[arg(long, conflicts_with_all = ["level", "inputs", "ticks", "seed", "variant", "play"])]
     pub replay: Option<PathBuf>,
     /// Record this run as a replay file (level path, seed, inputs, final-state hash).
     #[arg(long)]
@@ -128,7 +137,8 @@ pub fn open_editor(file: Option<PathBuf>, bench_frames: Option<u32>) -> ExitCode
     tilesmith_editor::run(file, bench_frames)
 }
 
-fn print_problems(file: &Path, problems: &[Problem]) {
+/// Prints each problem on stderr as `FILE:LINE:COL: message (at PATH)`.
+pub fn print_problems(file: &Path, problems: &[Problem]) {
     let name = file.display().to_string();
     let mut err = std::io::stderr().lock();
     for p in problems {
@@ -156,6 +166,10 @@ fn check(files: &[PathBuf]) -> ExitCode {
     let mut failed = false;
     let mut out = std::io::stdout().lock();
     for f in files {
+        if crate::campaign_cli::is_campaign(f) {
+            failed |= crate::campaign_cli::check(f, &mut out);
+            continue;
+        }
         let problems = match load(f) {
             Ok(doc) => doc.check(),
             Err(p) => p,
@@ -240,6 +254,34 @@ fn run(a: &RunArgs) -> ExitCode {
         eprintln!("tilesmith: run needs a LEVEL file or --replay FILE");
         return ExitCode::FAILURE;
     };
+    match (a.play, crate::campaign_cli::is_campaign(level)) {
+        (Some(index), true) => crate::campaign_cli::play(level, index, a),
+        (None, true) => {
+            eprintln!(
+                "tilesmith: {} is a campaign; choose its level with --play INDEX (0 = the first)",
+                level.display()
+            );
+            ExitCode::FAILURE
+        }
+        (Some(_), false) => {
+            eprintln!(
+                "tilesmith: --play needs a campaign file (\"kind\": \"campaign\"); {} is not one",
+                level.display()
+            );
+            ExitCode::FAILURE
+        }
+        (None, false) => run_level(level, a, |_| ExitCode::SUCCESS),
+    }
+}
+
+/// Plays the level file `level` as `run` does (summary line on stdout), then gives the
+/// finished game to `done`, whose code is the exit code (unless the game stopped on an
+/// error, which exits 1 without calling it).
+pub fn run_level(
+    level: &Path,
+    a: &RunArgs,
+    done: impl FnOnce(&dyn tilesmith_engine::Game) -> ExitCode,
+) -> ExitCode {
     let mut doc = match load(level) {
         Ok(d) => d,
         Err(p) => {
@@ -323,7 +365,7 @@ fn run(a: &RunArgs) -> ExitCode {
         // A variant chosen on the command line is not in the file: the level is embedded.
         let level = match &a.variant {
             Some(_) => ReplayLevel::Embedded(doc.value.clone()),
-            None => ReplayLevel::Path(level.clone()),
+            None => ReplayLevel::Path(level.to_path_buf()),
         };
         let replay = Replay {
             level,
@@ -356,7 +398,7 @@ fn run(a: &RunArgs) -> ExitCode {
             print_problems(level, &[stopped_at(&doc, game.as_ref(), e)]);
             ExitCode::FAILURE
         }
-        None => ExitCode::SUCCESS,
+        None => done(game.as_ref()),
     }
 }
 

@@ -2,6 +2,7 @@
 //!
 //! A thin main: clap parses the arguments, then either a CLI command runs or the editor opens.
 
+mod campaign_cli;
 mod cli;
 
 use std::process::ExitCode;

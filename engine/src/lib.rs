@@ -12,6 +12,7 @@
 
 #![warn(missing_docs)]
 
+pub mod campaign;
 pub mod document;
 pub mod grid;
 pub mod hash;
@@ -23,6 +24,7 @@ pub mod observe;
 pub mod problem;
 pub mod replay;
 
+pub use campaign::{Campaign, CampaignEntry, Progress};
 pub use document::{Document, LoadError, load_file, load_program, load_text};
 pub use grid::{Dir, Grid, Pos};
 pub use input::{InputError, InputSpec, format_inputs, parse_inputs};

@@ -278,6 +278,22 @@ pub trait Game {
         let _ = input;
         report.trace_events()
     }
+    /// The points this game has earned towards a campaign's unlocking (spec boulder §2.1,
+    /// §5 items 5–7; see `docs/campaign.md`): 0 unless the game is won by the campaign's
+    /// player. The default gives the points of [`Status::Won`] when it names no winner (a
+    /// one-player win: boulder 1–3 from the level's `gems` and `ticks`, baba 1, a falling
+    /// level's goal 1) and 0 otherwise. A game of several players overrides it (board: 1
+    /// when the player to move at the start wins). Never more than
+    /// [`GameKind::max_points`] of the level.
+    fn points_earned(&self) -> u32 {
+        match self.status() {
+            Status::Won {
+                points,
+                winner: None,
+            } => points,
+            _ => 0,
+        }
+    }
     /// The one-line JSON summary printed by `tilesmith run`.
     fn summary(&self) -> Value;
     /// The current state as a level document of this kind, which loads again.
@@ -335,6 +351,16 @@ pub trait GameKind: Sync {
     fn with_variant(&self, doc: &Value, title: &str) -> Result<Value, String> {
         let _ = (doc, title);
         Err(format!("{} levels have no variants", self.name()))
+    }
+    /// The most points a game of the level `doc` can earn in a campaign
+    /// ([`Game::points_earned`]), for checking that a campaign's unlock thresholds can be
+    /// reached (spec boulder §2.1, §5 item 7; `docs/campaign.md`). 1 by default (a level is
+    /// won or not); boulder 3 (spec §5 item 5), a falling level 1 with a `goal` and 0
+    /// without (it cannot be won). `doc` is a level document of this kind that checks
+    /// without errors; for another document the answer is only an estimate.
+    fn max_points(&self, doc: &Value) -> u32 {
+        let _ = doc;
+        1
     }
 }
 

@@ -429,6 +429,26 @@ impl Game for BoardGame {
         self.level.rules.players.clone()
     }
 
+    /// 1 when the player to move at the start (the level's `to_move`, else the first of
+    /// the turn order) wins: the campaign's player plays that side, and a one-player
+    /// puzzle's win is its player's. 0 for a win of another player, a draw or a loss
+    /// (docs/campaign.md).
+    fn points_earned(&self) -> u32 {
+        let Status::Won {
+            points,
+            winner: Some(w),
+        } = &self.status
+        else {
+            return 0;
+        };
+        let rules = &self.level.rules;
+        let first = rules
+            .turn_order
+            .get(self.level.start.turn)
+            .and_then(|t| rules.players.get(t.player as usize));
+        if first == Some(w) { *points } else { 0 }
+    }
+
     fn to_move(&self) -> Option<usize> {
         if self.status.is_over() {
             return None;

@@ -110,6 +110,12 @@ impl GameKind for Boulder {
         5.0
     }
 
+    /// 3: a won level gives 1 to 3 points by its `gems` and `ticks` thresholds (spec §5
+    /// item 5, §6 W4).
+    fn max_points(&self, _doc: &Value) -> u32 {
+        3
+    }
+
     fn inputs(&self) -> &'static [InputSpec] {
         &INPUTS
     }

@@ -129,6 +129,12 @@ impl GameKind for Falling {
         60.0
     }
 
+    /// 1 for a level with a `goal` (reaching it wins, issue 10), 0 without: such a level
+    /// is only ever lost, so it earns no points in a campaign.
+    fn max_points(&self, doc: &Value) -> u32 {
+        u32::from(doc.get("goal").is_some_and(|g| !g.is_null()))
+    }
+
     fn inputs(&self) -> &'static [InputSpec] {
         &INPUTS
     }
