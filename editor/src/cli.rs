@@ -49,7 +49,8 @@ pub enum Command {
     Perft {
         /// The board level or ZRF file.
         file: PathBuf,
-        /// The deepest depth counted.
+        /// The deepest depth counted (1 or more).
+        #[arg(value_parser = clap::value_parser!(u32).range(1..))]
         depth: u32,
         /// The variant of a ZRF file, by title (default: the file's default variant).
         #[arg(long)]
@@ -109,8 +110,9 @@ pub struct RunArgs {
     #[arg(long)]
     pub trace: bool,
     /// Re-run a replay file (level, seed, inputs, final-state hash) instead of LEVEL; exit 1
-    /// when the final state differs from the recorded one.
-    #[arg(long, conflicts_with_all = ["level", "inputs", "ticks", "seed", "variant", "play"])]
+    /// when the final state differs from the recorded one. `--trace` and `--out` work with
+    /// it; `--record` does not (the replay is already a record).
+    #[arg(long, conflicts_with_all = ["level", "inputs", "ticks", "seed", "variant", "play", "record"])]
     pub replay: Option<PathBuf>,
     /// Record this run as a replay file (level path, seed, inputs, final-state hash).
     #[arg(long)]
@@ -203,6 +205,25 @@ fn load_problems(file: &Path, e: LoadError) -> Vec<Problem> {
     }
 }
 
+/// Prints the `--trace` events of a step on stderr when `a.trace` asks for them.
+fn trace(a: &RunArgs, game: &dyn Game, input: Input, report: &StepReport) {
+    if a.trace {
+        let mut err = std::io::stderr().lock();
+        for event in game.trace(input, report) {
+            let _ = writeln!(err, "{event}");
+        }
+    }
+}
+
+/// Writes the game's state as a level (`--out`), atomically.
+fn write_out(out: &Path, game: &dyn Game) -> Result<(), ExitCode> {
+    let text = tilesmith_engine::json_text::layout(&game.to_level());
+    tilesmith_engine::json_text::write_atomic(out, text.as_bytes()).map_err(|e| {
+        eprintln!("{}:1:1: cannot write the state: {e}", out.display());
+        ExitCode::FAILURE
+    })
+}
+
 fn run_replay(file: &Path, a: &RunArgs) -> ExitCode {
     let replay = match Replay::load(file) {
         Ok(r) => r,
@@ -215,14 +236,18 @@ fn run_replay(file: &Path, a: &RunArgs) -> ExitCode {
         ReplayLevel::Path(p) => p.clone(),
         ReplayLevel::Embedded(_) => file.to_path_buf(),
     };
-    let outcome = match replay.run() {
+    let outcome = match replay.run_with(|game, input, report| trace(a, game, input, report)) {
         Ok(o) => o,
         Err(e) => {
             print_problems(&level_name, &load_problems(&level_name, e));
             return ExitCode::FAILURE;
         }
     };
-    let _ = a;
+    if let Some(out) = &a.out
+        && let Err(code) = write_out(out, outcome.game.as_ref())
+    {
+        return code;
+    }
     println!("{}", outcome.game.summary());
     if let Some(e) = outcome.game.error() {
         match outcome.game.error_problem() {
@@ -239,7 +264,7 @@ fn run_replay(file: &Path, a: &RunArgs) -> ExitCode {
             file.display(),
             outcome.hash,
             replay.hash.map_or("none".into(), |h| format!("{h:016x}")),
-            outcome.game.status().word(),
+            outcome.game.outcome_word(),
             replay.status.as_deref().unwrap_or("none"),
         );
         ExitCode::FAILURE
@@ -323,12 +348,7 @@ pub fn run_level(
     // Where the game played is not quite the file's, say so rather than play another game.
     print_problems(level, &game.warnings());
     let trace = |game: &dyn Game, input: Input, report: &StepReport| {
-        if a.trace {
-            let mut err = std::io::stderr().lock();
-            for event in game.trace(input, report) {
-                let _ = writeln!(err, "{event}");
-            }
-        }
+        trace(a, game, input, report);
     };
     let (inputs, words, ticks) = if positional {
         let runs = split_inputs(&a.inputs).unwrap_or_default();
@@ -345,6 +365,11 @@ pub fn run_level(
         match play_words(game.as_mut(), &runs, ticks, trace) {
             Ok(played) => (played.inputs, Some(played.words), ticks),
             Err(e) => {
+                // A word after a game that stopped on an error of its rules: the error first,
+                // where it is written, since it is why the game ended.
+                if let Some(stop) = game.error() {
+                    print_problems(level, &[stopped_at(&doc, game.as_ref(), stop)]);
+                }
                 eprintln!("tilesmith: --inputs: {e}");
                 return ExitCode::FAILURE;
             }
@@ -354,12 +379,10 @@ pub fn run_level(
         tilesmith_engine::replay::play_with(game.as_mut(), &inputs, ticks, trace);
         (inputs, None, ticks)
     };
-    if let Some(out) = &a.out {
-        let text = tilesmith_engine::json_text::layout(&game.to_level());
-        if let Err(e) = tilesmith_engine::json_text::write_atomic(out, text.as_bytes()) {
-            eprintln!("{}:1:1: cannot write the state: {e}", out.display());
-            return ExitCode::FAILURE;
-        }
+    if let Some(out) = &a.out
+        && let Err(code) = write_out(out, game.as_ref())
+    {
+        return code;
     }
     if let Some(rec) = &a.record {
         // A variant chosen on the command line is not in the file: the level is embedded.
@@ -444,7 +467,17 @@ fn choose_variant(doc: &mut Document, variant: Option<&str>) -> Result<(), Strin
         .kind
         .with_variant(&doc.value, title)
         .map_err(|e| format!("--variant: {e}"))?;
-    Ok(())
+    // A title the rules do not have is the command line's error, not the file's.
+    let root = tilesmith_engine::JsonPath::root().key("variant");
+    match doc
+        .kind
+        .check(&doc.value)
+        .into_iter()
+        .find(|p| p.is_error() && p.path == root)
+    {
+        Some(p) => Err(format!("--variant: {}", p.message)),
+        None => Ok(()),
+    }
 }
 
 /// `tilesmith perft`: `DEPTH COUNT` for each depth from 1 to `depth`.

@@ -195,6 +195,12 @@ fn variant_is_chosen_by_title_and_only_for_board_levels() {
         err(&o)
     );
     assert!(err(&o).contains("\"English Checkers\""), "{}", err(&o));
+    // The command line's error, not a place in the file.
+    assert!(err(&o).starts_with("tilesmith: --variant: "), "{}", err(&o));
+    assert!(!err(&o).contains("$.variant"), "{}", err(&o));
+    // perft counts from depth 1: 0 is refused by the argument parser (exit 2).
+    let o = tilesmith(&["perft", &checkers, "0"]);
+    assert_eq!(o.status.code(), Some(2), "{}", err(&o));
     let v = summary(&tilesmith(&[
         "run",
         &checkers,
@@ -369,11 +375,12 @@ fn a_runaway_move_block_stops_run_and_perft_with_exit_1() {
         (&end["ply"], &end["status"], &end["winner"]),
         (&json!(1), &json!("error"), &Value::Null)
     );
+    // The reason is the error where it is written (the file's line and column).
+    let reason = end["reason"].as_str().unwrap();
     assert!(
-        end["reason"]
-            .as_str()
-            .unwrap()
-            .starts_with("move generation failed: ")
+        reason.starts_with(&format!("{}:", f.display()))
+            && reason.contains(": move generation failed: "),
+        "{reason}"
     );
     // At the looping block in the ZRF file: its line, and the column of its `(`.
     let line = text.lines().position(|l| l.contains("while true")).unwrap() + 1;
@@ -390,6 +397,31 @@ fn a_runaway_move_block_stops_run_and_perft_with_exit_1() {
     let o = tilesmith(&["run", level.to_str().unwrap(), "--inputs", "a1-a2"]);
     assert_eq!(o.status.code(), Some(1));
     assert!(err(&o).starts_with(&at), "{at} / {}", err(&o));
+    // A word after the stop: the rules error first, at its place, then the word's error.
+    let o = tilesmith(&["run", f.to_str().unwrap(), "--inputs", "a1-a2 b1-b2"]);
+    assert_eq!(o.status.code(), Some(1));
+    let stderr = err(&o);
+    let lines: Vec<&str> = stderr.lines().collect();
+    assert!(lines[0].starts_with(&at), "{at} / {}", err(&o));
+    assert!(lines[1].contains("word 2 \"b1-b2\""), "{}", err(&o));
+    // Recorded, the replay expects "error" (no result), and replays to it.
+    let rec = tmp("loop-replay.json");
+    let o = tilesmith(&[
+        "run",
+        f.to_str().unwrap(),
+        "--inputs",
+        "a1-a2",
+        "--record",
+        rec.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    let r: Value = serde_json::from_str(&std::fs::read_to_string(&rec).unwrap()).unwrap();
+    assert_eq!(r["expect"]["status"], "error");
+    assert_eq!(r["expect"]["summary"]["status"], "error");
+    let o = tilesmith(&["run", "--replay", rec.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1), "the game stops on its error");
+    assert!(err(&o).starts_with(&at), "{at} / {}", err(&o));
+    assert!(!err(&o).contains("differs"), "{}", err(&o));
     // White's first moves are counted; Black's are not: perft stops with the reason, at the
     // same place as `run` (`FILE:LINE:COL: message`, one line).
     let o = tilesmith(&["perft", f.to_str().unwrap(), "2"]);
@@ -446,18 +478,20 @@ fn trace_names_each_ply_its_mover_move_and_changed_positions() {
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())
         .collect();
-    let drop = |ply: u32, player: &str, at: &str| {
+    // Each drop takes a man from the player's reserve (the file's setup: X off 5, O off 4).
+    let drop = |ply: u32, player: &str, at: &str, left: u32| {
         json!({"ply": ply, "player": player, "move": format!("@{at}"),
-               "changed": [{"at": at, "before": null, "after": format!("{player} Man")}]})
+               "changed": [{"at": at, "before": null, "after": format!("{player} Man")}],
+               "reserve": [{"player": player, "piece": "Man", "before": left, "after": left - 1}]})
     };
     assert_eq!(
         lines,
         vec![
-            drop(1, "X", "a1"),
-            drop(2, "O", "b1"),
-            drop(3, "X", "a2"),
-            drop(4, "O", "b2"),
-            drop(5, "X", "a3"),
+            drop(1, "X", "a1", 5),
+            drop(2, "O", "b1", 4),
+            drop(3, "X", "a2", 4),
+            drop(4, "O", "b2", 3),
+            drop(5, "X", "a3", 3),
             json!({"ply": 5, "status": "won", "winner": "X", "reason": null}),
             json!({"ply": 4, "event": "undo"}),
         ]
@@ -498,6 +532,45 @@ fn trace_of_a_jump_shows_the_mover_leaving_the_capture_and_the_landing() {
 }
 
 #[test]
+fn trace_shows_attributes_that_change() {
+    // Spores (levels/board/spores.zrf): a Spore that jumps two squares lands guarded and
+    // leaves a Husk; a guarded enemy Spore next to where it lands loses its guard. White's
+    // b6-b4 lands next to Black's guarded Spore on c3 (it jumped there on ply 1).
+    let spores = Path::new(env!("CARGO_MANIFEST_DIR")).join("../levels/board/spores.zrf");
+    let o = tilesmith(&[
+        "run",
+        spores.to_str().unwrap(),
+        "--inputs",
+        "a1-c3 a7-b6 g7-f6 b6-b4",
+        "--trace",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+    let lines: Vec<Value> = err(&o)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let mut first = lines[0]["changed"].as_array().unwrap().clone();
+    first.sort_by_key(|c| c["at"].as_str().unwrap().to_string());
+    assert_eq!(
+        first,
+        vec![
+            json!({"at": "a1", "before": "Black Spore", "after": "Black Husk"}),
+            json!({"at": "c3", "before": null, "after": "Black Spore [guarded]"}),
+        ]
+    );
+    let c3 = lines[3]["changed"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["at"] == "c3")
+        .cloned();
+    assert_eq!(
+        c3,
+        Some(json!({"at": "c3", "before": "Black Spore [guarded]", "after": "Black Spore"}))
+    );
+}
+
+#[test]
 fn ticks_limits_the_plies_and_refuses_steps_without_a_move() {
     let v = summary(&tilesmith(&[
         "run",
@@ -518,6 +591,56 @@ fn ticks_limits_the_plies_and_refuses_steps_without_a_move() {
         err(&o),
         "tilesmith: --ticks 3: a board game steps only by a move, and --inputs gives 2\n"
     );
+}
+
+#[test]
+fn a_replay_traces_and_writes_its_final_state() {
+    // Record a tic-tac-toe game X wins on ply 5, then replay it with --trace and --out.
+    let rec = tmp("ttt-replay.json");
+    let o = tilesmith(&[
+        "run",
+        &tic_tac_toe(),
+        "--inputs",
+        "@a1 @b1 @a2 @b2 @a3",
+        "--record",
+        rec.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+    let out_file = tmp("ttt-final.json");
+    let o = tilesmith(&[
+        "run",
+        "--replay",
+        rec.to_str().unwrap(),
+        "--trace",
+        "--out",
+        out_file.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+    // Five plies and the end line.
+    let lines: Vec<Value> = err(&o)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 6, "{}", err(&o));
+    assert_eq!(lines[4]["move"], "@a3");
+    assert_eq!(lines[5]["winner"], "X");
+    // The final position: X on a1 a2 a3, O on b1 b2; it loads and is over.
+    let v: Value = serde_json::from_str(&std::fs::read_to_string(&out_file).unwrap()).unwrap();
+    let mut x: Vec<String> = serde_json::from_value(v["setup"]["X"]["Man"].clone()).unwrap();
+    x.sort();
+    assert_eq!(x, ["a1", "a2", "a3"]);
+    let s = summary(&tilesmith(&["run", out_file.to_str().unwrap()]));
+    assert_eq!(s["status"], "won");
+    // --record with --replay is refused (a replay is already a record).
+    let o = tilesmith(&[
+        "run",
+        "--replay",
+        rec.to_str().unwrap(),
+        "--record",
+        tmp("again.json").to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", err(&o));
+    assert!(!tmp("again.json").exists());
 }
 
 #[test]

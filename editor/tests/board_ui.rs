@@ -12,7 +12,7 @@ use std::path::Path;
 
 use eframe::egui::{Event, Modifiers, PointerButton, Pos2, pos2};
 use egui_kittest::Harness;
-use egui_kittest::kittest::Queryable as _;
+use egui_kittest::kittest::{NodeT as _, Queryable as _};
 use serde_json::json;
 use tilesmith_editor::app::TilesmithApp;
 use tilesmith_editor::doc::map::MapLevel as _;
@@ -154,6 +154,35 @@ fn two_plies_of_checkers_by_clicks_then_undo_restores_the_position() {
     // A legal move of the list plays too.
     click(&mut h, "c3-d4");
     assert_eq!(hash(&h), after_one);
+}
+
+#[test]
+fn a_move_block_that_runs_away_stops_the_game_and_says_so() {
+    // White's man steps north; Black's pawn has a move block that never ends, so the game
+    // stops on Black's turn: no result, "Stopped" with the error, not "Game over" or a draw.
+    let text = "(game (title \"Loop\") (players White Black) (turn-order White Black)
+      (board (grid (start-rectangle 0 0 50 50)
+        (dimensions (\"a/b/c\" (50 0)) (\"3/2/1\" (0 50)))
+        (directions (n 0 -1) (s 0 1))))
+      (piece (name Man) (moves (n (verify empty?) add)))
+      (piece (name Pawn) (moves ((while true mark) add)))
+      (board-setup (White (Man a1)) (Black (Pawn c3))))";
+    let design = Design::from_json(&json!({"kind": "board", "rules": {"zrf": text}})).unwrap();
+    let mut h = harness(EditorState::new(design));
+    click(&mut h, "Start playing");
+    h.get_by_label("White to move");
+    click(&mut h, "a1-a2");
+    // The banner's text (egui gives a label's text as the node's value).
+    let shown = |h: &Harness<'static, TilesmithApp>, prefix: &str| {
+        h.query_all_by(|n| n.value().is_some_and(|v| v.starts_with(prefix)))
+            .count()
+    };
+    assert!(shown(&h, "Stopped: move generation failed: ") > 0);
+    assert_eq!(shown(&h, "Game over"), 0);
+    assert_eq!(shown(&h, "Draw"), 0);
+    // Undo takes the stop back: White to move again.
+    click(&mut h, "Undo move");
+    h.get_by_label("White to move");
 }
 
 #[test]

@@ -242,11 +242,13 @@ impl Replay {
         };
         let status = match expect.and_then(|e| e.get("status")) {
             None => None,
-            Some(Value::String(s)) if Status::WORDS.contains(&s.as_str()) => Some(s.clone()),
+            Some(Value::String(s)) if Status::OUTCOME_WORDS.contains(&s.as_str()) => {
+                Some(s.clone())
+            }
             Some(_) => {
                 return Err(bad(
                     ep.key("status"),
-                    "\"status\" must be \"running\", \"won\", \"lost\" or \"draw\"",
+                    "\"status\" must be \"running\", \"won\", \"lost\", \"draw\" or \"error\"",
                 ));
             }
         };
@@ -329,6 +331,18 @@ impl Replay {
     /// # Errors
     /// When the level cannot be loaded or started.
     pub fn run(&self) -> Result<ReplayOutcome, LoadError> {
+        self.run_with(|_, _, _| {})
+    }
+
+    /// [`Replay::run`], calling `on_step` after each step as [`play_with`] does (the CLI's
+    /// `run --replay --trace`).
+    ///
+    /// # Errors
+    /// When the level cannot be loaded or started.
+    pub fn run_with(
+        &self,
+        on_step: impl FnMut(&dyn Game, Input, &StepReport),
+    ) -> Result<ReplayOutcome, LoadError> {
         let mut game = match &self.level {
             ReplayLevel::Path(_) => self
                 .document()?
@@ -347,13 +361,13 @@ impl Replay {
                 kind.start(v, self.seed).map_err(in_replay)?
             }
         };
-        play(game.as_mut(), &self.inputs, self.ticks);
+        play_with(game.as_mut(), &self.inputs, self.ticks, on_step);
         let hash = game.state_hash();
         let matches = self.hash.is_none_or(|h| h == hash)
             && self
                 .status
                 .as_deref()
-                .is_none_or(|s| s == game.status().word());
+                .is_none_or(|s| s == game.outcome_word());
         Ok(ReplayOutcome {
             game,
             hash,
@@ -364,7 +378,7 @@ impl Replay {
     /// This replay with its expectations set from a game's final state.
     pub fn recorded(mut self, game: &dyn Game) -> Replay {
         self.hash = Some(game.state_hash());
-        self.status = Some(game.status().word().into());
+        self.status = Some(game.outcome_word().into());
         self.summary = Some(game.summary());
         self
     }

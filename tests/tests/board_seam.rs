@@ -903,3 +903,30 @@ fn a_repeated_word_that_fails_names_the_repetition() {
     );
     assert_eq!(g.steps(), 2, "the first repetition was played");
 }
+
+#[test]
+fn reserves_add_up_to_what_a_saved_level_may_hold() {
+    // Tic-tac-toe with X's reserve given twice: 1 000 000 and 5 more. The reserve is capped
+    // at a level's largest `reserve` count, so the position saved after a drop loads again.
+    let text = std::fs::read_to_string(workspace().join("levels/board/tic-tac-toe.zrf"))
+        .unwrap()
+        .replace("(X (Man off 5))", "(X (Man off 1000000 off 5))");
+    assert!(text.contains("off 1000000 off 5"));
+    let mut g = start_json(&json!({"kind": "board", "rules": {"zrf": text}}));
+    play(g.as_mut(), "@b2");
+    let saved = g.to_level();
+    assert_eq!(saved["reserve"]["X"]["Man"], 999_999);
+    let again = start_json(&saved);
+    assert_eq!(again.state_hash(), g.state_hash());
+    // One more than the limit in a single `off` is an error at its place.
+    let over = text.replace("off 1000000 off 5", "off 1000001");
+    let p = match load_text(&json!({"kind": "board", "rules": {"zrf": over}}).to_string()) {
+        Err(p) => p,
+        Ok(d) => d.start(0).err().unwrap(),
+    };
+    assert!(
+        p[0].message.contains("off needs a count from 0 to 1000000"),
+        "{}",
+        p[0].message
+    );
+}

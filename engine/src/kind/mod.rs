@@ -76,8 +76,12 @@ impl Status {
         }
     }
 
-    /// The words [`Status::word`] gives, for readers of recorded statuses (replays).
+    /// The words [`Status::word`] gives.
     pub const WORDS: [&'static str; 4] = ["running", "won", "lost", "draw"];
+
+    /// The words [`Game::outcome_word`] gives ([`Status::WORDS`] and `error`), for readers
+    /// of recorded outcomes (replays).
+    pub const OUTCOME_WORDS: [&'static str; 5] = ["running", "won", "lost", "draw", "error"];
 
     /// True unless [`Status::Running`].
     pub fn is_over(&self) -> bool {
@@ -277,6 +281,17 @@ pub trait Game {
     fn trace(&self, input: Input, report: &StepReport) -> Vec<Value> {
         let _ = input;
         report.trace_events()
+    }
+    /// How the game stands in one word, as summaries and replays write it: `error` when it
+    /// stopped on an error of its level's program ([`Game::error`]: a board move block that
+    /// runs away, a falling script that fails), which is no result, else
+    /// [`Status::word`] (`running`, `won`, `lost`, `draw`).
+    fn outcome_word(&self) -> &'static str {
+        if self.error().is_some() {
+            "error"
+        } else {
+            self.status().word()
+        }
     }
     /// The points this game has earned towards a campaign's unlocking (spec boulder §2.1,
     /// §5 items 5–7; see `docs/campaign.md`): 0 unless the game is won by the campaign's

@@ -222,9 +222,89 @@ impl BoardGame {
         )
     }
 
-    /// [`BoardGame::piece_label`] for a piece, `null` for an empty position.
+    /// [`BoardGame::piece_label`] for a piece, followed by the attributes that differ from
+    /// their defaults (`"Black Spore [guarded]"`, `"[not guarded]"` for one cleared), `null`
+    /// for an empty position.
     fn piece_name(&self, piece: Option<Piece>) -> Value {
-        piece.map_or(Value::Null, |p| json!(self.piece_label(p)))
+        let Some(p) = piece else {
+            return Value::Null;
+        };
+        let rules = &self.level.rules;
+        let attrs: Vec<String> = rules
+            .attributes
+            .iter()
+            .enumerate()
+            .take(32)
+            .filter_map(|(k, (name, default))| {
+                let on = p.attrs & (1 << k) != 0;
+                (on != *default).then(|| {
+                    if on {
+                        name.clone()
+                    } else {
+                        format!("not {name}")
+                    }
+                })
+            })
+            .collect();
+        if attrs.is_empty() {
+            json!(self.piece_label(p))
+        } else {
+            json!(format!("{} [{}]", self.piece_label(p), attrs.join(", ")))
+        }
+    }
+
+    /// The `--trace` line of the turn `d` just played: ply, mover, move, each position it
+    /// changed (before and after) and, when it changed them, the reserves.
+    fn turn_event(&self, d: &Done) -> Value {
+        let rules = &self.level.rules;
+        let mover = rules
+            .turn_order
+            .get(d.turn_index)
+            .and_then(|t| rules.players.get(t.player as usize));
+        let changed: Vec<Value> = d
+            .cells
+            .iter()
+            .map(|&(i, before)| {
+                let at = rules.board.positions.get(i as usize).map(|p| &p.name);
+                let after = self.pos.cells.get(i as usize).copied().flatten();
+                json!({"at": at, "before": self.piece_name(before), "after": self.piece_name(after)})
+            })
+            .collect();
+        let mut e = json!({"ply": self.steps(), "player": mover, "move": d.turn.notation, "changed": changed});
+        if let Some(before) = &d.reserve {
+            let mut reserve = Vec::new();
+            for (pl, counts) in self.pos.reserve.iter().enumerate() {
+                for (k, &after) in counts.iter().enumerate() {
+                    let was = before.get(pl).and_then(|c| c.get(k)).copied().unwrap_or(0);
+                    if was != after {
+                        reserve.push(json!({
+                            "player": rules.players.get(pl),
+                            "piece": rules.pieces.get(k).map(|d| &d.name),
+                            "before": was,
+                            "after": after,
+                        }));
+                    }
+                }
+            }
+            e["reserve"] = Value::Array(reserve);
+        }
+        e
+    }
+
+    /// The `--trace` line of how the game ended: status (as in the summary), winner, and the
+    /// reason, which for a rules error is the error where it is written
+    /// (`rules.zrf:12:5: move generation failed: …`).
+    fn end_event(&self) -> Value {
+        let (winner, reason) = match (&self.status, self.error_problem()) {
+            (_, Some(p)) if p.file.is_some() => (None, Some(p.render(""))),
+            (_, Some(p)) => (None, Some(format!("{} (at {})", p.message, p.path))),
+            (Status::Won { winner, .. }, None) => (winner.clone(), None),
+            (Status::Lost { reason } | Status::Draw { reason }, None) => {
+                (None, Some(reason.clone()))
+            }
+            (Status::Running, None) => (None, None),
+        };
+        json!({"ply": self.steps(), "status": self.outcome_word(), "winner": winner, "reason": reason})
     }
 
     /// Works out the status and the legal turns of the current position.
@@ -539,52 +619,18 @@ impl Game for BoardGame {
     /// Undo and restart give `{"ply", "event": "undo" | "restart"}` with the ply reached.
     fn trace(&self, input: Input, _report: &StepReport) -> Vec<Value> {
         let ply = self.steps();
-        let mut events = Vec::new();
         match input {
-            Input::Undo | Input::Restart => {
-                let event = if input == Input::Undo {
-                    "undo"
-                } else {
-                    "restart"
-                };
-                events.push(json!({"ply": ply, "event": event}));
-            }
-            _ if self.last_played => {
-                let Some(d) = self.done.last() else {
-                    return events;
-                };
-                let rules = &self.level.rules;
-                let mover = rules
-                    .turn_order
-                    .get(d.turn_index)
-                    .and_then(|t| rules.players.get(t.player as usize));
-                let changed: Vec<Value> = d
-                    .cells
-                    .iter()
-                    .map(|&(i, before)| {
-                        let at = rules.board.positions.get(i as usize).map(|p| &p.name);
-                        let after = self.pos.cells.get(i as usize).copied().flatten();
-                        json!({"at": at, "before": self.piece_name(before), "after": self.piece_name(after)})
-                    })
-                    .collect();
-                events.push(json!({"ply": ply, "player": mover, "move": d.turn.notation, "changed": changed}));
+            Input::Undo => vec![json!({"ply": ply, "event": "undo"})],
+            Input::Restart => vec![json!({"ply": ply, "event": "restart"})],
+            _ if self.last_played => self.done.last().map_or_else(Vec::new, |d| {
+                let mut events = vec![self.turn_event(d)];
                 if self.status.is_over() {
-                    let (winner, reason) = match &self.status {
-                        Status::Won { winner, .. } => (winner.clone(), None),
-                        Status::Lost { reason } | Status::Draw { reason } => {
-                            (None, Some(reason.clone()))
-                        }
-                        Status::Running => (None, None),
-                    };
-                    let status = self.summary()["status"].clone();
-                    events.push(
-                        json!({"ply": ply, "status": status, "winner": winner, "reason": reason}),
-                    );
+                    events.push(self.end_event());
                 }
-            }
-            _ => {}
+                events
+            }),
+            _ => Vec::new(),
         }
-        events
     }
 
     fn summary(&self) -> Value {
@@ -595,7 +641,7 @@ impl Game for BoardGame {
         json!({
             "kind": "board",
             // A game stopped by an error in its rules has no result: not a draw, not a loss.
-            "status": if self.gen_error.is_some() { "error" } else { self.status.word() },
+            "status": self.outcome_word(),
             "ply": self.steps(),
             "to_move": self.to_move().and_then(|_| self.to_move_name()),
             "winner": winner,

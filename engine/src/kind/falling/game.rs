@@ -1471,7 +1471,8 @@ impl Game for FallingGame {
             .collect();
         json!({
             "kind": "falling",
-            "status": self.b.status.word(),
+            // A script error stops the game with no result: "error", not "lost".
+            "status": self.outcome_word(),
             "frames": self.s.frames,
             "score": self.s.score,
             "rows": self.s.rows,

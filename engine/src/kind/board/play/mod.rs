@@ -121,7 +121,8 @@ impl Position {
                         .get_mut(e.player as usize)
                         .and_then(|r| r.get_mut(e.piece as usize))
                     {
-                        *r = r.saturating_add(n).min(u32::MAX - 1);
+                        // Several `off` entries add up to at most what a level may hold.
+                        *r = r.saturating_add(n).min(super::level::MAX_RESERVE);
                     }
                 }
             }

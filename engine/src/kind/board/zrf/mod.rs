@@ -50,8 +50,9 @@ pub const MAX_FLAGS: usize = 64;
 pub const MAX_MOVE_TYPES: usize = 64;
 /// The most zones.
 pub const MAX_ZONES: usize = 128;
-/// The most pieces `off N` may put in one reserve entry.
-pub const MAX_OFF: u32 = 65_535;
+/// The most pieces `off N` may put in one reserve entry: the largest reserve count a level
+/// may hold ([`crate::kind::board::level::MAX_RESERVE`]), so that a saved position loads.
+pub const MAX_OFF: u32 = super::level::MAX_RESERVE;
 /// The most problems reported for one compile; later ones are dropped.
 pub const MAX_PROBLEMS: usize = 100;
 
