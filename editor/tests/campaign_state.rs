@@ -51,10 +51,7 @@ fn cards_show_names_best_points_locks_and_problems() {
     // b.json needs 2: the level above has 2. Last Door needs 5 of 2.
     assert_eq!(cards[1].lock, Lock::Open);
     assert_eq!(cards[3].lock, Lock::Locked { have: 2, need: 5 });
-    assert_eq!(
-        cards[3].lock.text(),
-        "Locked: needs 3 more points"
-    );
+    assert_eq!(cards[3].lock.text(), "Locked: needs 3 more points");
     // The broken level: its first problem, located in its file (line 3 holds the bad token).
     let p = cards[2].info.unwrap().problem.clone().unwrap();
     assert!(p.starts_with("broken.json:3:"), "{p}");
@@ -151,12 +148,22 @@ fn added_levels_are_stored_relative_to_the_campaign() {
         ]
     );
     let c = s.campaign.as_ref().unwrap();
-    assert!(c.notice.contains("a.json is already in the campaign"), "{}", c.notice);
+    assert!(
+        c.notice.contains("a.json is already in the campaign"),
+        "{}",
+        c.notice
+    );
     let cards = c.cards();
     assert_eq!(cards[4].name(), "Three Stars", "the copy of a.json loads");
     // The missing file is a card with its problem, not a crash.
     assert!(
-        cards[5].info.unwrap().problem.as_deref().unwrap().contains("cannot read"),
+        cards[5]
+            .info
+            .unwrap()
+            .problem
+            .as_deref()
+            .unwrap()
+            .contains("cannot read"),
         "{:?}",
         cards[5].info
     );
@@ -190,8 +197,13 @@ fn a_win_records_the_best_points_and_unlocks() {
     assert!(!s.showing_overview(), "the level is shown while played");
     // One step right: the figure enters the open exit at tick 1. b.json's ticks are
     // [9, 9, 0]: tick 1 ≤ 9 twice but not ≤ 0, so 2 points (W4).
-    s.apply(Action::Play(PlayAction::Step(Some(Input::Move(Dir::Right)))));
-    assert!(!s.playing(), "a won game ends and the overview is shown again");
+    s.apply(Action::Play(PlayAction::Step(Some(Input::Move(
+        Dir::Right,
+    )))));
+    assert!(
+        !s.playing(),
+        "a won game ends and the overview is shown again"
+    );
     assert!(s.showing_overview());
     assert_eq!(progress_points(&f, "b.json"), Some(2));
     let c = s.campaign.as_ref().unwrap();
@@ -202,7 +214,9 @@ fn a_win_records_the_best_points_and_unlocks() {
     // Play campaign picks the first unlocked level with points left: a.json (2 of 3).
     s.apply(campaign(CampaignAction::PlayNext));
     assert!(s.playing());
-    s.apply(Action::Play(PlayAction::Step(Some(Input::Move(Dir::Right)))));
+    s.apply(Action::Play(PlayAction::Step(Some(Input::Move(
+        Dir::Right,
+    )))));
     assert_eq!(progress_points(&f, "a.json"), Some(3));
     let c = s.campaign.as_ref().unwrap();
     assert_eq!(c.cards()[3].lock, Lock::Open, "3 + 2 = 5 opens Last Door");
@@ -228,11 +242,16 @@ fn a_worse_win_keeps_the_best_and_stopping_records_nothing() {
     s.apply(campaign(CampaignAction::Show));
     s.apply(campaign(CampaignAction::Play(0)));
     s.apply(Action::Play(PlayAction::Step(Some(Input::Wait))));
-    s.apply(Action::Play(PlayAction::Step(Some(Input::Move(Dir::Right)))));
+    s.apply(Action::Play(PlayAction::Step(Some(Input::Move(
+        Dir::Right,
+    )))));
     assert!(s.showing_overview());
     assert_eq!(progress_points(&f, "a.json"), Some(2));
     let notice = &s.campaign.as_ref().unwrap().notice;
-    assert!(notice.contains("Won \"Three Stars\" with 2 points"), "{notice}");
+    assert!(
+        notice.contains("Won \"Three Stars\" with 2 points"),
+        "{notice}"
+    );
 }
 
 #[test]
@@ -241,7 +260,10 @@ fn edit_opens_the_level_and_back_shows_the_overview() {
     let mut s = opened(&f);
     s.apply(campaign(CampaignAction::Edit(1)));
     assert!(!s.showing_overview());
-    assert_eq!(s.path.as_deref(), Some(f.dir.path().join("b.json").as_path()));
+    assert_eq!(
+        s.path.as_deref(),
+        Some(f.dir.path().join("b.json").as_path())
+    );
     // Edits now go to the level; the campaign is untouched.
     s.apply(Action::SelectAll);
     s.apply(Action::Map(MapAction::DeleteSelection));
@@ -254,7 +276,10 @@ fn edit_opens_the_level_and_back_shows_the_overview() {
     assert!(matches!(s.pending, Some(Pending::Unsaved { .. })));
     assert!(!s.showing_overview());
     s.apply(Action::Answer(Answer::Discard));
-    assert_eq!(s.path.as_deref(), Some(f.dir.path().join("a.json").as_path()));
+    assert_eq!(
+        s.path.as_deref(),
+        Some(f.dir.path().join("a.json").as_path())
+    );
 }
 
 #[test]
@@ -291,12 +316,15 @@ fn new_campaign_and_save_as_rebase_the_paths() {
     s.apply(campaign(CampaignAction::AddLevels));
     assert_eq!(order(&s), ["b.json"]);
     s.apply(Action::SaveAs);
-    let on_disk: Value =
-        serde_json::from_str(&std::fs::read_to_string(&moved).unwrap()).unwrap();
+    let on_disk: Value = serde_json::from_str(&std::fs::read_to_string(&moved).unwrap()).unwrap();
     assert_eq!(on_disk["levels"][0]["path"], "../b.json");
     let c = s.campaign.as_ref().unwrap();
     assert_eq!(c.file, moved);
-    assert_eq!(c.cards()[0].name(), "Two Stars", "the level is found from the new place");
+    assert_eq!(
+        c.cards()[0].name(),
+        "Two Stars",
+        "the level is found from the new place"
+    );
 }
 
 #[test]
@@ -306,9 +334,15 @@ fn a_bad_progress_file_is_shown_and_never_replaced() {
     std::fs::write(&f.progress, bad).unwrap();
     let mut s = opened(&f);
     let c = s.campaign.as_ref().unwrap();
-    assert!(c.progress_problem.as_deref().unwrap().contains(":1:"), "{:?}", c.progress_problem);
+    assert!(
+        c.progress_problem.as_deref().unwrap().contains(":1:"),
+        "{:?}",
+        c.progress_problem
+    );
     s.apply(campaign(CampaignAction::Play(0)));
-    s.apply(Action::Play(PlayAction::Step(Some(Input::Move(Dir::Right)))));
+    s.apply(Action::Play(PlayAction::Step(Some(Input::Move(
+        Dir::Right,
+    )))));
     assert!(matches!(&s.pending, Some(Pending::Message(m)) if m.contains("not written")));
     assert_eq!(std::fs::read_to_string(&f.progress).unwrap(), bad);
 }

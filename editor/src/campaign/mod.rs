@@ -241,9 +241,8 @@ impl CampaignState {
     /// # Errors
     /// The campaign's problems rendered as `FILE:LINE:COL: message` lines.
     pub fn open(file: &Path) -> Result<Self, String> {
-        let c = Campaign::load(file).map_err(|p| {
-            crate::doc::render_problems(&file.display().to_string(), &p)
-        })?;
+        let c = Campaign::load(file)
+            .map_err(|p| crate::doc::render_problems(&file.display().to_string(), &p))?;
         Ok(Self::new(file.to_path_buf(), c, None))
     }
 
@@ -341,7 +340,11 @@ impl CampaignState {
                 Err(e) => skipped.push(format!("{} cannot be added: {e}", f.display())),
             }
         }
-        let name = if add.len() == 1 { "Add level" } else { "Add levels" };
+        let name = if add.len() == 1 {
+            "Add level"
+        } else {
+            "Add levels"
+        };
         self.edit(name, None, |c| {
             c.entries.extend(add.into_iter().map(|path| CampaignEntry {
                 path,

@@ -7,9 +7,7 @@
 //! Like every UI function, these read the state and push actions. Widgets carry accessible
 //! names (`Play level 2`, `Unlock points of level 2`, …) so tests find them.
 
-use eframe::egui::{
-    self, Color32, Mesh, Pos2, RichText, Sense, Shape, Stroke, Ui, pos2, vec2,
-};
+use eframe::egui::{self, Color32, Mesh, Pos2, RichText, Sense, Shape, Stroke, Ui, pos2, vec2};
 
 use super::thumb::ThumbCache;
 use super::{CampaignAction, CampaignState, Card, Lock};
@@ -113,7 +111,11 @@ fn header_ui(ui: &mut Ui, c: &CampaignState, out: &mut Vec<Action>) {
             push(out, CampaignAction::SetTitle(title));
         }
         let (total, max) = c.points();
-        ui.label(RichText::new(format!("{total} of {max} points")).strong().color(GOLD));
+        ui.label(
+            RichText::new(format!("{total} of {max} points"))
+                .strong()
+                .color(GOLD),
+        );
     });
     ui.horizontal_wrapped(|ui| {
         if ui
@@ -131,17 +133,24 @@ fn header_ui(ui: &mut Ui, c: &CampaignState, out: &mut Vec<Action>) {
             push(out, CampaignAction::AddLevels);
         }
         let save = ui.add_enabled(c.dirty(), egui::Button::new("Save campaign"));
-        if save.on_hover_text("Save the campaign file (Ctrl+S)").clicked() {
+        if save
+            .on_hover_text("Save the campaign file (Ctrl+S)")
+            .clicked()
+        {
             push(out, CampaignAction::Save);
         }
         let undo = c.done_names().last().map(|n| format!("Undo {n}"));
         let r = ui.add_enabled(undo.is_some(), egui::Button::new("Undo"));
-        if r.on_hover_text(undo.unwrap_or_else(|| "Nothing to undo".into())).clicked() {
+        if r.on_hover_text(undo.unwrap_or_else(|| "Nothing to undo".into()))
+            .clicked()
+        {
             push(out, CampaignAction::Undo);
         }
         let redo = c.undone_names().first().map(|n| format!("Redo {n}"));
         let r = ui.add_enabled(redo.is_some(), egui::Button::new("Redo"));
-        if r.on_hover_text(redo.unwrap_or_else(|| "Nothing to redo".into())).clicked() {
+        if r.on_hover_text(redo.unwrap_or_else(|| "Nothing to redo".into()))
+            .clicked()
+        {
             push(out, CampaignAction::Redo);
         }
         if ui
@@ -177,7 +186,11 @@ fn card_ui(ui: &mut Ui, card: &Card<'_>, n: usize, thumbs: &mut ThumbCache, out:
         .fill(Color32::from_rgb(30, 32, 40))
         .stroke(Stroke::new(
             2.0,
-            if open { Color32::from_rgb(90, 140, 90) } else { Color32::from_gray(70) },
+            if open {
+                Color32::from_rgb(90, 140, 90)
+            } else {
+                Color32::from_gray(70)
+            },
         ))
         .corner_radius(8.0)
         .inner_margin(8.0);
@@ -213,7 +226,13 @@ fn card_ui(ui: &mut Ui, card: &Card<'_>, n: usize, thumbs: &mut ThumbCache, out:
 }
 
 /// The inside of a card: name, thumbnail, stars, lock, problem, threshold and buttons.
-fn card_body(ui: &mut Ui, card: &Card<'_>, n: usize, thumbs: &mut ThumbCache, out: &mut Vec<Action>) {
+fn card_body(
+    ui: &mut Ui,
+    card: &Card<'_>,
+    n: usize,
+    thumbs: &mut ThumbCache,
+    out: &mut Vec<Action>,
+) {
     let i = card.index;
     let push = |out: &mut Vec<Action>, a: CampaignAction| out.push(Action::Campaign(a));
     ui.horizontal(|ui| {
@@ -222,12 +241,16 @@ fn card_body(ui: &mut Ui, card: &Card<'_>, n: usize, thumbs: &mut ThumbCache, ou
     });
     let (rect, resp) =
         ui.allocate_exact_size(vec2(CARD_WIDTH, THUMB_HEIGHT), Sense::click_and_drag());
-    match card.info.and_then(|info| info.level.as_ref().map(|l| (info, l))) {
+    match card
+        .info
+        .and_then(|info| info.level.as_ref().map(|l| (info, l)))
+    {
         Some((info, level)) => {
             thumbs.paint(ui, rect, (card.entry.path.clone(), info.serial), level);
         }
         None => {
-            ui.painter().rect_filled(rect, 4.0, Color32::from_rgb(50, 20, 20));
+            ui.painter()
+                .rect_filled(rect, 4.0, Color32::from_rgb(50, 20, 20));
             ui.painter().text(
                 rect.center(),
                 egui::Align2::CENTER_CENTER,
@@ -238,7 +261,8 @@ fn card_body(ui: &mut Ui, card: &Card<'_>, n: usize, thumbs: &mut ThumbCache, ou
         }
     }
     if card.lock != Lock::Open {
-        ui.painter().rect_filled(rect, 4.0, Color32::from_black_alpha(150));
+        ui.painter()
+            .rect_filled(rect, 4.0, Color32::from_black_alpha(150));
         ui.painter().text(
             rect.center(),
             egui::Align2::CENTER_CENTER,
@@ -250,14 +274,22 @@ fn card_body(ui: &mut Ui, card: &Card<'_>, n: usize, thumbs: &mut ThumbCache, ou
     resp.dnd_set_drag_payload(CardDrag(i));
     let resp = resp.on_hover_text("Drag to reorder; double-click to edit the level");
     resp.widget_info(|| {
-        egui::WidgetInfo::labeled(egui::Role::Image, true, format!("Thumbnail of level {}", i + 1))
+        egui::WidgetInfo::labeled(
+            egui::Role::Image,
+            true,
+            format!("Thumbnail of level {}", i + 1),
+        )
     });
     if resp.double_clicked() {
         push(out, CampaignAction::Edit(i));
     }
     stars_ui(ui, card);
     let kind = card.info.and_then(|x| x.kind).unwrap_or("?");
-    ui.label(RichText::new(format!("{kind} · {}", card.entry.path)).weak().small());
+    ui.label(
+        RichText::new(format!("{kind} · {}", card.entry.path))
+            .weak()
+            .small(),
+    );
     match card.lock {
         Lock::Open => ui.colored_label(Color32::from_rgb(140, 210, 140), "Open"),
         l => ui.colored_label(LOCKED, l.text()),
@@ -270,7 +302,9 @@ fn card_body(ui: &mut Ui, card: &Card<'_>, n: usize, thumbs: &mut ThumbCache, ou
         let mut points = card.entry.unlock;
         let r = ui
             .add(egui::DragValue::new(&mut points).range(0..=9999))
-            .on_hover_text("Points, in total over the levels above, that open this level (0: always open)");
+            .on_hover_text(
+                "Points, in total over the levels above, that open this level (0: always open)",
+            );
         let r = r.accessible_name(format!("Unlock points of level {}", i + 1));
         if r.changed() {
             push(out, CampaignAction::SetUnlock { index: i, points });
@@ -287,7 +321,10 @@ fn card_buttons(ui: &mut Ui, card: &Card<'_>, n: usize, out: &mut Vec<Action>) {
     let named = |r: egui::Response, name: String| r.accessible_name(name);
     ui.horizontal_wrapped(|ui| {
         let why = card.why_not_playable();
-        let play = ui.add_enabled(why.is_none(), egui::Button::new(RichText::new("Play").strong()));
+        let play = ui.add_enabled(
+            why.is_none(),
+            egui::Button::new(RichText::new("Play").strong()),
+        );
         let play = match &why {
             Some(w) => play.on_disabled_hover_text(w.as_str()),
             None => play.on_hover_text("Play this level as a player; a win records its points"),
@@ -295,7 +332,9 @@ fn card_buttons(ui: &mut Ui, card: &Card<'_>, n: usize, out: &mut Vec<Action>) {
         if named(play, format!("Play level {}", i + 1)).clicked() {
             push(out, CampaignAction::Play(i));
         }
-        let edit = ui.button("Edit").on_hover_text("Open the level for editing");
+        let edit = ui
+            .button("Edit")
+            .on_hover_text("Open the level for editing");
         if named(edit, format!("Edit level {}", i + 1)).clicked() {
             push(out, CampaignAction::Edit(i));
         }
@@ -332,7 +371,13 @@ fn stars_ui(ui: &mut Ui, card: &Card<'_>) {
             1 => format!("{} of 1 point", card.best),
             n => format!("{} of {n} points", card.best),
         };
-        resp.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Image, true, format!("Stars of level {}: {text}", card.index + 1)));
+        resp.widget_info(|| {
+            egui::WidgetInfo::labeled(
+                egui::Role::Image,
+                true,
+                format!("Stars of level {}: {text}", card.index + 1),
+            )
+        });
         ui.label(text);
     });
 }
@@ -360,7 +405,14 @@ pub fn paint_star(p: &egui::Painter, c: Pos2, r: f32, earned: bool) {
     }
     p.add(Shape::closed_line(
         points,
-        Stroke::new(1.5, if earned { GOLD } else { Color32::from_gray(110) }),
+        Stroke::new(
+            1.5,
+            if earned {
+                GOLD
+            } else {
+                Color32::from_gray(110)
+            },
+        ),
     ));
 }
 
@@ -376,7 +428,11 @@ pub fn back_strip_ui(ui: &mut Ui, st: &EditorState, out: &mut Vec<Action>) {
         {
             out.push(Action::Campaign(CampaignAction::Show));
         }
-        let title = if c.campaign.title.is_empty() { "untitled" } else { &c.campaign.title };
+        let title = if c.campaign.title.is_empty() {
+            "untitled"
+        } else {
+            &c.campaign.title
+        };
         match &c.playing {
             Some(p) => {
                 let name = c.level(p).map_or(p.as_str(), |i| i.name.as_str());

@@ -91,16 +91,8 @@ impl EditorState {
                     c.entries.remove(i);
                 }
             }),
-            CampaignAction::Undo => {
-                if !c.undo() {
-                    self.status = "nothing to undo".into();
-                }
-            }
-            CampaignAction::Redo => {
-                if !c.redo() {
-                    self.status = "nothing to redo".into();
-                }
-            }
+            CampaignAction::Undo if !c.undo() => self.status = "nothing to undo".into(),
+            CampaignAction::Redo if !c.redo() => self.status = "nothing to redo".into(),
             _ => {}
         }
     }
@@ -150,7 +142,11 @@ impl EditorState {
         let c = Campaign::new(title);
         if let Err(e) = c.save(&file) {
             self.pending = Some(Pending::Message(
-                EditorError::Write { path: file, source: e }.to_string(),
+                EditorError::Write {
+                    path: file,
+                    source: e,
+                }
+                .to_string(),
             ));
             return;
         }
@@ -196,7 +192,11 @@ impl EditorState {
             }
             Err(e) => {
                 self.pending = Some(Pending::Message(
-                    EditorError::Write { path: file, source: e }.to_string(),
+                    EditorError::Write {
+                        path: file,
+                        source: e,
+                    }
+                    .to_string(),
                 ));
             }
         }
@@ -204,10 +204,10 @@ impl EditorState {
 
     pub(super) fn save_campaign_as(&mut self) {
         let Some(c) = &self.campaign else { return };
-        let name = c
-            .file
-            .file_name()
-            .map_or_else(|| "campaign.json".into(), |n| n.to_string_lossy().into_owned());
+        let name = c.file.file_name().map_or_else(
+            || "campaign.json".into(),
+            |n| n.to_string_lossy().into_owned(),
+        );
         if let Some(p) = self.dialogs.pick_save_campaign(&name) {
             self.save_campaign(Some(p));
         }
@@ -285,7 +285,10 @@ impl EditorState {
         if self.doc.play().is_some() {
             c.showing = false;
             c.playing = Some(path);
-            self.status = format!("playing level {} of the campaign: win it to earn points", i + 1);
+            self.status = format!(
+                "playing level {} of the campaign: win it to earn points",
+                i + 1
+            );
         } else {
             c.showing = true;
             c.notice = self.status.clone();

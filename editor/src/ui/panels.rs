@@ -125,7 +125,9 @@ fn campaign_menu(ui: &mut Ui, st: &EditorState, out: &mut Vec<Action>) {
     use crate::campaign::CampaignAction;
     if ui
         .button("New campaign…")
-        .on_hover_text("A set of levels played in order, unlocked by points (asks where to save it)")
+        .on_hover_text(
+            "A set of levels played in order, unlocked by points (asks where to save it)",
+        )
         .clicked()
     {
         out.push(CampaignAction::New.into());
@@ -133,7 +135,10 @@ fn campaign_menu(ui: &mut Ui, st: &EditorState, out: &mut Vec<Action>) {
     }
     if st.campaign.is_some() {
         if ui
-            .add_enabled(!st.showing_overview(), egui::Button::new("Campaign overview"))
+            .add_enabled(
+                !st.showing_overview(),
+                egui::Button::new("Campaign overview"),
+            )
             .clicked()
         {
             out.push(CampaignAction::Show.into());
