@@ -3,7 +3,7 @@
 //! game's level overview, edited with undo, and played through with the progress saved.
 //!
 //! [`CampaignState`] is the model, free of egui: the engine's
-//! [`Campaign`](tilesmith_engine::campaign::Campaign) being edited with its own undo history,
+//! [`tilesmith_engine::campaign::Campaign`] being edited with its own undo history,
 //! the player's [`Progress`], and what each entry's level file holds ([`LevelInfo`], loaded
 //! once per file and reloaded when the file changes). The shell applies
 //! [`CampaignAction`]s (`crate::state`, file `campaign_ops.rs`); [`ui`] draws the overview and

@@ -180,13 +180,16 @@ fn header_ui(ui: &mut Ui, c: &CampaignState, out: &mut Vec<Action>) {
 
 /// One card; a card dragged onto it is moved to its place.
 fn card_ui(ui: &mut Ui, card: &Card<'_>, n: usize, thumbs: &mut ThumbCache, out: &mut Vec<Action>) {
-    let open = card.lock == Lock::Open;
+    let broken = card.info.is_none_or(|i| i.max_points.is_none());
+    let open = card.lock == Lock::Open && !broken;
     let dragging = egui::DragAndDrop::has_payload_of_type::<CardDrag>(ui.ctx());
     let frame = egui::Frame::group(ui.style())
         .fill(Color32::from_rgb(30, 32, 40))
         .stroke(Stroke::new(
             2.0,
-            if open {
+            if broken {
+                Color32::from_rgb(140, 60, 60)
+            } else if open {
                 Color32::from_rgb(90, 140, 90)
             } else {
                 Color32::from_gray(70)
@@ -283,17 +286,27 @@ fn card_body(
     if resp.double_clicked() {
         push(out, CampaignAction::Edit(i));
     }
-    stars_ui(ui, card);
-    let kind = card.info.and_then(|x| x.kind).unwrap_or("?");
+    let broken = card.info.is_none_or(|i| i.max_points.is_none());
+    if broken {
+        ui.colored_label(ERROR, "Cannot be played: the level has errors");
+    } else {
+        stars_ui(ui, card);
+    }
+    let kind = card.info.and_then(|x| x.kind).unwrap_or("unknown kind");
     ui.label(
         RichText::new(format!("{kind} · {}", card.entry.path))
             .weak()
             .small(),
     );
     match card.lock {
-        Lock::Open => ui.colored_label(Color32::from_rgb(140, 210, 140), "Open"),
-        l => ui.colored_label(LOCKED, l.text()),
-    };
+        Lock::Open if broken => {}
+        Lock::Open => {
+            ui.colored_label(Color32::from_rgb(140, 210, 140), "Open");
+        }
+        l => {
+            ui.colored_label(LOCKED, l.text());
+        }
+    }
     if let Some(p) = card.info.and_then(|x| x.problem.as_ref()) {
         ui.add(egui::Label::new(RichText::new(p).color(ERROR).small()).wrap());
     }

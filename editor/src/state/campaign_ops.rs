@@ -281,12 +281,15 @@ impl EditorState {
             return;
         }
         self.play_start();
+        // As in the game, the clock runs from the start (real-time kinds: the held keys move;
+        // Enter pauses); a turn-based level waits for each key.
+        self.play_action(super::PlayAction::Run(true));
         let Some(c) = &mut self.campaign else { return };
         if self.doc.play().is_some() {
             c.showing = false;
             c.playing = Some(path);
             self.status = format!(
-                "playing level {} of the campaign: win it to earn points",
+                "playing level {} of the campaign: win it to earn points (Enter pauses)",
                 i + 1
             );
         } else {
