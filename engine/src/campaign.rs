@@ -870,6 +870,9 @@ fn parse_json(text: &str) -> Result<Value, Vec<Problem>> {
 ///
 /// # Errors
 /// One problem at line 1, column 1 (or at the first byte that is not UTF-8) saying why.
+// A problem carries its whole location; it is built once per unreadable file, so its size
+// does not matter here (as in `kind_of`).
+#[allow(clippy::result_large_err)]
 fn read_text(path: &Path) -> Result<String, Problem> {
     let at = |line: usize, column: usize, message: String| Problem {
         line: Some(line),
@@ -911,4 +914,231 @@ fn read_text(path: &Path) -> Result<String, Problem> {
             "the file is not UTF-8 text (binary data?)".into(),
         )
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const TEXT: &str = "{\n  \"kind\": \"campaign\",\n  \"title\": \"T\",\n  \"levels\": [\n    {\"path\": \"a.json\", \"unlock\": 0, \"note\": \"easy\"},\n    {\"path\": \"sub/b.json\", \"unlock\": 2},\n    {\"path\": \"c.json\", \"unlock\": 4}\n  ],\n  \"author\": {\"name\": \"x\"}\n}\n";
+
+    fn progress(best: &[(&str, u32)]) -> Progress {
+        let mut p = Progress::default();
+        for &(path, points) in best {
+            p.record(path, points, 10);
+        }
+        p
+    }
+
+    #[test]
+    fn a_campaign_reads_and_writes_back_with_its_unknown_members() {
+        let c = Campaign::parse(TEXT).unwrap();
+        assert_eq!(c.title, "T");
+        let paths: Vec<_> = c.entries.iter().map(|e| e.path.as_str()).collect();
+        assert_eq!(paths, ["a.json", "sub/b.json", "c.json"]);
+        let unlocks: Vec<_> = c.entries.iter().map(|e| e.unlock).collect();
+        assert_eq!(unlocks, [0, 2, 4]);
+        assert_eq!(c.entries[0].kept.get("note"), Some(&json!("easy")));
+        assert_eq!(c.kept.get("author"), Some(&json!({"name": "x"})));
+        // Written back: every member of the file, known ones first, unknown ones kept.
+        let again: Value = serde_json::from_str(&c.to_text()).unwrap();
+        assert_eq!(again, serde_json::from_str::<Value>(TEXT).unwrap());
+        assert_eq!(Campaign::from_json(&again).unwrap(), c);
+        // `unlock` defaults to 0 and `title` to empty.
+        let c = Campaign::parse(r#"{"kind":"Campaign","levels":[{"path":"x.json"}]}"#).unwrap();
+        assert_eq!((c.title.as_str(), c.entries[0].unlock), ("", 0));
+    }
+
+    #[test]
+    fn problems_are_located_at_their_line_and_column() {
+        // Line 5 is `    {"path": "b.json", "unlock": -1},`: the value -1 starts at column 34.
+        let text = "{\n  \"kind\": \"campaign\",\n  \"levels\": [\n    {\"path\": \"a.json\"},\n    {\"path\": \"b.json\", \"unlock\": -1},\n    {\"path\": \"./a.json\"},\n    {\"path\": \"C:\\\\x.json\"},\n    7\n  ]\n}";
+        let p = Campaign::parse(text).unwrap_err();
+        let lines: Vec<String> = p.iter().map(|p| p.render("c.json")).collect();
+        assert_eq!(lines.len(), 4, "{lines:#?}");
+        assert_eq!(
+            lines[0],
+            "c.json:5:34: \"unlock\" must not be negative, found -1 (at $.levels[1].unlock)"
+        );
+        assert!(
+            lines[1].starts_with("c.json:6:14: level 2 is the same file as level 0"),
+            "{}",
+            lines[1]
+        );
+        assert!(
+            lines[2].starts_with("c.json:7:14: the path "),
+            "{}",
+            lines[2]
+        );
+        assert!(lines[2].contains("has a \\"), "{}", lines[2]);
+        assert!(
+            lines[3].starts_with("c.json:8:5: level 4 must be an object"),
+            "{}",
+            lines[3]
+        );
+        // Not a campaign at all, and invalid JSON at serde_json's place.
+        let p = Campaign::parse("{\"kind\": \"boulder\", \"levels\": []}").unwrap_err();
+        assert_eq!(
+            p[0].render("c.json"),
+            "c.json:1:10: a campaign's \"kind\" is \"campaign\", found \"boulder\" (at $.kind)"
+        );
+        let p = Campaign::parse("{\"kind\": \"campaign\",\n \"levels\": [}").unwrap_err();
+        assert_eq!((p[0].line, p[0].column), (Some(2), Some(13)), "{p:?}");
+        let p = Campaign::parse("  ").unwrap_err();
+        assert!(p[0].message.contains("empty"));
+        for bad in ["/abs.json", "", " ", "./", "a\u{7}.json"] {
+            let doc = json!({"kind": "campaign", "levels": [{"path": bad}]});
+            let p = Campaign::from_json(&doc).unwrap_err();
+            assert_eq!(p[0].path.to_string(), "$.levels[0].path", "{bad:?}: {p:?}");
+        }
+    }
+
+    #[test]
+    fn an_entry_opens_with_the_points_of_the_entries_above_it() {
+        let c = Campaign::parse(TEXT).unwrap();
+        // Nothing played: only the first (unlock 0) is open.
+        let none = Progress::default();
+        assert!(c.is_unlocked(0, &none));
+        assert!(!c.is_unlocked(1, &none));
+        assert!(!c.is_unlocked(2, &none));
+        // 1 point above b (needs 2): locked; 2 points: open; c needs 4 from a and b.
+        let p = progress(&[("a.json", 1)]);
+        assert_eq!(c.points_above(1, &p), 1);
+        assert!(!c.is_unlocked(1, &p));
+        let p = progress(&[("a.json", 2)]);
+        assert!(c.is_unlocked(1, &p));
+        assert!(!c.is_unlocked(2, &p));
+        let p = progress(&[("a.json", 2), ("sub/b.json", 2)]);
+        assert_eq!(c.points_above(2, &p), 4);
+        assert!(c.is_unlocked(2, &p));
+        // Points of c itself, or of a level not in the campaign, open nothing above.
+        let p = progress(&[("c.json", 3), ("other.json", 3)]);
+        assert!(!c.is_unlocked(1, &p));
+        assert_eq!(c.total_points(&p), 3);
+        assert!(!c.is_unlocked(3, &p), "past the end");
+    }
+
+    #[test]
+    fn thresholds_above_the_available_points_are_errors() {
+        let c = Campaign::parse(TEXT).unwrap();
+        // a gives at most 3, b 1: b's 2 is reachable, c's 4 exactly.
+        assert!(c.threshold_problems(&[3, 1, 1]).is_empty());
+        // a gives at most 1: b (2) and c (4 > 1 + 1) cannot open.
+        let p = c.threshold_problems(&[1, 1, 1]);
+        let at: Vec<String> = p.iter().map(|p| p.path.to_string()).collect();
+        assert_eq!(at, ["$.levels[1].unlock", "$.levels[2].unlock"]);
+        assert!(
+            p[1].message.contains("needs 4 point(s)"),
+            "{}",
+            p[1].message
+        );
+        assert!(p[1].message.contains("at most 2"), "{}", p[1].message);
+        // A first entry with a threshold can never open.
+        let c = Campaign::from_json(
+            &json!({"kind": "campaign", "levels": [{"path": "a", "unlock": 1}]}),
+        )
+        .unwrap();
+        assert_eq!(c.threshold_problems(&[3]).len(), 1);
+    }
+
+    #[test]
+    fn only_the_best_pass_counts() {
+        // Spec boulder §5 item 6: passes with 1, 2, 1 and 2 points give 2; the same for ticks.
+        let mut p = Progress::default();
+        assert!(p.record("a.json", 1, 90));
+        assert!(p.record("a.json", 2, 120));
+        assert!(p.record("a.json", 1, 60));
+        assert!(!p.record("a.json", 2, 100));
+        assert_eq!(p.best_points("a.json"), 2);
+        assert_eq!(p.best("a.json").unwrap().steps, Some(60));
+        // A lost game is no pass.
+        assert!(!p.record("b.json", 0, 5));
+        assert_eq!(p.best("b.json"), None);
+        // The same path written differently is the same level.
+        assert_eq!(p.best_points("./a.json"), 2);
+    }
+
+    #[test]
+    fn progress_is_saved_atomically_and_read_back() {
+        let dir = tempfile::tempdir().unwrap();
+        let campaign = dir.path().join("tour.json");
+        let file = default_progress_path(&campaign);
+        assert_eq!(file, dir.path().join("tour.progress.json"));
+        // No file yet: no progress.
+        assert_eq!(Progress::load(&file).unwrap(), Progress::default());
+        let mut p = Progress::default();
+        p.record("a.json", 3, 44);
+        p.kept.insert("player".into(), json!("ada"));
+        p.save(&file).unwrap();
+        assert_eq!(Progress::load(&file).unwrap(), p);
+        // Unknown members of a result are kept through a save.
+        std::fs::write(
+            &file,
+            r#"{"kind":"campaign-progress","levels":{"a.json":{"points":1,"steps":9,"when":"today"}}}"#,
+        )
+        .unwrap();
+        let mut p = Progress::load(&file).unwrap();
+        p.record("a.json", 2, 20);
+        p.save(&file).unwrap();
+        let v: Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+        assert_eq!(
+            v["levels"]["a.json"],
+            json!({"points": 2, "steps": 9, "when": "today"})
+        );
+        // Only the progress file is in the folder: no temporary file left behind.
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+        // A failed save leaves the old file as it was.
+        let old = std::fs::read(&file).unwrap();
+        assert!(p.save(&dir.path().join("missing").join("p.json")).is_err());
+        assert_eq!(std::fs::read(&file).unwrap(), old);
+    }
+
+    #[test]
+    fn a_bad_progress_file_is_a_located_error() {
+        let text = "{\"levels\": {\n  \"a.json\": {\"points\": \"3\"},\n  \"b.json\": 2\n}}";
+        let p = Progress::parse(text).unwrap_err();
+        let lines: Vec<String> = p.iter().map(|p| p.render("p.json")).collect();
+        assert_eq!(
+            lines,
+            [
+                "p.json:2:24: \"points\" must be a whole number, found a string (at $.levels[\"a.json\"].points)",
+                "p.json:3:13: a level's result must be an object with \"points\", found a number (at $.levels[\"b.json\"])",
+            ]
+        );
+        let dir = tempfile::tempdir().unwrap();
+        let f = dir.path().join("p.json");
+        std::fs::write(&f, b"\xff").unwrap();
+        assert!(Progress::load(&f).unwrap_err()[0].message.contains("UTF-8"));
+        assert!(
+            Progress::load(dir.path()).unwrap_err()[0]
+                .message
+                .contains("directory")
+        );
+    }
+
+    #[test]
+    fn entry_paths_resolve_against_the_campaign_folder() {
+        let c = Path::new("levels/tour.json");
+        assert_eq!(
+            resolve_entry(c, "boulder/./welcome.json"),
+            Path::new("levels/boulder/welcome.json")
+        );
+        assert_eq!(resolve_entry(c, "../x.json"), Path::new("levels/../x.json"));
+        assert_eq!(
+            resolve_entry(Path::new("tour.json"), "a.json"),
+            Path::new("a.json")
+        );
+        assert_eq!(
+            entry_path_for(c, Path::new("levels/boulder/welcome.json")).unwrap(),
+            "boulder/welcome.json"
+        );
+        assert_eq!(
+            entry_path_for(c, Path::new("other/./x.json")).unwrap(),
+            "../other/x.json"
+        );
+        assert_eq!(
+            entry_path_for(Path::new("/a/b/c.json"), Path::new("/a/d/../e.json")).unwrap(),
+            "../e.json"
+        );
+    }
 }
