@@ -346,3 +346,25 @@ fn a_bad_progress_file_is_shown_and_never_replaced() {
     assert!(matches!(&s.pending, Some(Pending::Message(m)) if m.contains("not written")));
     assert_eq!(std::fs::read_to_string(&f.progress).unwrap(), bad);
 }
+
+#[test]
+fn a_new_or_opened_level_is_shown_instead_of_the_overview() {
+    let f = fixture();
+    let mut s = opened(&f);
+    s.apply(Action::NewOf("baba"));
+    assert!(!s.showing_overview());
+    assert_eq!(s.kind_name(), "baba");
+    assert!(
+        s.campaign.is_some(),
+        "the campaign stays open behind the level"
+    );
+    s.apply(campaign(CampaignAction::Show));
+    s.apply(Action::OpenPath(f.dir.path().join("last.json")));
+    assert!(!s.showing_overview());
+    assert_eq!(
+        s.path.as_deref(),
+        Some(f.dir.path().join("last.json").as_path())
+    );
+    s.apply(campaign(CampaignAction::Close));
+    assert!(s.campaign.is_none());
+}

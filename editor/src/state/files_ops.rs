@@ -147,6 +147,10 @@ impl EditorState {
         self.doc = doc;
         self.doc.refresh();
         self.doc_serial += 1;
+        // A level opened or made now is what the user wants to see, not the campaign overview.
+        if let Some(c) = &mut self.campaign {
+            c.showing = false;
+        }
         self.hover = None;
         self.path = path;
         self.disk_text = text;
