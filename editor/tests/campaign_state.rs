@@ -57,6 +57,26 @@ fn cards_show_names_best_points_locks_and_problems() {
     assert!(p.starts_with("broken.json:3:"), "{p}");
     assert!(cards[2].why_not_playable().is_some());
     assert_eq!(c.points(), (2, 9), "3 + 3 + (broken: 0) + 3");
+    // Thresholds that can be reached: 2 ≤ 3 above b.json, 5 ≤ 3 + 3 + 0 above last.json.
+    assert!(cards.iter().all(|k| k.unreachable().is_none()));
+}
+
+#[test]
+fn a_threshold_the_levels_above_cannot_give_is_flagged() {
+    let f = fixture();
+    let mut s = opened(&f);
+    // b.json first: nothing above it gives points, and it needs 2.
+    s.apply(campaign(CampaignAction::Move { from: 1, to: 0 }));
+    let c = s.campaign.as_ref().unwrap();
+    let cards = c.cards();
+    assert_eq!(cards[0].name(), "Two Stars");
+    assert_eq!(
+        cards[0].unreachable().as_deref(),
+        Some("Never opens: the levels above give at most 0 points")
+    );
+    // Last Door needs 5: above it 3 + 3 + 0 (broken) = 6.
+    assert_eq!(cards[3].reachable, 6);
+    assert!(cards[3].unreachable().is_none());
 }
 
 #[test]

@@ -145,6 +145,22 @@ pub struct Card<'a> {
     pub stars: u32,
     /// Locked or open.
     pub lock: Lock,
+    /// The most points the levels above can give together (levels with errors count 0): a
+    /// threshold above it can never be reached (what `tilesmith check` reports).
+    pub reachable: u64,
+}
+
+impl Card<'_> {
+    /// The warning for a threshold that can never be reached, if it cannot.
+    pub fn unreachable(&self) -> Option<String> {
+        (u64::from(self.entry.unlock) > self.reachable).then(|| {
+            format!(
+                "Never opens: the levels above give at most {} point{}",
+                self.reachable,
+                if self.reachable == 1 { "" } else { "s" }
+            )
+        })
+    }
 }
 
 impl Card<'_> {
@@ -387,7 +403,7 @@ impl CampaignState {
 
     /// The cards of the overview, in order.
     pub fn cards(&self) -> Vec<Card<'_>> {
-        let mut have: u64 = 0;
+        let (mut have, mut reachable): (u64, u64) = (0, 0);
         self.campaign
             .entries
             .iter()
@@ -405,14 +421,17 @@ impl CampaignState {
                 };
                 have += u64::from(best);
                 let stars = info.and_then(|i| i.max_points).unwrap_or(1);
-                Card {
+                let card = Card {
                     index,
                     entry,
                     info,
                     best,
                     stars,
                     lock,
-                }
+                    reachable,
+                };
+                reachable += u64::from(info.and_then(|i| i.max_points).unwrap_or(0));
+                card
             })
             .collect()
     }

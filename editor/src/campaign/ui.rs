@@ -307,6 +307,9 @@ fn card_body(
             ui.colored_label(LOCKED, l.text());
         }
     }
+    if let Some(w) = card.unreachable() {
+        ui.colored_label(Color32::from_rgb(255, 190, 80), w);
+    }
     if let Some(p) = card.info.and_then(|x| x.problem.as_ref()) {
         ui.add(egui::Label::new(RichText::new(p).color(ERROR).small()).wrap());
     }
