@@ -191,3 +191,42 @@ fn pointer_click(h: &mut Harness<'static, TilesmithApp>, at: Pos2, n: usize) {
     h.step();
     settle(h);
 }
+
+#[test]
+fn the_shipped_campaign_shows_every_level_with_its_thumbnail() {
+    // levels/campaign.json: 17 levels of the four kinds, all loadable. Its progress file is
+    // not touched (nothing is played). The window is tall enough for every card.
+    let file = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../levels/campaign.json");
+    let mut s = EditorState::new(tilesmith_editor::kinds::new_doc("boulder").unwrap());
+    s.apply(Action::OpenPath(file));
+    let mut h = Harness::builder()
+        .with_size(eframe::egui::vec2(1280.0, 2400.0))
+        .build_ui_state(
+            |ui, app: &mut TilesmithApp| app.frame(ui),
+            TilesmithApp::new(s),
+        );
+    settle(&mut h);
+    let c = h.state().state.campaign.as_ref().unwrap();
+    let cards = c.cards();
+    assert_eq!(cards.len(), 17);
+    for k in &cards {
+        assert!(
+            k.info.unwrap().problem.is_none(),
+            "{}: {:?}",
+            k.entry.path,
+            k.info
+        );
+        h.get_by_label(&format!("Thumbnail of level {}", k.index + 1));
+    }
+    let kinds: std::collections::BTreeSet<&str> =
+        cards.iter().filter_map(|k| k.info.unwrap().kind).collect();
+    assert_eq!(
+        kinds.into_iter().collect::<Vec<_>>(),
+        ["baba", "board", "boulder", "falling"]
+    );
+    h.get_by_label("Card 1: Welcome, Digger");
+    assert!(
+        h.query_by_label("Cannot be played: the level has errors")
+            .is_none()
+    );
+}
