@@ -388,3 +388,38 @@ fn a_new_or_opened_level_is_shown_instead_of_the_overview() {
     s.apply(campaign(CampaignAction::Close));
     assert!(s.campaign.is_none());
 }
+
+#[test]
+fn a_turn_based_level_is_won_with_one_point() {
+    // A baba level (turn-based: each key is one turn, nothing runs by itself): BABA IS YOU,
+    // FLAG IS WIN, baba beside the flag. One step right wins; a won baba level gives 1 point
+    // (issue 12), and the card has one star.
+    let f = fixture();
+    let level = serde_json::json!({
+        "kind": "baba", "name": "One Step", "width": 4, "height": 3,
+        "map": [
+            ["text_baba", "text_is", "text_you", null],
+            [null, "baba", "flag", null],
+            ["text_flag", "text_is", "text_win", null]
+        ]
+    });
+    std::fs::write(f.dir.path().join("baba.json"), level.to_string()).unwrap();
+    let mut s = opened(&f);
+    s.apply(campaign(CampaignAction::AddFiles(vec![
+        f.dir.path().join("baba.json"),
+    ])));
+    let card = &s.campaign.as_ref().unwrap().cards()[4];
+    assert_eq!((card.name(), card.stars), ("One Step", 1));
+    s.apply(campaign(CampaignAction::Play(4)));
+    assert!(s.playing(), "{}", s.status);
+    assert!(
+        !s.doc.play().unwrap().running,
+        "a turn-based game does not run by itself"
+    );
+    s.apply(Action::Play(PlayAction::Step(Some(Input::Move(
+        Dir::Right,
+    )))));
+    assert!(s.showing_overview());
+    assert_eq!(progress_points(&f, "baba.json"), Some(1));
+    assert_eq!(s.campaign.as_ref().unwrap().cards()[4].best, 1);
+}
