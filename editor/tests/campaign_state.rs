@@ -423,3 +423,19 @@ fn a_turn_based_level_is_won_with_one_point() {
     assert_eq!(progress_points(&f, "baba.json"), Some(1));
     assert_eq!(s.campaign.as_ref().unwrap().cards()[4].best, 1);
 }
+
+#[test]
+fn a_bad_campaign_file_is_a_located_message() {
+    let f = fixture();
+    let bad = "{\"kind\": \"campaign\",\n \"levels\": [{\"path\": \"a.json\", \"unlock\": -1}]}\n";
+    std::fs::write(&f.campaign, bad).unwrap();
+    let mut s = EditorState::new(tilesmith_editor::kinds::new_doc("boulder").unwrap());
+    s.apply(Action::OpenPath(f.campaign.clone()));
+    assert!(s.campaign.is_none());
+    let Some(Pending::Message(m)) = &s.pending else {
+        panic!("no message: {:?}", s.pending)
+    };
+    // The `-1` is on line 2.
+    assert!(m.contains("campaign.json:2:"), "{m}");
+    assert!(m.contains("unlock"), "{m}");
+}
