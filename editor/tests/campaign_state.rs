@@ -240,6 +240,15 @@ fn a_win_records_the_best_points_and_unlocks() {
     assert_eq!(progress_points(&f, "a.json"), Some(3));
     let c = s.campaign.as_ref().unwrap();
     assert_eq!(c.cards()[3].lock, Lock::Open, "3 + 2 = 5 opens Last Door");
+    // The cards' locks are the engine's unlock arithmetic (`Campaign::is_unlocked`).
+    for k in c.cards() {
+        assert_eq!(
+            k.lock == Lock::Open,
+            c.campaign.is_unlocked(k.index, &c.progress),
+            "{}",
+            k.entry.path
+        );
+    }
     // The progress is read back by a new window.
     let s2 = opened(&f);
     assert_eq!(s2.campaign.as_ref().unwrap().cards()[0].best, 3);
