@@ -230,3 +230,18 @@ fn the_shipped_campaign_shows_every_level_with_its_thumbnail() {
             .is_none()
     );
 }
+
+#[test]
+fn closing_an_edited_campaign_asks_about_the_campaign() {
+    let f = fixture();
+    let mut h = open(&f);
+    click(&mut h, "Move level 1 later");
+    click(&mut h, "Close campaign");
+    h.get_by_label("The campaign has changes that are not saved.");
+    click(&mut h, "Discard");
+    assert!(h.state().state.campaign.is_none());
+    // The file is as it was.
+    let on_disk: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&f.campaign).unwrap()).unwrap();
+    assert_eq!(on_disk["levels"][0]["path"], "a.json");
+}

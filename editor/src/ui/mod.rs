@@ -166,7 +166,12 @@ pub fn pending_ui(ctx: &egui::Context, st: &EditorState, out: &mut Vec<Action>) 
         let buttons: &[(&str, Answer)] = match p {
             Pending::Unsaved { .. } => {
                 ui.heading("Unsaved changes");
-                ui.label("The level has changes that are not saved.");
+                // Asked with the overview shown: the question is about the campaign.
+                ui.label(if st.showing_overview() {
+                    "The campaign has changes that are not saved."
+                } else {
+                    "The level has changes that are not saved."
+                });
                 &[
                     ("Save", Answer::Save),
                     ("Discard", Answer::Discard),
