@@ -16,6 +16,15 @@ pub trait Dialogs {
     fn pick_save_replay(&mut self, file_name: &str) -> Option<PathBuf> {
         self.pick_save(file_name)
     }
+    /// Asks for level files to add to a campaign (several may be chosen); empty when
+    /// cancelled. By default one file from [`Dialogs::pick_open`].
+    fn pick_levels(&mut self) -> Vec<PathBuf> {
+        self.pick_open().into_iter().collect()
+    }
+    /// Asks where to save a campaign, suggesting `file_name`; `None` when cancelled.
+    fn pick_save_campaign(&mut self, file_name: &str) -> Option<PathBuf> {
+        self.pick_save(file_name)
+    }
 }
 
 /// Native dialogs through `rfd` (the XDG desktop portal, or `zenity` as a fallback).
@@ -45,6 +54,28 @@ impl Dialogs for RfdDialogs {
     fn pick_save(&mut self, file_name: &str) -> Option<PathBuf> {
         let mut d = rfd::FileDialog::new()
             .add_filter("Level (JSON)", &["json"])
+            .set_file_name(file_name);
+        if let Some(dir) = &self.dir {
+            d = d.set_directory(dir);
+        }
+        d.save_file()
+    }
+
+    fn pick_levels(&mut self) -> Vec<PathBuf> {
+        let mut d = rfd::FileDialog::new()
+            .set_title("Add levels to the campaign")
+            .add_filter("Level (JSON)", &["json"])
+            .add_filter("All files", &["*"]);
+        if let Some(dir) = &self.dir {
+            d = d.set_directory(dir);
+        }
+        d.pick_files().unwrap_or_default()
+    }
+
+    fn pick_save_campaign(&mut self, file_name: &str) -> Option<PathBuf> {
+        let mut d = rfd::FileDialog::new()
+            .set_title("Save the campaign")
+            .add_filter("Campaign (JSON)", &["json"])
             .set_file_name(file_name);
         if let Some(dir) = &self.dir {
             d = d.set_directory(dir);

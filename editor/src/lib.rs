@@ -18,6 +18,7 @@
 #![warn(missing_docs)]
 
 pub mod app;
+pub mod campaign;
 pub mod doc;
 pub mod error;
 pub mod files;

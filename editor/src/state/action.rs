@@ -7,6 +7,7 @@ use std::path::PathBuf;
 use tilesmith_engine::{Input, Pos};
 
 use super::SideTab;
+use crate::campaign::CampaignAction;
 use crate::doc::KindAction;
 use crate::files::Found;
 use crate::tools::{Button, Tool};
@@ -202,6 +203,8 @@ pub enum Action {
     Play(PlayAction),
     /// Something only the open kind has.
     Kind(KindAction),
+    /// Something on the open campaign (its overview, edits, play).
+    Campaign(CampaignAction),
 }
 
 impl From<MapAction> for Action {

@@ -39,6 +39,9 @@ impl EditorState {
                     self.apply(Action::OpenPath(p));
                 }
             }
+            Action::OpenPath(p) if tilesmith_engine::campaign::is_campaign_file(&p) => {
+                self.open_campaign(p);
+            }
             Action::OpenPath(p) => {
                 if self.ask_unsaved(Action::OpenPath(p.clone())) {
                     return;
@@ -82,6 +85,8 @@ impl EditorState {
                     Err(e) => self.pending = Some(Pending::Message(e.to_string())),
                 }
             }
+            Action::Save if self.showing_overview() => self.save_campaign(None),
+            Action::SaveAs if self.showing_overview() => self.save_campaign_as(),
             Action::Save => match self.path.clone() {
                 Some(p) => self.save_to(&p),
                 None => self.apply(Action::SaveAs),
@@ -97,7 +102,7 @@ impl EditorState {
                 }
             }
             Action::Quit => {
-                if self.ask_unsaved(Action::Quit) {
+                if self.ask_campaign_unsaved(Action::Quit) || self.ask_unsaved(Action::Quit) {
                     return;
                 }
                 if let Some(a) = &self.autosave
@@ -115,9 +120,13 @@ impl EditorState {
     }
 
     /// True (and asks) when there are unsaved changes and the user has not agreed yet.
-    fn ask_unsaved(&mut self, then: Action) -> bool {
+    pub(super) fn ask_unsaved(&mut self, then: Action) -> bool {
         if std::mem::take(&mut self.confirmed) || !self.dirty() {
             return false;
+        }
+        // The question is about the level: show it (not the campaign overview).
+        if let Some(c) = &mut self.campaign {
+            c.showing = false;
         }
         self.pending = Some(Pending::Unsaved {
             then: Box::new(then),
@@ -125,7 +134,7 @@ impl EditorState {
         true
     }
 
-    fn replace_document(
+    pub(super) fn replace_document(
         &mut self,
         mut doc: Box<dyn KindDoc>,
         path: Option<PathBuf>,
@@ -138,6 +147,10 @@ impl EditorState {
         self.doc = doc;
         self.doc.refresh();
         self.doc_serial += 1;
+        // A level opened or made now is what the user wants to see, not the campaign overview.
+        if let Some(c) = &mut self.campaign {
+            c.showing = false;
+        }
         self.hover = None;
         self.path = path;
         self.disk_text = text;
@@ -284,6 +297,18 @@ impl EditorState {
             return;
         };
         match (pending, a) {
+            (Pending::Unsaved { then }, Answer::Save) if self.showing_overview() => {
+                // The question was about the campaign (the overview is shown while asking).
+                self.apply(Action::Save);
+                if !self.campaign_dirty() {
+                    self.campaign_confirmed = true;
+                    self.apply(*then);
+                }
+            }
+            (Pending::Unsaved { then }, Answer::Discard) if self.showing_overview() => {
+                self.campaign_confirmed = true;
+                self.apply(*then);
+            }
             (Pending::Unsaved { then }, Answer::Save) => {
                 self.apply(Action::Save);
                 if !self.dirty() {

@@ -9,6 +9,7 @@
 //! the open kind understands them).
 
 mod action;
+mod campaign_ops;
 mod files_ops;
 pub mod view;
 
@@ -18,6 +19,7 @@ use serde_json::Value;
 use tilesmith_engine::problem::PathSeg;
 use tilesmith_engine::{GameKind, Pos, Problem};
 
+use crate::campaign::{CampaignAction, CampaignState};
 use crate::doc::{Cx, KindDoc};
 use crate::files::{Autosave, Dialogs, ScriptedDialogs, Settings};
 use crate::tools::{Button, CellRect, Tool};
@@ -97,6 +99,11 @@ pub struct EditorState {
     pub problems: Vec<Problem>,
     /// Text the system clipboard should receive (set by Copy and Cut; the app takes it).
     pub clipboard_out: Option<String>,
+    /// The open campaign, if any: its overview is shown instead of the level while
+    /// [`CampaignState::showing`].
+    pub campaign: Option<CampaignState>,
+    /// Set by an answer so the next campaign action skips the unsaved-changes question.
+    campaign_confirmed: bool,
     /// The last text put on the system clipboard (a paste of it needs no parsing).
     clipboard_sent: Option<String>,
     problems_gen: Option<(u64, u64)>,
@@ -151,6 +158,8 @@ impl EditorState {
             close_ok: false,
             problems: Vec::new(),
             clipboard_out: None,
+            campaign: None,
+            campaign_confirmed: false,
             clipboard_sent: None,
             problems_gen: None,
             problems_job: None,
@@ -202,8 +211,17 @@ impl EditorState {
         self.doc.map().dirty()
     }
 
-    /// The window title: file name, a `*` when dirty, and the app name.
+    /// The window title: file name, a `*` when dirty, and the app name (the campaign's
+    /// file while its overview is shown).
     pub fn title(&self) -> String {
+        if let Some(c) = self.campaign.as_ref().filter(|c| c.showing) {
+            let name = c.file.file_name().map_or_else(
+                || "campaign".to_string(),
+                |n| n.to_string_lossy().into_owned(),
+            );
+            let star = if c.dirty() { "*" } else { "" };
+            return format!("{name}{star} (campaign) — Tilesmith");
+        }
         let name = self.path.as_ref().and_then(|p| p.file_name()).map_or_else(
             || "untitled".to_string(),
             |n| n.to_string_lossy().into_owned(),
@@ -280,10 +298,22 @@ impl EditorState {
     pub fn apply(&mut self, action: impl Into<Action>) {
         self.apply_action(action.into());
         self.doc.refresh();
+        self.campaign_after_action();
     }
 
     fn apply_action(&mut self, action: Action) {
+        if self.showing_overview() {
+            // The level is hidden behind the overview: its edits and play keys wait; undo
+            // and redo are the campaign's.
+            match action {
+                Action::Map(MapAction::Undo) => return self.campaign_action(CampaignAction::Undo),
+                Action::Map(MapAction::Redo) => return self.campaign_action(CampaignAction::Redo),
+                Action::Map(_) | Action::Play(_) | Action::Kind(_) | Action::ReplaceAll => return,
+                _ => {}
+            }
+        }
         match action {
+            Action::Campaign(a) => self.campaign_action(a),
             Action::Map(a) => self.map_action(a),
             Action::Play(a) => self.play_action(a),
             Action::Kind(a) => {

@@ -22,6 +22,8 @@ pub struct UiState {
     pub canvas: canvas::CanvasCache,
     /// The open kind's UI (its buffers and caches); replaced when the kind changes.
     pub kind: Box<dyn KindUi>,
+    /// The campaign overview's thumbnails.
+    pub overview: crate::campaign::ui::OverviewUi,
 }
 
 impl Default for UiState {
@@ -30,6 +32,7 @@ impl Default for UiState {
             panels: panels::PanelState::default(),
             canvas: canvas::CanvasCache::default(),
             kind: crate::kinds::new_ui(""),
+            overview: crate::campaign::ui::OverviewUi::default(),
         }
     }
 }
@@ -55,8 +58,23 @@ impl UiState {
 /// Draws the whole editor into `ui` and pushes the actions of this frame into `out`.
 pub fn draw(ui: &mut Ui, st: &EditorState, us: &mut UiState, out: &mut Vec<Action>) {
     us.kind_for(st);
+    if st.showing_overview() {
+        egui::Panel::top("menu").show(ui, |ui| panels::menu_ui(ui, st, out));
+        egui::Panel::bottom("status").show(ui, |ui| {
+            ui.horizontal(|ui| ui.label(&st.status));
+        });
+        egui::CentralPanel::default().show(ui, |ui| {
+            crate::campaign::ui::overview_ui(ui, st, &mut us.overview, out);
+        });
+        pending_ui(ui.ctx(), st, out);
+        shortcuts(ui.ctx(), st, out);
+        return;
+    }
     egui::Panel::top("menu").show(ui, |ui| {
         panels::menu_ui(ui, st, out);
+        if st.campaign.is_some() {
+            crate::campaign::ui::back_strip_ui(ui, st, out);
+        }
         panels::toolbar_ui(ui, st, out);
     });
     egui::Panel::bottom("status").show(ui, |ui| {
@@ -148,7 +166,12 @@ pub fn pending_ui(ctx: &egui::Context, st: &EditorState, out: &mut Vec<Action>) 
         let buttons: &[(&str, Answer)] = match p {
             Pending::Unsaved { .. } => {
                 ui.heading("Unsaved changes");
-                ui.label("The level has changes that are not saved.");
+                // Asked with the overview shown: the question is about the campaign.
+                ui.label(if st.showing_overview() {
+                    "The campaign has changes that are not saved."
+                } else {
+                    "The level has changes that are not saved."
+                });
                 &[
                     ("Save", Answer::Save),
                     ("Discard", Answer::Discard),

@@ -60,6 +60,7 @@ pub fn menu_ui(ui: &mut Ui, st: &EditorState, out: &mut Vec<Action>) {
                     }
                 }
             });
+            campaign_menu(ui, st, out);
             command_button(ui, Command::Open, st, out);
             if ui
                 .button("Import FPGDL program…")
@@ -116,6 +117,38 @@ pub fn menu_ui(ui: &mut Ui, st: &EditorState, out: &mut Vec<Action>) {
             command_button(ui, Command::PlayToggle, st, out);
         });
     });
+}
+
+/// The campaign entries of the File menu: New campaign…, and the open campaign's overview
+/// and Close.
+fn campaign_menu(ui: &mut Ui, st: &EditorState, out: &mut Vec<Action>) {
+    use crate::campaign::CampaignAction;
+    if ui
+        .button("New campaign…")
+        .on_hover_text(
+            "A set of levels played in order, unlocked by points (asks where to save it)",
+        )
+        .clicked()
+    {
+        out.push(CampaignAction::New.into());
+        ui.close();
+    }
+    if st.campaign.is_some() {
+        if ui
+            .add_enabled(
+                !st.showing_overview(),
+                egui::Button::new("Campaign overview"),
+            )
+            .clicked()
+        {
+            out.push(CampaignAction::Show.into());
+            ui.close();
+        }
+        if ui.button("Close campaign").clicked() {
+            out.push(CampaignAction::Close.into());
+            ui.close();
+        }
+    }
 }
 
 /// The toolbar: tools, undo/redo, zoom, grid, play.
