@@ -402,17 +402,8 @@ pub fn run_level(
             source: None,
         }
         .recorded(game.as_ref());
-        let base = rec
-            .parent()
-            .filter(|p| !p.as_os_str().is_empty())
-            .unwrap_or(Path::new("."));
-        let text = format!(
-            "{}\n",
-            serde_json::to_string_pretty(&replay.to_json(base)).unwrap_or_default()
-        );
-        if let Err(e) = tilesmith_engine::json_text::write_atomic(rec, text.as_bytes()) {
-            eprintln!("{}:1:1: cannot write the replay: {e}", rec.display());
-            return ExitCode::FAILURE;
+        if let Err(code) = write_replay(rec, &replay) {
+            return code;
         }
     }
     println!("{}", game.summary());
@@ -423,6 +414,23 @@ pub fn run_level(
         }
         None => done(game.as_ref()),
     }
+}
+
+/// Writes `replay` to `rec` (`--record`), atomically, its level path relative to the
+/// replay's folder.
+fn write_replay(rec: &Path, replay: &Replay) -> Result<(), ExitCode> {
+    let base = rec
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let text = format!(
+        "{}\n",
+        serde_json::to_string_pretty(&replay.to_json(base)).unwrap_or_default()
+    );
+    tilesmith_engine::json_text::write_atomic(rec, text.as_bytes()).map_err(|e| {
+        eprintln!("{}:1:1: cannot write the replay: {e}", rec.display());
+        ExitCode::FAILURE
+    })
 }
 
 /// The problem of a game that stopped on an error: where the game locates it (a board
