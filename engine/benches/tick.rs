@@ -150,6 +150,51 @@ fn memory_report(name: &str, game: &BoulderGame) {
     );
 }
 
+/// CPU time this thread has run, in nanoseconds (Linux `/proc/thread-self/schedstat`), so that
+/// the figures do not depend on what else the machine runs.
+fn cpu_ns() -> u64 {
+    std::fs::read_to_string("/proc/thread-self/schedstat")
+        .ok()
+        .and_then(|s| s.split_whitespace().next()?.parse().ok())
+        .expect("Linux schedstat")
+}
+
+/// Prints the phases that took most of the CPU time of a tick from `game`, summed over `runs`
+/// fresh copies (a rough profile: the scheduler's clock is coarse, about 0.1–1 ms).
+fn phase_report(name: &str, game: &BoulderGame, runs: u32) {
+    let mut phases: Vec<(String, u64)> = Vec::new();
+    for _ in 0..runs {
+        let mut g = game.clone();
+        let t0 = cpu_ns();
+        g.begin_tick(Input::Move(Dir::Left));
+        let mut last = cpu_ns();
+        let mut k = 0;
+        let mut add = |label: String, ns: u64, k: usize| {
+            if phases.len() <= k {
+                phases.push((label, 0));
+            }
+            phases[k].1 += ns;
+        };
+        add("begin".into(), last - t0, k);
+        while let Some(p) = g.run_next_phase(&mut tilesmith_engine::observe::NoObserver) {
+            k += 1;
+            let now = cpu_ns();
+            add(format!("{p:?}"), now - last, k);
+            last = now;
+        }
+        g.finish_tick(&mut tilesmith_engine::observe::NoObserver);
+        add("end".into(), cpu_ns() - last, k + 1);
+    }
+    let ms = |ns: u64| ns as f64 / runs as f64 / 1e6;
+    phases.sort_by_key(|(_, ns)| std::cmp::Reverse(*ns));
+    let top: Vec<String> = phases
+        .iter()
+        .take(6)
+        .map(|(l, ns)| format!("{l} {:.2}", ms(*ns)))
+        .collect();
+    eprintln!("phases {name} (ms CPU): {}", top.join(", "));
+}
+
 fn bench(c: &mut Criterion) {
     let mut group = c.benchmark_group("boulder");
     group.sample_size(10);
@@ -180,6 +225,7 @@ fn bench(c: &mut Criterion) {
         );
         // Every sample computes the same tick from the same settled state.
         memory_report(&name, &game);
+        phase_report(&name, &game, 20);
         group.bench_function(format!("tick {name}"), |b| {
             b.iter_batched(
                 || game.clone(),

@@ -505,11 +505,12 @@ impl Board {
     /// first changed (fields changed and changed back are left out). The result is allocated
     /// to its exact length; the journal's buffer is kept for the next tick.
     pub fn end_tick(&mut self) -> Vec<Saved> {
-        let differs = |s: &&Saved| self.field(s.index as usize, s.field) != s.old;
-        let keep = self.journal.iter().filter(differs).count();
-        let mut out = Vec::with_capacity(keep);
-        out.extend(self.journal.iter().filter(differs).copied());
-        self.journal.clear();
+        let mut journal = std::mem::take(&mut self.journal);
+        journal.retain(|s| self.field(s.index as usize, s.field) != s.old);
+        // A clone has exactly the length as capacity.
+        let out = journal.clone();
+        journal.clear();
+        self.journal = journal;
         out
     }
 

@@ -140,8 +140,11 @@ impl BoulderGame {
         let (w, h) = (self.board.width(), self.board.height());
         let loose = 1 << ValueKey::Loose as u16;
         for y in (0..h.saturating_sub(1)).rev() {
-            // A row without a loose object has nothing to fall (moves go down, not up).
-            if self.board.row_values(y) & loose == 0 {
+            // A row without a loose object has nothing to fall (moves go down, not up); nothing
+            // falls or slides from row y unless row y + 1 has a `path` to go to (§6 G2).
+            if self.board.row_values(y) & loose == 0
+                || self.board.row_mask(y + 1) & Token::Path.bit() == 0
+            {
                 continue;
             }
             for x in 0..w {
