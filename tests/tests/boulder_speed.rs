@@ -69,7 +69,11 @@ fn random_map(rng: &mut ChaCha8Rng, w: usize, h: usize, sparse: u32) -> Value {
                         pick(rng, &TOKENS)
                     };
                     if rng.next_u32().is_multiple_of(sparse) {
-                        let k = if rng.next_u32().is_multiple_of(2) { "a" } else { "b" };
+                        let k = if rng.next_u32().is_multiple_of(2) {
+                            "a"
+                        } else {
+                            "b"
+                        };
                         json!({"token": t, "values": {k: 1 + rng.next_u32() % 2}})
                     } else {
                         json!(t)
