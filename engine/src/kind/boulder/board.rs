@@ -1,23 +1,105 @@
 //! The live boulder map: tokens and values stored column-wise (one array per value), with
-//! per-row and per-column token summaries and a journal of what each tick changed.
+//! per-row and per-column summaries and a journal of what each tick changed.
 //!
-//! Layout: `tokens[i]` and `vals[k][i]` for row-major index `i = y * width + x`. The summaries
-//! (`row_mask`, `col_mask`, counts) let rule matching skip lines that lack a needed token. The
-//! journal keeps the old contents of every field the first time it changes in a tick, which is
-//! both the undo patch (memory grows with the cells changed, not the map size) and the
-//! "changed cells" of the step report.
+//! Layout: `tokens[i]` and `vals[k][i]` for row-major index `i = y * width + x` (x = column
+//! from the left, y = row from the top). The summaries let rule matching skip lines: per row
+//! and per column, the set of tokens present and the set of values that are non-zero on at
+//! least one field (`docs/boulder-semantics.md`, "Speed").
+//!
+//! The journal keeps `(field index, which field, old contents)` the first time a field changes
+//! in a tick ([`Saved`], 12 bytes): at the end of the tick the entries whose field still
+//! differs are both the undo patch (memory grows with the fields changed, not the map size)
+//! and the "changed cells" of the step report. Per-phase change lists are kept only while a
+//! phase is observed ([`Board::begin_phase`] with `track`).
+//!
+//! The value reset of spec §4.3 ([`Board::reset_values`]) rewrites only the fields that can
+//! differ from its result: those whose token or reset values were written after the last
+//! reset (a full pass after a new board or an undo/redo).
 
 use super::level::Cell;
 use super::token::{TOKEN_COUNT, Token, TokenSet, VALUE_COUNT, ValueKey, Values};
 use crate::grid::{Grid, Pos};
 
-/// The old contents of one field, as recorded by the journal.
+/// The [`Saved::field`] number of the token; values use their [`ValueKey`] discriminant
+/// (0 = `moved` … 11 = `d`).
+pub const TOKEN_FIELD: u8 = VALUE_COUNT as u8;
+
+/// A set of values as a bit mask (bit `k as u16` for [`ValueKey`] `k`).
+pub type ValueSet = u16;
+
+/// The values the reset of §4.3 writes: `moved`, `falling`, `loose`, `slippery`, `pushable`,
+/// `bam`, `bamrich`.
+const RESET_VALUES: ValueSet = (1 << ValueKey::Moved as u16)
+    | (1 << ValueKey::Falling as u16)
+    | (1 << ValueKey::Loose as u16)
+    | (1 << ValueKey::Slippery as u16)
+    | (1 << ValueKey::Pushable as u16)
+    | (1 << ValueKey::Bam as u16)
+    | (1 << ValueKey::Bamrich as u16);
+/// Field bits whose writes after the reset make a field need the next reset.
+const DIRTYING: u16 = RESET_VALUES | (1 << TOKEN_FIELD);
+/// Flag in the per-field tick bits: the field is in this tick's list for the next reset.
+const LISTED: u16 = 1 << 15;
+
+/// The old contents of one field of one map position, as recorded by the journal (12 bytes).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Saved {
-    /// Row-major index of the field.
+    /// Row-major index of the map position.
     pub index: u32,
-    /// The field's contents.
-    pub cell: Cell,
+    /// Which field: a [`ValueKey`] discriminant (0–11), or [`TOKEN_FIELD`] for the token.
+    pub field: u8,
+    /// The old contents: the value, or the token's discriminant.
+    pub old: u32,
+}
+
+/// Per-line bookkeeping for the summaries of one row or column.
+#[derive(Clone, Debug)]
+struct LineSums {
+    tokens: Vec<[u32; TOKEN_COUNT]>,
+    token_mask: Vec<TokenSet>,
+    nonzero: Vec<[u32; VALUE_COUNT]>,
+    value_mask: Vec<ValueSet>,
+}
+
+impl LineSums {
+    fn new(lines: usize) -> Self {
+        Self {
+            tokens: vec![[0; TOKEN_COUNT]; lines],
+            token_mask: vec![0; lines],
+            nonzero: vec![[0; VALUE_COUNT]; lines],
+            value_mask: vec![0; lines],
+        }
+    }
+
+    #[inline]
+    fn move_token(&mut self, l: usize, old: Token, new: Token) {
+        let c = &mut self.tokens[l];
+        c[old as usize] -= 1;
+        if c[old as usize] == 0 {
+            self.token_mask[l] &= !old.bit();
+        }
+        c[new as usize] += 1;
+        self.token_mask[l] |= new.bit();
+    }
+
+    /// Value `k` turned non-zero (`up`) or zero on a field of line `l`.
+    #[inline]
+    fn flip_value(&mut self, l: usize, k: usize, up: bool) {
+        let c = &mut self.nonzero[l][k];
+        if up {
+            *c += 1;
+            self.value_mask[l] |= 1 << k;
+        } else {
+            *c -= 1;
+            if *c == 0 {
+                self.value_mask[l] &= !(1 << k);
+            }
+        }
+    }
+
+    fn bytes(&self) -> usize {
+        self.tokens.len() * (4 * TOKEN_COUNT + 4 + 4 * VALUE_COUNT + 2)
+    }
 }
 
 /// The live map of a boulder game.
@@ -27,17 +109,27 @@ pub struct Board {
     height: usize,
     tokens: Vec<Token>,
     vals: Vec<Vec<u32>>,
-    row_counts: Vec<[u32; TOKEN_COUNT]>,
-    col_counts: Vec<[u32; TOKEN_COUNT]>,
-    row_mask: Vec<TokenSet>,
-    col_mask: Vec<TokenSet>,
+    rows: LineSums,
+    cols: LineSums,
     counts: [u32; TOKEN_COUNT],
-    // Journal of the current tick.
+    nonzero: [u32; VALUE_COUNT],
+    // Journal of the current tick: `tick_bits[i]` says which fields of `i` are journaled
+    // (bit `field`) and whether `i` is listed for the next reset (`LISTED`), valid when
+    // `tick_stamp[i] == tick_epoch`.
     tick_stamp: Vec<u32>,
+    tick_bits: Vec<u16>,
     tick_epoch: u32,
     journal: Vec<Saved>,
-    // Fields changed in the current phase, with their contents when the phase began.
+    // Fields whose token or reset values were written after the last reset (each listed once,
+    // flagged `LISTED` in `tick_bits`): what the next reset must visit.
+    dirty: Vec<u32>,
+    all_dirty: bool,
+    in_reset: bool,
+    // Fields changed in the current phase, with their contents when the phase began; kept
+    // only while `phase_on` (the arrays are allocated on first use).
+    phase_on: bool,
     phase_stamp: Vec<u32>,
+    phase_bits: Vec<u16>,
     phase_epoch: u32,
     phase_changed: Vec<Saved>,
 }
@@ -54,29 +146,42 @@ impl Board {
             vals: (0..VALUE_COUNT)
                 .map(|k| map.cells().iter().map(|c| c.values[k]).collect())
                 .collect(),
-            row_counts: vec![[0; TOKEN_COUNT]; h],
-            col_counts: vec![[0; TOKEN_COUNT]; w],
-            row_mask: vec![0; h],
-            col_mask: vec![0; w],
+            rows: LineSums::new(h),
+            cols: LineSums::new(w),
             counts: [0; TOKEN_COUNT],
+            nonzero: [0; VALUE_COUNT],
             tick_stamp: vec![0; n],
+            tick_bits: vec![0; n],
             tick_epoch: 1,
             journal: Vec::new(),
-            phase_stamp: vec![0; n],
+            dirty: Vec::new(),
+            all_dirty: true,
+            in_reset: false,
+            phase_on: false,
+            phase_stamp: Vec::new(),
+            phase_bits: Vec::new(),
             phase_epoch: 1,
             phase_changed: Vec::new(),
         };
         for i in 0..n {
             let t = b.tokens[i] as usize;
-            b.row_counts[i / w][t] += 1;
-            b.col_counts[i % w][t] += 1;
+            let (x, y) = (i % w, i / w);
+            b.rows.tokens[y][t] += 1;
+            b.cols.tokens[x][t] += 1;
             b.counts[t] += 1;
+            for k in 0..VALUE_COUNT {
+                if b.vals[k][i] != 0 {
+                    b.rows.flip_value(y, k, true);
+                    b.cols.flip_value(x, k, true);
+                    b.nonzero[k] += 1;
+                }
+            }
         }
         for y in 0..h {
-            b.row_mask[y] = mask_of(&b.row_counts[y]);
+            b.rows.token_mask[y] = mask_of(&b.rows.tokens[y]);
         }
         for x in 0..w {
-            b.col_mask[x] = mask_of(&b.col_counts[x]);
+            b.cols.token_mask[x] = mask_of(&b.cols.tokens[x]);
         }
         b
     }
@@ -146,21 +251,52 @@ impl Board {
         }
     }
 
+    /// Field `field` ([`Saved::field`] numbering) at index `i`, as stored in the journal.
+    #[inline]
+    pub fn field(&self, i: usize, field: u8) -> u32 {
+        if field == TOKEN_FIELD {
+            self.tokens[i] as u32
+        } else {
+            self.vals[field as usize][i]
+        }
+    }
+
     /// The set of tokens present in row `y`.
     #[inline]
     pub fn row_mask(&self, y: usize) -> TokenSet {
-        self.row_mask[y]
+        self.rows.token_mask[y]
     }
 
     /// The set of tokens present in column `x`.
     #[inline]
     pub fn col_mask(&self, x: usize) -> TokenSet {
-        self.col_mask[x]
+        self.cols.token_mask[x]
+    }
+
+    /// The set of values that are non-zero on at least one field of row `y`.
+    #[inline]
+    pub fn row_values(&self, y: usize) -> ValueSet {
+        self.rows.value_mask[y]
+    }
+
+    /// The set of values that are non-zero on at least one field of column `x`.
+    #[inline]
+    pub fn col_values(&self, x: usize) -> ValueSet {
+        self.cols.value_mask[x]
     }
 
     /// The set of tokens present anywhere.
     pub fn mask(&self) -> TokenSet {
         mask_of(&self.counts)
+    }
+
+    /// The set of values non-zero on at least one field anywhere.
+    pub fn values_mask(&self) -> ValueSet {
+        self.nonzero
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| **c > 0)
+            .fold(0, |m, (k, _)| m | (1 << k))
     }
 
     /// How many fields hold `t`.
@@ -172,12 +308,32 @@ impl Board {
     pub fn find(&self, set: TokenSet) -> Vec<usize> {
         let mut out = Vec::new();
         for y in 0..self.height {
-            if self.row_mask[y] & set == 0 {
+            if self.rows.token_mask[y] & set == 0 {
                 continue;
             }
             let base = y * self.width;
             for (x, t) in self.tokens[base..base + self.width].iter().enumerate() {
                 if t.bit() & set != 0 {
+                    out.push(base + x);
+                }
+            }
+        }
+        out
+    }
+
+    /// Indices of every field where value `k` is non-zero, row-major, skipping rows without
+    /// one.
+    pub fn find_nonzero(&self, k: ValueKey) -> Vec<usize> {
+        let mut out = Vec::new();
+        let bit = 1 << k as u16;
+        let arr = &self.vals[k as usize];
+        for y in 0..self.height {
+            if self.rows.value_mask[y] & bit == 0 {
+                continue;
+            }
+            let base = y * self.width;
+            for (x, v) in arr[base..base + self.width].iter().enumerate() {
+                if *v != 0 {
                     out.push(base + x);
                 }
             }
@@ -195,23 +351,40 @@ impl Board {
         .expect("board size is consistent")
     }
 
+    /// Records that field `f` of index `i`, holding `old`, is about to change.
     #[inline]
-    fn touch(&mut self, i: usize) {
+    fn note(&mut self, i: usize, f: u8, old: u32) {
+        let bit = 1u16 << f;
         if self.tick_stamp[i] != self.tick_epoch {
             self.tick_stamp[i] = self.tick_epoch;
-            let cell = self.cell(i);
+            self.tick_bits[i] = 0;
+        }
+        let bits = self.tick_bits[i];
+        if bits & bit == 0 {
             self.journal.push(Saved {
                 index: i as u32,
-                cell,
+                field: f,
+                old,
             });
         }
-        if self.phase_stamp[i] != self.phase_epoch {
-            self.phase_stamp[i] = self.phase_epoch;
-            let cell = self.cell(i);
-            self.phase_changed.push(Saved {
-                index: i as u32,
-                cell,
-            });
+        let listed = !self.in_reset && bit & DIRTYING != 0 && bits & LISTED == 0;
+        if listed {
+            self.dirty.push(i as u32);
+        }
+        self.tick_bits[i] = bits | bit | if listed { LISTED } else { 0 };
+        if self.phase_on {
+            if self.phase_stamp[i] != self.phase_epoch {
+                self.phase_stamp[i] = self.phase_epoch;
+                self.phase_bits[i] = 0;
+            }
+            if self.phase_bits[i] & bit == 0 {
+                self.phase_bits[i] |= bit;
+                self.phase_changed.push(Saved {
+                    index: i as u32,
+                    field: f,
+                    old,
+                });
+            }
         }
     }
 
@@ -221,37 +394,46 @@ impl Board {
             return;
         }
         let (x, y) = (i % self.width, i / self.width);
-        for (counts, mask) in [
-            (&mut self.row_counts[y], &mut self.row_mask[y]),
-            (&mut self.col_counts[x], &mut self.col_mask[x]),
-        ] {
-            counts[old as usize] -= 1;
-            if counts[old as usize] == 0 {
-                *mask &= !old.bit();
-            }
-            counts[t as usize] += 1;
-            *mask |= t.bit();
-        }
+        self.rows.move_token(y, old, t);
+        self.cols.move_token(x, old, t);
         self.counts[old as usize] -= 1;
         self.counts[t as usize] += 1;
         self.tokens[i] = t;
     }
 
-    /// Writes token `t` at index `i`, journaling the old contents.
+    fn raw_set_val(&mut self, i: usize, k: usize, v: u32) {
+        let old = self.vals[k][i];
+        if (old == 0) != (v == 0) {
+            let (x, y) = (i % self.width, i / self.width);
+            let up = v != 0;
+            self.rows.flip_value(y, k, up);
+            self.cols.flip_value(x, k, up);
+            if up {
+                self.nonzero[k] += 1;
+            } else {
+                self.nonzero[k] -= 1;
+            }
+        }
+        self.vals[k][i] = v;
+    }
+
+    /// Writes token `t` at index `i`, journaling the old token.
     #[inline]
     pub fn set_token(&mut self, i: usize, t: Token) {
-        if self.tokens[i] != t {
-            self.touch(i);
+        let old = self.tokens[i];
+        if old != t {
+            self.note(i, TOKEN_FIELD, old as u32);
             self.raw_set_token(i, t);
         }
     }
 
-    /// Writes value `k` = `v` at index `i`, journaling the old contents.
+    /// Writes value `k` = `v` at index `i`, journaling the old value.
     #[inline]
     pub fn set_val(&mut self, i: usize, k: ValueKey, v: u32) {
-        if self.vals[k as usize][i] != v {
-            self.touch(i);
-            self.vals[k as usize][i] = v;
+        let old = self.vals[k as usize][i];
+        if old != v {
+            self.note(i, k as u8, old);
+            self.raw_set_val(i, k as usize, v);
         }
     }
 
@@ -261,6 +443,52 @@ impl Board {
         for (k, &v) in ValueKey::ALL.iter().zip(c.values.iter()) {
             self.set_val(i, *k, v);
         }
+    }
+
+    /// The reset of spec §4.3 at index `i`: `moved`, `falling`, `bam`, `bamrich` become 0;
+    /// `loose` is 1 exactly on stone and gem, `slippery` on stone, gem and bricks, `pushable`
+    /// on stone.
+    fn reset_field(&mut self, i: usize) {
+        let t = self.tokens[i];
+        for k in [
+            ValueKey::Moved,
+            ValueKey::Falling,
+            ValueKey::Bam,
+            ValueKey::Bamrich,
+        ] {
+            self.set_val(i, k, 0);
+        }
+        let loose = matches!(t, Token::Stone | Token::Gem) as u32;
+        let slippery = matches!(t, Token::Stone | Token::Gem | Token::Bricks) as u32;
+        let pushable = (t == Token::Stone) as u32;
+        self.set_val(i, ValueKey::Loose, loose);
+        self.set_val(i, ValueKey::Slippery, slippery);
+        self.set_val(i, ValueKey::Pushable, pushable);
+    }
+
+    /// The value reset at the start of a tick (spec §4.2, §4.3), journaled. Every field ends
+    /// as if reset, but only the fields whose token or reset values were written since the
+    /// last reset are visited: a field not written since then still holds the reset's result.
+    /// A new board, or one an undo or redo patched, is visited whole.
+    pub fn reset_values(&mut self) {
+        self.in_reset = true;
+        let list = std::mem::take(&mut self.dirty);
+        for &i in &list {
+            self.tick_bits[i as usize] &= !LISTED;
+        }
+        if self.all_dirty {
+            for i in 0..self.len() {
+                self.reset_field(i);
+            }
+            self.all_dirty = false;
+        } else {
+            for &i in &list {
+                self.reset_field(i as usize);
+            }
+        }
+        self.dirty = list;
+        self.dirty.clear();
+        self.in_reset = false;
     }
 
     /// Starts the journal of a new tick.
@@ -274,16 +502,30 @@ impl Board {
     }
 
     /// Ends the tick's journal: the old contents of every field that differs now, in the order
-    /// first changed (fields changed and changed back are left out).
+    /// first changed (fields changed and changed back are left out). The result is allocated
+    /// to its exact length; the journal's buffer is kept for the next tick.
     pub fn end_tick(&mut self) -> Vec<Saved> {
-        let mut j = std::mem::take(&mut self.journal);
-        j.retain(|s| self.cell(s.index as usize) != s.cell);
-        j
+        let mut journal = std::mem::take(&mut self.journal);
+        journal.retain(|s| self.field(s.index as usize, s.field) != s.old);
+        // A clone has exactly the length as capacity.
+        let out = journal.clone();
+        journal.clear();
+        self.journal = journal;
+        out
     }
 
-    /// Starts a phase: the fields changed from now on are collected for [`Board::phase_changes`].
-    pub fn begin_phase(&mut self) {
+    /// Starts a phase. With `track`, the fields changed from now on are collected for
+    /// [`Board::phase_changes`]; without, nothing is collected (the phase is not observed).
+    pub fn begin_phase(&mut self, track: bool) {
         self.phase_changed.clear();
+        self.phase_on = track;
+        if !track {
+            return;
+        }
+        if self.phase_stamp.len() != self.len() {
+            self.phase_stamp = vec![0; self.len()];
+            self.phase_bits = vec![0; self.len()];
+        }
         self.phase_epoch = self.phase_epoch.wrapping_add(1);
         if self.phase_epoch == 0 {
             self.phase_stamp.iter_mut().for_each(|s| *s = 0);
@@ -291,29 +533,53 @@ impl Board {
         }
     }
 
-    /// The fields written since [`Board::begin_phase`], in the order first written, with their
-    /// contents when the phase began (a field written back to its old contents is included).
+    /// The fields written since [`Board::begin_phase`] with `track`, in the order first
+    /// written, with their contents when the phase began (a field written back to its old
+    /// contents is included). Empty when the phase is not tracked.
     pub fn phase_changes(&self) -> &[Saved] {
         &self.phase_changed
     }
 
     /// Swaps the saved contents with the board's, without journaling: applying a patch turns
-    /// it into the patch that reverses it (used for undo and redo).
+    /// it into the patch that reverses it (used for undo and redo). A patch names each field
+    /// at most once, so the order does not matter. The next reset visits the whole map.
     pub fn swap_patch(&mut self, patch: &mut [Saved]) {
         for s in patch.iter_mut() {
             let i = s.index as usize;
-            let now = self.cell(i);
-            self.raw_set_token(i, s.cell.token);
-            for k in 0..VALUE_COUNT {
-                self.vals[k][i] = s.cell.values[k];
+            let now = self.field(i, s.field);
+            if s.field == TOKEN_FIELD {
+                self.raw_set_token(i, Token::ALL[s.old as usize]);
+            } else {
+                self.raw_set_val(i, s.field as usize, s.old);
             }
-            s.cell = now;
+            s.old = now;
         }
+        self.all_dirty = true;
     }
 
     /// The values of index `i`.
     pub fn values(&self, i: usize) -> Values {
         self.cell(i).values
+    }
+
+    /// Bytes of the map state: one token byte and twelve 4-byte values per field.
+    pub fn state_bytes(&self) -> usize {
+        self.len() * (std::mem::size_of::<Token>() + 4 * VALUE_COUNT)
+    }
+
+    /// Bytes of the board's working memory beyond the state: the summaries, the journal's
+    /// stamps and buffer, the reset lists and (when a phase was observed) the phase lists.
+    pub fn scratch_bytes(&self) -> usize {
+        let saved = std::mem::size_of::<Saved>();
+        self.rows.bytes()
+            + self.cols.bytes()
+            + self.tick_stamp.capacity() * 4
+            + self.tick_bits.capacity() * 2
+            + self.journal.capacity() * saved
+            + self.dirty.capacity() * 4
+            + self.phase_stamp.capacity() * 4
+            + self.phase_bits.capacity() * 2
+            + self.phase_changed.capacity() * saved
     }
 }
 
@@ -344,15 +610,20 @@ mod tests {
         b.set_token(1, Token::Mud);
         assert_eq!(b.col_mask(2), Token::Mud.bit());
         assert_eq!(b.row_mask(0), Token::Mud.bit() | Token::Gem.bit());
+        assert_eq!(b.row_values(0), 1 << ValueKey::A as u16);
+        assert_eq!(b.col_values(0), 1 << ValueKey::A as u16);
+        assert_eq!(b.row_values(1), 0);
         let mut patch = b.end_tick();
         assert_eq!(
-            patch.iter().map(|s| s.index).collect::<Vec<_>>(),
-            vec![0, 5],
+            patch.iter().map(|s| (s.index, s.field)).collect::<Vec<_>>(),
+            vec![(0, TOKEN_FIELD), (0, ValueKey::A as u8), (5, TOKEN_FIELD)],
             "the field changed back is left out"
         );
+        assert!(std::mem::size_of::<Saved>() <= 16);
         b.swap_patch(&mut patch);
         assert_eq!(b.to_grid(), g);
         assert_eq!(b.row_mask(1), Token::Mud.bit() | Token::Stone.bit());
+        assert_eq!(b.row_values(0), 0, "the value summary follows the patch");
         b.swap_patch(&mut patch);
         assert_eq!(b.token(0), Token::Gem);
         assert_eq!(b.val(0, ValueKey::A), 4);

@@ -4,7 +4,7 @@ use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng as _;
 use serde_json::{Value, json};
 
-use super::board::{Board, Saved};
+use super::board::{Board, Saved, TOKEN_FIELD};
 use super::level::{BoulderLevel, Cell, MAX_TICK_COUNT};
 use super::rules::CompiledRule;
 use super::token::{Global, Globals, Token, ValueKey};
@@ -217,7 +217,7 @@ impl BoulderGame {
     pub fn run_next_phase<O: TickObserver>(&mut self, obs: &mut O) -> Option<Phase> {
         let phase = self.next_phase()?;
         let input = self.open.as_ref()?.input;
-        self.board.begin_phase();
+        self.board.begin_phase(obs.wants_changes());
         obs.phase_begin(phase);
         match phase {
             Phase::Reset => self.reset_values(),
@@ -252,23 +252,29 @@ impl BoulderGame {
     }
 
     /// The fields the last phase run changed: `(position, before, after)`, row-major. Valid
-    /// after [`BoulderGame::run_next_phase`] until the next phase starts; the tick debugger
-    /// uses it for the per-cell history of a tick.
+    /// after [`BoulderGame::run_next_phase`] with an observer that wants changes (see
+    /// [`TickObserver::wants_changes`]; empty otherwise) until the next phase starts; the tick
+    /// debugger uses it for the per-cell history of a tick.
     pub fn last_phase_changes(&self) -> Vec<(Pos, Cell, Cell)> {
-        let mut v: Vec<(Pos, Cell, Cell)> = self
-            .board
-            .phase_changes()
-            .iter()
-            .map(|s| {
-                (
-                    self.board.pos(s.index as usize),
-                    s.cell,
-                    self.board.cell(s.index as usize),
-                )
-            })
-            .filter(|(_, before, after)| before != after)
-            .collect();
-        v.sort_by_key(|(p, _, _)| (p.y, p.x));
+        let mut saved = self.board.phase_changes().to_vec();
+        // Stable: each field appears once, so the order within a position does not matter.
+        saved.sort_by_key(|s| s.index);
+        let mut v = Vec::new();
+        for group in saved.chunk_by(|a, b| a.index == b.index) {
+            let i = group[0].index as usize;
+            let after = self.board.cell(i);
+            let mut before = after;
+            for s in group {
+                if s.field == TOKEN_FIELD {
+                    before.token = Token::ALL[s.old as usize];
+                } else {
+                    before.values[s.field as usize] = s.old;
+                }
+            }
+            if before != after {
+                v.push((self.board.pos(i), before, after));
+            }
+        }
         v
     }
 
@@ -348,11 +354,13 @@ impl BoulderGame {
             Status::Running
         };
         let cells = self.board.end_tick();
-        let mut changed: Vec<Pos> = cells
-            .iter()
-            .map(|s| self.board.pos(s.index as usize))
+        let mut indices: Vec<u32> = cells.iter().map(|s| s.index).collect();
+        indices.sort_unstable();
+        indices.dedup();
+        let changed: Vec<Pos> = indices
+            .into_iter()
+            .map(|i| self.board.pos(i as usize))
             .collect();
-        changed.sort_by_key(|p| (p.y, p.x));
         self.history.truncate(self.cursor);
         if self.history_limit == 0 {
             return Some(changed);
@@ -405,9 +413,41 @@ impl BoulderGame {
         }
     }
 
-    /// The number of fields stored in the undo history (its memory is proportional to this).
+    /// The number of map fields (positions) the undo history holds changes of, counted once
+    /// per recorded tick; its memory is proportional to [`BoulderGame::history_entries`].
     pub fn history_cells(&self) -> usize {
+        self.history
+            .iter()
+            .map(|p| {
+                let mut at: Vec<u32> = p.cells.iter().map(|s| s.index).collect();
+                at.sort_unstable();
+                at.dedup();
+                at.len()
+            })
+            .sum()
+    }
+
+    /// The number of journal entries in the undo history: one per changed token or value of
+    /// each recorded tick (12 bytes each, [`Saved`]).
+    pub fn history_entries(&self) -> usize {
         self.history.iter().map(|p| p.cells.len()).sum()
+    }
+
+    /// Bytes held by the undo history: per recorded tick a constant (globals, RNG, status,
+    /// counter) plus 12 bytes per changed field ([`Saved`]).
+    pub fn history_bytes(&self) -> usize {
+        self.history
+            .iter()
+            .map(|p| {
+                std::mem::size_of::<TickPatch>()
+                    + p.cells.capacity() * std::mem::size_of::<Saved>()
+                    + match &p.status {
+                        Status::Lost { reason } | Status::Draw { reason } => reason.capacity(),
+                        Status::Won { winner, .. } => winner.as_ref().map_or(0, String::capacity),
+                        Status::Running => 0,
+                    }
+            })
+            .sum()
     }
 
     /// The current state as a level: the live map with its values and the globals in `state`.

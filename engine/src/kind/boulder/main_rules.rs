@@ -138,7 +138,15 @@ impl BoulderGame {
     /// one (right before left). Rows from the bottom up, left to right (§4.4, §6 G1–G4).
     pub(super) fn gravity(&mut self) {
         let (w, h) = (self.board.width(), self.board.height());
+        let loose = 1 << ValueKey::Loose as u16;
         for y in (0..h.saturating_sub(1)).rev() {
+            // A row without a loose object has nothing to fall (moves go down, not up); nothing
+            // falls or slides from row y unless row y + 1 has a `path` to go to (§6 G2).
+            if self.board.row_values(y) & loose == 0
+                || self.board.row_mask(y + 1) & Token::Path.bit() == 0
+            {
+                continue;
+            }
             for x in 0..w {
                 let i = y * w + x;
                 if self.board.val(i, ValueKey::Loose) == 0 || self.board.val(i, ValueKey::Moved) > 0
@@ -299,17 +307,15 @@ impl BoulderGame {
                 self.board.set_token(i, Token::Path);
             }
         }
-        let bam = self.board.val_array(ValueKey::Bam);
+        // Rows where neither value is non-zero anywhere are skipped (the row summaries).
+        let rich_centres = self.board.find_nonzero(ValueKey::Bamrich);
         let rich = self.board.val_array(ValueKey::Bamrich);
-        let mut plain_centres = Vec::new();
-        let mut rich_centres = Vec::new();
-        for i in 0..bam.len() {
-            if rich[i] > 0 {
-                rich_centres.push(i);
-            } else if bam[i] > 0 {
-                plain_centres.push(i);
-            }
-        }
+        let plain_centres: Vec<usize> = self
+            .board
+            .find_nonzero(ValueKey::Bam)
+            .into_iter()
+            .filter(|&i| rich[i] == 0)
+            .collect();
         let (w, h) = (self.board.width() as isize, self.board.height() as isize);
         for (centres, t) in [
             (plain_centres, Token::Explosion),
@@ -331,28 +337,9 @@ impl BoulderGame {
 
     /// The reset of values at the start of a tick (§4.2, §4.3): `moved`, `falling`, `bam` and
     /// `bamrich` become 0; `loose` is 1 exactly on stone and gem, `slippery` on stone, gem and
-    /// bricks, `pushable` on stone.
+    /// bricks, `pushable` on stone. Only the fields written since the last reset are visited
+    /// ([`super::Board::reset_values`]).
     pub(super) fn reset_values(&mut self) {
-        for k in [
-            ValueKey::Moved,
-            ValueKey::Falling,
-            ValueKey::Bam,
-            ValueKey::Bamrich,
-        ] {
-            for i in 0..self.board.len() {
-                if self.board.val_array(k)[i] != 0 {
-                    self.board.set_val(i, k, 0);
-                }
-            }
-        }
-        for i in 0..self.board.len() {
-            let t = self.board.token(i);
-            let loose = matches!(t, Token::Stone | Token::Gem) as u32;
-            let slippery = matches!(t, Token::Stone | Token::Gem | Token::Bricks) as u32;
-            let pushable = (t == Token::Stone) as u32;
-            self.board.set_val(i, ValueKey::Loose, loose);
-            self.board.set_val(i, ValueKey::Slippery, slippery);
-            self.board.set_val(i, ValueKey::Pushable, pushable);
-        }
+        self.board.reset_values();
     }
 }

@@ -3,9 +3,14 @@
 //! A rule is compiled once into token bit masks and split value conditions. Matching walks each
 //! line from its start, takes the leftmost match, writes the result, and resumes after the
 //! window (non-overlapping). A line, or the whole rule, is skipped without scanning when the
-//! row/column token summaries show that a needed token is absent.
+//! row/column summaries show that a needed token is absent, or that a value a block needs
+//! non-zero is 0 on every field of the line.
+//!
+//! Globals are the same on every field and change only when a rule matches (§6 V4, L10), so
+//! a rule's global conditions are checked once when it starts (false: the rule is skipped) and
+//! again after each of its matches that wrote a global (false: the rule stops).
 
-use super::board::Board;
+use super::board::{Board, ValueSet};
 use super::level::{Rule, Situation, TokenPattern, TokenWrite};
 use super::token::{ALL_TOKENS, Global, Globals, Token, TokenSet, ValueKey, ValueName};
 use crate::grid::Dir;
@@ -16,7 +21,6 @@ use crate::observe::{Phase, TickObserver};
 struct Block {
     mask: TokenSet,
     field: Vec<(ValueKey, i64)>,
-    global: Vec<(Global, i64)>,
 }
 
 #[derive(Clone, Debug)]
@@ -35,6 +39,12 @@ pub struct CompiledRule {
     writes: Vec<WriteOp>,
     /// Masks of the blocks that are not `*`: a line lacking any of them cannot match.
     needed: Vec<TokenSet>,
+    /// Values some block needs non-zero: a line where one of them is 0 everywhere cannot match.
+    needed_values: ValueSet,
+    /// The global conditions of every block (all must hold for any match).
+    globals: Vec<(Global, i64)>,
+    /// True when a result block writes a global.
+    writes_globals: bool,
 }
 
 /// Field conditions or writes, and global ones.
@@ -75,6 +85,7 @@ pub fn value_write(have: u32, n: i64) -> u32 {
 impl CompiledRule {
     /// Compiles `rule`.
     pub fn new(rule: &Rule) -> Self {
+        let mut globals = Vec::new();
         let blocks: Vec<Block> = rule
             .original
             .iter()
@@ -85,14 +96,11 @@ impl CompiledRule {
                     TokenPattern::Index(_) => 0,
                 };
                 let (field, global) = split(&p.values);
-                Block {
-                    mask,
-                    field,
-                    global,
-                }
+                globals.extend(global);
+                Block { mask, field }
             })
             .collect();
-        let writes = rule
+        let writes: Vec<WriteOp> = rule
             .result
             .iter()
             .map(|w| {
@@ -109,12 +117,22 @@ impl CompiledRule {
             .map(|b| b.mask)
             .filter(|&m| m != ALL_TOKENS)
             .collect();
+        // `n` > 0 needs a non-zero value (§4.5); `n` = 0 and `n` < 0 need no line summary.
+        let needed_values = blocks
+            .iter()
+            .flat_map(|b| b.field.iter())
+            .filter(|(_, n)| *n > 0)
+            .fold(0, |m, (k, _)| m | (1 << *k as u16));
+        let writes_globals = writes.iter().any(|w| !w.global.is_empty());
         Self {
             situation: rule.situation,
             dir: rule.direction,
             blocks,
             writes,
             needed,
+            needed_values,
+            globals,
+            writes_globals,
         }
     }
 
@@ -142,8 +160,13 @@ impl CompiledRule {
         if len == 0 || self.blocks.iter().any(|b| b.mask == 0) {
             return 0;
         }
+        if !self.globals_hold(globals) {
+            return 0;
+        }
         let whole = board.mask();
-        if self.needed.iter().any(|m| whole & m == 0) {
+        if self.needed.iter().any(|m| whole & m == 0)
+            || board.values_mask() & self.needed_values != self.needed_values
+        {
             return 0;
         }
         let (w, h) = (board.width() as isize, board.height() as isize);
@@ -155,12 +178,14 @@ impl CompiledRule {
         let mut snapshot: Vec<Token> = Vec::with_capacity(len);
         let mut matches = 0;
         for l in 0..lines {
-            let line_mask = if horizontal {
-                board.row_mask(l as usize)
+            let (line_mask, line_values) = if horizontal {
+                (board.row_mask(l as usize), board.row_values(l as usize))
             } else {
-                board.col_mask(l as usize)
+                (board.col_mask(l as usize), board.col_values(l as usize))
             };
-            if self.needed.iter().any(|m| line_mask & m == 0) {
+            if line_values & self.needed_values != self.needed_values
+                || self.needed.iter().any(|m| line_mask & m == 0)
+            {
                 continue;
             }
             let (start, stride) = match self.dir {
@@ -172,7 +197,7 @@ impl CompiledRule {
             let mut p = 0isize;
             while p + len as isize <= line_len {
                 let at = |k: usize| (start + (p + k as isize) * stride) as usize;
-                if self.matches_at(board, globals, &at) {
+                if self.matches_at(board, &at) {
                     snapshot.clear();
                     snapshot.extend((0..len).map(|k| board.token(at(k))));
                     for (k, wr) in self.writes.iter().enumerate() {
@@ -191,6 +216,9 @@ impl CompiledRule {
                     }
                     obs.rule_fired(phase, board.pos(at(0)));
                     matches += 1;
+                    if self.writes_globals && !self.globals_hold(globals) {
+                        return matches;
+                    }
                     p += len as isize;
                 } else {
                     p += 1;
@@ -200,17 +228,23 @@ impl CompiledRule {
         matches
     }
 
+    /// True when every global condition of the rule holds.
+    fn globals_hold(&self, globals: &Globals) -> bool {
+        self.globals
+            .iter()
+            .all(|&(g, n)| value_matches(globals[g as usize], n))
+    }
+
+    /// True when the window at `at` matches, global conditions aside (they hold whenever this
+    /// is asked).
     #[inline]
-    fn matches_at(&self, board: &Board, globals: &Globals, at: &impl Fn(usize) -> usize) -> bool {
+    fn matches_at(&self, board: &Board, at: &impl Fn(usize) -> usize) -> bool {
         self.blocks.iter().enumerate().all(|(k, b)| {
             let i = at(k);
             b.mask & board.token(i).bit() != 0
                 && b.field
                     .iter()
                     .all(|&(key, n)| value_matches(board.val(i, key), n))
-                && b.global
-                    .iter()
-                    .all(|&(g, n)| value_matches(globals[g as usize], n))
         })
     }
 }
