@@ -448,3 +448,55 @@ fn a_bad_campaign_file_is_a_located_message() {
     assert!(m.contains("campaign.json:2:"), "{m}");
     assert!(m.contains("unlock"), "{m}");
 }
+
+#[test]
+fn results_recorded_meanwhile_by_another_program_are_kept() {
+    // The window reads the progress (a.json: 2) when the campaign opens. Meanwhile another
+    // program (`tilesmith run campaign.json --play 3`) records 3 points for last.json.
+    let f = fixture();
+    let mut s = opened(&f);
+    std::fs::write(
+        &f.progress,
+        r#"{"kind": "campaign-progress", "levels": {"a.json": {"points": 2, "steps": 1},
+            "last.json": {"points": 3, "steps": 1}}}"#,
+    )
+    .unwrap();
+    // Back on the overview the new result shows: 2 + 3 above b.json... and on its card.
+    s.apply(campaign(CampaignAction::Show));
+    assert_eq!(s.campaign.as_ref().unwrap().cards()[3].best, 3);
+    // The other program writes again (a.json's steps improve); the window then wins b.json
+    // (2 points, W4 as in `a_win_records_the_best_points_and_unlocks`).
+    std::fs::write(
+        &f.progress,
+        r#"{"kind": "campaign-progress", "levels": {"a.json": {"points": 2, "steps": 1},
+            "last.json": {"points": 3, "steps": 1}, "x.json": {"points": 1}}}"#,
+    )
+    .unwrap();
+    s.apply(campaign(CampaignAction::Play(1)));
+    s.apply(Action::Play(PlayAction::Step(Some(Input::Move(
+        Dir::Right,
+    )))));
+    assert!(s.showing_overview());
+    // All three kept: the file's results and the window's win.
+    assert_eq!(progress_points(&f, "a.json"), Some(2));
+    assert_eq!(progress_points(&f, "last.json"), Some(3));
+    assert_eq!(progress_points(&f, "x.json"), Some(1));
+    assert_eq!(progress_points(&f, "b.json"), Some(2));
+}
+
+#[test]
+fn a_progress_file_repaired_meanwhile_is_read_on_the_overview() {
+    let f = fixture();
+    std::fs::write(&f.progress, "{\"levels\": 7}").unwrap();
+    let mut s = opened(&f);
+    assert!(s.campaign.as_ref().unwrap().progress_problem.is_some());
+    std::fs::write(
+        &f.progress,
+        r#"{"kind": "campaign-progress", "levels": {"b.json": {"points": 1}}}"#,
+    )
+    .unwrap();
+    s.apply(campaign(CampaignAction::Show));
+    let c = s.campaign.as_ref().unwrap();
+    assert!(c.progress_problem.is_none(), "{:?}", c.progress_problem);
+    assert_eq!(c.cards()[1].best, 1);
+}

@@ -564,6 +564,33 @@ impl Progress {
         before != (b.points, b.steps)
     }
 
+    /// Folds `other` (say, the progress file as another program left it) into this
+    /// progress, keeping the best of each entry path (spec §5 item 6): the higher points and
+    /// the fewest steps; members only `other` has are added. True when anything changed.
+    pub fn merge(&mut self, other: &Progress) -> bool {
+        let before = self.clone();
+        for (k, theirs) in &other.levels {
+            let key = if self.levels.contains_key(k) {
+                k.clone()
+            } else {
+                normal_entry_path(k)
+            };
+            let b = self.levels.entry(key).or_default();
+            b.points = b.points.max(theirs.points);
+            b.steps = match (b.steps, theirs.steps) {
+                (Some(a), Some(t)) => Some(a.min(t)),
+                (a, t) => a.or(t),
+            };
+            for (m, v) in &theirs.kept {
+                b.kept.entry(m.clone()).or_insert_with(|| v.clone());
+            }
+        }
+        for (m, v) in &other.kept {
+            self.kept.entry(m.clone()).or_insert_with(|| v.clone());
+        }
+        *self != before
+    }
+
     /// Records a finished game of the entry path `path`: its [`Game::points_earned`] in its
     /// [`Game::steps`] (see [`Progress::record`]). True when anything changed.
     pub fn record_game(&mut self, path: &str, game: &dyn Game) -> bool {

@@ -449,15 +449,40 @@ impl CampaignState {
         (total, max)
     }
 
+    /// Reads the progress file again and merges it into the progress in memory, keeping the
+    /// best of each level ([`Progress::merge`]): results recorded meanwhile by another
+    /// program appear, and a file repaired meanwhile can be written again. A file that
+    /// cannot be read sets [`CampaignState::progress_problem`] (the memory is kept). True
+    /// when the memory holds a result the file lacks (it needs writing).
+    pub fn refresh_progress(&mut self) -> bool {
+        match Progress::load(&self.progress_file) {
+            Ok(disk) => {
+                self.progress.merge(&disk);
+                self.progress_problem = None;
+                let mut on_disk = disk;
+                on_disk.merge(&self.progress)
+            }
+            Err(p) => {
+                self.progress_problem = p
+                    .first()
+                    .map(|p| p.render(&self.progress_file.display().to_string()));
+                false
+            }
+        }
+    }
+
     /// Records a finished game of entry path `path` that earned `points` in `steps` steps,
+    /// merged with the progress file as it is now ([`CampaignState::refresh_progress`]),
     /// and writes the progress file atomically when it changed. Returns the words for the
     /// overview's notice.
     ///
     /// # Errors
     /// Why the progress could not be saved (the points are kept in memory then).
     pub fn record(&mut self, path: &str, points: u32, steps: u64) -> Result<String, String> {
+        // Points recorded meanwhile by `tilesmith run --play` or another window are kept.
+        let merged = self.refresh_progress();
         let before = self.progress.best_points(path);
-        let changed = self.progress.record(path, points, steps);
+        let changed = self.progress.record(path, points, steps) || merged;
         let name = self
             .levels
             .get(path)

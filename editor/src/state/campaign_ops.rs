@@ -214,13 +214,16 @@ impl EditorState {
     }
 
     /// Back to the overview: a campaign game in progress stops (unrecorded), the levels are
-    /// read again where their files changed.
+    /// read again where their files changed, and the progress file is read again.
     fn show_overview(&mut self) {
         let Some(c) = &mut self.campaign else { return };
         if c.playing.take().is_some() && self.doc.play().is_some() {
             self.doc.stop_play();
         }
         c.reload_levels();
+        // Results recorded meanwhile (`tilesmith run --play`, another window) and a progress
+        // file repaired meanwhile show on the cards.
+        c.refresh_progress();
         c.showing = true;
     }
 
