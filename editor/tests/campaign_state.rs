@@ -500,3 +500,47 @@ fn a_progress_file_repaired_meanwhile_is_read_on_the_overview() {
     assert!(c.progress_problem.is_none(), "{:?}", c.progress_problem);
     assert_eq!(c.cards()[1].best, 1);
 }
+
+#[test]
+fn a_lost_campaign_game_ends_and_cannot_be_rewound_into_a_win() {
+    // last.json has ticks [9, 9, 9]; a copy with ticks [2, 2, 2] is lost at tick 3 ("the
+    // time ran out", spec §6 W3) and would be won with 3 points at tick 1 (W4).
+    let f = fixture();
+    let level = campaign_fixture::step_level("Short", [2, 2, 2]);
+    std::fs::write(f.dir.path().join("short.json"), level.to_string()).unwrap();
+    let mut s = opened(&f);
+    s.apply(campaign(CampaignAction::AddFiles(vec![
+        f.dir.path().join("short.json"),
+    ])));
+    s.apply(campaign(CampaignAction::Play(4)));
+    assert!(s.playing(), "{}", s.status);
+    // Going back is refused while playing for the campaign (before any loss too).
+    s.apply(Action::Play(PlayAction::Step(Some(Input::Wait))));
+    s.apply(Action::Play(PlayAction::Back));
+    assert_eq!(s.doc.play().unwrap().game.steps(), 1, "Back is refused");
+    s.apply(Action::Play(PlayAction::Scrub(0)));
+    assert_eq!(s.doc.play().unwrap().game.steps(), 1, "the slider is refused");
+    s.apply(Action::Play(PlayAction::Step(Some(Input::Wait))));
+    s.apply(Action::Play(PlayAction::Step(Some(Input::Wait))));
+    // Tick 3 > ticks[0] = 2: lost. The attempt ends; the overview is shown again.
+    assert!(s.showing_overview(), "a loss returns to the overview (§2.2)");
+    assert!(!s.playing());
+    let c = s.campaign.as_ref().unwrap();
+    assert!(c.notice.contains("Lost \"Short\""), "{}", c.notice);
+    // Whatever comes now (a step back, a step right) records nothing.
+    s.apply(Action::Play(PlayAction::Back));
+    s.apply(Action::Play(PlayAction::Scrub(0)));
+    s.apply(Action::Play(PlayAction::Step(Some(Input::Move(
+        Dir::Right,
+    )))));
+    assert_eq!(progress_points(&f, "short.json"), None);
+    // Reset starts a fresh attempt, which can be won: 1 step right at tick 1, 3 points.
+    s.apply(campaign(CampaignAction::Play(4)));
+    s.apply(Action::Play(PlayAction::Step(Some(Input::Wait))));
+    s.apply(Action::Play(PlayAction::Reset));
+    assert_eq!(s.doc.play().unwrap().game.steps(), 0, "Reset is allowed");
+    s.apply(Action::Play(PlayAction::Step(Some(Input::Move(
+        Dir::Right,
+    )))));
+    assert_eq!(progress_points(&f, "short.json"), Some(3));
+}
