@@ -519,11 +519,18 @@ fn a_lost_campaign_game_ends_and_cannot_be_rewound_into_a_win() {
     s.apply(Action::Play(PlayAction::Back));
     assert_eq!(s.doc.play().unwrap().game.steps(), 1, "Back is refused");
     s.apply(Action::Play(PlayAction::Scrub(0)));
-    assert_eq!(s.doc.play().unwrap().game.steps(), 1, "the slider is refused");
+    assert_eq!(
+        s.doc.play().unwrap().game.steps(),
+        1,
+        "the slider is refused"
+    );
     s.apply(Action::Play(PlayAction::Step(Some(Input::Wait))));
     s.apply(Action::Play(PlayAction::Step(Some(Input::Wait))));
     // Tick 3 > ticks[0] = 2: lost. The attempt ends; the overview is shown again.
-    assert!(s.showing_overview(), "a loss returns to the overview (§2.2)");
+    assert!(
+        s.showing_overview(),
+        "a loss returns to the overview (§2.2)"
+    );
     assert!(!s.playing());
     let c = s.campaign.as_ref().unwrap();
     assert!(c.notice.contains("Lost \"Short\""), "{}", c.notice);
@@ -543,4 +550,50 @@ fn a_lost_campaign_game_ends_and_cannot_be_rewound_into_a_win() {
         Dir::Right,
     )))));
     assert_eq!(progress_points(&f, "short.json"), Some(3));
+}
+
+#[test]
+fn a_board_level_in_the_campaign_leaves_the_other_side_to_the_computer() {
+    // The editor's new board rules: tic-tac-toe, `(players X O)`, `(turn-order X O)`: X moves
+    // first, so the campaign player is X (a win of X earns the point) and the computer O.
+    use tilesmith_editor::kinds::board::BoardDoc;
+    let f = fixture();
+    let level = serde_json::json!({
+        "kind": "board", "name": "Noughts",
+        "rules": {"zrf": tilesmith_editor::kinds::board::NEW_RULES}
+    });
+    std::fs::write(f.dir.path().join("ttt.json"), level.to_string()).unwrap();
+    let mut s = opened(&f);
+    s.apply(campaign(CampaignAction::AddFiles(vec![
+        f.dir.path().join("ttt.json"),
+    ])));
+    s.apply(campaign(CampaignAction::Play(4)));
+    assert!(s.playing(), "{}", s.status);
+    let play = s.doc_as::<BoardDoc>().unwrap().play.as_ref().unwrap();
+    assert_eq!(
+        play.campaign_player,
+        Some(0),
+        "X, the first in the turn order"
+    );
+    // X drops a man (the first legal turn); now O is to move, and O is the computer's: a
+    // click on the board does not play for O.
+    s.apply(Action::Play(PlayAction::Step(Some(Input::Choice(0)))));
+    assert_eq!(s.doc.play().unwrap().game.steps(), 1);
+    s.apply(Action::Map(MapAction::CellPress {
+        pos: tilesmith_engine::Pos::new(0, 0),
+        button: tilesmith_editor::tools::Button::Primary,
+        alt: false,
+    }));
+    s.apply(Action::Map(MapAction::CellRelease));
+    assert_eq!(
+        s.doc.play().unwrap().game.steps(),
+        1,
+        "O's turn is not the player's"
+    );
+    assert!(s.status.contains("played by the computer"), "{}", s.status);
+    // Outside the campaign, the editor's own Play leaves both sides to the user.
+    s.apply(Action::Play(PlayAction::Stop));
+    s.apply(Action::Play(PlayAction::Start));
+    let play = s.doc_as::<BoardDoc>().unwrap().play.as_ref().unwrap();
+    assert_eq!(play.campaign_player, None);
 }

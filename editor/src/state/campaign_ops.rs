@@ -289,6 +289,7 @@ impl EditorState {
         self.play_action(super::PlayAction::Run(true));
         let Some(c) = &mut self.campaign else { return };
         if self.doc.play().is_some() {
+            self.doc.campaign_play_started();
             c.showing = false;
             c.playing = Some(path);
             self.status = format!(
