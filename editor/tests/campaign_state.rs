@@ -597,3 +597,24 @@ fn a_board_level_in_the_campaign_leaves_the_other_side_to_the_computer() {
     let play = s.doc_as::<BoardDoc>().unwrap().play.as_ref().unwrap();
     assert_eq!(play.campaign_player, None);
 }
+
+#[test]
+fn a_campaign_too_large_to_read_opens_with_the_campaign_error() {
+    let f = fixture();
+    let title = "a".repeat(17 * 1024 * 1024);
+    std::fs::write(
+        &f.campaign,
+        format!("{{\"kind\": \"campaign\", \"title\": \"{title}\", \"levels\": []}}"),
+    )
+    .unwrap();
+    let mut s = EditorState::new(tilesmith_editor::kinds::new_doc("boulder").unwrap());
+    s.apply(Action::OpenPath(f.campaign.clone()));
+    let Some(Pending::Message(m)) = &s.pending else {
+        panic!("no message: {:?}", s.pending)
+    };
+    assert!(
+        m.contains("campaign.json:1:1: the file is too large"),
+        "{m}"
+    );
+    assert!(!m.contains("unknown kind"), "{m}");
+}

@@ -116,10 +116,47 @@ pub fn is_campaign_text(text: &str) -> bool {
         .is_ok_and(|v| is_campaign(&v))
 }
 
-/// True when `path` is a readable JSON file of a campaign ([`is_campaign_text`]): how the
-/// CLI and the editor tell a campaign from a level. False when it cannot be read.
+/// True when `path` is a JSON file of a campaign ([`is_campaign_text`]): how the CLI and the
+/// editor tell a campaign from a level. A file that cannot be read as a campaign (over
+/// [`MAX_CAMPAIGN_BYTES`], not UTF-8, invalid JSON) counts as one when its first
+/// [`KIND_PEEK_BYTES`] bytes hold `"kind"`, `:` and `"campaign"` (spaces between allowed,
+/// case ignored), so that [`Campaign::load`]'s located error is reported for it rather than
+/// the level loader's `unknown kind "campaign"`. False for a file that cannot be opened.
 pub fn is_campaign_file(path: &Path) -> bool {
-    read_text(path).is_ok_and(|t| is_campaign_text(&t))
+    let parsed = read_text(path)
+        .ok()
+        .and_then(|t| serde_json::from_str::<Value>(t.strip_prefix('\u{feff}').unwrap_or(&t)).ok());
+    match parsed {
+        Some(v) => is_campaign(&v),
+        None => peek_is_campaign(path),
+    }
+}
+
+/// How many bytes at the start of a file that cannot be parsed are looked at for its kind
+/// ([`is_campaign_file`]).
+pub const KIND_PEEK_BYTES: u64 = 4096;
+
+/// True when the first [`KIND_PEEK_BYTES`] bytes of `path` hold `"kind"`, then `:`, then
+/// `"campaign"`, with only white space between (ASCII case ignored).
+fn peek_is_campaign(path: &Path) -> bool {
+    if regular_file(path).is_err() {
+        return false;
+    }
+    let Ok(file) = std::fs::File::open(path) else {
+        return false;
+    };
+    let mut bytes = Vec::new();
+    if std::io::Read::read_to_end(&mut std::io::Read::take(file, KIND_PEEK_BYTES), &mut bytes)
+        .is_err()
+    {
+        return false;
+    }
+    let text = String::from_utf8_lossy(&bytes).to_ascii_lowercase();
+    text.match_indices("\"kind\"").any(|(i, k)| {
+        let rest = text[i + k.len()..].trim_start();
+        rest.strip_prefix(':')
+            .is_some_and(|r| r.trim_start().starts_with("\"campaign\""))
+    })
 }
 
 /// The level file of the entry path `entry` (`/`-separated, relative to the campaign's
@@ -430,6 +467,13 @@ impl Campaign {
             .iter()
             .map(|e| {
                 let file = resolve_entry(campaign_file, &e.path);
+                if is_campaign_file(&file) {
+                    return EntryCheck {
+                        file,
+                        problems: vec![nested_campaign_problem()],
+                        max_points: None,
+                    };
+                }
                 let (problems, doc) = match load_file(&file) {
                     Ok(doc) => (doc.check(), Some(doc)),
                     Err(LoadError::Io(err)) => (
@@ -722,6 +766,19 @@ impl Progress {
             serde_json::to_string_pretty(&self.to_json()).unwrap_or_default()
         );
         crate::json_text::write_atomic(path, text.as_bytes())
+    }
+}
+
+/// The problem of a campaign file listed as an entry of a campaign, at line 1, column 1 of
+/// that file.
+pub fn nested_campaign_problem() -> Problem {
+    Problem {
+        line: Some(1),
+        column: Some(1),
+        ..Problem::error(
+            JsonPath::root(),
+            "this is a campaign file: a campaign cannot be a level of a campaign",
+        )
     }
 }
 

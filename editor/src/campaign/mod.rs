@@ -545,6 +545,11 @@ fn load_level(path: &str, file: &Path, serial: u64) -> LevelInfo {
             .find(|p| p.severity == Severity::Error)
             .map(|p| p.render(path))
     };
+    if tilesmith_engine::campaign::is_campaign_file(file) {
+        let p = tilesmith_engine::campaign::nested_campaign_problem();
+        info.problem = Some(p.render(path));
+        return info;
+    }
     match load_file(file) {
         Err(LoadError::Io(e)) => {
             info.problem = Some(format!("{path}: cannot read the level: {e}"));
