@@ -782,12 +782,20 @@ pub fn nested_campaign_problem() -> Problem {
     }
 }
 
-/// An entry path with `.` parts and repeated `/` dropped, for comparing paths.
+/// An entry path with `.` parts and repeated `/` dropped and each `..` folded into the folder
+/// before it (lexically, as [`resolve_entry`] reads it on every system; a `..` above the
+/// campaign's folder stays), for comparing paths: `baba/../boulder/a.json` and
+/// `./boulder//a.json` are both `boulder/a.json`, `../x/a.json` stays.
 fn normal_entry_path(path: &str) -> String {
-    path.split('/')
-        .filter(|s| !s.is_empty() && *s != ".")
-        .collect::<Vec<_>>()
-        .join("/")
+    let mut parts: Vec<&str> = Vec::new();
+    for s in path.split('/').filter(|s| !s.is_empty() && *s != ".") {
+        if s == ".." && parts.last().is_some_and(|l| *l != "..") {
+            parts.pop();
+        } else {
+            parts.push(s);
+        }
+    }
+    parts.join("/")
 }
 
 /// The entries of a campaign's `levels` array; problems pushed to `p`.

@@ -402,3 +402,29 @@ fn the_schemas_accept_the_shipped_and_saved_files_and_what_the_engine_rejects_th
         );
     }
 }
+
+#[test]
+fn the_same_level_named_through_a_parent_folder_is_caught() {
+    // `baba/../boulder/welcome.json` is `boulder/welcome.json` (resolve_entry reads `..` as
+    // the folder above): listed twice, the second is an error at its path.
+    let text = r#"{"kind": "campaign", "levels": [
+        {"path": "boulder/welcome.json"},
+        {"path": "baba/../boulder/welcome.json"}]}"#;
+    let p = Campaign::parse(text).unwrap_err();
+    assert_eq!(p.len(), 1, "{p:?}");
+    assert!(p[0].message.contains("same file as level 0"), "{}", p[0].message);
+    assert_eq!(p[0].line, Some(3));
+    // A `..` above the campaign's folder is not folded away: `../x.json` and `x.json` differ.
+    let ok = r#"{"kind": "campaign", "levels": [{"path": "x.json"}, {"path": "../x.json"}]}"#;
+    assert_eq!(Campaign::parse(ok).unwrap().entries.len(), 2);
+    // `a/..` names the campaign's folder, not a level.
+    let folder = r#"{"kind": "campaign", "levels": [{"path": "a/.."}]}"#;
+    let p = Campaign::parse(folder).unwrap_err();
+    assert!(p[0].message.contains("names a folder"), "{}", p[0].message);
+    // The progress of the entry is found under either spelling, and recorded once.
+    let mut progress = Progress::default();
+    assert!(progress.record("baba/../boulder/welcome.json", 2, 40));
+    assert_eq!(progress.best_points("boulder/welcome.json"), 2);
+    assert!(!progress.record("boulder/./welcome.json", 1, 50));
+    assert_eq!(progress.levels.len(), 1);
+}
