@@ -318,3 +318,37 @@ fn a_campaign_listed_in_a_campaign_is_a_located_error() {
     assert!(text.contains("outer.json:2:"), "{text}");
     assert!(!text.contains("unknown kind"), "{text}");
 }
+
+#[test]
+fn recorded_points_above_a_levels_most_do_not_unlock() {
+    // A baba level earns at most 1 point (docs/campaign.md); 99 recorded for it counts 1, so
+    // a level needing 2 after it stays locked.
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("c.json");
+    let baba = entry_path_for(&file, &levels().join("baba/first-words.json")).unwrap();
+    let boulder = entry_path_for(&file, &levels().join("boulder/welcome.json")).unwrap();
+    std::fs::write(
+        &file,
+        json!({"kind": "campaign", "levels": [
+            {"path": baba, "unlock": 0}, {"path": boulder, "unlock": 2}
+        ]})
+        .to_string(),
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("c.progress.json"),
+        json!({"kind": "campaign-progress", "levels": {baba.clone(): {"points": 99}}}).to_string(),
+    )
+    .unwrap();
+    let o = tilesmith(&[
+        "run",
+        file.to_str().unwrap(),
+        "--play",
+        "1",
+        "--inputs",
+        "wait",
+    ]);
+    assert_eq!(o.status.code(), Some(1), "{}", err(&o));
+    assert!(err(&o).contains("needs 2 point(s)"), "{}", err(&o));
+    assert!(err(&o).contains("which have 1"), "{}", err(&o));
+}

@@ -618,3 +618,21 @@ fn a_campaign_too_large_to_read_opens_with_the_campaign_error() {
     );
     assert!(!m.contains("unknown kind"), "{m}");
 }
+
+#[test]
+fn a_progress_file_cannot_give_more_points_than_a_level_can_earn() {
+    // a.json is a boulder level (3 points at most); a progress file claiming 99 counts 3:
+    // Last Door (needs 5) stays locked with 3 above it (b.json and broken.json have none).
+    let f = fixture();
+    std::fs::write(
+        &f.progress,
+        r#"{"kind": "campaign-progress", "levels": {"a.json": {"points": 99}}}"#,
+    )
+    .unwrap();
+    let s = opened(&f);
+    let c = s.campaign.as_ref().unwrap();
+    let cards = c.cards();
+    assert_eq!(cards[0].best, 3);
+    assert_eq!(cards[3].lock, Lock::Locked { have: 3, need: 5 });
+    assert_eq!(c.points(), (3, 9));
+}

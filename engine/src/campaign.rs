@@ -38,6 +38,9 @@ pub const MAX_CAMPAIGN_BYTES: u64 = 16 * 1024 * 1024;
 pub const MAX_ENTRIES: usize = 10_000;
 /// The longest entry path, in characters.
 pub const MAX_PATH_CHARS: usize = 4096;
+/// The most points any level of any kind can earn (boulder: 3, spec boulder §5): the cap of
+/// a level's recorded points when the level itself cannot be read.
+pub const MAX_LEVEL_POINTS: u32 = 3;
 
 /// One level of a campaign, in the order of the overview.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -412,17 +415,56 @@ impl Campaign {
     }
 
     /// The points that count towards entry `index`'s `unlock`: the best points recorded in
-    /// `progress` for the entries above it (`0..index`), added up. For an index past the end,
-    /// all entries.
+    /// `progress` for the entries above it (`0..index`), each capped at
+    /// [`MAX_LEVEL_POINTS`] (a progress file cannot give more than a level can), added up.
+    /// For an index past the end, all entries. See [`Campaign::points_above_capped`] for
+    /// the caps of the levels themselves.
     pub fn points_above(&self, index: usize, progress: &Progress) -> u64 {
+        self.points_above_capped(index, progress, &[])
+    }
+
+    /// As [`Campaign::points_above`], with entry `i`'s points capped at `max_points[i]`
+    /// when that is `Some` (the most its level can earn, [`max_points`]), else at
+    /// [`MAX_LEVEL_POINTS`].
+    pub fn points_above_capped(
+        &self,
+        index: usize,
+        progress: &Progress,
+        max_points: &[Option<u32>],
+    ) -> u64 {
         self.entries
             .iter()
             .take(index)
-            .map(|e| u64::from(progress.best_points(&e.path)))
+            .enumerate()
+            .map(|(i, e)| {
+                let cap = max_points
+                    .get(i)
+                    .copied()
+                    .flatten()
+                    .unwrap_or(MAX_LEVEL_POINTS);
+                u64::from(progress.best_points(&e.path).min(cap))
+            })
             .sum()
     }
 
-    /// The best points of all entries added up (the total of spec §5 item 7).
+    /// The most points each entry's level can earn ([`max_points`]), read from its file
+    /// resolved against `campaign_file` without checking it; `None` for a level that cannot
+    /// be read. For [`Campaign::points_above_capped`].
+    pub fn level_max_points(&self, campaign_file: &Path) -> Vec<Option<u32>> {
+        self.entries
+            .iter()
+            .map(|e| {
+                let file = resolve_entry(campaign_file, &e.path);
+                if is_campaign_file(&file) {
+                    return None;
+                }
+                load_file(&file).ok().map(|d| max_points(&d))
+            })
+            .collect()
+    }
+
+    /// The best points of all entries added up, each capped at [`MAX_LEVEL_POINTS`] (the
+    /// total of spec §5 item 7).
     pub fn total_points(&self, progress: &Progress) -> u64 {
         self.points_above(self.entries.len(), progress)
     }

@@ -410,7 +410,11 @@ impl CampaignState {
             .enumerate()
             .map(|(index, entry)| {
                 let info = self.levels.get(&entry.path);
-                let best = self.progress.best_points(&entry.path);
+                // A progress file cannot give more than the level can earn.
+                let cap = info
+                    .and_then(|i| i.max_points)
+                    .unwrap_or(tilesmith_engine::campaign::MAX_LEVEL_POINTS);
+                let best = self.progress.best_points(&entry.path).min(cap);
                 let lock = if have >= u64::from(entry.unlock) {
                     Lock::Open
                 } else {
@@ -438,7 +442,15 @@ impl CampaignState {
 
     /// The best points of all entries added up, and the most the playable levels can give.
     pub fn points(&self) -> (u64, u64) {
-        let total = self.campaign.total_points(&self.progress);
+        let caps: Vec<Option<u32>> = self
+            .campaign
+            .entries
+            .iter()
+            .map(|e| self.levels.get(&e.path).and_then(|i| i.max_points))
+            .collect();
+        let total =
+            self.campaign
+                .points_above_capped(self.campaign.entries.len(), &self.progress, &caps);
         let max = self
             .campaign
             .entries
