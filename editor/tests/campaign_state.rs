@@ -636,3 +636,21 @@ fn a_progress_file_cannot_give_more_points_than_a_level_can_earn() {
     assert_eq!(cards[3].lock, Lock::Locked { have: 3, need: 5 });
     assert_eq!(c.points(), (3, 9));
 }
+
+#[test]
+fn a_card_draws_one_word_over_its_thumbnail() {
+    // broken.json does not load; locked behind 9 points it is both: only "level does not
+    // load" is drawn. Last Door (needs 5 of 2) loads and is locked; a.json is open.
+    let f = fixture();
+    let mut s = opened(&f);
+    s.apply(campaign(CampaignAction::SetUnlock {
+        index: 2,
+        points: 9,
+    }));
+    let c = s.campaign.as_ref().unwrap();
+    let cards = c.cards();
+    assert!(matches!(cards[2].lock, Lock::Locked { .. }));
+    assert_eq!(cards[2].thumb_overlay(), Some("level does not load"));
+    assert_eq!(cards[3].thumb_overlay(), Some("LOCKED"));
+    assert_eq!(cards[0].thumb_overlay(), None);
+}

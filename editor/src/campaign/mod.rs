@@ -169,6 +169,19 @@ impl Card<'_> {
         self.info.map_or(self.entry.path.as_str(), |i| &i.name)
     }
 
+    /// The one word drawn over the thumbnail, if any: `"level does not load"` when there is
+    /// no level to draw (it wins over the lock: nothing under it could be unlocked), else
+    /// `"LOCKED"` when the card is locked; `None` for an open card with its level.
+    pub fn thumb_overlay(&self) -> Option<&'static str> {
+        if self.info.is_none_or(|i| i.level.is_none()) {
+            Some("level does not load")
+        } else if self.lock != Lock::Open {
+            Some("LOCKED")
+        } else {
+            None
+        }
+    }
+
     /// Why it cannot be played, if it cannot: locked, or its level has an error.
     pub fn why_not_playable(&self) -> Option<String> {
         if let Lock::Locked { .. } = self.lock {
