@@ -12,7 +12,7 @@ use std::path::Path;
 
 use eframe::egui::{Event, Modifiers, PointerButton, Pos2, pos2};
 use egui_kittest::Harness;
-use egui_kittest::kittest::{NodeT as _, Queryable as _};
+use egui_kittest::kittest::Queryable as _;
 use serde_json::json;
 use tilesmith_editor::app::TilesmithApp;
 use tilesmith_editor::doc::map::MapLevel as _;
