@@ -83,6 +83,11 @@ pub fn play(file: &Path, index: usize, a: &RunArgs) -> ExitCode {
     run_level(&level, a, |game| {
         let mut progress = progress;
         let earned = game.points_earned();
+        // Results written meanwhile (the editor, another run) are kept: the file is read
+        // again and merged, best per level, before it is written.
+        if let Ok(now) = Progress::load(&progress_file) {
+            progress.merge(&now);
+        }
         if progress.record_game(&entry.path, game)
             && let Err(e) = progress.save(&progress_file)
         {

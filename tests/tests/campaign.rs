@@ -464,3 +464,22 @@ fn recorded_points_count_at_most_what_the_level_can_earn() {
     assert_eq!(c.total_points(&progress), 9);
     assert!(c.is_unlocked(3, &progress), "9 ≥ 7");
 }
+
+#[test]
+fn merging_progress_keeps_the_best_of_each_level() {
+    // Spec §5 item 6: per level the most points and, separately, the fewest steps.
+    let mine = json!({"kind": "campaign-progress", "levels": {
+        "a.json": {"points": 2, "steps": 30}, "b.json": {"points": 1}}});
+    let theirs = json!({"kind": "campaign-progress", "levels": {
+        "a.json": {"points": 1, "steps": 12}, "./c.json": {"points": 3, "steps": 9}},
+        "player": "kept"});
+    let mut p = Progress::from_json(&mine).unwrap();
+    assert!(p.merge(&Progress::from_json(&theirs).unwrap()));
+    let a = p.best("a.json").unwrap();
+    assert_eq!((a.points, a.steps), (2, Some(12)));
+    assert_eq!(p.best("b.json").unwrap().points, 1);
+    assert_eq!(p.best("c.json").unwrap().points, 3);
+    assert_eq!(p.kept.get("player"), Some(&json!("kept")));
+    // Merging again changes nothing.
+    assert!(!p.merge(&Progress::from_json(&theirs).unwrap()));
+}
