@@ -289,6 +289,10 @@ fn run(a: &RunArgs) -> ExitCode {
             ExitCode::FAILURE
         }
         (Some(_), false) => {
+            // Why it is no campaign, located: invalid JSON, too large, another kind.
+            if let Err(p) = tilesmith_engine::campaign::Campaign::load(level) {
+                print_problems(level, &p);
+            }
             eprintln!(
                 "tilesmith: --play needs a campaign file (\"kind\": \"campaign\"); {} is not one",
                 level.display()

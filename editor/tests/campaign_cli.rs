@@ -260,3 +260,95 @@ fn progress_elsewhere_bad_progress_and_bad_arguments_are_refused() {
         err(&o)
     );
 }
+
+#[test]
+fn a_file_that_cannot_be_read_as_a_campaign_gets_the_campaign_error_located() {
+    let dir = tempfile::tempdir().unwrap();
+    // Invalid JSON on line 2 (the `oops`): `run --play` says where.
+    let bad = dir.path().join("bad.json");
+    std::fs::write(&bad, "{\"kind\": \"campaign\",\n \"levels\": [oops]}\n").unwrap();
+    let o = tilesmith(&["run", bad.to_str().unwrap(), "--play", "0"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(err(&o).contains("bad.json:2:"), "{}", err(&o));
+    // A level file given to --play: its kind is named, at its line.
+    let level = dir.path().join("level.json");
+    std::fs::write(&level, "{\n\"kind\": \"baba\"}\n").unwrap();
+    let o = tilesmith(&["run", level.to_str().unwrap(), "--play", "0"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(err(&o).contains("level.json:2:"), "{}", err(&o));
+    // A campaign over the 16 MiB limit (MAX_CAMPAIGN_BYTES): too large, not "unknown kind".
+    let huge = dir.path().join("huge.json");
+    let title = "a".repeat(17 * 1024 * 1024);
+    std::fs::write(
+        &huge,
+        format!("{{\"kind\": \"campaign\", \"title\": \"{title}\", \"levels\": []}}"),
+    )
+    .unwrap();
+    let o = tilesmith(&["check", huge.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        out(&o).contains("huge.json:1:1: the file is too large"),
+        "{}",
+        out(&o)
+    );
+    assert!(!out(&o).contains("unknown kind"), "{}", out(&o));
+}
+
+#[test]
+fn a_campaign_listed_in_a_campaign_is_a_located_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let inner = json!({"kind": "campaign", "title": "Inner", "levels": []});
+    std::fs::write(dir.path().join("inner.json"), inner.to_string()).unwrap();
+    let outer = dir.path().join("outer.json");
+    std::fs::write(
+        &outer,
+        "{\"kind\": \"campaign\", \"title\": \"Outer\",\n \"levels\": [{\"path\": \"inner.json\"}]}\n",
+    )
+    .unwrap();
+    let o = tilesmith(&["check", outer.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    let text = out(&o);
+    assert!(
+        text.contains(
+            "inner.json:1:1: this is a campaign file: a campaign cannot be a level of a campaign"
+        ),
+        "{text}"
+    );
+    // The entry itself, on line 2 of the outer campaign.
+    assert!(text.contains("outer.json:2:"), "{text}");
+    assert!(!text.contains("unknown kind"), "{text}");
+}
+
+#[test]
+fn recorded_points_above_a_levels_most_do_not_unlock() {
+    // A baba level earns at most 1 point (docs/campaign.md); 99 recorded for it counts 1, so
+    // a level needing 2 after it stays locked.
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("c.json");
+    let baba = entry_path_for(&file, &levels().join("baba/first-words.json")).unwrap();
+    let boulder = entry_path_for(&file, &levels().join("boulder/welcome.json")).unwrap();
+    std::fs::write(
+        &file,
+        json!({"kind": "campaign", "levels": [
+            {"path": baba, "unlock": 0}, {"path": boulder, "unlock": 2}
+        ]})
+        .to_string(),
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("c.progress.json"),
+        json!({"kind": "campaign-progress", "levels": {baba.clone(): {"points": 99}}}).to_string(),
+    )
+    .unwrap();
+    let o = tilesmith(&[
+        "run",
+        file.to_str().unwrap(),
+        "--play",
+        "1",
+        "--inputs",
+        "wait",
+    ]);
+    assert_eq!(o.status.code(), Some(1), "{}", err(&o));
+    assert!(err(&o).contains("needs 2 point(s)"), "{}", err(&o));
+    assert!(err(&o).contains("which have 1"), "{}", err(&o));
+}

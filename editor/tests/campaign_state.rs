@@ -448,3 +448,209 @@ fn a_bad_campaign_file_is_a_located_message() {
     assert!(m.contains("campaign.json:2:"), "{m}");
     assert!(m.contains("unlock"), "{m}");
 }
+
+#[test]
+fn results_recorded_meanwhile_by_another_program_are_kept() {
+    // The window reads the progress (a.json: 2) when the campaign opens. Meanwhile another
+    // program (`tilesmith run campaign.json --play 3`) records 3 points for last.json.
+    let f = fixture();
+    let mut s = opened(&f);
+    std::fs::write(
+        &f.progress,
+        r#"{"kind": "campaign-progress", "levels": {"a.json": {"points": 2, "steps": 1},
+            "last.json": {"points": 3, "steps": 1}}}"#,
+    )
+    .unwrap();
+    // Back on the overview the new result shows: 2 + 3 above b.json... and on its card.
+    s.apply(campaign(CampaignAction::Show));
+    assert_eq!(s.campaign.as_ref().unwrap().cards()[3].best, 3);
+    // The other program writes again (a.json's steps improve); the window then wins b.json
+    // (2 points, W4 as in `a_win_records_the_best_points_and_unlocks`).
+    std::fs::write(
+        &f.progress,
+        r#"{"kind": "campaign-progress", "levels": {"a.json": {"points": 2, "steps": 1},
+            "last.json": {"points": 3, "steps": 1}, "x.json": {"points": 1}}}"#,
+    )
+    .unwrap();
+    s.apply(campaign(CampaignAction::Play(1)));
+    s.apply(Action::Play(PlayAction::Step(Some(Input::Move(
+        Dir::Right,
+    )))));
+    assert!(s.showing_overview());
+    // All three kept: the file's results and the window's win.
+    assert_eq!(progress_points(&f, "a.json"), Some(2));
+    assert_eq!(progress_points(&f, "last.json"), Some(3));
+    assert_eq!(progress_points(&f, "x.json"), Some(1));
+    assert_eq!(progress_points(&f, "b.json"), Some(2));
+}
+
+#[test]
+fn a_progress_file_repaired_meanwhile_is_read_on_the_overview() {
+    let f = fixture();
+    std::fs::write(&f.progress, "{\"levels\": 7}").unwrap();
+    let mut s = opened(&f);
+    assert!(s.campaign.as_ref().unwrap().progress_problem.is_some());
+    std::fs::write(
+        &f.progress,
+        r#"{"kind": "campaign-progress", "levels": {"b.json": {"points": 1}}}"#,
+    )
+    .unwrap();
+    s.apply(campaign(CampaignAction::Show));
+    let c = s.campaign.as_ref().unwrap();
+    assert!(c.progress_problem.is_none(), "{:?}", c.progress_problem);
+    assert_eq!(c.cards()[1].best, 1);
+}
+
+#[test]
+fn a_lost_campaign_game_ends_and_cannot_be_rewound_into_a_win() {
+    // last.json has ticks [9, 9, 9]; a copy with ticks [2, 2, 2] is lost at tick 3 ("the
+    // time ran out", spec §6 W3) and would be won with 3 points at tick 1 (W4).
+    let f = fixture();
+    let level = campaign_fixture::step_level("Short", [2, 2, 2]);
+    std::fs::write(f.dir.path().join("short.json"), level.to_string()).unwrap();
+    let mut s = opened(&f);
+    s.apply(campaign(CampaignAction::AddFiles(vec![
+        f.dir.path().join("short.json"),
+    ])));
+    s.apply(campaign(CampaignAction::Play(4)));
+    assert!(s.playing(), "{}", s.status);
+    // Going back is refused while playing for the campaign (before any loss too).
+    s.apply(Action::Play(PlayAction::Step(Some(Input::Wait))));
+    s.apply(Action::Play(PlayAction::Back));
+    assert_eq!(s.doc.play().unwrap().game.steps(), 1, "Back is refused");
+    s.apply(Action::Play(PlayAction::Scrub(0)));
+    assert_eq!(
+        s.doc.play().unwrap().game.steps(),
+        1,
+        "the slider is refused"
+    );
+    s.apply(Action::Play(PlayAction::Step(Some(Input::Wait))));
+    s.apply(Action::Play(PlayAction::Step(Some(Input::Wait))));
+    // Tick 3 > ticks[0] = 2: lost. The attempt ends; the overview is shown again.
+    assert!(
+        s.showing_overview(),
+        "a loss returns to the overview (§2.2)"
+    );
+    assert!(!s.playing());
+    let c = s.campaign.as_ref().unwrap();
+    assert!(c.notice.contains("Lost \"Short\""), "{}", c.notice);
+    // Whatever comes now (a step back, a step right) records nothing.
+    s.apply(Action::Play(PlayAction::Back));
+    s.apply(Action::Play(PlayAction::Scrub(0)));
+    s.apply(Action::Play(PlayAction::Step(Some(Input::Move(
+        Dir::Right,
+    )))));
+    assert_eq!(progress_points(&f, "short.json"), None);
+    // Reset starts a fresh attempt, which can be won: 1 step right at tick 1, 3 points.
+    s.apply(campaign(CampaignAction::Play(4)));
+    s.apply(Action::Play(PlayAction::Step(Some(Input::Wait))));
+    s.apply(Action::Play(PlayAction::Reset));
+    assert_eq!(s.doc.play().unwrap().game.steps(), 0, "Reset is allowed");
+    s.apply(Action::Play(PlayAction::Step(Some(Input::Move(
+        Dir::Right,
+    )))));
+    assert_eq!(progress_points(&f, "short.json"), Some(3));
+}
+
+#[test]
+fn a_board_level_in_the_campaign_leaves_the_other_side_to_the_computer() {
+    // The editor's new board rules: tic-tac-toe, `(players X O)`, `(turn-order X O)`: X moves
+    // first, so the campaign player is X (a win of X earns the point) and the computer O.
+    use tilesmith_editor::kinds::board::BoardDoc;
+    let f = fixture();
+    let level = serde_json::json!({
+        "kind": "board", "name": "Noughts",
+        "rules": {"zrf": tilesmith_editor::kinds::board::NEW_RULES}
+    });
+    std::fs::write(f.dir.path().join("ttt.json"), level.to_string()).unwrap();
+    let mut s = opened(&f);
+    s.apply(campaign(CampaignAction::AddFiles(vec![
+        f.dir.path().join("ttt.json"),
+    ])));
+    s.apply(campaign(CampaignAction::Play(4)));
+    assert!(s.playing(), "{}", s.status);
+    let play = s.doc_as::<BoardDoc>().unwrap().play.as_ref().unwrap();
+    assert_eq!(
+        play.campaign_player,
+        Some(0),
+        "X, the first in the turn order"
+    );
+    // X drops a man (the first legal turn); now O is to move, and O is the computer's: a
+    // click on the board does not play for O.
+    s.apply(Action::Play(PlayAction::Step(Some(Input::Choice(0)))));
+    assert_eq!(s.doc.play().unwrap().game.steps(), 1);
+    s.apply(Action::Map(MapAction::CellPress {
+        pos: tilesmith_engine::Pos::new(0, 0),
+        button: tilesmith_editor::tools::Button::Primary,
+        alt: false,
+    }));
+    s.apply(Action::Map(MapAction::CellRelease));
+    assert_eq!(
+        s.doc.play().unwrap().game.steps(),
+        1,
+        "O's turn is not the player's"
+    );
+    assert!(s.status.contains("played by the computer"), "{}", s.status);
+    // Outside the campaign, the editor's own Play leaves both sides to the user.
+    s.apply(Action::Play(PlayAction::Stop));
+    s.apply(Action::Play(PlayAction::Start));
+    let play = s.doc_as::<BoardDoc>().unwrap().play.as_ref().unwrap();
+    assert_eq!(play.campaign_player, None);
+}
+
+#[test]
+fn a_campaign_too_large_to_read_opens_with_the_campaign_error() {
+    let f = fixture();
+    let title = "a".repeat(17 * 1024 * 1024);
+    std::fs::write(
+        &f.campaign,
+        format!("{{\"kind\": \"campaign\", \"title\": \"{title}\", \"levels\": []}}"),
+    )
+    .unwrap();
+    let mut s = EditorState::new(tilesmith_editor::kinds::new_doc("boulder").unwrap());
+    s.apply(Action::OpenPath(f.campaign.clone()));
+    let Some(Pending::Message(m)) = &s.pending else {
+        panic!("no message: {:?}", s.pending)
+    };
+    assert!(
+        m.contains("campaign.json:1:1: the file is too large"),
+        "{m}"
+    );
+    assert!(!m.contains("unknown kind"), "{m}");
+}
+
+#[test]
+fn a_progress_file_cannot_give_more_points_than_a_level_can_earn() {
+    // a.json is a boulder level (3 points at most); a progress file claiming 99 counts 3:
+    // Last Door (needs 5) stays locked with 3 above it (b.json and broken.json have none).
+    let f = fixture();
+    std::fs::write(
+        &f.progress,
+        r#"{"kind": "campaign-progress", "levels": {"a.json": {"points": 99}}}"#,
+    )
+    .unwrap();
+    let s = opened(&f);
+    let c = s.campaign.as_ref().unwrap();
+    let cards = c.cards();
+    assert_eq!(cards[0].best, 3);
+    assert_eq!(cards[3].lock, Lock::Locked { have: 3, need: 5 });
+    assert_eq!(c.points(), (3, 9));
+}
+
+#[test]
+fn a_card_draws_one_word_over_its_thumbnail() {
+    // broken.json does not load; locked behind 9 points it is both: only "level does not
+    // load" is drawn. Last Door (needs 5 of 2) loads and is locked; a.json is open.
+    let f = fixture();
+    let mut s = opened(&f);
+    s.apply(campaign(CampaignAction::SetUnlock {
+        index: 2,
+        points: 9,
+    }));
+    let c = s.campaign.as_ref().unwrap();
+    let cards = c.cards();
+    assert!(matches!(cards[2].lock, Lock::Locked { .. }));
+    assert_eq!(cards[2].thumb_overlay(), Some("level does not load"));
+    assert_eq!(cards[3].thumb_overlay(), Some("LOCKED"));
+    assert_eq!(cards[0].thumb_overlay(), None);
+}

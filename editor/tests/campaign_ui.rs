@@ -245,3 +245,37 @@ fn closing_an_edited_campaign_asks_about_the_campaign() {
         serde_json::from_str(&std::fs::read_to_string(&f.campaign).unwrap()).unwrap();
     assert_eq!(on_disk["levels"][0]["path"], "a.json");
 }
+
+#[test]
+fn a_board_campaign_game_has_the_other_side_played_by_the_computer() {
+    // Tic-tac-toe (the editor's new board rules): X moves first, so the campaign player is X
+    // and the computer plays O; the toggles cannot be changed during a campaign game.
+    let f = fixture();
+    let level = serde_json::json!({
+        "kind": "board", "name": "Noughts",
+        "rules": {"zrf": tilesmith_editor::kinds::board::NEW_RULES}
+    });
+    std::fs::write(f.dir.path().join("ttt.json"), level.to_string()).unwrap();
+    let mut s = EditorState::new(tilesmith_editor::kinds::new_doc("boulder").unwrap());
+    s.apply(Action::OpenPath(f.campaign.clone()));
+    s.apply(Action::Campaign(
+        tilesmith_editor::campaign::CampaignAction::AddFiles(vec![f.dir.path().join("ttt.json")]),
+    ));
+    s.apply(Action::Campaign(
+        tilesmith_editor::campaign::CampaignAction::Play(4),
+    ));
+    assert!(s.playing(), "{}", s.status);
+    let mut h = harness(s);
+    settle(&mut h);
+    let o = h.get_by_label("O played by the computer");
+    assert_eq!(
+        o.accesskit_node().toggled(),
+        Some(eframe::egui::accesskit::Toggled::True)
+    );
+    assert!(o.accesskit_node().is_disabled());
+    let x = h.get_by_label("X played by the computer");
+    assert_eq!(
+        x.accesskit_node().toggled(),
+        Some(eframe::egui::accesskit::Toggled::False)
+    );
+}

@@ -38,6 +38,9 @@ pub const MAX_CAMPAIGN_BYTES: u64 = 16 * 1024 * 1024;
 pub const MAX_ENTRIES: usize = 10_000;
 /// The longest entry path, in characters.
 pub const MAX_PATH_CHARS: usize = 4096;
+/// The most points any level of any kind can earn (boulder: 3, spec boulder §5): the cap of
+/// a level's recorded points when the level itself cannot be read.
+pub const MAX_LEVEL_POINTS: u32 = 3;
 
 /// One level of a campaign, in the order of the overview.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -116,10 +119,47 @@ pub fn is_campaign_text(text: &str) -> bool {
         .is_ok_and(|v| is_campaign(&v))
 }
 
-/// True when `path` is a readable JSON file of a campaign ([`is_campaign_text`]): how the
-/// CLI and the editor tell a campaign from a level. False when it cannot be read.
+/// True when `path` is a JSON file of a campaign ([`is_campaign_text`]): how the CLI and the
+/// editor tell a campaign from a level. A file that cannot be read as a campaign (over
+/// [`MAX_CAMPAIGN_BYTES`], not UTF-8, invalid JSON) counts as one when its first
+/// [`KIND_PEEK_BYTES`] bytes hold `"kind"`, `:` and `"campaign"` (spaces between allowed,
+/// case ignored), so that [`Campaign::load`]'s located error is reported for it rather than
+/// the level loader's `unknown kind "campaign"`. False for a file that cannot be opened.
 pub fn is_campaign_file(path: &Path) -> bool {
-    read_text(path).is_ok_and(|t| is_campaign_text(&t))
+    let parsed = read_text(path)
+        .ok()
+        .and_then(|t| serde_json::from_str::<Value>(t.strip_prefix('\u{feff}').unwrap_or(&t)).ok());
+    match parsed {
+        Some(v) => is_campaign(&v),
+        None => peek_is_campaign(path),
+    }
+}
+
+/// How many bytes at the start of a file that cannot be parsed are looked at for its kind
+/// ([`is_campaign_file`]).
+pub const KIND_PEEK_BYTES: u64 = 4096;
+
+/// True when the first [`KIND_PEEK_BYTES`] bytes of `path` hold `"kind"`, then `:`, then
+/// `"campaign"`, with only white space between (ASCII case ignored).
+fn peek_is_campaign(path: &Path) -> bool {
+    if regular_file(path).is_err() {
+        return false;
+    }
+    let Ok(file) = std::fs::File::open(path) else {
+        return false;
+    };
+    let mut bytes = Vec::new();
+    if std::io::Read::read_to_end(&mut std::io::Read::take(file, KIND_PEEK_BYTES), &mut bytes)
+        .is_err()
+    {
+        return false;
+    }
+    let text = String::from_utf8_lossy(&bytes).to_ascii_lowercase();
+    text.match_indices("\"kind\"").any(|(i, k)| {
+        let rest = text[i + k.len()..].trim_start();
+        rest.strip_prefix(':')
+            .is_some_and(|r| r.trim_start().starts_with("\"campaign\""))
+    })
 }
 
 /// The level file of the entry path `entry` (`/`-separated, relative to the campaign's
@@ -375,17 +415,56 @@ impl Campaign {
     }
 
     /// The points that count towards entry `index`'s `unlock`: the best points recorded in
-    /// `progress` for the entries above it (`0..index`), added up. For an index past the end,
-    /// all entries.
+    /// `progress` for the entries above it (`0..index`), each capped at
+    /// [`MAX_LEVEL_POINTS`] (a progress file cannot give more than a level can), added up.
+    /// For an index past the end, all entries. See [`Campaign::points_above_capped`] for
+    /// the caps of the levels themselves.
     pub fn points_above(&self, index: usize, progress: &Progress) -> u64 {
+        self.points_above_capped(index, progress, &[])
+    }
+
+    /// As [`Campaign::points_above`], with entry `i`'s points capped at `max_points[i]`
+    /// when that is `Some` (the most its level can earn, [`max_points`]), else at
+    /// [`MAX_LEVEL_POINTS`].
+    pub fn points_above_capped(
+        &self,
+        index: usize,
+        progress: &Progress,
+        max_points: &[Option<u32>],
+    ) -> u64 {
         self.entries
             .iter()
             .take(index)
-            .map(|e| u64::from(progress.best_points(&e.path)))
+            .enumerate()
+            .map(|(i, e)| {
+                let cap = max_points
+                    .get(i)
+                    .copied()
+                    .flatten()
+                    .unwrap_or(MAX_LEVEL_POINTS);
+                u64::from(progress.best_points(&e.path).min(cap))
+            })
             .sum()
     }
 
-    /// The best points of all entries added up (the total of spec §5 item 7).
+    /// The most points each entry's level can earn ([`max_points`]), read from its file
+    /// resolved against `campaign_file` without checking it; `None` for a level that cannot
+    /// be read. For [`Campaign::points_above_capped`].
+    pub fn level_max_points(&self, campaign_file: &Path) -> Vec<Option<u32>> {
+        self.entries
+            .iter()
+            .map(|e| {
+                let file = resolve_entry(campaign_file, &e.path);
+                if is_campaign_file(&file) {
+                    return None;
+                }
+                load_file(&file).ok().map(|d| max_points(&d))
+            })
+            .collect()
+    }
+
+    /// The best points of all entries added up, each capped at [`MAX_LEVEL_POINTS`] (the
+    /// total of spec §5 item 7).
     pub fn total_points(&self, progress: &Progress) -> u64 {
         self.points_above(self.entries.len(), progress)
     }
@@ -430,6 +509,13 @@ impl Campaign {
             .iter()
             .map(|e| {
                 let file = resolve_entry(campaign_file, &e.path);
+                if is_campaign_file(&file) {
+                    return EntryCheck {
+                        file,
+                        problems: vec![nested_campaign_problem()],
+                        max_points: None,
+                    };
+                }
                 let (problems, doc) = match load_file(&file) {
                     Ok(doc) => (doc.check(), Some(doc)),
                     Err(LoadError::Io(err)) => (
@@ -562,6 +648,33 @@ impl Progress {
         b.points = b.points.max(points);
         b.steps = Some(b.steps.map_or(steps, |s| s.min(steps)));
         before != (b.points, b.steps)
+    }
+
+    /// Folds `other` (say, the progress file as another program left it) into this
+    /// progress, keeping the best of each entry path (spec §5 item 6): the higher points and
+    /// the fewest steps; members only `other` has are added. True when anything changed.
+    pub fn merge(&mut self, other: &Progress) -> bool {
+        let before = self.clone();
+        for (k, theirs) in &other.levels {
+            let key = if self.levels.contains_key(k) {
+                k.clone()
+            } else {
+                normal_entry_path(k)
+            };
+            let b = self.levels.entry(key).or_default();
+            b.points = b.points.max(theirs.points);
+            b.steps = match (b.steps, theirs.steps) {
+                (Some(a), Some(t)) => Some(a.min(t)),
+                (a, t) => a.or(t),
+            };
+            for (m, v) in &theirs.kept {
+                b.kept.entry(m.clone()).or_insert_with(|| v.clone());
+            }
+        }
+        for (m, v) in &other.kept {
+            self.kept.entry(m.clone()).or_insert_with(|| v.clone());
+        }
+        *self != before
     }
 
     /// Records a finished game of the entry path `path`: its [`Game::points_earned`] in its
@@ -698,12 +811,33 @@ impl Progress {
     }
 }
 
-/// An entry path with `.` parts and repeated `/` dropped, for comparing paths.
+/// The problem of a campaign file listed as an entry of a campaign, at line 1, column 1 of
+/// that file.
+pub fn nested_campaign_problem() -> Problem {
+    Problem {
+        line: Some(1),
+        column: Some(1),
+        ..Problem::error(
+            JsonPath::root(),
+            "this is a campaign file: a campaign cannot be a level of a campaign",
+        )
+    }
+}
+
+/// An entry path with `.` parts and repeated `/` dropped and each `..` folded into the folder
+/// before it (lexically, as [`resolve_entry`] reads it on every system; a `..` above the
+/// campaign's folder stays), for comparing paths: `baba/../boulder/a.json` and
+/// `./boulder//a.json` are both `boulder/a.json`, `../x/a.json` stays.
 fn normal_entry_path(path: &str) -> String {
-    path.split('/')
-        .filter(|s| !s.is_empty() && *s != ".")
-        .collect::<Vec<_>>()
-        .join("/")
+    let mut parts: Vec<&str> = Vec::new();
+    for s in path.split('/').filter(|s| !s.is_empty() && *s != ".") {
+        if s == ".." && parts.last().is_some_and(|l| *l != "..") {
+            parts.pop();
+        } else {
+            parts.push(s);
+        }
+    }
+    parts.join("/")
 }
 
 /// The entries of a campaign's `levels` array; problems pushed to `p`.

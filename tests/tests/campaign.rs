@@ -402,3 +402,84 @@ fn the_schemas_accept_the_shipped_and_saved_files_and_what_the_engine_rejects_th
         );
     }
 }
+
+#[test]
+fn the_same_level_named_through_a_parent_folder_is_caught() {
+    // `baba/../boulder/welcome.json` is `boulder/welcome.json` (resolve_entry reads `..` as
+    // the folder above): listed twice, the second is an error at its path.
+    let text = r#"{"kind": "campaign", "levels": [
+        {"path": "boulder/welcome.json"},
+        {"path": "baba/../boulder/welcome.json"}]}"#;
+    let p = Campaign::parse(text).unwrap_err();
+    assert_eq!(p.len(), 1, "{p:?}");
+    assert!(
+        p[0].message.contains("same file as level 0"),
+        "{}",
+        p[0].message
+    );
+    assert_eq!(p[0].line, Some(3));
+    // A `..` above the campaign's folder is not folded away: `../x.json` and `x.json` differ.
+    let ok = r#"{"kind": "campaign", "levels": [{"path": "x.json"}, {"path": "../x.json"}]}"#;
+    assert_eq!(Campaign::parse(ok).unwrap().entries.len(), 2);
+    // `a/..` names the campaign's folder, not a level.
+    let folder = r#"{"kind": "campaign", "levels": [{"path": "a/.."}]}"#;
+    let p = Campaign::parse(folder).unwrap_err();
+    assert!(p[0].message.contains("names a folder"), "{}", p[0].message);
+    // The progress of the entry is found under either spelling, and recorded once.
+    let mut progress = Progress::default();
+    assert!(progress.record("baba/../boulder/welcome.json", 2, 40));
+    assert_eq!(progress.best_points("boulder/welcome.json"), 2);
+    assert!(!progress.record("boulder/./welcome.json", 1, 50));
+    assert_eq!(progress.levels.len(), 1);
+}
+
+#[test]
+fn recorded_points_count_at_most_what_the_level_can_earn() {
+    // A baba level earns at most 1 point, a boulder level 3 (docs/campaign.md "Points per
+    // kind"); a progress file claiming 99 for each counts 1 and 3. An entry whose file is
+    // missing counts at most MAX_LEVEL_POINTS = 3.
+    let dir = tempfile::tempdir().unwrap();
+    let baba = level("baba/first-words.json");
+    let boulder = level("boulder/welcome.json");
+    let rel = |p: &Path| entry_path_for(&dir.path().join("tour.json"), p).unwrap();
+    let (a, b) = (rel(&baba), rel(&boulder));
+    let file = write_campaign(
+        dir.path(),
+        &[(&a, 0), (&b, 0), ("gone.json", 0), ("x.json", 7)],
+    );
+    let c = Campaign::load(&file).unwrap();
+    let progress = Progress::parse(
+        &json!({"kind": "campaign-progress", "levels": {
+            a.clone(): {"points": 99}, b.clone(): {"points": 99}, "gone.json": {"points": 99}
+        }})
+        .to_string(),
+    )
+    .unwrap();
+    let caps = c.level_max_points(&file);
+    assert_eq!(caps[..3], [Some(1), Some(3), None]);
+    assert_eq!(c.points_above_capped(3, &progress, &caps), 1 + 3 + 3);
+    assert_eq!(c.points_above_capped(1, &progress, &caps), 1);
+    // Without the levels' own caps, each counts at most 3.
+    assert_eq!(c.points_above(3, &progress), 3 + 3 + 3);
+    assert_eq!(c.total_points(&progress), 9);
+    assert!(c.is_unlocked(3, &progress), "9 ≥ 7");
+}
+
+#[test]
+fn merging_progress_keeps_the_best_of_each_level() {
+    // Spec §5 item 6: per level the most points and, separately, the fewest steps.
+    let mine = json!({"kind": "campaign-progress", "levels": {
+        "a.json": {"points": 2, "steps": 30}, "b.json": {"points": 1}}});
+    let theirs = json!({"kind": "campaign-progress", "levels": {
+        "a.json": {"points": 1, "steps": 12}, "./c.json": {"points": 3, "steps": 9}},
+        "player": "kept"});
+    let mut p = Progress::from_json(&mine).unwrap();
+    assert!(p.merge(&Progress::from_json(&theirs).unwrap()));
+    let a = p.best("a.json").unwrap();
+    assert_eq!((a.points, a.steps), (2, Some(12)));
+    assert_eq!(p.best("b.json").unwrap().points, 1);
+    assert_eq!(p.best("c.json").unwrap().points, 3);
+    assert_eq!(p.kept.get("player"), Some(&json!("kept")));
+    // Merging again changes nothing.
+    assert!(!p.merge(&Progress::from_json(&theirs).unwrap()));
+}

@@ -169,6 +169,19 @@ impl Card<'_> {
         self.info.map_or(self.entry.path.as_str(), |i| &i.name)
     }
 
+    /// The one word drawn over the thumbnail, if any: `"level does not load"` when there is
+    /// no level to draw (it wins over the lock: nothing under it could be unlocked), else
+    /// `"LOCKED"` when the card is locked; `None` for an open card with its level.
+    pub fn thumb_overlay(&self) -> Option<&'static str> {
+        if self.info.is_none_or(|i| i.level.is_none()) {
+            Some("level does not load")
+        } else if self.lock != Lock::Open {
+            Some("LOCKED")
+        } else {
+            None
+        }
+    }
+
     /// Why it cannot be played, if it cannot: locked, or its level has an error.
     pub fn why_not_playable(&self) -> Option<String> {
         if let Lock::Locked { .. } = self.lock {
@@ -410,7 +423,11 @@ impl CampaignState {
             .enumerate()
             .map(|(index, entry)| {
                 let info = self.levels.get(&entry.path);
-                let best = self.progress.best_points(&entry.path);
+                // A progress file cannot give more than the level can earn.
+                let cap = info
+                    .and_then(|i| i.max_points)
+                    .unwrap_or(tilesmith_engine::campaign::MAX_LEVEL_POINTS);
+                let best = self.progress.best_points(&entry.path).min(cap);
                 let lock = if have >= u64::from(entry.unlock) {
                     Lock::Open
                 } else {
@@ -438,7 +455,15 @@ impl CampaignState {
 
     /// The best points of all entries added up, and the most the playable levels can give.
     pub fn points(&self) -> (u64, u64) {
-        let total = self.campaign.total_points(&self.progress);
+        let caps: Vec<Option<u32>> = self
+            .campaign
+            .entries
+            .iter()
+            .map(|e| self.levels.get(&e.path).and_then(|i| i.max_points))
+            .collect();
+        let total =
+            self.campaign
+                .points_above_capped(self.campaign.entries.len(), &self.progress, &caps);
         let max = self
             .campaign
             .entries
@@ -449,15 +474,40 @@ impl CampaignState {
         (total, max)
     }
 
+    /// Reads the progress file again and merges it into the progress in memory, keeping the
+    /// best of each level ([`Progress::merge`]): results recorded meanwhile by another
+    /// program appear, and a file repaired meanwhile can be written again. A file that
+    /// cannot be read sets [`CampaignState::progress_problem`] (the memory is kept). True
+    /// when the memory holds a result the file lacks (it needs writing).
+    pub fn refresh_progress(&mut self) -> bool {
+        match Progress::load(&self.progress_file) {
+            Ok(disk) => {
+                self.progress.merge(&disk);
+                self.progress_problem = None;
+                let mut on_disk = disk;
+                on_disk.merge(&self.progress)
+            }
+            Err(p) => {
+                self.progress_problem = p
+                    .first()
+                    .map(|p| p.render(&self.progress_file.display().to_string()));
+                false
+            }
+        }
+    }
+
     /// Records a finished game of entry path `path` that earned `points` in `steps` steps,
+    /// merged with the progress file as it is now ([`CampaignState::refresh_progress`]),
     /// and writes the progress file atomically when it changed. Returns the words for the
     /// overview's notice.
     ///
     /// # Errors
     /// Why the progress could not be saved (the points are kept in memory then).
     pub fn record(&mut self, path: &str, points: u32, steps: u64) -> Result<String, String> {
+        // Points recorded meanwhile by `tilesmith run --play` or another window are kept.
+        let merged = self.refresh_progress();
         let before = self.progress.best_points(path);
-        let changed = self.progress.record(path, points, steps);
+        let changed = self.progress.record(path, points, steps) || merged;
         let name = self
             .levels
             .get(path)
@@ -520,6 +570,11 @@ fn load_level(path: &str, file: &Path, serial: u64) -> LevelInfo {
             .find(|p| p.severity == Severity::Error)
             .map(|p| p.render(path))
     };
+    if tilesmith_engine::campaign::is_campaign_file(file) {
+        let p = tilesmith_engine::campaign::nested_campaign_problem();
+        info.problem = Some(p.render(path));
+        return info;
+    }
     match load_file(file) {
         Err(LoadError::Io(e)) => {
             info.problem = Some(format!("{path}: cannot read the level: {e}"));

@@ -244,34 +244,26 @@ fn card_body(
     });
     let (rect, resp) =
         ui.allocate_exact_size(vec2(CARD_WIDTH, THUMB_HEIGHT), Sense::click_and_drag());
-    match card
+    if let Some((info, level)) = card
         .info
         .and_then(|info| info.level.as_ref().map(|l| (info, l)))
     {
-        Some((info, level)) => {
-            thumbs.paint(ui, rect, (card.entry.path.clone(), info.serial), level);
-        }
-        None => {
-            ui.painter()
-                .rect_filled(rect, 4.0, Color32::from_rgb(50, 20, 20));
-            ui.painter().text(
-                rect.center(),
-                egui::Align2::CENTER_CENTER,
-                "level does not load",
-                egui::FontId::proportional(14.0),
-                ERROR,
-            );
-        }
+        thumbs.paint(ui, rect, (card.entry.path.clone(), info.serial), level);
     }
-    if card.lock != Lock::Open {
-        ui.painter()
-            .rect_filled(rect, 4.0, Color32::from_black_alpha(150));
+    // One word over the thumbnail at most (`Card::thumb_overlay`).
+    if let Some(text) = card.thumb_overlay() {
+        let (fill, size, color) = if card.info.is_some_and(|i| i.level.is_some()) {
+            (Color32::from_black_alpha(150), 22.0, LOCKED)
+        } else {
+            (Color32::from_rgb(50, 20, 20), 14.0, ERROR)
+        };
+        ui.painter().rect_filled(rect, 4.0, fill);
         ui.painter().text(
             rect.center(),
             egui::Align2::CENTER_CENTER,
-            "LOCKED",
-            egui::FontId::proportional(22.0),
-            LOCKED,
+            text,
+            egui::FontId::proportional(size),
+            color,
         );
     }
     resp.dnd_set_drag_payload(CardDrag(i));

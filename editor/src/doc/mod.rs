@@ -229,6 +229,11 @@ pub trait KindDoc: Any {
     }
     /// Ends a step that is half computed (a kind's debugger), so the game is between steps.
     fn play_settle(&mut self) {}
+    /// The play session just started is a campaign game (spec boulder §2.2): the player plays
+    /// the side to move at the start, whose win earns the points (the engine's
+    /// `Game::points_earned`); a kind with several players lets the computer play the others
+    /// (board: its computer opponent). By default nothing changes.
+    fn campaign_play_started(&mut self) {}
     /// Copies the play state into the design as one undoable edit named `name` ("use as
     /// design").
     ///

@@ -214,13 +214,16 @@ impl EditorState {
     }
 
     /// Back to the overview: a campaign game in progress stops (unrecorded), the levels are
-    /// read again where their files changed.
+    /// read again where their files changed, and the progress file is read again.
     fn show_overview(&mut self) {
         let Some(c) = &mut self.campaign else { return };
         if c.playing.take().is_some() && self.doc.play().is_some() {
             self.doc.stop_play();
         }
         c.reload_levels();
+        // Results recorded meanwhile (`tilesmith run --play`, another window) and a progress
+        // file repaired meanwhile show on the cards.
+        c.refresh_progress();
         c.showing = true;
     }
 
@@ -286,6 +289,7 @@ impl EditorState {
         self.play_action(super::PlayAction::Run(true));
         let Some(c) = &mut self.campaign else { return };
         if self.doc.play().is_some() {
+            self.doc.campaign_play_started();
             c.showing = false;
             c.playing = Some(path);
             self.status = format!(
@@ -298,9 +302,26 @@ impl EditorState {
         }
     }
 
+    /// True (with the reason on the status line) when `a` goes back in a game played for
+    /// the campaign: Step back, Step forward, the step slider and "Use this state as the
+    /// design" are the editor's debugging tools, and a campaign game, as the course's game,
+    /// has none (spec §6 W2/W3: a lost level is lost). Reset, a fresh attempt from step 0,
+    /// and the game's own inputs stay.
+    pub(super) fn campaign_refuses(&mut self, a: &super::PlayAction) -> bool {
+        use super::PlayAction as P;
+        let playing = self.campaign.as_ref().is_some_and(|c| c.playing.is_some());
+        let rewinds = matches!(a, P::Back | P::Forward | P::Scrub(_) | P::UseAsDesign);
+        if playing && rewinds && self.doc.play().is_some() {
+            self.status = "a campaign game cannot go back: Reset starts it again".into();
+            return true;
+        }
+        false
+    }
+
     /// After every action: a campaign game that was won records its points (the progress
-    /// file is written atomically) and the overview is shown again; a game stopped by the
-    /// user is forgotten.
+    /// file is written atomically) and the overview is shown again; a game that was lost
+    /// or drawn ends the attempt (nothing recorded, the overview is shown again, spec §2.2);
+    /// a game stopped by the user is forgotten.
     pub(super) fn campaign_after_action(&mut self) {
         let Some(c) = &mut self.campaign else { return };
         let Some(path) = c.playing.clone() else {
@@ -310,12 +331,19 @@ impl EditorState {
             c.playing = None;
             return;
         };
-        if !matches!(p.game.status(), Status::Won { .. }) {
-            return;
-        }
+        let ended = match p.game.status() {
+            Status::Won { .. } => None,
+            Status::Running => return,
+            Status::Lost { reason } | Status::Draw { reason } => Some(reason),
+        };
         let (points, steps) = (p.game.points_earned(), p.game.steps());
         c.playing = None;
-        let text = if points == 0 {
+        let text = if let Some(reason) = ended {
+            let name = c.level(&path).map_or(path.clone(), |i| i.name.clone());
+            Ok(format!(
+                "Lost \"{name}\" ({reason}): nothing is recorded; Play tries again"
+            ))
+        } else if points == 0 {
             Ok("the game ended without points for the player".to_string())
         } else {
             c.record(&path, points, steps)

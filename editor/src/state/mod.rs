@@ -315,6 +315,7 @@ impl EditorState {
         match action {
             Action::Campaign(a) => self.campaign_action(a),
             Action::Map(a) => self.map_action(a),
+            Action::Play(a) if self.campaign_refuses(&a) => {}
             Action::Play(a) => self.play_action(a),
             Action::Kind(a) => {
                 self.with_cx(|doc, cx| doc.apply(&a, cx));

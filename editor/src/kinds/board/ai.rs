@@ -64,6 +64,9 @@ pub struct Computer {
     pub last: Option<String>,
     /// Searches started (each gets its own seed).
     searches: u64,
+    /// The players were set by a campaign game (cleared when a game outside the campaign
+    /// is played, so the editor's Play starts with every side the user's again).
+    campaign: bool,
 }
 
 impl Default for Computer {
@@ -77,6 +80,7 @@ impl Default for Computer {
             paused: false,
             last: None,
             searches: 0,
+            campaign: false,
         }
     }
 }
@@ -194,6 +198,16 @@ impl Computer {
 pub fn computer_ui(ui: &mut Ui, p: &BoardPlay, c: &mut Computer, out: &mut Vec<Action>) {
     let players = &p.board.rules.players;
     c.players.resize(players.len(), false);
+    if let Some(me) = p.campaign_player {
+        // A campaign game: the computer plays every other side, and never pauses.
+        for (k, on) in c.players.iter_mut().enumerate() {
+            *on = k != me;
+        }
+        c.paused = false;
+        c.campaign = true;
+    } else if std::mem::take(&mut c.campaign) {
+        c.players.fill(false);
+    }
     c.update(p);
     if let Some(i) = c.poll(p) {
         out.push(Action::from(PlayAction::Step(Some(Input::Choice(
@@ -203,8 +217,12 @@ pub fn computer_ui(ui: &mut Ui, p: &BoardPlay, c: &mut Computer, out: &mut Vec<A
     ui.heading("Computer opponent");
     for (k, name) in players.iter().enumerate() {
         let mut on = c.players[k];
+        let free = p.campaign_player.is_none();
         if ui
-            .checkbox(&mut on, format!("{name} played by the computer"))
+            .add_enabled(
+                free,
+                egui::Checkbox::new(&mut on, format!("{name} played by the computer")),
+            )
             .changed()
         {
             c.players[k] = on;

@@ -446,6 +446,15 @@ impl KindDoc for BoardDoc {
 
     fn play_press(&mut self, pos: Pos, button: Button, cx: &mut Cx<'_>) {
         let Some(p) = &mut self.play else { return };
+        if let Some(me) = p.campaign_player {
+            let g = p.game();
+            let to = g.position().to_move(g.rules()) as usize;
+            if to != me && !tilesmith_engine::Game::status(g).is_over() {
+                let who = g.rules().players.get(to).cloned().unwrap_or_default();
+                *cx.status = format!("{who} is played by the computer in a campaign game");
+                return;
+            }
+        }
         if button == Button::Secondary {
             p.forget();
             return;
@@ -484,6 +493,15 @@ impl KindDoc for BoardDoc {
         if let Some(p) = &mut self.play {
             p.forget();
             p.session.scrub(0);
+        }
+    }
+
+    /// The campaign player plays the side to move at the start (whose win earns the points,
+    /// as `BoardGame::points_earned` decides); the computer plays the others.
+    fn campaign_play_started(&mut self) {
+        if let Some(p) = &mut self.play {
+            let g = p.game();
+            p.campaign_player = Some(g.position().to_move(g.rules()) as usize);
         }
     }
 }
