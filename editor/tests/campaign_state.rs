@@ -434,6 +434,42 @@ fn a_turn_based_level_is_won_with_one_point() {
 }
 
 #[test]
+fn a_baba_loss_the_game_can_undo_is_not_the_end_of_the_attempt() {
+    // BABA IS YOU, FLAG IS WIN, ROCK IS DEFEAT; a rock left of baba, the flag right of it.
+    // Stepping left onto the rock destroys baba: nothing is YOU, which baba's own undo takes
+    // back (the game keeps taking turns), so the attempt goes on; undo, then right, wins.
+    let f = fixture();
+    let level = serde_json::json!({
+        "kind": "baba", "name": "Undo It", "width": 4, "height": 4,
+        "map": [
+            ["text_baba", "text_is", "text_you", null],
+            ["rock", "baba", "flag", null],
+            ["text_flag", "text_is", "text_win", null],
+            ["text_rock", "text_is", "text_defeat", null]
+        ]
+    });
+    std::fs::write(f.dir.path().join("undo.json"), level.to_string()).unwrap();
+    let mut s = opened(&f);
+    s.apply(campaign(CampaignAction::AddFiles(vec![
+        f.dir.path().join("undo.json"),
+    ])));
+    s.apply(campaign(CampaignAction::Play(4)));
+    assert!(s.playing(), "{}", s.status);
+    s.apply(Action::Play(PlayAction::Step(Some(Input::Move(Dir::Left)))));
+    assert!(
+        s.doc.play().unwrap().game.status().is_over(),
+        "baba is gone"
+    );
+    assert!(s.playing(), "still playing: {}", s.status);
+    s.apply(Action::Play(PlayAction::Step(Some(Input::Undo))));
+    s.apply(Action::Play(PlayAction::Step(Some(Input::Move(
+        Dir::Right,
+    )))));
+    assert!(s.showing_overview());
+    assert_eq!(progress_points(&f, "undo.json"), Some(1));
+}
+
+#[test]
 fn a_bad_campaign_file_is_a_located_message() {
     let f = fixture();
     let bad = "{\"kind\": \"campaign\",\n \"levels\": [{\"path\": \"a.json\", \"unlock\": -1}]}\n";

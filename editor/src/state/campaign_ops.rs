@@ -331,6 +331,11 @@ impl EditorState {
             c.playing = None;
             return;
         };
+        // A loss the game itself can take back is not final (baba: nothing is YOU, and
+        // undo is one of the game's own moves, as in the real game); it keeps taking turns.
+        if !matches!(p.game.status(), Status::Won { .. }) && p.game.takes_turns() {
+            return;
+        }
         let ended = match p.game.status() {
             Status::Won { .. } => None,
             Status::Running => return,
