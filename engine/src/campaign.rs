@@ -340,7 +340,7 @@ impl Campaign {
     /// problem for an empty text or invalid JSON (at serde_json's line and column).
     pub fn parse(text: &str) -> Result<Campaign, Vec<Problem>> {
         let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-        let v = parse_json(text)?;
+        let v = crate::document::parse_json(text)?;
         Campaign::from_json(&v).map_err(|mut p| {
             locate(text, &mut p);
             p
@@ -749,7 +749,7 @@ impl Progress {
     /// invalid JSON.
     pub fn parse(text: &str) -> Result<Progress, Vec<Problem>> {
         let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-        let v = parse_json(text)?;
+        let v = crate::document::parse_json(text)?;
         Progress::from_json(&v).map_err(|mut p| {
             locate(text, &mut p);
             p
@@ -970,32 +970,6 @@ fn parse_best(v: &Value, path: &JsonPath, p: &mut Vec<Problem>) -> Option<Best> 
         points: points?,
         steps: steps?,
         kept,
-    })
-}
-
-/// The JSON value of `text`.
-///
-/// # Errors
-/// One located problem: an empty text, or invalid JSON at serde_json's line and column.
-fn parse_json(text: &str) -> Result<Value, Vec<Problem>> {
-    if text.trim().is_empty() {
-        return Err(vec![Problem {
-            line: Some(1),
-            column: Some(1),
-            ..Problem::error(JsonPath::root(), "the file is empty")
-        }]);
-    }
-    serde_json::from_str(text).map_err(|e| {
-        let full = e.to_string();
-        let msg = match full.rfind(" at line ") {
-            Some(i) => full[..i].to_string(),
-            None => full,
-        };
-        vec![Problem {
-            line: Some(e.line().max(1)),
-            column: Some(e.column().max(1)),
-            ..Problem::error(JsonPath::root(), format!("invalid JSON: {msg}"))
-        }]
     })
 }
 

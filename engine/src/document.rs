@@ -102,22 +102,20 @@ pub enum LoadError {
     Problems(Vec<Problem>),
 }
 
-/// Parses level text: UTF-8 JSON naming a known kind. Only syntax and the kind are checked
-/// here; see [`Document::check`] for the rest.
+/// Parses JSON text (a level, a campaign, a progress file) into a value.
 ///
 /// # Errors
-/// One located problem: an empty text, invalid JSON (with serde_json's line and column), or an
-/// unknown kind.
-pub fn load_text(text: &str) -> Result<Document, Vec<Problem>> {
-    let root = JsonPath::root();
+/// One problem located at serde_json's line and column (`invalid JSON: …`), or at 1:1 for an
+/// empty text.
+pub(crate) fn parse_json(text: &str) -> Result<Value, Vec<Problem>> {
     if text.trim().is_empty() {
         return Err(vec![Problem {
             line: Some(1),
             column: Some(1),
-            ..Problem::error(root, "the file is empty")
+            ..Problem::error(JsonPath::root(), "the file is empty")
         }]);
     }
-    let value: Value = serde_json::from_str(text).map_err(|e| {
+    serde_json::from_str(text).map_err(|e| {
         let full = e.to_string();
         let msg = match full.rfind(" at line ") {
             Some(i) => full[..i].to_string(),
@@ -128,7 +126,17 @@ pub fn load_text(text: &str) -> Result<Document, Vec<Problem>> {
             column: Some(e.column().max(1)),
             ..Problem::error(JsonPath::root(), format!("invalid JSON: {msg}"))
         }]
-    })?;
+    })
+}
+
+/// Parses level text: UTF-8 JSON naming a known kind. Only syntax and the kind are checked
+/// here; see [`Document::check`] for the rest.
+///
+/// # Errors
+/// One located problem: an empty text, invalid JSON (with serde_json's line and column), or an
+/// unknown kind.
+pub fn load_text(text: &str) -> Result<Document, Vec<Problem>> {
+    let value = parse_json(text)?;
     let kind = kind_of(&value).map_err(|p| {
         let mut v = vec![p];
         locate(text, &mut v);
