@@ -58,9 +58,11 @@ fn status_ui(ui: &mut Ui, p: &BoardPlay) {
         Status::Lost { reason } => banner(
             ui,
             Color32::from_rgb(120, 40, 40),
-            match g.error() {
-                Some(_) => format!("Stopped: {reason}"),
-                None => format!("Game over: {reason}"),
+            match (g.error(), g.error_problem()) {
+                // Where it is written when the rules have a file: `game.zrf:6:29: …`.
+                (Some(_), Some(p)) if p.file.is_some() => format!("Stopped: {}", p.render("")),
+                (Some(_), _) => format!("Stopped: {reason}"),
+                (None, _) => format!("Game over: {reason}"),
             },
         ),
     }
