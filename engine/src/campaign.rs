@@ -23,10 +23,10 @@ use std::path::{Component, Path, PathBuf};
 
 use serde_json::{Map, Value, json};
 
-use crate::document::{Document, LoadError, load_file, regular_file};
+use crate::document::{Document, LoadError, load_file, read_at_most, regular_file, utf8_text};
 use crate::kind::Game;
 use crate::level_json::{natural, type_name};
-use crate::problem::{JsonPath, Problem, line_col, locate, quote, quote_at_most};
+use crate::problem::{JsonPath, Problem, locate, quote, quote_at_most};
 
 /// The `"kind"` of a campaign file.
 pub const CAMPAIGN_KIND: &str = "campaign";
@@ -339,12 +339,7 @@ impl Campaign {
     /// As [`Campaign::from_json`], located at their lines and columns of `text`; or one
     /// problem for an empty text or invalid JSON (at serde_json's line and column).
     pub fn parse(text: &str) -> Result<Campaign, Vec<Problem>> {
-        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-        let v = crate::document::parse_json(text)?;
-        Campaign::from_json(&v).map_err(|mut p| {
-            locate(text, &mut p);
-            p
-        })
+        parse_located(text, Campaign::from_json)
     }
 
     /// Reads a campaign file: a regular file of at most [`MAX_CAMPAIGN_BYTES`] of UTF-8
@@ -748,12 +743,7 @@ impl Progress {
     /// As [`Progress::from_json`], located in `text`; or one problem for an empty text or
     /// invalid JSON.
     pub fn parse(text: &str) -> Result<Progress, Vec<Problem>> {
-        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-        let v = crate::document::parse_json(text)?;
-        Progress::from_json(&v).map_err(|mut p| {
-            locate(text, &mut p);
-            p
-        })
+        parse_located(text, Progress::from_json)
     }
 
     /// Reads the progress file `path`; a file that does not exist is no progress yet
@@ -973,6 +963,23 @@ fn parse_best(v: &Value, path: &JsonPath, p: &mut Vec<Problem>) -> Option<Best> 
     })
 }
 
+/// `from_json` of the JSON `text` (a leading byte-order mark dropped), its problems located
+/// at their lines and columns of `text`.
+///
+/// # Errors
+/// One problem for an empty text or invalid JSON, else those of `from_json`, located.
+fn parse_located<T>(
+    text: &str,
+    from_json: impl FnOnce(&Value) -> Result<T, Vec<Problem>>,
+) -> Result<T, Vec<Problem>> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let v = crate::document::parse_json(text)?;
+    from_json(&v).map_err(|mut p| {
+        locate(text, &mut p);
+        p
+    })
+}
+
 /// The text of a campaign or progress file: a regular file of at most
 /// [`MAX_CAMPAIGN_BYTES`] bytes of UTF-8.
 ///
@@ -982,45 +989,15 @@ fn parse_best(v: &Value, path: &JsonPath, p: &mut Vec<Problem>) -> Option<Best> 
 // does not matter here (as in `kind_of`).
 #[allow(clippy::result_large_err)]
 fn read_text(path: &Path) -> Result<String, Problem> {
-    let at = |line: usize, column: usize, message: String| Problem {
-        line: Some(line),
-        column: Some(column),
-        ..Problem::error(JsonPath::root(), message)
-    };
-    let meta = regular_file(path).map_err(|e| at(1, 1, format!("cannot read the file: {e}")))?;
-    if meta.len() > MAX_CAMPAIGN_BYTES {
-        return Err(at(
-            1,
-            1,
-            format!(
-                "the file is too large ({} bytes; at most {MAX_CAMPAIGN_BYTES})",
-                meta.len()
-            ),
-        ));
-    }
-    let mut bytes = Vec::new();
-    let file =
-        std::fs::File::open(path).map_err(|e| at(1, 1, format!("cannot read the file: {e}")))?;
-    std::io::Read::read_to_end(
-        &mut std::io::Read::take(file, MAX_CAMPAIGN_BYTES + 1),
-        &mut bytes,
-    )
-    .map_err(|e| at(1, 1, format!("cannot read the file: {e}")))?;
-    if bytes.len() as u64 > MAX_CAMPAIGN_BYTES {
-        return Err(at(
-            1,
-            1,
-            format!("the file grew past {MAX_CAMPAIGN_BYTES} bytes while it was read"),
-        ));
-    }
-    String::from_utf8(bytes).map_err(|e| {
-        let ok = e.utf8_error().valid_up_to();
-        let (line, column) = line_col(std::str::from_utf8(&e.as_bytes()[..ok]).unwrap_or(""), ok);
-        at(
-            line,
-            column,
-            "the file is not UTF-8 text (binary data?)".into(),
-        )
+    let bytes = read_at_most(path, MAX_CAMPAIGN_BYTES).map_err(|e| Problem {
+        line: Some(1),
+        column: Some(1),
+        ..Problem::error(JsonPath::root(), e.message(MAX_CAMPAIGN_BYTES))
+    })?;
+    utf8_text(&bytes).map(str::to_string).map_err(|p| {
+        p.into_iter()
+            .next()
+            .unwrap_or_else(|| Problem::error(JsonPath::root(), "the file is not UTF-8 text"))
     })
 }
 

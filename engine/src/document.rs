@@ -246,6 +246,51 @@ pub fn resolve_files(value: &mut Value, base: &Path) -> Vec<Problem> {
     }
 }
 
+/// Why [`read_at_most`] read no bytes.
+#[derive(Debug)]
+pub(crate) enum ReadError {
+    /// The file cannot be opened or read, or is not a regular file ([`regular_file`]).
+    Io(std::io::Error),
+    /// It is larger than the limit: its length in bytes.
+    TooLarge(u64),
+    /// It grew past the limit while it was read.
+    Grew,
+}
+
+impl ReadError {
+    /// The reason in a few words, for a file read with the limit `max` (bytes).
+    pub(crate) fn message(&self, max: u64) -> String {
+        match self {
+            ReadError::Io(e) => format!("cannot read the file: {e}"),
+            ReadError::TooLarge(len) => {
+                format!("the file is too large ({len} bytes; at most {max})")
+            }
+            ReadError::Grew => format!("the file grew past {max} bytes while it was read"),
+        }
+    }
+}
+
+/// The bytes of the regular file `path`, at most `max` of them: the size is checked before
+/// reading, and at most one byte more is read in case the file grew meanwhile, so a file
+/// that does not keep to the limit never fills memory.
+///
+/// # Errors
+/// [`ReadError`]: not a readable regular file, too large, or grown past `max`.
+pub(crate) fn read_at_most(path: &Path, max: u64) -> Result<Vec<u8>, ReadError> {
+    let meta = regular_file(path).map_err(ReadError::Io)?;
+    if meta.len() > max {
+        return Err(ReadError::TooLarge(meta.len()));
+    }
+    let mut bytes = Vec::new();
+    let file = std::fs::File::open(path).map_err(ReadError::Io)?;
+    std::io::Read::read_to_end(&mut std::io::Read::take(file, max + 1), &mut bytes)
+        .map_err(ReadError::Io)?;
+    if bytes.len() as u64 > max {
+        return Err(ReadError::Grew);
+    }
+    Ok(bytes)
+}
+
 /// The text of a ZRF file: a regular file of at most
 /// [`MAX_ZRF_BYTES`](crate::kind::board::zrf::MAX_ZRF_BYTES) bytes of UTF-8 (a leading
 /// byte-order mark dropped).
@@ -254,20 +299,11 @@ pub fn resolve_files(value: &mut Value, base: &Path) -> Vec<Problem> {
 /// Why it cannot be read, in a few words.
 pub fn read_rules_file(path: &Path) -> Result<String, String> {
     let max = crate::kind::board::zrf::MAX_ZRF_BYTES as u64;
-    let meta = regular_file(path).map_err(|e| e.to_string())?;
-    if meta.len() > max {
-        return Err(format!(
-            "the file is too large ({} bytes; at most {max})",
-            meta.len()
-        ));
-    }
-    let mut bytes = Vec::new();
-    let file = std::fs::File::open(path).map_err(|e| e.to_string())?;
-    std::io::Read::read_to_end(&mut std::io::Read::take(file, max + 1), &mut bytes)
-        .map_err(|e| e.to_string())?;
-    if bytes.len() as u64 > max {
-        return Err(format!("the file grew past {max} bytes while it was read"));
-    }
+    let bytes = read_at_most(path, max).map_err(|e| match e {
+        // The caller says "cannot read the file: "; the reason alone here.
+        ReadError::Io(e) => e.to_string(),
+        e => e.message(max),
+    })?;
     match String::from_utf8(bytes) {
         Ok(t) => Ok(t.strip_prefix('\u{feff}').map(str::to_string).unwrap_or(t)),
         Err(e) => {
@@ -299,7 +335,7 @@ pub fn load_bytes(bytes: &[u8]) -> Result<Document, Vec<Problem>> {
 ///
 /// # Errors
 /// A problem at the first byte that is not UTF-8.
-fn utf8_text(bytes: &[u8]) -> Result<&str, Vec<Problem>> {
+pub(crate) fn utf8_text(bytes: &[u8]) -> Result<&str, Vec<Problem>> {
     match std::str::from_utf8(bytes) {
         Ok(t) => Ok(t.strip_prefix('\u{feff}').unwrap_or(t)),
         Err(e) => {
@@ -372,31 +408,22 @@ fn special_file_kind(_: &std::fs::Metadata) -> &'static str {
 /// [`regular_file`]); a problem when it is larger than [`MAX_FILE_BYTES`];
 /// [`LoadError::Problems`] when it is not a level document.
 pub fn load_file(path: &Path) -> Result<Document, LoadError> {
-    let meta = regular_file(path)?;
-    if meta.len() > MAX_FILE_BYTES {
-        return Err(LoadError::Problems(vec![Problem {
-            line: Some(1),
-            column: Some(1),
-            ..Problem::error(
-                JsonPath::root(),
-                format!(
-                    "the file is too large ({} bytes; at most {MAX_FILE_BYTES})",
-                    meta.len()
-                ),
-            )
-        }]));
-    }
-    // At most one byte more than allowed, in case the file grew since its metadata was read.
-    let mut bytes = Vec::new();
-    std::io::Read::read_to_end(
-        &mut std::io::Read::take(std::fs::File::open(path)?, MAX_FILE_BYTES + 1),
-        &mut bytes,
-    )?;
-    if bytes.len() as u64 > MAX_FILE_BYTES {
-        return Err(LoadError::Io(std::io::Error::other(format!(
-            "the file grew past {MAX_FILE_BYTES} bytes while it was read"
-        ))));
-    }
+    let bytes = match read_at_most(path, MAX_FILE_BYTES) {
+        Ok(b) => b,
+        Err(ReadError::Io(e)) => return Err(LoadError::Io(e)),
+        Err(e @ ReadError::TooLarge(_)) => {
+            return Err(LoadError::Problems(vec![Problem {
+                line: Some(1),
+                column: Some(1),
+                ..Problem::error(JsonPath::root(), e.message(MAX_FILE_BYTES))
+            }]));
+        }
+        Err(e @ ReadError::Grew) => {
+            return Err(LoadError::Io(std::io::Error::other(
+                e.message(MAX_FILE_BYTES),
+            )));
+        }
+    };
     if is_rules_path(path) {
         let name = path.display().to_string();
         return match read_rules_file(path) {
