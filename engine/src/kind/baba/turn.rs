@@ -975,7 +975,6 @@ impl BabaGame {
             if !moved {
                 return;
             }
-            self.refresh();
         }
     }
 
