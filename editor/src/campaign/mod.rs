@@ -24,6 +24,8 @@ use tilesmith_engine::campaign::{
 use tilesmith_engine::document::{LoadError, load_file};
 use tilesmith_engine::{Problem, Severity};
 
+use crate::doc::history::{History, Undoable};
+
 /// The most edits the campaign's undo history keeps.
 pub const MAX_UNDO: usize = 200;
 
@@ -198,6 +200,31 @@ impl Card<'_> {
     }
 }
 
+/// An edit of the campaign for [`History`]: the whole campaign of the other side of the
+/// change (the campaign after it until applied, then the one before).
+#[derive(Debug)]
+pub struct CampaignEdit {
+    name: String,
+    other: Campaign,
+}
+
+impl Undoable for CampaignEdit {
+    type Target = Campaign;
+
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn apply_swap(&mut self, target: &mut Campaign) {
+        std::mem::swap(&mut self.other, target);
+    }
+
+    /// Keeps this entry's campaign from before, so the merged step undoes both.
+    fn absorb(&mut self, _newer: Self) -> Result<(), Self> {
+        Ok(())
+    }
+}
+
 /// The open campaign: the file, the campaign being edited with its undo history, the
 /// progress, and the entries' levels.
 #[derive(Debug)]
@@ -208,12 +235,9 @@ pub struct CampaignState {
     pub campaign: Campaign,
     /// The campaign as last read or saved (unsaved changes: it differs).
     saved: Campaign,
-    /// Edits to undo, last last: (name, campaign before).
-    undo: Vec<(String, Campaign)>,
-    /// Edits to redo, next last.
-    redo: Vec<(String, Campaign)>,
-    /// Key of the last edit, to merge consecutive edits of one field into one undo step.
-    merge_key: Option<String>,
+    /// The undo history: each edit holds the whole campaign of the other side (campaigns are
+    /// small); consecutive edits of one field merge into one step.
+    history: History<CampaignEdit>,
     /// Where progress is kept (beside the campaign by default).
     pub progress_file: PathBuf,
     /// The player's progress.
@@ -249,9 +273,7 @@ impl CampaignState {
             file,
             saved: campaign.clone(),
             campaign,
-            undo: Vec::new(),
-            redo: Vec::new(),
-            merge_key: None,
+            history: History::default(),
             progress_file,
             progress,
             progress_problem,
@@ -283,62 +305,54 @@ impl CampaignState {
     /// Marks the campaign as saved as it is now.
     pub fn mark_saved(&mut self) {
         self.saved = self.campaign.clone();
-        self.merge_key = None;
+        self.history.seal();
     }
 
     /// The names of the edits to undo, oldest first.
     pub fn done_names(&self) -> Vec<&str> {
-        self.undo.iter().map(|(n, _)| n.as_str()).collect()
+        self.history.done_names()
     }
 
     /// The names of the edits to redo, next first.
     pub fn undone_names(&self) -> Vec<&str> {
-        self.redo.iter().rev().map(|(n, _)| n.as_str()).collect()
+        self.history.undone_names()
     }
 
     /// Changes the campaign with `f` as one undoable edit named `name`; `merge` names a
     /// field whose consecutive edits make one step (typing a title, dragging a number).
     /// Nothing is recorded when `f` changes nothing.
     pub fn edit(&mut self, name: &str, merge: Option<String>, f: impl FnOnce(&mut Campaign)) {
-        let before = self.campaign.clone();
-        f(&mut self.campaign);
-        if self.campaign == before {
+        let mut after = self.campaign.clone();
+        f(&mut after);
+        if after == self.campaign {
             return;
         }
-        let merged = merge.is_some() && merge == self.merge_key && !self.undo.is_empty();
-        if !merged {
-            self.undo.push((name.to_string(), before));
-            if self.undo.len() > MAX_UNDO {
-                self.undo.remove(0);
-            }
-        }
-        self.merge_key = merge;
-        self.redo.clear();
+        let edit = CampaignEdit {
+            name: name.to_string(),
+            other: after,
+        };
+        self.history
+            .push(&mut self.campaign, edit, merge.as_deref());
+        self.history.keep_newest(MAX_UNDO);
         self.reload_levels();
     }
 
     /// Undoes the last edit; false when there is none.
     pub fn undo(&mut self) -> bool {
-        let Some((name, before)) = self.undo.pop() else {
-            return false;
-        };
-        let now = std::mem::replace(&mut self.campaign, before);
-        self.redo.push((name, now));
-        self.merge_key = None;
-        self.reload_levels();
-        true
+        let done = self.history.undo(&mut self.campaign);
+        if done {
+            self.reload_levels();
+        }
+        done
     }
 
     /// Redoes the last undone edit; false when there is none.
     pub fn redo(&mut self) -> bool {
-        let Some((name, after)) = self.redo.pop() else {
-            return false;
-        };
-        let now = std::mem::replace(&mut self.campaign, after);
-        self.undo.push((name, now));
-        self.merge_key = None;
-        self.reload_levels();
-        true
+        let done = self.history.redo(&mut self.campaign);
+        if done {
+            self.reload_levels();
+        }
+        done
     }
 
     /// Moves entry `from` to index `to` (both clamped), as one undoable edit.

@@ -185,4 +185,10 @@ impl<E: Undoable> History<E> {
     pub fn seal(&mut self) {
         self.merge = None;
     }
+
+    /// Drops the oldest applied edits beyond the newest `keep`, to bound the history's memory.
+    pub fn keep_newest(&mut self, keep: usize) {
+        let extra = self.done.len().saturating_sub(keep);
+        self.done.drain(..extra);
+    }
 }
