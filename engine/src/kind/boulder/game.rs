@@ -331,6 +331,16 @@ impl BoulderGame {
     /// status is decided (§6 W1–W4), and the tick is recorded for undo. Returns the changed
     /// cells, or `None` when no tick was open.
     pub fn finish_tick<O: TickObserver>(&mut self, obs: &mut O) -> Option<Vec<Pos>> {
+        self.finish_tick_listing(obs, true)
+    }
+
+    /// [`BoulderGame::finish_tick`]; the list of changed cells is built only when `list` is
+    /// true (else it is empty): a tick nobody reports on does not sort its journal.
+    fn finish_tick_listing<O: TickObserver>(
+        &mut self,
+        obs: &mut O,
+        list: bool,
+    ) -> Option<Vec<Pos>> {
         while self.run_next_phase(obs).is_some() {}
         let open = self.open.take()?;
         let t = &mut self.globals[Global::Ticks as usize];
@@ -354,13 +364,17 @@ impl BoulderGame {
             Status::Running
         };
         let cells = self.board.end_tick();
-        let mut indices: Vec<u32> = cells.iter().map(|s| s.index).collect();
-        indices.sort_unstable();
-        indices.dedup();
-        let changed: Vec<Pos> = indices
-            .into_iter()
-            .map(|i| self.board.pos(i as usize))
-            .collect();
+        let changed: Vec<Pos> = if list {
+            let mut indices: Vec<u32> = cells.iter().map(|s| s.index).collect();
+            indices.sort_unstable();
+            indices.dedup();
+            indices
+                .into_iter()
+                .map(|i| self.board.pos(i as usize))
+                .collect()
+        } else {
+            Vec::new()
+        };
         self.history.truncate(self.cursor);
         if self.history_limit == 0 {
             return Some(changed);
@@ -391,7 +405,9 @@ impl BoulderGame {
 
     /// Computes one tick without observing it (the fast path used by benchmarks).
     pub fn tick(&mut self, input: Input) {
-        self.tick_with(input, &mut NoObserver);
+        if self.begin_tick(input) {
+            self.finish_tick_listing(&mut NoObserver, false);
+        }
     }
 
     fn swap(&mut self, i: usize) {
