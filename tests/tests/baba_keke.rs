@@ -12,12 +12,9 @@
 
 use std::collections::BTreeSet;
 
-use serde_json::Value;
-use tilesmith_engine::Grid;
-use tilesmith_engine::grid::Dir;
-use tilesmith_engine::kind::baba::{BabaGame, BabaLevel, Kind, Noun, Tile, Word};
-use tilesmith_engine::kind::{Game, Input, Status};
-use tilesmith_tests::corpus;
+use tilesmith_engine::kind::baba::BabaGame;
+use tilesmith_engine::kind::{Game, Status};
+use tilesmith_tests::{corpus, keke};
 
 /// Solutions that win in our engine (of 280; the Keke simulator wins 272).
 const EXPECTED_WINS: usize = 219;
@@ -99,90 +96,6 @@ const EXPLAINED: &[(&str, &str, &str, u32, bool)] = &[
     ("user_milk_biy", "39", "move", 2, false),
 ];
 
-/// The set files replayed (all five; search_biy and user_milk_biy repeat full_biy levels).
-const SETS: &[&str] = &[
-    "demo_LEVELS",
-    "full_biy_LEVELS",
-    "search_biy_LEVELS",
-    "test_LEVELS",
-    "user_milk_biy_LEVELS",
-];
-
-/// One ASCII character of a Keke map as a tile (README legend); `None` for empty and border.
-fn tile(c: char) -> Option<Tile> {
-    let noun = |n: &str| Noun::from_name(n).expect("legend noun");
-    let word = |w: &str| Word::from_name(w).expect("legend word");
-    let kind = match c {
-        'b' => Kind::Entity(noun("baba")),
-        'k' => Kind::Entity(noun("keke")),
-        'f' => Kind::Entity(noun("flag")),
-        'r' => Kind::Entity(noun("rock")),
-        'w' => Kind::Entity(noun("wall")),
-        's' => Kind::Entity(noun("skull")),
-        'g' => Kind::Entity(noun("goop")),
-        'l' => Kind::Entity(noun("lava")),
-        'a' => Kind::Entity(noun("grass")),
-        'o' => Kind::Entity(noun("floor")),
-        'v' => Kind::Entity(noun("love")),
-        'B' => Kind::Text(word("baba")),
-        'K' => Kind::Text(word("keke")),
-        'F' => Kind::Text(word("flag")),
-        'R' => Kind::Text(word("rock")),
-        'W' => Kind::Text(word("wall")),
-        'S' => Kind::Text(word("skull")),
-        'G' => Kind::Text(word("goop")),
-        'L' => Kind::Text(word("lava")),
-        'A' => Kind::Text(word("grass")),
-        'O' => Kind::Text(word("floor")),
-        'V' => Kind::Text(word("love")),
-        '1' => Kind::Text(word("is")),
-        '2' => Kind::Text(word("you")),
-        '3' => Kind::Text(word("win")),
-        '4' => Kind::Text(word("defeat")),
-        '5' => Kind::Text(word("push")),
-        '6' => Kind::Text(word("stop")),
-        '7' => Kind::Text(word("move")),
-        '8' => Kind::Text(word("hot")),
-        '9' => Kind::Text(word("melt")),
-        '0' => Kind::Text(word("sink")),
-        '.' | ' ' | '_' => return None,
-        other => panic!("character {other:?} is not in the Keke legend"),
-    };
-    Some(Tile {
-        kind,
-        dir: Dir::Right,
-    })
-}
-
-/// Converts a Keke ASCII map: the `_` border ring becomes the level boundary.
-pub fn convert(ascii: &str, name: &str) -> BabaLevel {
-    let rows: Vec<Vec<char>> = ascii.lines().map(|l| l.chars().collect()).collect();
-    let h = rows.len();
-    let w = rows[0].len();
-    assert!(h >= 3 && w >= 3 && rows.iter().all(|r| r.len() == w));
-    let inner: Vec<Vec<Tile>> = rows[1..h - 1]
-        .iter()
-        .flat_map(|r| r[1..w - 1].iter().map(|&c| tile(c).into_iter().collect()))
-        .collect();
-    let mut level = BabaLevel::new(name, w - 2, h - 2);
-    level.map = Grid::from_vec(w - 2, h - 2, inner).expect("size");
-    level
-}
-
-fn inputs(solution: &str) -> Vec<Input> {
-    solution
-        .chars()
-        .filter_map(|c| match c.to_ascii_lowercase() {
-            'u' => Some(Input::Move(Dir::Up)),
-            'd' => Some(Input::Move(Dir::Down)),
-            'l' => Some(Input::Move(Dir::Left)),
-            'r' => Some(Input::Move(Dir::Right)),
-            's' => Some(Input::Wait),
-            _ => None,
-        })
-        .collect()
-}
-
 struct Outcome {
     set: String,
     id: String,
@@ -193,41 +106,30 @@ struct Outcome {
 }
 
 fn replay_all() -> Vec<Outcome> {
-    let dir = corpus("baba").join("keke");
     let mut out = Vec::new();
-    for set in SETS {
-        let text = std::fs::read_to_string(dir.join(format!("{set}.json"))).unwrap();
-        let v: Value = serde_json::from_str(&text).unwrap();
-        for l in v["levels"].as_array().unwrap() {
-            let id = match &l["id"] {
-                Value::String(s) => s.clone(),
-                other => other.to_string(),
-            };
-            let level = convert(l["ascii"].as_str().unwrap(), &id);
-            let mut g = BabaGame::new(level, 0);
-            let ins = inputs(l["solution"].as_str().unwrap_or(""));
-            let mut won_after = None;
-            let mut lost_after = None;
-            for (k, i) in ins.iter().enumerate() {
-                g.step(*i);
-                match g.status() {
-                    Status::Won { .. } => {
-                        won_after = Some(k + 1);
-                        break;
-                    }
-                    Status::Lost { .. } if lost_after.is_none() => lost_after = Some(k + 1),
-                    _ => {}
+    for l in keke::load_all(&corpus("baba").join("keke")) {
+        let mut g = BabaGame::new(l.level, 0);
+        let mut won_after = None;
+        let mut lost_after = None;
+        for (k, i) in l.inputs.iter().enumerate() {
+            g.step(*i);
+            match g.status() {
+                Status::Won { .. } => {
+                    won_after = Some(k + 1);
+                    break;
                 }
+                Status::Lost { .. } if lost_after.is_none() => lost_after = Some(k + 1),
+                _ => {}
             }
-            out.push(Outcome {
-                set: set.to_string(),
-                id,
-                moves: ins.len(),
-                won_after,
-                lost_after,
-                rules: g.rules().iter().map(|r| r.text.clone()).collect(),
-            });
         }
+        out.push(Outcome {
+            set: l.set,
+            id: l.id,
+            moves: l.inputs.len(),
+            won_after,
+            lost_after,
+            rules: g.rules().iter().map(|r| r.text.clone()).collect(),
+        });
     }
     out
 }
@@ -243,7 +145,7 @@ fn keke_solutions_reach_win() {
             "  no win: {} {} ({} moves; no YOU after move {:?}; final rules {:?})",
             o.set, o.id, o.moves, o.lost_after, o.rules
         );
-        failing.insert((o.set.trim_end_matches("_LEVELS").to_string(), o.id.clone()));
+        failing.insert((o.set.clone(), o.id.clone()));
     }
     let mut explained = BTreeSet::new();
     for e in EXPLAINED {
