@@ -26,6 +26,7 @@ pub const SETS: &[&str] = &[
 
 /// One level of a set: its set name without `_LEVELS`, its id as text, the converted level
 /// and the solution's inputs.
+#[derive(Clone)]
 pub struct KekeLevel {
     /// `demo`, `full_biy`, `search_biy`, `test` or `user_milk_biy`.
     pub set: String,

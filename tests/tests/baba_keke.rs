@@ -49,7 +49,10 @@ const CODES: &[(&str, &str)] = &[
          splices index -1, deleting the last object of the processing list each time: those \
          objects stay on the board with stale properties",
     ),
-    ("kill", "KILL destroys the killer together with the YOU object"),
+    (
+        "kill",
+        "KILL destroys the killer together with the YOU object",
+    ),
     ("melt", "HOT is destroyed together with the MELT object"),
     (
         "self-overlap",
