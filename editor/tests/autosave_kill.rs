@@ -1,0 +1,183 @@
+//! Crash recovery with a real process (issue #15 D4): the `tilesmith` binary runs the
+//! editor's frame loop without a window (`--headless-edits`, `TilesmithApp::run_headless`:
+//! the same `TilesmithApp::frame` as the window, with autosave in the platform data folder,
+//! here a temporary `XDG_DATA_HOME`), makes one-cell edits 200 ms apart, and is killed with
+//! SIGKILL while it is still editing. Opening the level again offers the autosave copy, and
+//! restoring it gives back every edit made 5 s or more before the kill (the goal: kill -9 at
+//! any moment loses at most 5 s of edits; the debounce writes a copy at most 3 s behind).
+//!
+//! What this covers: the autosave clock, the worker thread and the atomic write in a real
+//! process that dies without any clean-up, and the recovery offer. What it does not: real
+//! window events (the edits are applied as actions between frames, as the UI would push
+//! them).
+
+#![cfg(unix)]
+#![allow(clippy::unwrap_used)]
+
+use std::io::{BufRead as _, BufReader};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+use tilesmith_editor::files::Autosave;
+use tilesmith_editor::state::{Action, Answer, EditorState, Pending};
+
+/// A 12×8 boulder level: mud inside a wall, `me` and an exit in the bottom row inside.
+fn level() -> Value {
+    let mut map = vec![vec![json!("mud"); 12]; 8];
+    for (y, row) in map.iter_mut().enumerate() {
+        for (x, c) in row.iter_mut().enumerate() {
+            if x == 0 || y == 0 || x == 11 || y == 7 {
+                *c = json!("wall");
+            }
+        }
+    }
+    map[6][1] = json!("me");
+    map[6][10] = json!("exit");
+    json!({"kind": "boulder", "name": "kill test", "width": 12, "height": 8,
+           "gems": [0, 0, 0], "ticks": [100, 50, 25], "map": map})
+}
+
+/// The number of leading edits found in `doc`: edit K empties cell (1 + K % 10, 1 + K / 10).
+fn edits_in(doc: &Value) -> usize {
+    let map = doc["map"].as_array().unwrap();
+    (0..50)
+        .take_while(|k| map[1 + k / 10][1 + k % 10] != json!("mud"))
+        .count()
+}
+
+#[test]
+fn a_killed_editor_loses_at_most_five_seconds_of_edits() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("level.json");
+    std::fs::write(&file, level().to_string()).unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tilesmith"))
+        .arg("--headless-edits")
+        .arg("50")
+        .arg(&file)
+        .env("HOME", dir.path())
+        .env("XDG_DATA_HOME", dir.path().join("data"))
+        .env("XDG_CONFIG_HOME", dir.path().join("config"))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    // When each edit was applied, as the child announces it.
+    let mut at = Vec::new();
+    let lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    for line in lines {
+        let line = line.unwrap();
+        assert_eq!(line, format!("edit {}", at.len()));
+        at.push(Instant::now());
+        // Kill right after edit 49 (about 10 s after the first): the newest edits cannot be
+        // in a copy yet, those of 5 s ago and older must be.
+        if at.len() == 50 {
+            break;
+        }
+    }
+    child.kill().unwrap();
+    let killed = Instant::now();
+    child.wait().unwrap();
+    assert_eq!(at.len(), 50, "the child stopped editing early");
+    let must_have = at
+        .iter()
+        .filter(|t| killed.duration_since(**t) >= Duration::from_secs(5))
+        .count();
+
+    // Open the level again, as the editor does at start: the copy is offered.
+    let mut st = EditorState::new(tilesmith_editor::kinds::open_doc(&level()).unwrap());
+    st.autosave = Some(Autosave {
+        dir: dir.path().join("data").join("tilesmith"),
+    });
+    st.apply(Action::OpenPath(file.clone()));
+    assert!(
+        matches!(st.pending, Some(Pending::RestoreAutosave(_))),
+        "no autosave copy offered: {:?}",
+        st.pending
+    );
+    assert_eq!(edits_in(&st.doc_json()), 0, "the file on disk has no edit");
+    st.apply(Action::Answer(Answer::Restore));
+    let restored = edits_in(&st.doc_json());
+    assert!(st.dirty(), "a restored copy is unsaved work");
+    assert!(
+        restored >= must_have,
+        "the copy holds {restored} edits; the {must_have} made 5 s or more before the kill must be there"
+    );
+    assert!(restored <= 50);
+    // The window of lost work, for docs/reliability.md.
+    let lost = at
+        .get(restored)
+        .map_or(Duration::ZERO, |t| killed.duration_since(*t));
+    eprintln!(
+        "edits restored: {restored} of 50 ({must_have} required); work lost: the last {:.1} s",
+        lost.as_secs_f64()
+    );
+    assert!(lost <= Duration::from_secs(5));
+}
+
+/// Calls the autosave clock at `now` until the worker's report arrives (at most 10 s).
+fn settle(st: &mut EditorState, now: Instant) {
+    let until = Instant::now() + Duration::from_secs(10);
+    while st.autosave_tick(now).is_some() && Instant::now() < until {
+        std::thread::sleep(Duration::from_millis(10));
+        if st.autosave_error.is_some() || dir_has_copy(st) {
+            // One more tick reads any report still queued.
+            st.autosave_tick(now);
+            return;
+        }
+    }
+}
+
+fn dir_has_copy(st: &EditorState) -> bool {
+    st.autosave
+        .as_ref()
+        .is_some_and(|a| a.find(st.path.as_deref()).is_some())
+}
+
+#[test]
+fn autosave_is_debounced_and_a_failing_one_warns_until_a_copy_is_written() {
+    let dir = tempfile::tempdir().unwrap();
+    // The data folder is a file: no copy can be written there.
+    let data = dir.path().join("data");
+    std::fs::write(&data, "not a folder").unwrap();
+    let mut st = EditorState::new(tilesmith_editor::kinds::open_doc(&level()).unwrap());
+    st.autosave = Some(Autosave { dir: data.clone() });
+    let t0 = Instant::now();
+    let at = |ms: u64| t0 + Duration::from_millis(ms);
+    assert_eq!(st.autosave_tick(at(0)), None, "nothing to save");
+    st.selection = Some(tilesmith_editor::tools::CellRect::span(
+        tilesmith_engine::Pos::new(1, 1),
+        tilesmith_engine::Pos::new(1, 1),
+    ));
+    st.apply(tilesmith_editor::state::MapAction::DeleteSelection);
+    // The first copy is due 2 s after the change is noticed.
+    assert_eq!(st.autosave_tick(at(0)), Some(Duration::from_secs(2)));
+    assert_eq!(st.autosave_tick(at(1500)), Some(Duration::from_millis(500)));
+    settle(&mut st, at(2000));
+    let e = st.autosave_error.clone().expect("the failure is reported");
+    assert!(e.contains("data"), "the warning names the folder: {e}");
+    // The warning stays while the folder stays broken, and the copy is tried again 3 s
+    // after the failed one.
+    settle(&mut st, at(4000));
+    assert!(st.autosave_error.is_some());
+    // The folder is repaired: the next try writes the copy and the warning goes.
+    std::fs::remove_file(&data).unwrap();
+    settle(&mut st, at(5000));
+    assert!(st.autosave_error.is_none(), "{:?}", st.autosave_error);
+    let found = st.autosave.as_ref().unwrap().find(None).expect("a copy");
+    assert_eq!(
+        found.level["map"][1][1],
+        json!("path"),
+        "the copy has the edit"
+    );
+    // Saved: the copy is removed and nothing waits.
+    let file = dir.path().join("saved.json");
+    st.dialogs = Box::new(tilesmith_editor::files::ScriptedDialogs {
+        saves: vec![file],
+        ..Default::default()
+    });
+    st.apply(Action::Save);
+    assert!(!st.dirty());
+    assert!(st.autosave.as_ref().unwrap().find(None).is_none());
+    assert_eq!(st.autosave_tick(at(9000)), None);
+}
