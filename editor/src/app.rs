@@ -106,7 +106,7 @@ impl TilesmithApp {
     /// emptied as a Delete of a one-cell selection would, `edits` times, each announced on
     /// stdout as `edit K` once applied. Then it idles, drawing frames (so autosave runs as in
     /// the window), for at most a minute. The crash-recovery test (`editor/tests/
-    /// autosave_kill.rs`) kills it with SIGKILL and opens the level again.
+    /// reliability.rs`) kills it with SIGKILL and opens the level again.
     pub fn run_headless(file: PathBuf, edits: usize, gap: Duration) -> ExitCode {
         use std::io::Write as _;
         let mut app = Self::new_native(Some(file));

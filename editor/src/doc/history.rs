@@ -137,6 +137,14 @@ impl<E: Undoable> History<E> {
         self.trim();
     }
 
+    /// Counts an entry again after it swapped sides (a resize holds the smaller map one way
+    /// and the larger the other).
+    fn recount(&mut self, e: &mut Entry<E>) {
+        let now = e.edit.bytes();
+        self.bytes = self.bytes - e.bytes + now;
+        e.bytes = now;
+    }
+
     /// Adds an applied edit on top with a new id.
     fn record(&mut self, edit: E) {
         self.next_id += 1;
@@ -184,6 +192,7 @@ impl<E: Undoable> History<E> {
         match self.done.pop_back() {
             Some(mut e) => {
                 e.edit.apply_swap(level);
+                self.recount(&mut e);
                 self.changes += 1;
                 self.undone.push(e);
                 true
@@ -198,6 +207,7 @@ impl<E: Undoable> History<E> {
         match self.undone.pop() {
             Some(mut e) => {
                 e.edit.apply_swap(level);
+                self.recount(&mut e);
                 self.changes += 1;
                 self.done.push_back(e);
                 true
@@ -269,5 +279,64 @@ impl<E: Undoable> History<E> {
             self.bytes -= e.bytes;
             self.trimmed += 1;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// An edit that sets a list of numbers (holding the other side, `len` numbers).
+    #[derive(Debug)]
+    struct Set(Vec<u32>);
+
+    impl Undoable for Set {
+        type Target = Vec<u32>;
+        fn name(&self) -> &str {
+            "set"
+        }
+        fn apply_swap(&mut self, target: &mut Vec<u32>) {
+            std::mem::swap(&mut self.0, target);
+        }
+        fn absorb(&mut self, newer: Self) -> Result<(), Self> {
+            Err(newer)
+        }
+        fn bytes(&self) -> usize {
+            self.0.capacity() * 4
+        }
+    }
+
+    #[test]
+    fn the_oldest_edits_go_first_when_the_history_is_over_its_budget() {
+        let mut h = History::default();
+        // Each edit holds 1 000 numbers (4 000 bytes); room for 5.
+        h.set_budget(20_000);
+        let mut doc = vec![0u32; 1000];
+        for i in 1..=12 {
+            h.push(&mut doc, Set(vec![i; 1000]), None);
+            assert!(h.bytes() <= 20_000, "{} bytes after edit {i}", h.bytes());
+        }
+        assert_eq!(h.len_done(), 5);
+        assert_eq!(h.trimmed(), 7);
+        // The kept edits undo to the state after edit 7, the oldest reachable.
+        while h.undo(&mut doc) {}
+        assert_eq!(doc[0], 7);
+        h.go_to(&mut doc, 5);
+        assert_eq!(doc[0], 12);
+        // An edit holds the side it swaps back: growing the list to 10 000 numbers holds the
+        // old 1 000; undone, it holds the 10 000, which count until a new edit drops them.
+        h.push(&mut doc, Set(vec![99; 10_000]), None);
+        assert_eq!((h.len_done(), h.trimmed()), (5, 8));
+        assert!(h.undo(&mut doc));
+        assert_eq!(doc.len(), 1000);
+        assert!(h.bytes() >= 40_000);
+        assert!(h.redo(&mut doc));
+        assert!(h.bytes() <= 20_000);
+        // An edit larger than the budget is still kept (the newest always is): shrinking
+        // the list holds the 10 000 numbers.
+        h.push(&mut doc, Set(vec![5; 10]), None);
+        assert_eq!(h.len_done(), 1);
+        assert!(h.undo(&mut doc));
+        assert_eq!(doc.len(), 10_000);
     }
 }

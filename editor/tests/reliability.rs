@@ -1,4 +1,6 @@
-//! Crash recovery with a real process (issue #15 D4): the `tilesmith` binary runs the
+//! Reliability (issue #15): crash recovery, autosave warnings, bounded histories.
+//!
+//! Crash recovery with a real process (D4): the `tilesmith` binary runs the
 //! editor's frame loop without a window (`--headless-edits`, `TilesmithApp::run_headless`:
 //! the same `TilesmithApp::frame` as the window, with autosave in the platform data folder,
 //! here a temporary `XDG_DATA_HOME`), makes one-cell edits 200 ms apart, and is killed with
@@ -180,4 +182,47 @@ fn autosave_is_debounced_and_a_failing_one_warns_until_a_copy_is_written() {
     assert!(!st.dirty());
     assert!(st.autosave.as_ref().unwrap().find(None).is_none());
     assert_eq!(st.autosave_tick(at(9000)), None);
+}
+
+#[test]
+fn the_play_pane_says_when_the_history_was_trimmed_and_restart_still_works() {
+    use tilesmith_editor::state::PlayAction;
+    use tilesmith_engine::Input;
+    // D3's rule: every tick adds 1 to `a` on every field, so every tick changes 96 fields.
+    let mut doc = level();
+    doc["pre"] = json!([{"situation": "any", "direction": "east",
+        "original": [{"token": "*"}], "result": [{"token": "0", "values": {"a": 1}}]}]);
+    let mut st = EditorState::new(tilesmith_editor::kinds::open_doc(&doc).unwrap());
+    st.apply(PlayAction::Start);
+    let start_hash = st.doc.play().unwrap().game.state_hash();
+    // Room for about 10 ticks.
+    st.doc
+        .play_mut()
+        .unwrap()
+        .game
+        .set_history_budget(10 * (96 * 12 + 512));
+    assert_eq!(st.doc.play().unwrap().trimmed_note(), None);
+    for _ in 0..30 {
+        st.apply(PlayAction::Step(Some(Input::Wait)));
+    }
+    let p = st.doc.play().unwrap();
+    assert_eq!(p.steps(), 30);
+    let trimmed = p.game.history_trimmed();
+    assert!((15..30).contains(&trimmed), "trimmed {trimmed}");
+    let note = p.trimmed_note().unwrap();
+    assert!(
+        note.contains(&format!("oldest {trimmed} steps dropped")),
+        "{note}"
+    );
+    // Step back stops at the oldest kept step.
+    for _ in 0..40 {
+        st.apply(PlayAction::Back);
+    }
+    assert_eq!(st.doc.play().unwrap().steps(), trimmed);
+    // The game's own restart input returns to the start.
+    st.apply(PlayAction::Step(Some(Input::Restart)));
+    let p = st.doc.play().unwrap();
+    assert_eq!(p.steps(), 0);
+    assert_eq!(p.game.state_hash(), start_hash);
+    assert_eq!(p.trimmed_note(), None);
 }
