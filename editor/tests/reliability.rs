@@ -226,3 +226,69 @@ fn the_play_pane_says_when_the_history_was_trimmed_and_restart_still_works() {
     assert_eq!(p.game.state_hash(), start_hash);
     assert_eq!(p.trimmed_note(), None);
 }
+
+/// A boulder level with members the loader does not understand (issue #15 D9).
+fn level_with_unknown_members() -> Value {
+    let mut doc = level();
+    doc["map"][2][3] = json!({"token": "mud", "note": "dig here"});
+    doc["pre"] = json!([{"situation": "left", "sparsity": 4, "direction": "east",
+        "original": [{"token": "mud", "comment": "soft"}],
+        "result": [{"token": "path", "why": 2}]}]);
+    doc
+}
+
+#[test]
+fn unknown_members_are_warned_about_in_check_and_the_problems_list_and_saved_back() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("kept.json");
+    let doc = level_with_unknown_members();
+    std::fs::write(&file, doc.to_string()).unwrap();
+    // `tilesmith check`: warnings only, exit 0, each located.
+    let out = Command::new(env!("CARGO_BIN_EXE_tilesmith"))
+        .arg("check")
+        .arg(&file)
+        .output()
+        .unwrap();
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(out.status.success(), "{text}");
+    for want in [
+        "unknown member \"note\" of a field",
+        "unknown member \"comment\" of a rule block",
+        "unknown member \"why\" of a rule block",
+        "\"sparsity\" only matters with situation \"rare\"",
+    ] {
+        assert!(text.contains(want), "check does not say {want}: {text}");
+    }
+    // The editor's problems list says the same.
+    let mut st = EditorState::new(tilesmith_editor::kinds::open_doc(&level()).unwrap());
+    st.apply(Action::OpenPath(file.clone()));
+    st.refresh();
+    let paths: Vec<String> = st.problems.iter().map(|p| p.path.to_string()).collect();
+    for want in [
+        "$.map[2][3].note",
+        "$.pre[0].original[0].comment",
+        "$.pre[0].result[0].why",
+        "$.pre[0].sparsity",
+    ] {
+        assert!(paths.iter().any(|p| p == want), "{want} not in {paths:?}");
+    }
+    // An edit elsewhere and a save write every member back.
+    st.selection = Some(tilesmith_editor::tools::CellRect::span(
+        tilesmith_engine::Pos::new(1, 1),
+        tilesmith_engine::Pos::new(1, 1),
+    ));
+    st.apply(tilesmith_editor::state::MapAction::DeleteSelection);
+    st.apply(Action::Save);
+    assert!(!st.dirty(), "{}", st.status);
+    let saved: Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    assert_eq!(saved["map"][2][3], doc["map"][2][3]);
+    assert_eq!(saved["pre"], doc["pre"]);
+    assert_ne!(
+        saved["map"][1][1], doc["map"][1][1],
+        "the edit is saved too"
+    );
+}
