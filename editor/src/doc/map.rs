@@ -113,15 +113,14 @@ impl<L: MapLevel, K: Undoable<Target = L>> Undoable for DocEdit<L, K> {
     /// The edit and the cells it holds (a cell counted by its size; a stack of baba
     /// objects by its inline part), a whole map or a whole level's map.
     fn bytes(&self) -> usize {
-        let cell = std::mem::size_of::<L::Cell>();
         std::mem::size_of::<Self>()
             + match self {
                 DocEdit::Cells { cells, .. } => {
                     cells.capacity() * std::mem::size_of::<(Pos, L::Cell)>()
                 }
-                DocEdit::Map { map, .. } => map.cells().len() * cell,
+                DocEdit::Map { map, .. } => std::mem::size_of_val(map.cells()),
                 DocEdit::Level { level, .. } => {
-                    std::mem::size_of::<L>() + level.map().cells().len() * cell
+                    std::mem::size_of::<L>() + std::mem::size_of_val(level.map().cells())
                 }
                 DocEdit::Kind(k) => k.bytes(),
             }
