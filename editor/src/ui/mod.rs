@@ -113,7 +113,7 @@ fn autosave_warning(ui: &mut Ui, st: &EditorState) {
     if let Some(e) = &st.autosave_error {
         ui.label(
             RichText::new(format!(
-                "⚠ Autosave failed ({e}): unsaved changes have no crash copy until it works \
+                "Autosave failed ({e}): unsaved changes have no crash copy until it works \
                  again. Save (Ctrl+S) keeps them."
             ))
             .color(ui.visuals().warn_fg_color)
