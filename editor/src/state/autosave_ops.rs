@@ -48,6 +48,13 @@ impl EditorState {
         }
     }
 
+    /// True while an autosave copy is queued or being written (its report not read yet).
+    pub fn autosave_busy(&self) -> bool {
+        self.autosave_worker
+            .as_ref()
+            .is_some_and(AutosaveWorker::busy)
+    }
+
     /// Hands a copy of the document to the worker (starting it if needed); without a
     /// worker thread the copy is written here.
     fn autosave_start(&mut self, now: Instant) {
