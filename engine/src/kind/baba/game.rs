@@ -47,6 +47,10 @@ pub struct ObjectView {
 /// older turns are dropped first, and `restart` still returns to the level's start.
 pub const HISTORY_OBJECTS: usize = 5_000_000;
 
+/// About the bytes one object copy takes in a kept state (the object and its share of the
+/// map's nodes): converts [`Game::set_history_budget`]'s bytes to object copies.
+pub const OBJECT_BYTES: usize = 48;
+
 /// The undo history always keeps at least this many turns.
 pub const MIN_HISTORY_TURNS: usize = 64;
 
@@ -518,6 +522,25 @@ impl Game for BabaGame {
 
     fn redo_len(&self) -> usize {
         self.history.len() - self.cursor
+    }
+
+    /// An estimate until the history is a journal: each kept state holds a copy of every
+    /// object (about [`OBJECT_BYTES`] each in its map).
+    fn history_bytes(&self) -> usize {
+        self.history
+            .iter()
+            .map(|s| std::mem::size_of::<State>() + s.objs.len() * OBJECT_BYTES)
+            .sum()
+    }
+
+    /// The byte budget as a number of object copies ([`OBJECT_BYTES`] each); at least
+    /// [`MIN_HISTORY_TURNS`] turns are always kept.
+    fn set_history_budget(&mut self, bytes: usize) {
+        BabaGame::set_history_budget(self, bytes / OBJECT_BYTES);
+    }
+
+    fn history_trimmed(&self) -> u64 {
+        self.dropped as u64
     }
 
     fn status(&self) -> Status {
