@@ -145,7 +145,7 @@ fn hsv(c: Color32) -> (f32, f32, f32) {
 /// What issue #11 says each figure's colour is, as a test on its dominant colour.
 fn colour_as_described(name: &str, c: Color32) -> bool {
     let (h, s, v) = hsv(c);
-    let red = h < 12.0 || h > 345.0;
+    let red = !(12.0..=345.0).contains(&h);
     let green = (90.0..150.0).contains(&h) && s > 0.3;
     match name {
         "baba" => c.r().min(c.g()).min(c.b()) > 220, // white
@@ -290,7 +290,7 @@ fn belt_chevrons_point_the_way_the_belt_faces() {
         let (fx, fy) = unit(d);
         let pic = draw("belt", d, 64.0);
         let (mut on, mut beside) = (Vec::new(), Vec::new());
-        for (x, y, c) in pic.pixels().filter(|p| yellow(p.2)) {
+        for (x, y, _) in pic.pixels().filter(|p| yellow(p.2)) {
             let (u, v) = (x * fx + y * fy, (x * fy - y * fx).abs());
             if v < 0.04 {
                 on.push(u);

@@ -441,7 +441,7 @@ fn ornament(m: &mut Mesh, pen: &Pen, name: &str) {
             let c = at(0.5, 0.54);
             let p = |k: usize| {
                 let a = -std::f32::consts::FRAC_PI_2 + k as f32 * std::f32::consts::PI / 5.0;
-                let rad = pen.len(if k % 2 == 0 { 0.42 } else { 0.17 });
+                let rad = pen.len(if k.is_multiple_of(2) { 0.42 } else { 0.17 });
                 c + vec2(a.cos(), a.sin()) * rad
             };
             for k in 0..10 {
