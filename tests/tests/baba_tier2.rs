@@ -155,7 +155,7 @@ fn letters_are_in_the_palette_as_their_own_class() {
 fn the_level_is_stop_implicitly_and_the_edge_blocks_regardless() {
     let g = game("B .", &[YOU]);
     assert_eq!(g.level_prop_count(Prop::Stop), 1);
-    // LEVEL IS STOP has no effect inside the level [L6030]: negating it leaves the edge solid.
+    // LEVEL IS STOP has no effect inside the level [L6034]: negating it leaves the edge solid.
     let g2 = game(". Bv", &[YOU, "level is not stop"]);
     assert_eq!(g2.level_prop_count(Prop::Stop), 0);
     check(". Bv", &[YOU, "level is not stop"], "R", ". B>", true);
@@ -163,7 +163,7 @@ fn the_level_is_stop_implicitly_and_the_edge_blocks_regardless() {
 
 #[test]
 fn a_win_level_is_cleared_when_a_you_object_overlaps_it() {
-    // [L6028]: a YOU tile overlapping a WIN level clears it; every object overlaps the level.
+    // [L6032]: a YOU tile overlapping a WIN level clears it; every object overlaps the level.
     let mut g = game("B .", &[YOU, "level is win"]);
     assert_eq!(g.status(), Status::Running, "never won at turn 0");
     play(&mut g, ".");
@@ -190,7 +190,7 @@ fn a_you_level_wins_on_a_win_object_and_keeps_the_game_alive() {
 
 #[test]
 fn a_defeat_level_destroys_the_you_objects() {
-    // [L6036]: YOU tiles overlapping a DEFEAT level are destroyed; the level survives.
+    // [L6054]: YOU tiles overlapping a DEFEAT level are destroyed; the level survives.
     let mut g = game("B K", &[YOU, "level is defeat"]);
     play(&mut g, ".");
     assert_eq!(show(&g, false), ". K");
@@ -199,7 +199,7 @@ fn a_defeat_level_destroys_the_you_objects() {
 
 #[test]
 fn destroying_the_level_destroys_every_object_without_has() {
-    // [L6026, L6022]: a YOU level overlapping a DEFEAT tile is destroyed, i.e. every object.
+    // [L6028, L6020]: a YOU level overlapping a DEFEAT tile is destroyed, i.e. every object.
     let mut g = game(
         "S K B",
         &["level is you", "skull is defeat", "baba has rock"],
@@ -237,11 +237,11 @@ fn sink_and_weak_levels_are_destroyed_by_any_overlapping_object() {
 
 #[test]
 fn hot_melt_and_open_shut_levels() {
-    // [L6038]: a HOT level destroys the MELT objects overlapping it.
+    // [L6056]: a HOT level destroys the MELT objects overlapping it.
     check("B K", &["level is hot", "baba is melt"], ".", ". K", false);
-    // [L6040]: a MELT level overlapping a HOT tile is destroyed.
+    // [L6060]: a MELT level overlapping a HOT tile is destroyed.
     check("L K", &["level is melt", "lava is hot"], ".", ". .", false);
-    // [L6046]: an OPEN level overlapping a SHUT tile is destroyed.
+    // [L6068]: an OPEN level overlapping a SHUT tile is destroyed.
     check("D K", &["level is open", "door is shut"], ".", ". .", false);
 }
 
@@ -260,7 +260,7 @@ fn bonus_and_done_levels() {
 
 #[test]
 fn level_conditions_look_at_the_whole_level() {
-    // LEVEL ON B: at least one B anywhere in the level [L3500].
+    // LEVEL ON B: at least one B anywhere in the level [L3483–L3485].
     let mut g = game("B . .", &[YOU, "level on keke is win"]);
     play(&mut g, ".");
     assert_eq!(g.status(), Status::Running);
@@ -274,7 +274,7 @@ fn level_conditions_look_at_the_whole_level() {
     let mut g = game("B K K", &[YOU, "level on keke and keke is win"]);
     play(&mut g, ".");
     assert!(won(&g));
-    // NEAR reads the same as ON for the level [L3552].
+    // NEAR reads the same as ON for the level [L3551–L3553].
     let mut g = game("B . K", &[YOU, "level near keke is win"]);
     play(&mut g, ".");
     assert!(won(&g));

@@ -5,7 +5,7 @@
 //! [L6022–L6126] and the real game's `levelblock` (the order below is this engine's, the same
 //! as the objects' step 13, §4.2):
 //!
-//! * **destroying the level** destroys every object in it [L6022] (without HAS; a SAFE level
+//! * **destroying the level** destroys every object in it [L6020] (without HAS; a SAFE level
 //!   is not destroyed [L5342]);
 //! * SINK or WEAK level: destroyed when any object overlaps it; a SAFE SINK level destroys the
 //!   objects instead;
