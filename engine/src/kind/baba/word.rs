@@ -227,13 +227,13 @@ word_enum! {
         /// Tier 2 cosmetic colour.
         Brown = "brown",
         /// Tier 2 LOCKED (RIGHT): the object cannot change position to the right; its facing
-        /// still turns (§5.1 step 2, §5.13). Spelled LOCKEDRIGHT [L5406].
+        /// still turns (§5.1 step 2, §5.13). Spelled LOCKEDRIGHT \[L5406\].
         LockedRight = "lockedright",
-        /// Tier 2 LOCKED (UP), spelled LOCKEDUP [L5408].
+        /// Tier 2 LOCKED (UP), spelled LOCKEDUP \[L5408\].
         LockedUp = "lockedup",
-        /// Tier 2 LOCKED (LEFT), spelled LOCKEDLEFT [L5410].
+        /// Tier 2 LOCKED (LEFT), spelled LOCKEDLEFT \[L5410\].
         LockedLeft = "lockedleft",
-        /// Tier 2 LOCKED (DOWN), spelled LOCKEDDOWN [L5404].
+        /// Tier 2 LOCKED (DOWN), spelled LOCKEDDOWN \[L5404\].
         LockedDown = "lockeddown",
         /// Tier 2 WORD: the object acts in rules as the noun text of its own name; text is
         /// exempt (§5.13 [L4972–L4974]).
@@ -321,7 +321,7 @@ impl Prop {
     }
 }
 
-/// The letter tiles (Tier 2, spec §3.1 [L776]): A–Z, 0–9, ♯ (`sharp`) and ♭ (`flat`). Their
+/// The letter tiles (Tier 2, spec §3.1 \[L776\]): A–Z, 0–9, ♯ (`sharp`) and ♭ (`flat`). Their
 /// text tokens are `text_a` … `text_z`, `text_0` … `text_9`, `text_sharp`, `text_flat`.
 pub const LETTERS: &[&str] = &[
     "a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l", "m", "n", "o", "p", "q", "r", "s",
