@@ -25,6 +25,7 @@ pub fn class_color(c: WordClass) -> Color32 {
         WordClass::Noun => Color32::from_rgb(235, 90, 160),
         WordClass::Operator => Color32::from_rgb(240, 240, 240),
         WordClass::Property => Color32::from_rgb(240, 180, 50),
+        WordClass::Letter => Color32::from_rgb(200, 200, 210),
     }
 }
 

@@ -136,11 +136,12 @@ pub fn palette_ui(ui: &mut Ui, d: &BabaDoc, ps: &mut BabaPanelState, out: &mut V
     let shown = |token: &str| filter.is_empty() || token.contains(&filter);
     entry(ui, d, None, out);
     let entries = palette();
-    let groups: [(&str, Option<WordClass>); 4] = [
+    let groups: [(&str, Option<WordClass>); 5] = [
         ("Objects", None),
         ("Text: nouns", Some(WordClass::Noun)),
         ("Text: operators", Some(WordClass::Operator)),
         ("Text: properties", Some(WordClass::Property)),
+        ("Text: letters", Some(WordClass::Letter)),
     ];
     for (title, class) in groups {
         let items: Vec<Kind> = entries

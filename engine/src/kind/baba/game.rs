@@ -83,6 +83,8 @@ pub struct BabaGame {
     start: Option<Box<State>>,
     /// Object copies the history may hold (see [`HISTORY_OBJECTS`]).
     history_budget: usize,
+    /// Tier 2: the level was destroyed in this turn's step 13, so it cannot win in step 14.
+    pub(super) level_destroyed: bool,
 }
 
 impl BabaGame {
@@ -134,6 +136,7 @@ impl BabaGame {
             dropped: 0,
             start: None,
             history_budget: HISTORY_OBJECTS,
+            level_destroyed: false,
         };
         let kinds: Vec<Kind> = g.st.objs.values().map(|o| o.kind).collect();
         for k in kinds {
@@ -337,16 +340,27 @@ impl BabaGame {
             height: self.height,
         };
         self.cur = refresh(&world, &self.extra);
+        if self.cur.infinite {
+            // §3.7 infinite-loop guard (Tier 2 WORD): every object vanishes.
+            let ids: Vec<ObjId> = self.st.objs.keys().copied().collect();
+            for id in ids {
+                self.remove_obj(id);
+            }
+            self.refresh();
+        }
     }
 
     /// Won when a YOU object is WIN (or Tier 2 END) or overlaps such an object (same cell and
     /// float, §5.11, §5.13);
     /// lost when nothing is YOU; running otherwise. `allow_win` is false at turn 0.
     pub(super) fn compute_status(&self, allow_win: bool) -> Status {
-        let mut any_you = false;
+        let mut any_you = self.level_is_you();
+        let (mut empty_you, mut empty_win) = (false, false);
         if !self.cur.empty_rules.is_empty() {
             for (pos, _) in self.level.map.iter() {
                 let d = self.empty_at(pos);
+                empty_you |= d.has(Prop::You);
+                empty_win |= d.has(Prop::Win);
                 if d.has(Prop::You) {
                     any_you = true;
                     if allow_win && d.has(Prop::Win) {
@@ -354,6 +368,10 @@ impl BabaGame {
                     }
                 }
             }
+        }
+        // Tier 2: the level itself (level_thing.rs).
+        if allow_win && self.level_wins(empty_you, empty_win) {
+            return Status::won(1);
         }
         for (&id, o) in &self.st.objs {
             if !self.has(id, Prop::You) {
