@@ -328,6 +328,14 @@ impl Board {
         pos.y * self.width + pos.x
     }
 
+    /// Column and row of row-major index `i`, by 32-bit division (a map has fewer than 2^32
+    /// fields; the 64-bit division is several times slower and runs on every write).
+    #[inline]
+    fn xy(&self, i: usize) -> (usize, usize) {
+        let (i, w) = (i as u32, self.width as u32);
+        ((i % w) as usize, (i / w) as usize)
+    }
+
     /// Position of row-major index `i`.
     pub fn pos(&self, i: usize) -> Pos {
         Pos::new(i % self.width, i / self.width)
@@ -553,7 +561,7 @@ impl Board {
         if old == t {
             return;
         }
-        let (x, y) = (i % self.width, i / self.width);
+        let (x, y) = self.xy(i);
         self.rows.move_token(y, old, t);
         self.cols.move_token(x, old, t);
         self.counts[old as usize] -= 1;
@@ -575,7 +583,7 @@ impl Board {
             }
         }
         if (old == 0) != (v == 0) {
-            let (x, y) = (i % self.width, i / self.width);
+            let (x, y) = self.xy(i);
             let up = v != 0;
             self.rows.flip_value(y, k, up);
             self.cols.flip_value(x, k, up);
@@ -682,11 +690,13 @@ impl Board {
     /// first changed (fields changed and changed back are left out). The result is allocated
     /// to its exact length; the journal's buffer is kept for the next tick.
     pub fn end_tick(&mut self) -> Vec<Saved> {
-        let capacity = self.journal.capacity();
-        let mut journal = std::mem::replace(&mut self.journal, Vec::with_capacity(capacity));
+        // The next tick's journal starts with room for as many entries as this tick wrote (not
+        // the largest capacity ever reached: the first tick after a load resets every field).
+        let used = self.journal.len();
+        let mut journal = std::mem::replace(&mut self.journal, Vec::with_capacity(used));
         journal.retain(|s| !self.holds(s.index as usize, s.field, s.old));
         // Shrinking gives the unused tail back without copying the entries (a large block is
-        // shrunk in place); the next tick's journal starts at this tick's capacity.
+        // shrunk in place).
         journal.shrink_to_fit();
         journal
     }

@@ -221,20 +221,29 @@ impl BoulderGame {
             let Some(d) = Dir::from_value(b.val(i, ValueKey::Direction)) else {
                 continue;
             };
+            // The neighbours of `i` by index arithmetic, from its column and row found once.
+            let (w, h) = (b.width(), b.height());
+            let (x, y) = (i % w, i / w);
+            let next = |c: Dir| match c {
+                Dir::Right => (x + 1 < w).then(|| i + 1),
+                Dir::Up => (y > 0).then(|| i - w),
+                Dir::Left => (x > 0).then(|| i - 1),
+                Dir::Down => (y + 1 < h).then(|| i + w),
+            };
             let options: &[Dir] = match t {
                 Token::Swapling => &[d, d.reverse()],
                 Token::Xling => &[d.turn_right(), d, d.turn_left(), d.reverse()],
                 _ => &[d.turn_left(), d, d.turn_right(), d.reverse()],
             };
             if t == Token::Swapling {
-                let ahead = self.neighbour(i, d).map(|j| self.board.token(j));
+                let ahead = next(d).map(|j| self.board.token(j));
                 if !matches!(ahead, Some(Token::Path | Token::Me)) {
                     self.board
                         .set_val(i, ValueKey::Direction, d.reverse().value());
                 }
             }
             for &c in options {
-                let Some(j) = self.neighbour(i, c) else {
+                let Some(j) = next(c) else {
                     continue;
                 };
                 match self.board.token(j) {
