@@ -92,26 +92,24 @@ pub fn cell_index(objs: &BTreeMap<ObjId, Obj>) -> CellIndex {
     m
 }
 
-/// The text tiles among `objs`, with their stack index (ascending ID within the cell).
+/// The text tiles among `objs`, with their stack index (ascending ID within the cell), in
+/// reading order (row, column, stack index). Only the text objects are looked at.
 pub fn text_tiles(objs: &BTreeMap<ObjId, Obj>, index: &CellIndex) -> Vec<TextTile> {
-    let mut v = Vec::new();
-    let mut cells: Vec<(&Pos, &Vec<ObjId>)> = index.iter().collect();
-    cells.sort_by_key(|(p, _)| (p.y, p.x));
-    for (pos, ids) in cells {
-        for (layer, id) in ids.iter().enumerate() {
-            if let Some(Obj {
-                kind: Kind::Text(word),
-                ..
-            }) = objs.get(id)
-            {
-                v.push(TextTile {
-                    pos: *pos,
+    let mut v: Vec<TextTile> = objs
+        .iter()
+        .filter_map(|(id, o)| match o.kind {
+            Kind::Text(word) => {
+                let layer = index.get(&o.pos())?.iter().position(|x| x == id)?;
+                Some(TextTile {
+                    pos: o.pos(),
                     layer,
-                    word: *word,
-                });
+                    word,
+                })
             }
-        }
-    }
+            Kind::Entity(_) => None,
+        })
+        .collect();
+    v.sort_by_key(|t| (t.pos.y, t.pos.x, t.layer));
     v
 }
 
@@ -135,15 +133,30 @@ pub fn implicit_rules() -> Vec<Rule> {
 /// Rebuilds the rules from the text and evaluates them for every object (§3.7). `extra` are
 /// rules that hold as if formed by text outside the map.
 pub fn refresh(world: &World, extra: &[Rule]) -> Refresh {
-    let index = cell_index(world.objs);
-    let formed = form_rules(world.width, world.height, &text_tiles(world.objs, &index));
-    let mut rules: Vec<&Rule> = formed.iter().map(|f| &f.rule).collect();
+    refresh_indexed(world, &cell_index(world.objs), extra)
+}
+
+/// [`refresh`] with the cell index of `world.objs` given (a running game keeps one).
+pub fn refresh_indexed(world: &World, index: &CellIndex, extra: &[Rule]) -> Refresh {
+    let formed = form_rules(world.width, world.height, &text_tiles(world.objs, index));
     let implicit = implicit_rules();
-    rules.extend(extra.iter());
-    rules.extend(implicit.iter());
+    let rules = active_rules(&formed, extra, &implicit);
     let mut derived = FxHashMap::default();
+    derived.reserve(world.objs.len());
+    // Without conditions, what the rules give an object depends on its kind only (`derive`),
+    // so each kind is evaluated once.
+    let conditional = rules.iter().any(|r| !r.conditions.is_empty());
+    let mut by_kind: FxHashMap<Kind, Derived> = FxHashMap::default();
     for (&id, o) in world.objs {
-        derived.insert(id, derive(world, &index, id, o, &rules));
+        let d = if conditional {
+            derive(world, index, id, o, &rules)
+        } else {
+            by_kind
+                .entry(o.kind)
+                .or_insert_with(|| derive(world, index, id, o, &rules))
+                .clone()
+        };
+        derived.insert(id, d);
     }
     let empty_rules = rules
         .iter()
@@ -155,6 +168,19 @@ pub fn refresh(world: &World, extra: &[Rule]) -> Refresh {
         derived,
         empty_rules,
     }
+}
+
+/// Every rule in force, in evaluation order: the formed rules (board order), then `extra`,
+/// then the implicit rules.
+pub fn active_rules<'a>(
+    formed: &'a [FormedRule],
+    extra: &'a [Rule],
+    implicit: &'a [Rule],
+) -> Vec<&'a Rule> {
+    let mut rules: Vec<&Rule> = formed.iter().map(|f| &f.rule).collect();
+    rules.extend(extra.iter());
+    rules.extend(implicit.iter());
+    rules
 }
 
 /// What the EMPTY rules give the virtual EMPTY tile of the object-free cell `pos` (Tier 2,
@@ -226,7 +252,10 @@ pub fn subject_covers(noun: Noun, negated: bool, kind: Kind) -> bool {
     }
 }
 
-fn derive(world: &World, index: &CellIndex, id: ObjId, o: &Obj, rules: &[&Rule]) -> Derived {
+/// What `rules` give object `id` (§3.7). Reads the map only through the rules' conditions: with
+/// no condition the result depends on `o.kind` alone, which [`refresh_indexed`] and the game's
+/// incremental refresh rely on.
+pub fn derive(world: &World, index: &CellIndex, id: ObjId, o: &Obj, rules: &[&Rule]) -> Derived {
     let mut pos_counts: Vec<(Verb, Word, u32)> = Vec::new();
     let mut negs: Vec<(Verb, Word)> = Vec::new();
     for r in rules {
