@@ -213,7 +213,8 @@ fn keke_level(ascii: &str, solution: &str) -> Option<(BabaLevel, Vec<Input>)> {
 /// Every distinct Keke level with a solution (`../shared/corpus/baba/keke/`, all sets; a
 /// level repeated in several sets counts once), with its number of objects.
 fn keke_levels() -> Vec<(BabaGame, Vec<Input>, usize)> {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus/baba/keke");
+    let dir =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus/baba/keke");
     let mut seen = std::collections::BTreeSet::new();
     let mut out = Vec::new();
     for set in ["demo", "full_biy", "search_biy", "test", "user_milk_biy"] {

@@ -30,12 +30,14 @@ const CASES: u64 = 300;
 /// Actions per level.
 const ACTIONS: usize = 40;
 
-const NOUNS: &[&str] = &["baba", "keke", "rock", "wall", "flag", "text", "all", "empty"];
+const NOUNS: &[&str] = &[
+    "baba", "keke", "rock", "wall", "flag", "text", "all", "empty",
+];
 const OBJECT_NOUNS: &[&str] = &["baba", "keke", "rock", "wall", "flag"];
 const PROPS: &[&str] = &[
-    "you", "push", "stop", "move", "win", "defeat", "sink", "hot", "melt", "shift", "pull",
-    "weak", "float", "tele", "swap", "up", "down", "left", "right", "fall", "more", "safe",
-    "still", "sleep", "phantom", "bonus", "end", "done", "open", "shut",
+    "you", "push", "stop", "move", "win", "defeat", "sink", "hot", "melt", "shift", "pull", "weak",
+    "float", "tele", "swap", "up", "down", "left", "right", "fall", "more", "safe", "still",
+    "sleep", "phantom", "bonus", "end", "done", "open", "shut",
 ];
 const VERBS: &[&str] = &["is", "is", "is", "has", "make", "eat", "fear", "follow"];
 
@@ -106,7 +108,11 @@ impl Gen {
         // BABA IS YOU most of the time, so that inputs move something.
         let mut sentences: Vec<Vec<String>> = Vec::new();
         if self.below(5) != 0 {
-            sentences.push(vec!["text_baba".into(), "text_is".into(), "text_you".into()]);
+            sentences.push(vec![
+                "text_baba".into(),
+                "text_is".into(),
+                "text_you".into(),
+            ]);
         }
         for _ in 0..1 + self.below(4) {
             sentences.push(self.sentence());
@@ -292,7 +298,10 @@ fn undo_and_redo_restore_every_turn_exactly() {
         let last = states.len() - 1;
         for k in (0..last).rev() {
             assert!(g.undo(), "level {seed}: undo to turn {k}");
-            assert!(states[k] == snapshot(&g), "level {seed}: undo to turn {k} differs");
+            assert!(
+                states[k] == snapshot(&g),
+                "level {seed}: undo to turn {k} differs"
+            );
         }
         assert!(!g.undo(), "level {seed}: nothing before turn 0");
         for (k, s) in states.iter().enumerate().skip(1) {

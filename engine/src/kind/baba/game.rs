@@ -109,49 +109,45 @@ impl Holders {
         }
     }
 
-    /// Every list `d` puts `id` in.
-    fn lists<'a>(&'a mut self, d: &Derived) -> Vec<&'a mut Vec<ObjId>> {
-        let mut want_props = [false; Prop::COUNT];
-        for (k, &c) in d.props.iter().enumerate() {
-            want_props[k] = c > 0;
+    /// Calls `f` on every list `d` puts its object in.
+    fn each_list(&mut self, d: &Derived, mut f: impl FnMut(&mut Vec<ObjId>)) {
+        for (l, &c) in self.props.iter_mut().zip(d.props.iter()) {
+            if c > 0 {
+                f(l);
+            }
         }
-        let mut want_verbs = vec![false; Verb::ALL.len()];
+        let mut done = [false; Verb::ALL.len()];
         for (v, _, _) in &d.others {
-            if let Some(w) = want_verbs.get_mut(*v as usize) {
-                *w = true;
+            let k = *v as usize;
+            if done.get(k).copied().unwrap_or(false) {
+                continue;
             }
-        }
-        let mut out: Vec<&mut Vec<ObjId>> = Vec::new();
-        for (k, l) in self.props.iter_mut().enumerate() {
-            if want_props[k] {
-                out.push(l);
+            if let Some(x) = done.get_mut(k) {
+                *x = true;
             }
-        }
-        for (k, l) in self.verbs.iter_mut().enumerate() {
-            if want_verbs[k] {
-                out.push(l);
+            if let Some(l) = self.verbs.get_mut(k) {
+                f(l);
             }
         }
         if d.vanish {
-            out.push(&mut self.vanish);
+            f(&mut self.vanish);
         }
-        out
     }
 
     fn add(&mut self, id: ObjId, d: &Derived) {
-        for l in self.lists(d) {
+        self.each_list(d, |l| {
             if let Err(k) = l.binary_search(&id) {
                 l.insert(k, id);
             }
-        }
+        });
     }
 
     fn remove(&mut self, id: ObjId, d: &Derived) {
-        for l in self.lists(d) {
+        self.each_list(d, |l| {
             if let Ok(k) = l.binary_search(&id) {
                 l.remove(k);
             }
-        }
+        });
     }
 }
 
@@ -169,6 +165,8 @@ pub struct BabaGame {
     pub(super) cur: Refresh,
     /// The objects of each cell, ascending ID (kept by [`BabaGame::set_obj`]).
     pub(super) index: FxHashMap<Pos, Vec<ObjId>>,
+    /// The number of text objects in each cell that holds any.
+    text_at: FxHashMap<Pos, u32>,
     /// What changed since the last refresh.
     dirty: Dirty,
     /// The holders of each property and verb at the last refresh.
@@ -189,7 +187,7 @@ pub struct BabaGame {
     /// objects, which changes no object's properties unless a rule has a condition (FALL
     /// uses this to skip refreshes, §5.13).
     pub(super) edits: u64,
-    history: Vec<Patch>,
+    history: std::collections::VecDeque<Patch>,
     /// The summed [`Patch::cost`] of `history`.
     history_cost: usize,
     cursor: usize,
@@ -242,6 +240,7 @@ impl BabaGame {
             height,
             extra: Vec::new(),
             cur: Refresh::default(),
+            text_at: FxHashMap::default(),
             dirty: Dirty::default(),
             holders: Holders::new(),
             conditional: false,
@@ -250,7 +249,7 @@ impl BabaGame {
             log: Vec::new(),
             edits: 0,
             index: FxHashMap::default(),
-            history: Vec::new(),
+            history: std::collections::VecDeque::new(),
             history_cost: 0,
             cursor: 0,
             dropped: 0,
@@ -281,6 +280,10 @@ impl BabaGame {
     /// Rebuilds the cell index from the objects, and has the next refresh re-read everything.
     fn rebuild_index(&mut self) {
         self.index = super::eval::cell_index(&self.st.objs);
+        self.text_at.clear();
+        for o in self.st.objs.values().filter(|o| o.kind.is_text()) {
+            *self.text_at.entry(o.pos()).or_default() += 1;
+        }
         self.dirty.any = true;
         self.dirty.text = true;
         self.capped = false;
@@ -288,10 +291,7 @@ impl BabaGame {
 
     /// True when cell `pos` holds a text object.
     fn holds_text(&self, pos: Pos) -> bool {
-        self.index.get(&pos).is_some_and(|ids| {
-            ids.iter()
-                .any(|id| self.st.objs.get(id).is_some_and(|o| o.kind.is_text()))
-        })
+        !self.text_at.is_empty() && self.text_at.contains_key(&pos)
     }
 
     /// Sets object `id` to `new` (`None`: removes it) and returns its previous value. Every
@@ -327,6 +327,19 @@ impl BabaGame {
             }
         }
         let is_text = old.or(new).is_some_and(|o| o.kind.is_text());
+        if is_text {
+            if let Some(p) = from
+                && let Some(n) = self.text_at.get_mut(&p)
+            {
+                *n -= 1;
+                if *n == 0 {
+                    self.text_at.remove(&p);
+                }
+            }
+            if let Some(p) = to {
+                *self.text_at.entry(p).or_default() += 1;
+            }
+        }
         match (old, new) {
             (None, Some(_)) => {
                 self.edits += 1;
@@ -578,6 +591,9 @@ impl BabaGame {
             self.full_refresh();
             return;
         }
+        if dirty.added.is_empty() && dirty.removed.is_empty() {
+            return;
+        }
         let world = World {
             objs: &self.st.objs,
             width: self.width,
@@ -625,9 +641,7 @@ impl BabaGame {
         let mut holders = Holders::new();
         for &id in self.st.objs.keys() {
             if let Some(d) = self.cur.derived.get(&id) {
-                for l in holders.lists(d) {
-                    l.push(id);
-                }
+                holders.each_list(d, |l| l.push(id));
             }
         }
         self.holders = holders;
@@ -709,7 +723,7 @@ impl BabaGame {
             seen: (seen != self.st.seen).then_some(seen),
         };
         self.history_cost += patch.cost();
-        self.history.push(patch);
+        self.history.push_back(patch);
         self.cursor += 1;
         // Keep at most `history_budget` object copies (and at least 64 turns), dropping the
         // oldest turns first.

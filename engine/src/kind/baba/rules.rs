@@ -400,33 +400,55 @@ pub fn form_rules(width: usize, height: usize, texts: &[TextTile]) -> Vec<Formed
     if width == 0 || height == 0 {
         return Vec::new();
     }
-    let mut cells: Vec<Vec<TextTile>> = vec![Vec::new(); width * height];
-    for t in texts {
-        if t.pos.x < width && t.pos.y < height {
-            cells[t.pos.y * width + t.pos.x].push(*t);
+    // Only the cells holding text are looked at (not every cell of the map): each cell's
+    // tiles in the order given, then the runs of consecutive text cells along each row (rows
+    // top to bottom) and down each column (columns left to right), as a scan of every line
+    // would find them.
+    let mut sorted: Vec<TextTile> = texts
+        .iter()
+        .filter(|t| t.pos.x < width && t.pos.y < height)
+        .copied()
+        .collect();
+    sorted.sort_by_key(|t| (t.pos.y, t.pos.x));
+    let mut cells: Vec<Vec<TextTile>> = Vec::new();
+    let mut at: Vec<Pos> = Vec::new();
+    for t in sorted {
+        match cells.last_mut() {
+            Some(c) if at.last() == Some(&t.pos) => c.push(t),
+            _ => {
+                cells.push(vec![t]);
+                at.push(t.pos);
+            }
         }
     }
     let mut out: Vec<FormedRule> = Vec::new();
     let mut seen = std::collections::HashSet::new();
-    let mut lines: Vec<(bool, Vec<usize>)> = Vec::new();
-    for y in 0..height {
-        lines.push((false, (0..width).map(|x| y * width + x).collect()));
-    }
-    for x in 0..width {
-        lines.push((true, (0..height).map(|y| y * width + x).collect()));
-    }
-    for (vertical, line) in lines {
-        let mut k = 0;
-        while k < line.len() {
-            if cells[line[k]].is_empty() {
-                k += 1;
-                continue;
+    let mut lines: Vec<(bool, Vec<Vec<usize>>)> = Vec::new();
+    let rows: Vec<usize> = (0..at.len()).collect();
+    let mut cols = rows.clone();
+    cols.sort_by_key(|&k| at.get(k).map(|p| (p.x, p.y)));
+    for (vertical, order) in [(false, rows), (true, cols)] {
+        let mut runs: Vec<Vec<usize>> = Vec::new();
+        let mut prev: Option<Pos> = None;
+        for k in order {
+            let Some(&p) = at.get(k) else { continue };
+            let next_to = prev.is_some_and(|q| {
+                if vertical {
+                    q.x == p.x && q.y + 1 == p.y
+                } else {
+                    q.y == p.y && q.x + 1 == p.x
+                }
+            });
+            match runs.last_mut() {
+                Some(r) if next_to => r.push(k),
+                _ => runs.push(vec![k]),
             }
-            let mut run = Vec::new();
-            while k < line.len() && !cells[line[k]].is_empty() {
-                run.push(line[k]);
-                k += 1;
-            }
+            prev = Some(p);
+        }
+        lines.push((vertical, runs));
+    }
+    for (vertical, runs) in lines {
+        for run in runs {
             if run.len() < 3 {
                 continue;
             }
