@@ -2,8 +2,11 @@
 //! WALL IS STOP, KEKE IS MOVE and FLAG IS WIN written on row 0, then a seeded mix of rocks
 //! (15 %), walls (10 %), kekes (2 %) and flags (1 %) with one baba in the middle. A turn moves
 //! baba (pushing rocks), moves every keke, and refreshes rules and properties. Also the time of
-//! `BabaGame::unused_text`, which the editor's play pane calls after every turn; and one turn
-//! of 3 200 falling rocks (reliability D5). Figures go to BENCHMARKS.md.
+//! `BabaGame::unused_text`, which the editor's play pane calls after every turn; a denser
+//! 100×100 map of about 5 000 objects (the spec's aim: under 2 ms a turn); one turn of 3 200
+//! falling rocks (reliability D5); and every Keke AI Competition solution
+//! (`../shared/corpus/baba/keke/`) replayed from the start, reported as turns per second for
+//! the comparison with Keke's own simulator. Figures go to BENCHMARKS.md.
 //!
 //! Run: `cargo bench -p tilesmith-engine --bench turn`.
 
