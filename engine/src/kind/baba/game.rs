@@ -2,7 +2,7 @@
 //!
 //! The state is the set of objects keyed by internal ID (ascending = processing order), the
 //! next free ID and the turn counter. Every change to an object goes through
-//! [`BabaGame::set_obj`], which keeps the cell index, journals the object's previous value and
+//! `BabaGame::set_obj`, which keeps the cell index, journals the object's previous value and
 //! notes what the next refresh must re-read. Undo keeps, per turn, the journal's backward diff
 //! (each changed object's value before the turn, IDs included), so undo and redo restore a turn
 //! exactly (§2, (C)) with memory proportional to what changed. The turn itself is in `turn.rs`.
