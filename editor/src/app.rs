@@ -3,6 +3,7 @@
 //! benchmark).
 
 use std::path::{Path, PathBuf};
+use std::process::ExitCode;
 use std::sync::mpsc::{Receiver, channel};
 use std::time::{Duration, Instant};
 
@@ -13,8 +14,6 @@ use crate::files::{Autosave, RfdDialogs, Settings, project_dirs};
 use crate::state::{Action, EditorState, Pending, PlayAction, default_level_file};
 use crate::ui::{self, UiState};
 
-/// How often the autosave copy is written while there are unsaved changes.
-pub const AUTOSAVE_EVERY: Duration = Duration::from_secs(30);
 /// How long the file must stay quiet after a change event before it is read.
 pub const WATCH_DEBOUNCE: Duration = Duration::from_millis(250);
 
@@ -48,7 +47,6 @@ pub struct TilesmithApp {
     /// Whether to watch the open file (off in tests unless asked).
     watching: bool,
     last_title: String,
-    last_autosave: Instant,
     bench: Option<Bench>,
     latched: Option<Input>,
     pending_latch_clear: Option<u64>,
@@ -72,7 +70,6 @@ impl TilesmithApp {
             watch: None,
             watching: false,
             last_title: String::new(),
-            last_autosave: Instant::now(),
             bench: None,
             latched: None,
             pending_latch_clear: None,
@@ -101,6 +98,39 @@ impl TilesmithApp {
         let mut app = Self::new(st);
         app.watching = true;
         app
+    }
+
+    /// Runs the editor as `tilesmith` does (settings and autosave in the platform
+    /// directories, `file` opened) but without a window: frames are drawn into a headless
+    /// egui context every 20 ms, and every `gap` one cell (row 1, from column 1 on) is
+    /// emptied as a Delete of a one-cell selection would, `edits` times, each announced on
+    /// stdout as `edit K` once applied. Then it idles, drawing frames (so autosave runs as in
+    /// the window), for at most a minute. The crash-recovery test (`editor/tests/
+    /// reliability.rs`) kills it with SIGKILL and opens the level again.
+    pub fn run_headless(file: PathBuf, edits: usize, gap: Duration) -> ExitCode {
+        use std::io::Write as _;
+        let mut app = Self::new_native(Some(file));
+        let ctx = egui::Context::default();
+        let start = Instant::now();
+        let mut done = 0;
+        while start.elapsed() < Duration::from_secs(60) {
+            let mut output = ctx.run_ui(egui::RawInput::default(), |ui| app.frame(ui));
+            // No renderer takes the textures: drop them as handled.
+            output.textures_delta.clear();
+            if done < edits && start.elapsed() >= gap * (done as u32 + 1) {
+                let (w, _) = app.state.map_size();
+                let inner = w.saturating_sub(2).max(1);
+                let p = tilesmith_engine::Pos::new(1 + done % inner, 1 + done / inner);
+                app.state.selection = Some(crate::tools::CellRect::span(p, p));
+                app.state.apply(crate::state::MapAction::DeleteSelection);
+                let mut out = std::io::stdout().lock();
+                let _ = writeln!(out, "edit {done}");
+                let _ = out.flush();
+                done += 1;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        ExitCode::SUCCESS
     }
 
     /// Starts watching the open file for changes on disk.
@@ -186,12 +216,10 @@ impl TilesmithApp {
             self.last_title = title;
         }
         self.poll_watch(&ctx);
-        if self.last_autosave.elapsed() >= AUTOSAVE_EVERY {
-            self.last_autosave = Instant::now();
-            self.state.apply(Action::Autosave);
-        }
-        if self.state.dirty() {
-            ctx.request_repaint_after(AUTOSAVE_EVERY);
+        // Autosave (debounced, written by a worker): the clock asks to be called again when
+        // the next copy is due, so an idle window still writes it.
+        if let Some(wait) = self.state.autosave_tick(Instant::now()) {
+            ctx.request_repaint_after(wait);
         }
         // Closing: ask first when there are unsaved changes.
         if ctx.input(|i| i.viewport().close_requested()) && !self.state.close_ok {

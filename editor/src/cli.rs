@@ -28,6 +28,10 @@ pub struct Args {
     /// mean frame time, and exit.
     #[arg(long, value_name = "N")]
     pub bench_frames: Option<u32>,
+    /// For the crash-recovery test: run the editor without a window on FILE, making N
+    /// one-cell edits (`TilesmithApp::run_headless`), then idle until killed.
+    #[arg(long, value_name = "N", hide = true, requires = "file")]
+    pub headless_edits: Option<usize>,
     #[command(subcommand)]
     pub command: Option<Command>,
 }

@@ -13,6 +13,13 @@ fn main() -> ExitCode {
     let args = cli::Args::parse();
     match args.command {
         Some(cmd) => cli::run_command(cmd),
-        None => cli::open_editor(args.file, args.bench_frames),
+        None => match (args.headless_edits, args.file) {
+            (Some(n), Some(file)) => tilesmith_editor::app::TilesmithApp::run_headless(
+                file,
+                n,
+                std::time::Duration::from_millis(200),
+            ),
+            (_, file) => cli::open_editor(file, args.bench_frames),
+        },
     }
 }

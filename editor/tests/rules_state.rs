@@ -269,6 +269,7 @@ fn preview_is_recomputed_when_the_rule_or_map_changes() {
             pattern: Pattern {
                 token: TokenPattern::OneOf(vec![Token::Mud]),
                 values: vec![],
+                extra: Default::default(),
             },
         },
     );
@@ -347,6 +348,7 @@ fn typing_a_name_or_dragging_a_value_is_one_undo_step() {
                 pattern: Pattern {
                     token: TokenPattern::OneOf(vec![Token::Mud]),
                     values: vec![(ValueName::Field(ValueKey::A), a)],
+                    extra: Default::default(),
                 },
             },
         );

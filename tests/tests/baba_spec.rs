@@ -701,7 +701,11 @@ fn c39b_follow_prefers_an_adjacent_target_front_left_right_back() {
 
 #[test]
 fn c40_mimic_is_not_implemented() {
+    // MIMIC is Tier 3 and stays an error; the implicit LEVEL IS STOP it would copy is Tier 2
+    // and holds (§3.4): the level is STOP with no rule on the board.
     unsupported("mimic");
+    let g = game("K> B .", &["keke is you"]);
+    assert_eq!(g.level_prop_count(Prop::Stop), 1);
 }
 
 #[test]

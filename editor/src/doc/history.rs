@@ -20,6 +20,25 @@ pub trait Undoable: Sized {
     /// Merges `newer` (already applied after `self`) into this entry, keeping the earliest old
     /// values; gives `newer` back when the two cannot merge.
     fn absorb(&mut self, newer: Self) -> Result<(), Self>;
+    /// About the bytes the edit holds, for the history's budget ([`History::set_budget`]):
+    /// by default its own size; an edit that holds cells, a map or a level counts them.
+    fn bytes(&self) -> usize {
+        std::mem::size_of::<Self>()
+    }
+}
+
+/// The default budget of a document's undo history in bytes (256 MiB): the oldest edits
+/// are dropped first when the edits kept would hold more (the newest is always kept).
+pub const DEFAULT_EDIT_HISTORY_BYTES: usize = 256 << 20;
+
+/// One kept edit: its id, the bytes it held when recorded, and the edit.
+#[derive(Debug)]
+struct Entry<E> {
+    id: u64,
+    /// [`Undoable::bytes`] when recorded (or last merged); undo and redo swap the edit's
+    /// contents, and the running sum takes back exactly what it added.
+    bytes: usize,
+    edit: E,
 }
 
 /// Adds the cells of `new` whose position `old` lacks (the entry keeps the earliest values).
@@ -51,10 +70,16 @@ pub(crate) fn swap_cells<C>(map: &mut Grid<C>, cells: &mut [(Pos, C)]) {
 /// The undo history of one document, generic over its edit type.
 #[derive(Debug)]
 pub struct History<E> {
-    /// Applied edits, oldest first, each with its id; each holds the values from before.
-    done: Vec<(u64, E)>,
+    /// Applied edits, oldest first; each holds the values from before.
+    done: std::collections::VecDeque<Entry<E>>,
     /// Undone edits, the next to redo last; each holds the values from after.
-    undone: Vec<(u64, E)>,
+    undone: Vec<Entry<E>>,
+    /// The bytes `done` and `undone` hold (the sum of their entries' `bytes`).
+    bytes: usize,
+    /// The most bytes the kept edits may hold.
+    budget: usize,
+    /// Applied edits dropped from the front of `done` to keep within the budget.
+    trimmed: usize,
     next_id: u64,
     /// The id on top of `done` at the last save (0 = the empty history).
     saved: u64,
@@ -67,8 +92,11 @@ pub struct History<E> {
 impl<E> Default for History<E> {
     fn default() -> Self {
         Self {
-            done: Vec::new(),
+            done: std::collections::VecDeque::new(),
             undone: Vec::new(),
+            bytes: 0,
+            budget: DEFAULT_EDIT_HISTORY_BYTES,
+            trimmed: 0,
             next_id: 0,
             saved: 0,
             merge: None,
@@ -84,32 +112,89 @@ impl<E: Undoable> History<E> {
     pub fn push(&mut self, level: &mut E::Target, mut edit: E, merge: Option<&str>) {
         edit.apply_swap(level);
         self.changes += 1;
-        self.undone.clear();
+        for e in self.undone.drain(..) {
+            self.bytes -= e.bytes;
+        }
         let top_id = self.top_id();
         if let (Some(key), Some(open)) = (merge, self.merge.as_deref())
             && key == open
             && top_id != self.saved
-            && let Some((_, top)) = self.done.last_mut()
+            && let Some(top) = self.done.back_mut()
         {
-            if let Err(e) = top.absorb(edit) {
-                self.next_id += 1;
-                self.done.push((self.next_id, e));
+            match top.edit.absorb(edit) {
+                Ok(()) => {
+                    let now = top.edit.bytes();
+                    self.bytes = self.bytes - top.bytes + now;
+                    top.bytes = now;
+                }
+                Err(e) => self.record(e),
             }
+            self.trim();
             return;
         }
-        self.next_id += 1;
-        self.done.push((self.next_id, edit));
+        self.record(edit);
         self.merge = merge.map(str::to_string);
+        self.trim();
+    }
+
+    /// Counts an entry again after it swapped sides (a resize holds the smaller map one way
+    /// and the larger the other).
+    fn recount(&mut self, e: &mut Entry<E>) {
+        let now = e.edit.bytes();
+        self.bytes = self.bytes - e.bytes + now;
+        e.bytes = now;
+    }
+
+    /// Adds an applied edit on top with a new id.
+    fn record(&mut self, edit: E) {
+        self.next_id += 1;
+        let bytes = edit.bytes();
+        self.bytes += bytes;
+        self.done.push_back(Entry {
+            id: self.next_id,
+            bytes,
+            edit,
+        });
+    }
+
+    /// Drops the oldest applied edits while the kept ones hold more than the budget; the
+    /// newest applied edit is always kept.
+    fn trim(&mut self) {
+        while self.bytes > self.budget && self.done.len() > 1 {
+            if let Some(e) = self.done.pop_front() {
+                self.bytes -= e.bytes;
+                self.trimmed += 1;
+            }
+        }
+    }
+
+    /// Sets the most bytes the kept edits may hold (default
+    /// [`DEFAULT_EDIT_HISTORY_BYTES`]), dropping the oldest applied edits now if needed.
+    pub fn set_budget(&mut self, bytes: usize) {
+        self.budget = bytes;
+        self.trim();
+    }
+
+    /// The bytes the kept edits hold, as [`Undoable::bytes`] counts them.
+    pub fn bytes(&self) -> usize {
+        self.bytes
+    }
+
+    /// How many of the oldest edits were dropped to keep within the budget (they can no
+    /// longer be undone).
+    pub fn trimmed(&self) -> usize {
+        self.trimmed
     }
 
     /// Undoes the last edit; false when there is none.
     pub fn undo(&mut self, level: &mut E::Target) -> bool {
         self.merge = None;
-        match self.done.pop() {
-            Some((id, mut e)) => {
-                e.apply_swap(level);
+        match self.done.pop_back() {
+            Some(mut e) => {
+                e.edit.apply_swap(level);
+                self.recount(&mut e);
                 self.changes += 1;
-                self.undone.push((id, e));
+                self.undone.push(e);
                 true
             }
             None => false,
@@ -120,10 +205,11 @@ impl<E: Undoable> History<E> {
     pub fn redo(&mut self, level: &mut E::Target) -> bool {
         self.merge = None;
         match self.undone.pop() {
-            Some((id, mut e)) => {
-                e.apply_swap(level);
+            Some(mut e) => {
+                e.edit.apply_swap(level);
+                self.recount(&mut e);
                 self.changes += 1;
-                self.done.push((id, e));
+                self.done.push_back(e);
                 true
             }
             None => false,
@@ -138,12 +224,12 @@ impl<E: Undoable> History<E> {
 
     /// Names of the applied edits, oldest first.
     pub fn done_names(&self) -> Vec<&str> {
-        self.done.iter().map(|(_, e)| e.name()).collect()
+        self.done.iter().map(|e| e.edit.name()).collect()
     }
 
     /// Names of the undone edits, the next to redo first.
     pub fn undone_names(&self) -> Vec<&str> {
-        self.undone.iter().rev().map(|(_, e)| e.name()).collect()
+        self.undone.iter().rev().map(|e| e.edit.name()).collect()
     }
 
     /// Number of applied edits.
@@ -157,7 +243,7 @@ impl<E: Undoable> History<E> {
     }
 
     fn top_id(&self) -> u64 {
-        self.done.last().map_or(0, |(id, _)| *id)
+        self.done.back().map_or(0, |e| e.id)
     }
 
     /// Records the current position as saved.
@@ -189,6 +275,68 @@ impl<E: Undoable> History<E> {
     /// Drops the oldest applied edits beyond the newest `keep`, to bound the history's memory.
     pub fn keep_newest(&mut self, keep: usize) {
         let extra = self.done.len().saturating_sub(keep);
-        self.done.drain(..extra);
+        for e in self.done.drain(..extra) {
+            self.bytes -= e.bytes;
+            self.trimmed += 1;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// An edit that sets a list of numbers (holding the other side, `len` numbers).
+    #[derive(Debug)]
+    struct Set(Vec<u32>);
+
+    impl Undoable for Set {
+        type Target = Vec<u32>;
+        fn name(&self) -> &str {
+            "set"
+        }
+        fn apply_swap(&mut self, target: &mut Vec<u32>) {
+            std::mem::swap(&mut self.0, target);
+        }
+        fn absorb(&mut self, newer: Self) -> Result<(), Self> {
+            Err(newer)
+        }
+        fn bytes(&self) -> usize {
+            self.0.capacity() * 4
+        }
+    }
+
+    #[test]
+    fn the_oldest_edits_go_first_when_the_history_is_over_its_budget() {
+        let mut h = History::default();
+        // Each edit holds 1 000 numbers (4 000 bytes); room for 5.
+        h.set_budget(20_000);
+        let mut doc = vec![0u32; 1000];
+        for i in 1..=12 {
+            h.push(&mut doc, Set(vec![i; 1000]), None);
+            assert!(h.bytes() <= 20_000, "{} bytes after edit {i}", h.bytes());
+        }
+        assert_eq!(h.len_done(), 5);
+        assert_eq!(h.trimmed(), 7);
+        // The kept edits undo to the state after edit 7, the oldest reachable.
+        while h.undo(&mut doc) {}
+        assert_eq!(doc[0], 7);
+        h.go_to(&mut doc, 5);
+        assert_eq!(doc[0], 12);
+        // An edit holds the side it swaps back: growing the list to 10 000 numbers holds the
+        // old 1 000; undone, it holds the 10 000, which count until a new edit drops them.
+        h.push(&mut doc, Set(vec![99; 10_000]), None);
+        assert_eq!((h.len_done(), h.trimmed()), (5, 8));
+        assert!(h.undo(&mut doc));
+        assert_eq!(doc.len(), 1000);
+        assert!(h.bytes() >= 40_000);
+        assert!(h.redo(&mut doc));
+        assert!(h.bytes() <= 20_000);
+        // An edit larger than the budget is still kept (the newest always is): shrinking
+        // the list holds the 10 000 numbers.
+        h.push(&mut doc, Set(vec![5; 10]), None);
+        assert_eq!(h.len_done(), 1);
+        assert!(h.undo(&mut doc));
+        assert_eq!(doc.len(), 10_000);
     }
 }

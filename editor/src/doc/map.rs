@@ -109,6 +109,22 @@ impl<L: MapLevel, K: Undoable<Target = L>> Undoable for DocEdit<L, K> {
             (_, e) => Err(e),
         }
     }
+
+    /// The edit and the cells it holds (a cell counted by its size; a stack of baba
+    /// objects by its inline part), a whole map or a whole level's map.
+    fn bytes(&self) -> usize {
+        std::mem::size_of::<Self>()
+            + match self {
+                DocEdit::Cells { cells, .. } => {
+                    cells.capacity() * std::mem::size_of::<(Pos, L::Cell)>()
+                }
+                DocEdit::Map { map, .. } => std::mem::size_of_val(map.cells()),
+                DocEdit::Level { level, .. } => {
+                    std::mem::size_of::<L>() + std::mem::size_of_val(level.map().cells())
+                }
+                DocEdit::Kind(k) => k.bytes(),
+            }
+    }
 }
 
 impl<L: MapLevel, K> DocEdit<L, K> {
@@ -142,6 +158,9 @@ pub trait MapOps {
     fn done_names(&self) -> Vec<&str>;
     /// Names of the undone edits, the next to redo first.
     fn undone_names(&self) -> Vec<&str>;
+    /// How many of the oldest edits were dropped from the history to keep within its
+    /// memory budget ([`crate::doc::history::History::set_budget`]).
+    fn history_trimmed(&self) -> usize;
     /// A number that changes whenever the document may have changed.
     fn generation(&self) -> u64;
     /// True when there are unsaved changes.
@@ -334,6 +353,10 @@ impl<L: MapLevel, K: Undoable<Target = L>> MapOps for MapDoc<L, K> {
 
     fn undone_names(&self) -> Vec<&str> {
         self.history.undone_names()
+    }
+
+    fn history_trimmed(&self) -> usize {
+        self.history.trimmed()
     }
 
     fn generation(&self) -> u64 {

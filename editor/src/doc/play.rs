@@ -212,6 +212,16 @@ impl PlaySession {
         n
     }
 
+    /// What the play pane says when the game's undo history was trimmed to stay within its
+    /// memory budget: `history trimmed: oldest 1200 steps dropped (step back stops at step
+    /// 1200)`; `None` while every step can be undone.
+    pub fn trimmed_note(&self) -> Option<String> {
+        let n = self.game.history_trimmed();
+        (n > 0).then(|| {
+            format!("history trimmed: oldest {n} steps dropped (step back stops at step {n})")
+        })
+    }
+
     /// The status in a few words: `running`, `won (2 points)`, `lost: …`.
     pub fn status_text(&self) -> String {
         match self.game.status() {

@@ -176,6 +176,7 @@ impl EditorState {
         let text = tilesmith_engine::json_text::layout(&doc);
         match tilesmith_engine::json_text::write_atomic(p, text.as_bytes()) {
             Ok(()) => {
+                self.autosave_flush();
                 if let Some(a) = &self.autosave {
                     a.remove(self.path.as_deref());
                     a.remove(Some(p));
@@ -317,6 +318,7 @@ impl EditorState {
                 }
             }
             (Pending::Unsaved { then }, Answer::Discard) => {
+                self.autosave_flush();
                 if let Some(a) = &self.autosave {
                     a.remove(self.path.as_deref());
                 }
@@ -376,19 +378,6 @@ impl EditorState {
             && !self.doc.is_level(&found.level)
         {
             self.pending = Some(Pending::RestoreAutosave(found));
-        }
-    }
-
-    fn autosave_now(&mut self) {
-        let g = self.doc.map().generation();
-        if !self.dirty() || g == self.autosaved_gen {
-            return;
-        }
-        if let Some(a) = &self.autosave {
-            match a.write(self.path.as_deref(), &self.doc_json()) {
-                Ok(()) => self.autosaved_gen = g,
-                Err(e) => self.status = format!("autosave failed: {e}"),
-            }
         }
     }
 

@@ -9,6 +9,7 @@
 //! the open kind understands them).
 
 mod action;
+mod autosave_ops;
 mod campaign_ops;
 mod files_ops;
 pub mod view;
@@ -21,7 +22,7 @@ use tilesmith_engine::{GameKind, Pos, Problem};
 
 use crate::campaign::{CampaignAction, CampaignState};
 use crate::doc::{Cx, KindDoc};
-use crate::files::{Autosave, Dialogs, ScriptedDialogs, Settings};
+use crate::files::{Autosave, AutosaveTimer, AutosaveWorker, Dialogs, ScriptedDialogs, Settings};
 use crate::tools::{Button, CellRect, Tool};
 pub use action::{Action, Answer, MapAction, Pending, PlayAction};
 pub use files_ops::{default_level_file, parse_document, read_document};
@@ -84,6 +85,8 @@ pub struct EditorState {
     pub settings_file: Option<PathBuf>,
     /// The autosave location (`None`: no autosave, e.g. in tests).
     pub autosave: Option<Autosave>,
+    /// Why the last autosave failed; shown as a warning until a copy is written again.
+    pub autosave_error: Option<String>,
     /// The question waiting for an answer.
     pub pending: Option<Pending>,
     /// Counts the documents opened or created in this window (for caches keyed by document).
@@ -113,6 +116,10 @@ pub struct EditorState {
     confirmed: bool,
     /// The history generation last autosaved.
     autosaved_gen: u64,
+    /// When the next autosave copy is due.
+    autosave_timer: AutosaveTimer,
+    /// The thread that writes autosave copies (started with the first).
+    autosave_worker: Option<AutosaveWorker>,
 }
 
 impl std::fmt::Debug for EditorState {
@@ -151,6 +158,7 @@ impl EditorState {
             settings: Settings::default(),
             settings_file: None,
             autosave: None,
+            autosave_error: None,
             pending: None,
             doc_serial: 0,
             status: String::new(),
@@ -165,6 +173,8 @@ impl EditorState {
             problems_job: None,
             confirmed: false,
             autosaved_gen: 0,
+            autosave_timer: AutosaveTimer::default(),
+            autosave_worker: None,
         };
         s.doc.refresh();
         s

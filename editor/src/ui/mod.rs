@@ -59,7 +59,10 @@ impl UiState {
 pub fn draw(ui: &mut Ui, st: &EditorState, us: &mut UiState, out: &mut Vec<Action>) {
     us.kind_for(st);
     if st.showing_overview() {
-        egui::Panel::top("menu").show(ui, |ui| panels::menu_ui(ui, st, out));
+        egui::Panel::top("menu").show(ui, |ui| {
+            panels::menu_ui(ui, st, out);
+            autosave_warning(ui, st);
+        });
         egui::Panel::bottom("status").show(ui, |ui| {
             ui.horizontal(|ui| ui.label(&st.status));
         });
@@ -72,6 +75,7 @@ pub fn draw(ui: &mut Ui, st: &EditorState, us: &mut UiState, out: &mut Vec<Actio
     }
     egui::Panel::top("menu").show(ui, |ui| {
         panels::menu_ui(ui, st, out);
+        autosave_warning(ui, st);
         if st.campaign.is_some() {
             crate::campaign::ui::back_strip_ui(ui, st, out);
         }
@@ -102,6 +106,20 @@ pub fn draw(ui: &mut Ui, st: &EditorState, us: &mut UiState, out: &mut Vec<Actio
         });
     pending_ui(ui.ctx(), st, out);
     shortcuts(ui.ctx(), st, out);
+}
+
+/// The warning of a failing autosave, under the menu until a copy is written again.
+fn autosave_warning(ui: &mut Ui, st: &EditorState) {
+    if let Some(e) = &st.autosave_error {
+        ui.label(
+            RichText::new(format!(
+                "Autosave failed ({e}): unsaved changes have no crash copy until it works \
+                 again. Save (Ctrl+S) keeps them."
+            ))
+            .color(ui.visuals().warn_fg_color)
+            .strong(),
+        );
+    }
 }
 
 /// The right-hand side panel: the Main page (inspector, properties, resize, history; while
@@ -137,6 +155,10 @@ fn side_panel(ui: &mut Ui, st: &EditorState, us: &mut UiState, out: &mut Vec<Act
                     if rules_tab {
                         us.kind.rules_ui(ui, st, out);
                     } else if st.playing() {
+                        if let Some(note) = st.doc.play().and_then(|p| p.trimmed_note()) {
+                            ui.label(RichText::new(note).color(ui.visuals().warn_fg_color))
+                                .on_hover_text("The undo history of a game is kept within a memory budget (docs/reliability.md); Restart still returns to the start");
+                        }
                         us.kind.play_ui(ui, st, out);
                     } else {
                         us.kind.design_ui(ui, st, out);
@@ -152,7 +174,8 @@ fn side_panel(ui: &mut Ui, st: &EditorState, us: &mut UiState, out: &mut Vec<Act
                         }
                         ui.separator();
                         let map = st.doc.map();
-                        panels::history_ui(ui, &map.done_names(), &map.undone_names(), out);
+                        let (done, undone) = (map.done_names(), map.undone_names());
+                        panels::history_ui(ui, (&done, &undone, map.history_trimmed()), out);
                     }
                 });
         });

@@ -282,13 +282,24 @@ pub fn resize_ui(
 
 /// The history list (`done`: the applied edits, oldest first; `undone`: the next to redo
 /// first): click an entry to undo or redo up to it.
-pub fn history_ui(ui: &mut Ui, done: &[&str], undone: &[&str], out: &mut Vec<Action>) {
+pub fn history_ui(
+    ui: &mut Ui,
+    (done, undone, trimmed): (&[&str], &[&str], usize),
+    out: &mut Vec<Action>,
+) {
     ui.heading("History");
     egui::ScrollArea::vertical()
         .id_salt("history")
         .max_height(160.0)
         .show(ui, |ui| {
-            if ui.selectable_label(done.is_empty(), "(opened)").clicked() {
+            // Edits dropped to keep the history within its memory budget cannot be undone:
+            // the first entry is then the oldest state still reachable.
+            let first = if trimmed == 0 {
+                "(opened)".to_string()
+            } else {
+                format!("({trimmed} older edit(s) dropped to save memory)")
+            };
+            if ui.selectable_label(done.is_empty(), first).clicked() {
                 out.push(Action::Map(MapAction::HistoryGoTo(0)));
             }
             for (i, n) in done.iter().enumerate() {

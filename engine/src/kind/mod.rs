@@ -29,6 +29,10 @@ pub use crate::input::{Input, InputChoice, InputError, InputSpec, Turn};
 use crate::observe::Phase;
 use crate::problem::{JsonPath, Problem, quote};
 
+/// The default budget of a game's undo history in bytes (256 MiB): see
+/// [`Game::set_history_budget`]. A game that goes over it drops its oldest steps first.
+pub const DEFAULT_HISTORY_BYTES: usize = 256 << 20;
+
 /// Whether a game goes on, was won (by whom), was lost, or ended in a draw.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub enum Status {
@@ -177,6 +181,29 @@ pub trait Game {
     fn steps(&self) -> u64;
     /// Number of steps that can be redone.
     fn redo_len(&self) -> usize;
+    /// Bytes held by the undo history (the other side of every recorded step: changed
+    /// cells, counters, RNG states), as the kind counts them; the figure the budget of
+    /// [`Game::set_history_budget`] is compared with. 0 by default (a kind that records no
+    /// history or does not count it).
+    fn history_bytes(&self) -> usize {
+        0
+    }
+    /// Sets the most bytes the undo history may hold ([`DEFAULT_HISTORY_BYTES`] unless
+    /// set). Whenever a step would go over it, the oldest steps are dropped first (then,
+    /// when lowering the budget leaves no applied step to drop, the redoable ones, newest
+    /// first); [`Input::Restart`] still returns to the start, rebuilt from the level the game
+    /// began with, and [`Game::history_trimmed`] says how many steps were dropped. 0 keeps
+    /// no history at all. Ignored by default.
+    fn set_history_budget(&mut self, bytes: usize) {
+        let _ = bytes;
+    }
+    /// How many of the oldest applied steps are no longer in the undo history (dropped to
+    /// keep within [`Game::set_history_budget`]): undo stops after going back to step
+    /// `history_trimmed()`. 0 while the whole game can be undone (the default), and again
+    /// after a restart.
+    fn history_trimmed(&self) -> u64 {
+        0
+    }
     /// Won, lost or running.
     fn status(&self) -> Status;
     /// True while a step still computes a turn: by default until the game is won or lost.

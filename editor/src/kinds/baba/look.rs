@@ -1,16 +1,18 @@
 //! How baba objects and text tiles look on the canvas and in the palette.
 //!
-//! An object is a rounded square in its noun's colour with the start of its name and a
-//! triangle on the side it faces. A text tile is a word tile: a dark square with the word
+//! An object of one of the 22 common nouns is drawn as its figure ([`super::figure`]: a vector
+//! drawing in the noun's colour that shows the facing); any other object is a rounded square in
+//! its noun's colour with the start of its name and a triangle on the side it faces. A text tile is a word tile: a dark square with the word
 //! written in the colour of its class (nouns pink, operators white, properties amber, as in the
 //! game) inside a border of the same colour. Text that forms no rule is drawn dimmed. A cell
 //! holding several objects shows the top one and a badge with the stack's height.
 
 use eframe::egui::{
-    Align2, Color32, CornerRadius, FontId, Mesh, Painter, Rect, Stroke, StrokeKind, vec2,
+    Align2, Color32, CornerRadius, FontId, Mesh, Painter, Rect, Shape, Stroke, StrokeKind, vec2,
 };
 use tilesmith_engine::Dir;
 
+use super::figure;
 use crate::ui::mesh::MeshExt as _;
 use tilesmith_engine::kind::baba::{Kind, Noun, Tile, WordClass};
 
@@ -23,6 +25,7 @@ pub fn class_color(c: WordClass) -> Color32 {
         WordClass::Noun => Color32::from_rgb(235, 90, 160),
         WordClass::Operator => Color32::from_rgb(240, 240, 240),
         WordClass::Property => Color32::from_rgb(240, 180, 50),
+        WordClass::Letter => Color32::from_rgb(200, 200, 210),
     }
 }
 
@@ -31,7 +34,7 @@ pub fn class_color(c: WordClass) -> Color32 {
 pub fn noun_color(n: Noun) -> Color32 {
     let rgb = match n.name() {
         "baba" => (245, 245, 245),
-        "keke" => (230, 70, 60),
+        "keke" => (235, 95, 50),
         "me" => (190, 110, 220),
         "rock" => (180, 130, 70),
         "wall" => (85, 90, 110),
@@ -39,19 +42,20 @@ pub fn noun_color(n: Noun) -> Color32 {
         "skull" => (150, 30, 40),
         "water" => (70, 130, 220),
         "lava" => (240, 110, 30),
-        "key" => (240, 200, 70),
+        "key" => (235, 185, 50),
         "door" => (200, 50, 60),
         "grass" => (80, 170, 70),
         "tree" => (60, 140, 60),
         "ice" => (160, 220, 240),
         "love" => (240, 120, 190),
         "box" => (160, 110, 60),
-        "star" => (250, 230, 90),
-        "tile" => (70, 70, 80),
+        "star" => (255, 235, 80),
+        "tile" => (74, 74, 85),
         "brick" => (170, 80, 60),
         "hedge" => (50, 110, 50),
+        "belt" => (96, 88, 130),
         "jelly" => (90, 150, 230),
-        "crab" => (220, 80, 60),
+        "crab" => (205, 45, 50),
         "pillar" => (140, 140, 150),
         "robot" => (150, 160, 170),
         "ghost" => (230, 200, 240),
@@ -129,6 +133,11 @@ pub fn paint_tile(p: &Painter, r: Rect, t: &Tile, dim: bool) {
                 );
             }
         }
+        Kind::Entity(n) if figure::is_drawn(n) => {
+            let mut m = Mesh::default();
+            add_object(&mut m, r, t, dim);
+            p.add(Shape::mesh(m));
+        }
         Kind::Entity(n) => {
             let col = fade(noun_color(n));
             let inner = r.shrink(z * 0.12);
@@ -153,6 +162,19 @@ pub fn paint_tile(p: &Painter, r: Rect, t: &Tile, dim: bool) {
                     col,
                 );
             }
+        }
+    }
+}
+
+/// Adds the figure of the object `t` (its noun has one: [`figure::is_drawn`]) in `r` to `m`,
+/// faded like dimmed tiles when `dim`.
+fn add_object(m: &mut Mesh, r: Rect, t: &Tile, dim: bool) {
+    let Kind::Entity(n) = t.kind else { return };
+    let first = m.vertices.len();
+    figure::add_figure(m, r, n, t.dir);
+    if dim {
+        for v in &mut m.vertices[first..] {
+            v.color = v.color.gamma_multiply(0.35);
         }
     }
 }
@@ -266,6 +288,7 @@ pub fn mesh_stack(
                 texts.push((r.center(), text, font, col));
             }
         }
+        Kind::Entity(n) if figure::is_drawn(n) => add_object(m, r, top, dim),
         Kind::Entity(n) => {
             let col = fade(noun_color(n));
             let inner = r.shrink(z * 0.12);

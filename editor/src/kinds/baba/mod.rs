@@ -5,6 +5,7 @@
 //! [`BabaDoc`] is the document (built on the generic [`MapDoc`]); [`BabaUi`] draws its palette,
 //! pages and stacks. Actions only baba has are [`BabaAction`]s.
 
+pub mod figure;
 pub mod look;
 mod play;
 mod ui;

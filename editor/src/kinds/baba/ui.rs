@@ -136,11 +136,12 @@ pub fn palette_ui(ui: &mut Ui, d: &BabaDoc, ps: &mut BabaPanelState, out: &mut V
     let shown = |token: &str| filter.is_empty() || token.contains(&filter);
     entry(ui, d, None, out);
     let entries = palette();
-    let groups: [(&str, Option<WordClass>); 4] = [
+    let groups: [(&str, Option<WordClass>); 5] = [
         ("Objects", None),
         ("Text: nouns", Some(WordClass::Noun)),
         ("Text: operators", Some(WordClass::Operator)),
         ("Text: properties", Some(WordClass::Property)),
+        ("Text: letters", Some(WordClass::Letter)),
     ];
     for (title, class) in groups {
         let items: Vec<Kind> = entries
@@ -711,12 +712,20 @@ impl KindUi for BabaUi {
         let z = g.zoom;
         let map = d.shown_map();
         if z >= look_baba::FINE_MIN_PX {
-            for p in g.cells() {
-                if let Some(s) = map.get(p).filter(|s| !s.is_empty()) {
-                    // Over the texture's colour: objects are drawn inset on the background.
-                    painter.rect_filled(g.cell_rect(p), 0.0, look_baba::EMPTY);
-                    look_baba::paint_stack(painter, g.cell_rect(p), s, &|i| d.is_unused(p, i));
-                }
+            let shown: Vec<_> = g
+                .cells()
+                .filter_map(|p| map.get(p).filter(|s| !s.is_empty()).map(|s| (p, s)))
+                .collect();
+            // Over the texture's colour: objects are drawn inset on the background. One
+            // un-feathered mesh, so that no anti-aliased edge lets the texture show between
+            // neighbouring cells.
+            let mut bg = egui::Mesh::default();
+            for (p, _) in &shown {
+                bg.add_colored_rect(g.cell_rect(*p), look_baba::EMPTY);
+            }
+            painter.add(egui::Shape::mesh(bg));
+            for (p, s) in shown {
+                look_baba::paint_stack(painter, g.cell_rect(p), s, &|i| d.is_unused(p, i));
             }
         } else if z >= look_baba::MESH_MIN_PX {
             // Many cells: one mesh for all shapes, then the labels.

@@ -116,31 +116,116 @@ pub fn text_tiles(objs: &BTreeMap<ObjId, Obj>, index: &CellIndex) -> Vec<TextTil
 /// The result of a refresh.
 #[derive(Clone, Debug, Default)]
 pub struct Refresh {
-    /// Rules formed by the text on the grid, board order.
+    /// Rules formed by the text on the grid (and by WORD objects, Tier 2), board order.
     pub formed: Vec<FormedRule>,
     /// Derived properties per object.
     pub derived: FxHashMap<ObjId, Derived>,
     /// The active rules whose subject is EMPTY (Tier 2), evaluated per object-free cell on
     /// demand by [`empty_derived`].
     pub empty_rules: Vec<Rule>,
+    /// What the LEVEL rules give the level itself (Tier 2, §5.13), with the level's
+    /// conditions of [L3457–L4325] (see [`level_condition_holds`]). Includes the implicit
+    /// LEVEL IS STOP.
+    pub level: Derived,
+    /// Tier 2 WORD made rule evaluation repeat [`MAX_EVALUATIONS`] times without settling
+    /// (§3.7 infinite-loop guard): every object vanishes.
+    pub infinite: bool,
 }
 
-/// The implicit rules present at every refresh (§3.4): TEXT IS PUSH.
+/// The implicit rules present at every refresh (§3.4): TEXT IS PUSH and (Tier 2) LEVEL IS
+/// STOP.
 pub fn implicit_rules() -> Vec<Rule> {
-    vec![Rule::simple(Noun::TEXT, Verb::Is, Word::Prop(Prop::Push))]
+    vec![
+        Rule::simple(Noun::TEXT, Verb::Is, Word::Prop(Prop::Push)),
+        Rule::simple(Noun::LEVEL, Verb::Is, Word::Prop(Prop::Stop)),
+    ]
 }
+
+/// The infinite-loop guard of §3.7 [L6345–L6361]: rule evaluation repeated this many times
+/// within one refresh (only WORD can make it repeat) stops, and every object vanishes.
+pub const MAX_EVALUATIONS: usize = 200;
 
 /// Rebuilds the rules from the text and evaluates them for every object (§3.7). `extra` are
 /// rules that hold as if formed by text outside the map.
+///
+/// Tier 2 WORD (§5.13): an entity that is WORD acts in rules as the noun text of its own name
+/// (a BABA that is WORD is read as the word BABA in its cell); text is exempt. Since the rules
+/// decide which objects are WORD, evaluation repeats until the set of WORD objects settles,
+/// at most [`MAX_EVALUATIONS`] times (then [`Refresh::infinite`] is set).
 pub fn refresh(world: &World, extra: &[Rule]) -> Refresh {
     refresh_indexed(world, &cell_index(world.objs), extra)
 }
 
 /// [`refresh`] with the cell index of `world.objs` given (a running game keeps one).
 pub fn refresh_indexed(world: &World, index: &CellIndex, extra: &[Rule]) -> Refresh {
-    let formed = form_rules(world.width, world.height, &text_tiles(world.objs, index));
+    let texts = text_tiles(world.objs, index);
     let implicit = implicit_rules();
-    let rules = active_rules(&formed, extra, &implicit);
+    let mut words: Vec<TextTile> = Vec::new();
+    for _ in 0..MAX_EVALUATIONS {
+        let mut tiles = texts.clone();
+        tiles.extend(words.iter().copied());
+        let r = evaluate(world, index, &tiles, extra, &implicit);
+        let word_rule = r
+            .formed
+            .iter()
+            .map(|f| &f.rule)
+            .chain(extra)
+            .any(|x| x.complement == Word::Prop(Prop::Word));
+        let now = if word_rule {
+            word_tiles(world, index, &r.derived)
+        } else {
+            Vec::new()
+        };
+        if now == words {
+            return r;
+        }
+        words = now;
+    }
+    Refresh {
+        infinite: true,
+        ..Refresh::default()
+    }
+}
+
+/// The entities that are WORD, as noun text tiles of their own name in their cells (with
+/// their stack index among the cell's objects), cell order.
+fn word_tiles(
+    world: &World,
+    index: &CellIndex,
+    derived: &FxHashMap<ObjId, Derived>,
+) -> Vec<TextTile> {
+    let mut v = Vec::new();
+    for (&id, o) in world.objs {
+        let Kind::Entity(n) = o.kind else {
+            continue;
+        };
+        if !derived.get(&id).is_some_and(|d| d.has(Prop::Word)) {
+            continue;
+        }
+        let layer = index
+            .get(&o.pos())
+            .and_then(|ids| ids.iter().position(|&x| x == id))
+            .unwrap_or(0);
+        v.push(TextTile {
+            pos: o.pos(),
+            layer,
+            word: Word::Noun(n),
+        });
+    }
+    v.sort_by_key(|t| (t.pos.y, t.pos.x, t.layer));
+    v
+}
+
+/// One evaluation: the rules the tiles form, then every object's and the level's properties.
+fn evaluate(
+    world: &World,
+    index: &CellIndex,
+    tiles: &[TextTile],
+    extra: &[Rule],
+    implicit: &[Rule],
+) -> Refresh {
+    let formed = form_rules(world.width, world.height, tiles);
+    let rules = active_rules(&formed, extra, implicit);
     let mut derived = FxHashMap::default();
     derived.reserve(world.objs.len());
     // Without conditions, what the rules give an object depends on its kind only (`derive`),
@@ -163,10 +248,104 @@ pub fn refresh_indexed(world: &World, index: &CellIndex, extra: &[Rule]) -> Refr
         .filter(|r| r.subject == Noun::EMPTY && !r.subject_negated)
         .map(|r| (*r).clone())
         .collect();
+    let level = accumulate(
+        rules
+            .iter()
+            .copied()
+            .filter(|r| r.subject == Noun::LEVEL && !r.subject_negated),
+        |c| level_condition_holds(world, index, c),
+        Noun::LEVEL,
+    );
     Refresh {
         formed,
         derived,
         empty_rules,
+        level,
+        infinite: false,
+    }
+}
+
+/// Sums the rules that hold (their conditions true by `holds`) into properties and other
+/// complements, with negative rules removing their pairs (§3.7). `own` is the noun `IS NOT`
+/// must name for the thing to vanish.
+fn accumulate<'r>(
+    rules: impl Iterator<Item = &'r Rule>,
+    holds: impl Fn(&Condition) -> bool,
+    own: Noun,
+) -> Derived {
+    let mut pos_counts: Vec<(Verb, Word, u32)> = Vec::new();
+    let mut negs: Vec<(Verb, Word)> = Vec::new();
+    for r in rules {
+        if !r.conditions.iter().all(&holds) {
+            continue;
+        }
+        if r.negated {
+            negs.push((r.verb, r.complement));
+        } else if let Some(e) = pos_counts
+            .iter_mut()
+            .find(|(v, w, _)| *v == r.verb && *w == r.complement)
+        {
+            e.2 += 1;
+        } else {
+            pos_counts.push((r.verb, r.complement, 1));
+        }
+    }
+    let mut d = Derived {
+        vanish: negs.contains(&(Verb::Is, Word::Noun(own))),
+        ..Derived::default()
+    };
+    d.negs.clone_from(&negs);
+    for (v, w, n) in pos_counts {
+        if negs.contains(&(v, w)) {
+            continue;
+        }
+        match (v, w) {
+            (Verb::Is, Word::Prop(p)) => {
+                d.props[p as usize] = u16::try_from(n).unwrap_or(u16::MAX);
+            }
+            _ => d.others.push((v, w, n)),
+        }
+    }
+    d
+}
+
+/// Evaluates a condition for the level itself (Tier 2; the guide's ver.398 tables
+/// [L2262–L2276, L3457–L3700]): the level holds every object, so `ON X` and `NEAR X` hold when
+/// the level has at least k objects matching X (each matched object used once, as for
+/// objects), `ON EMPTY` / `NEAR EMPTY` when it has an object-free cell; `ON LEVEL` and
+/// `NEAR LEVEL` are false (there are no level icons); `LONELY` and every `FACING` phrase are
+/// false. NOT negates each.
+pub fn level_condition_holds(world: &World, index: &CellIndex, c: &Condition) -> bool {
+    match c {
+        Condition::Prefix { negated, .. } => *negated,
+        Condition::Phrase {
+            prep: Prep::Facing,
+            negated,
+            ..
+        } => *negated,
+        Condition::Phrase { negated, args, .. } => {
+            let empties =
+                world.width * world.height - index.values().filter(|v| !v.is_empty()).count();
+            let mut used: Vec<ObjId> = Vec::new();
+            let mut empties_used = 0usize;
+            let all = args.iter().all(|a| match a.word {
+                Word::Noun(Noun::EMPTY) if !a.negated => {
+                    empties_used += 1;
+                    empties_used <= empties
+                }
+                Word::Noun(Noun::LEVEL) if !a.negated => false,
+                Word::Noun(_) => {
+                    let found = world
+                        .objs
+                        .iter()
+                        .find(|(id, o)| !used.contains(id) && arg_matches(a, o.kind))
+                        .map(|(id, _)| *id);
+                    found.map(|id| used.push(id)).is_some()
+                }
+                _ => false,
+            });
+            all != *negated
+        }
     }
 }
 
@@ -256,47 +435,14 @@ pub fn subject_covers(noun: Noun, negated: bool, kind: Kind) -> bool {
 /// no condition the result depends on `o.kind` alone, which [`refresh_indexed`] and the game's
 /// incremental refresh rely on.
 pub fn derive(world: &World, index: &CellIndex, id: ObjId, o: &Obj, rules: &[&Rule]) -> Derived {
-    let mut pos_counts: Vec<(Verb, Word, u32)> = Vec::new();
-    let mut negs: Vec<(Verb, Word)> = Vec::new();
-    for r in rules {
-        if !subject_covers(r.subject, r.subject_negated, o.kind) {
-            continue;
-        }
-        if !r
-            .conditions
+    accumulate(
+        rules
             .iter()
-            .all(|c| condition_holds(world, index, id, o, c))
-        {
-            continue;
-        }
-        if r.negated {
-            negs.push((r.verb, r.complement));
-        } else if let Some(e) = pos_counts
-            .iter_mut()
-            .find(|(v, w, _)| *v == r.verb && *w == r.complement)
-        {
-            e.2 += 1;
-        } else {
-            pos_counts.push((r.verb, r.complement, 1));
-        }
-    }
-    let mut d = Derived {
-        vanish: negs.contains(&(Verb::Is, Word::Noun(o.kind.noun()))),
-        ..Derived::default()
-    };
-    d.negs.clone_from(&negs);
-    for (v, w, n) in pos_counts {
-        if negs.contains(&(v, w)) {
-            continue;
-        }
-        match (v, w) {
-            (Verb::Is, Word::Prop(p)) => {
-                d.props[p as usize] = u16::try_from(n).unwrap_or(u16::MAX);
-            }
-            _ => d.others.push((v, w, n)),
-        }
-    }
-    d
+            .copied()
+            .filter(|r| subject_covers(r.subject, r.subject_negated, o.kind)),
+        |c| condition_holds(world, index, id, o, c),
+        o.kind.noun(),
+    )
 }
 
 /// True when object `c` matches the argument `arg` (§3.5, right column).

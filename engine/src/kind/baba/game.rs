@@ -17,7 +17,7 @@ use serde_json::{Value, json};
 use super::eval::{Derived, Obj, ObjId, Refresh, World, active_rules, derive, implicit_rules};
 use super::level::{BabaLevel, Tile};
 use super::rules::{FormedRule, Rule, TextTile, unused_text};
-use super::word::{Kind, Noun, Prop, Verb};
+use super::word::{Kind, Noun, Prop, Verb, Word};
 use crate::grid::{Dir, Grid, Pos};
 use crate::kind::{Game, Input, Layer, Status, StepReport};
 
@@ -46,10 +46,15 @@ pub struct ObjectView {
     pub dir: Dir,
 }
 
-/// The most object copies the undo history keeps (about 5 million objects' worth of memory):
-/// each turn costs the number of objects it changed (added, removed, moved or turned) plus
-/// one; older turns are dropped first, and `restart` still returns to the level's start.
+/// The most journal entries the undo history keeps by default (about 5 million object
+/// changes, [`ENTRY_BYTES`] each, 200 MB): each turn holds one entry per object it changed
+/// (added, removed, moved or turned); older turns are dropped first, and `restart` still
+/// returns to the level's start.
 pub const HISTORY_OBJECTS: usize = 5_000_000;
+
+/// The bytes of one journal entry of the undo history (an object ID and the object's value
+/// on the other side of the turn): converts [`Game::set_history_budget`]'s bytes to entries.
+pub const ENTRY_BYTES: usize = std::mem::size_of::<(ObjId, Option<Obj>)>();
 
 /// The undo history always keeps at least this many turns.
 pub const MIN_HISTORY_TURNS: usize = 64;
@@ -68,9 +73,16 @@ struct Patch {
 }
 
 impl Patch {
-    /// What the patch costs in the history budget ([`HISTORY_OBJECTS`]).
+    /// The bytes the patch holds (its entries, [`ENTRY_BYTES`] each, the turn's counters and
+    /// the ALL set when kept; allocator overhead not counted): what it costs in the history
+    /// budget.
     fn cost(&self) -> usize {
-        self.objs.len() + 1
+        std::mem::size_of::<Patch>()
+            + self.objs.len() * ENTRY_BYTES
+            + self
+                .seen
+                .as_ref()
+                .map_or(0, |s| s.len() * std::mem::size_of::<Noun>())
     }
 }
 
@@ -188,24 +200,21 @@ pub struct BabaGame {
     /// uses this to skip refreshes, §5.13).
     pub(super) edits: u64,
     history: std::collections::VecDeque<Patch>,
-    /// The summed [`Patch::cost`] of `history`.
+    /// The summed [`Patch::cost`] of `history`, bytes.
     history_cost: usize,
     cursor: usize,
     /// Turns dropped from the front of `history` to bound its memory.
     dropped: usize,
     /// The state at the level's start, for `restart` after turns were dropped.
     start: Option<Box<State>>,
-    /// Object copies the history may hold (see [`HISTORY_OBJECTS`]).
+    /// Bytes the history may hold ([`Game::set_history_budget`]; by default
+    /// [`HISTORY_OBJECTS`] entries).
     history_budget: usize,
+    /// Tier 2: the level was destroyed in this turn's step 13, so it cannot win in step 14.
+    pub(super) level_destroyed: bool,
 }
 
 impl BabaGame {
-    /// Sets how many object copies the undo history may hold (default [`HISTORY_OBJECTS`]);
-    /// it always keeps at least [`MIN_HISTORY_TURNS`] turns.
-    pub fn set_history_budget(&mut self, objects: usize) {
-        self.history_budget = objects;
-    }
-
     /// Starts a game of `level`. IDs are assigned row-major, then bottom to top in each stack
     /// (§2 (C)). The rules are read at once (turn 0: a refresh only, §4.2).
     pub fn new(level: BabaLevel, seed: u64) -> Self {
@@ -254,7 +263,8 @@ impl BabaGame {
             cursor: 0,
             dropped: 0,
             start: None,
-            history_budget: HISTORY_OBJECTS,
+            history_budget: HISTORY_OBJECTS * ENTRY_BYTES,
+            level_destroyed: false,
         };
         let kinds: Vec<Kind> = g.st.objs.values().map(|o| o.kind).collect();
         for k in kinds {
@@ -630,13 +640,27 @@ impl BabaGame {
             height: self.height,
         };
         self.cur = super::eval::refresh_indexed(&world, &self.index, &self.extra);
+        if self.cur.infinite {
+            // §3.7 infinite-loop guard (Tier 2 WORD): every object vanishes, and the rules
+            // are read again from what is left.
+            let ids: Vec<ObjId> = self.st.objs.keys().copied().collect();
+            for id in ids {
+                self.remove_obj(id);
+            }
+            self.dirty = Dirty::default();
+            self.full_refresh();
+            return;
+        }
+        // A condition (on an object's rule, or a LEVEL rule's) reads positions, and a WORD
+        // rule makes the entities that are WORD act as text wherever they stand (§5.13): with
+        // either in force, any move can change what the rules give.
         self.conditional = self
             .cur
             .formed
             .iter()
             .map(|f| &f.rule)
             .chain(&self.extra)
-            .any(|r| !r.conditions.is_empty());
+            .any(|r| !r.conditions.is_empty() || r.complement == Word::Prop(Prop::Word));
         self.by_kind.clear();
         let mut holders = Holders::new();
         for &id in self.st.objs.keys() {
@@ -651,10 +675,13 @@ impl BabaGame {
     /// float, §5.11, §5.13);
     /// lost when nothing is YOU; running otherwise. `allow_win` is false at turn 0.
     pub(super) fn compute_status(&self, allow_win: bool) -> Status {
-        let mut any_you = false;
+        let mut any_you = self.level_is_you();
+        let (mut empty_you, mut empty_win) = (false, false);
         if !self.cur.empty_rules.is_empty() {
             for (pos, _) in self.level.map.iter() {
                 let d = self.empty_at(pos);
+                empty_you |= d.has(Prop::You);
+                empty_win |= d.has(Prop::Win);
                 if d.has(Prop::You) {
                     any_you = true;
                     if allow_win && d.has(Prop::Win) {
@@ -662,6 +689,10 @@ impl BabaGame {
                     }
                 }
             }
+        }
+        // Tier 2: the level itself (level_thing.rs).
+        if allow_win && self.level_wins(empty_you, empty_win) {
+            return Status::won(1);
         }
         for id in self.with_prop(Prop::You) {
             let Some(o) = self.st.objs.get(&id) else {
@@ -725,11 +756,22 @@ impl BabaGame {
         self.history_cost += patch.cost();
         self.history.push_back(patch);
         self.cursor += 1;
-        // Keep at most `history_budget` object copies (and at least 64 turns), dropping the
-        // oldest turns first.
+        self.trim_history();
+        StepReport {
+            step: self.st.turn,
+            changed,
+            fired: Vec::new(),
+            phases,
+        }
+    }
+
+    /// Keeps the history within `history_budget` bytes (and at least [`MIN_HISTORY_TURNS`]
+    /// turns), dropping the oldest applied turns first.
+    fn trim_history(&mut self) {
         let mut extra = 0;
         while self.history_cost > self.history_budget
             && self.history.len() - extra > MIN_HISTORY_TURNS
+            && extra < self.cursor
         {
             self.history_cost -= self.history.get(extra).map_or(0, Patch::cost);
             extra += 1;
@@ -738,12 +780,6 @@ impl BabaGame {
             self.history.drain(..extra);
             self.cursor -= extra;
             self.dropped += extra;
-        }
-        StepReport {
-            step: self.st.turn,
-            changed,
-            fired: Vec::new(),
-            phases,
         }
     }
 
@@ -760,6 +796,8 @@ impl BabaGame {
         let Some(mut p) = self.history.get_mut(k).map(|p| std::mem::replace(p, empty)) else {
             return;
         };
+        // The ALL set swapped in may differ in size from the one swapped out.
+        let before = p.cost();
         for (id, val) in &mut p.objs {
             *val = self.set_obj(*id, *val);
         }
@@ -769,6 +807,7 @@ impl BabaGame {
         if let Some(seen) = &mut p.seen {
             std::mem::swap(&mut self.st.seen, seen);
         }
+        self.history_cost = self.history_cost - before + p.cost();
         if let Some(slot) = self.history.get_mut(k) {
             *slot = p;
         }
@@ -778,18 +817,11 @@ impl BabaGame {
         self.refresh();
     }
 
-    /// Bytes the undo history holds now (its entries; allocator overhead not counted).
+    /// Bytes the undo history holds now (its entries, [`ENTRY_BYTES`] each, and each turn's
+    /// counters; allocator overhead not counted). The figure [`Game::history_bytes`] reports
+    /// and [`Game::set_history_budget`] is compared with.
     pub fn undo_bytes(&self) -> usize {
-        let entry = std::mem::size_of::<(ObjId, Option<Obj>)>();
-        let noun = std::mem::size_of::<Noun>();
-        self.history
-            .iter()
-            .map(|p| {
-                std::mem::size_of::<Patch>()
-                    + p.objs.len() * entry
-                    + p.seen.as_ref().map_or(0, |s| s.len() * noun)
-            })
-            .sum()
+        self.history_cost
     }
 }
 
@@ -871,6 +903,23 @@ impl Game for BabaGame {
 
     fn redo_len(&self) -> usize {
         self.history.len() - self.cursor
+    }
+
+    /// [`BabaGame::undo_bytes`].
+    fn history_bytes(&self) -> usize {
+        self.undo_bytes()
+    }
+
+    /// The budget in bytes: the history keeps the newest turns whose journal entries
+    /// ([`ENTRY_BYTES`] each) and counters fit, dropping the oldest at once when over it, but
+    /// always at least [`MIN_HISTORY_TURNS`] turns (so 0 keeps those only).
+    fn set_history_budget(&mut self, bytes: usize) {
+        self.history_budget = bytes;
+        self.trim_history();
+    }
+
+    fn history_trimmed(&self) -> u64 {
+        self.dropped as u64
     }
 
     fn status(&self) -> Status {

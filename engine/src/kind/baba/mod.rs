@@ -18,6 +18,7 @@
 pub mod eval;
 pub mod game;
 pub mod level;
+mod level_thing;
 pub mod rules;
 mod turn;
 pub mod word;
@@ -30,7 +31,9 @@ pub use level::{BabaLevel, Tile};
 pub use rules::{
     Arg, Condition, FormedRule, Rule, TextTile, parse_words, sentence_tiles, words_of,
 };
-pub use word::{Kind, Noun, PaletteEntry, Prefix, Prep, Prop, Verb, Word, WordClass, palette};
+pub use word::{
+    Kind, LETTERS, Letter, Noun, PaletteEntry, Prefix, Prep, Prop, Verb, Word, WordClass, palette,
+};
 
 use crate::grid::Dir;
 use crate::kind::{Game, GameKind, Input, InputSpec};

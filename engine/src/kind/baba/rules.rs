@@ -400,63 +400,45 @@ pub fn form_rules(width: usize, height: usize, texts: &[TextTile]) -> Vec<Formed
     if width == 0 || height == 0 {
         return Vec::new();
     }
-    // Only the cells holding text are looked at (not every cell of the map): each cell's
-    // tiles in the order given, then the runs of consecutive text cells along each row (rows
-    // top to bottom) and down each column (columns left to right), as a scan of every line
-    // would find them.
-    let mut sorted: Vec<TextTile> = texts
-        .iter()
-        .filter(|t| t.pos.x < width && t.pos.y < height)
-        .copied()
-        .collect();
-    sorted.sort_by_key(|t| (t.pos.y, t.pos.x));
-    let mut cells: Vec<Vec<TextTile>> = Vec::new();
-    let mut at: Vec<Pos> = Vec::new();
-    for t in sorted {
-        match cells.last_mut() {
-            Some(c) if at.last() == Some(&t.pos) => c.push(t),
-            _ => {
-                cells.push(vec![t]);
-                at.push(t.pos);
-            }
+    let mut cells: Vec<Vec<TextTile>> = vec![Vec::new(); width * height];
+    for t in texts {
+        if t.pos.x < width && t.pos.y < height {
+            cells[t.pos.y * width + t.pos.x].push(*t);
         }
     }
     let mut out: Vec<FormedRule> = Vec::new();
     let mut seen = std::collections::HashSet::new();
-    let mut lines: Vec<(bool, Vec<Vec<usize>>)> = Vec::new();
-    let rows: Vec<usize> = (0..at.len()).collect();
-    let mut cols = rows.clone();
-    cols.sort_by_key(|&k| at.get(k).map(|p| (p.x, p.y)));
-    for (vertical, order) in [(false, rows), (true, cols)] {
-        let mut runs: Vec<Vec<usize>> = Vec::new();
-        let mut prev: Option<Pos> = None;
-        for k in order {
-            let Some(&p) = at.get(k) else { continue };
-            let next_to = prev.is_some_and(|q| {
-                if vertical {
-                    q.x == p.x && q.y + 1 == p.y
-                } else {
-                    q.y == p.y && q.x + 1 == p.x
-                }
-            });
-            match runs.last_mut() {
-                Some(r) if next_to => r.push(k),
-                _ => runs.push(vec![k]),
-            }
-            prev = Some(p);
-        }
-        lines.push((vertical, runs));
+    let spell = Speller::new(texts);
+    let mut lines: Vec<(bool, Vec<usize>)> = Vec::new();
+    for y in 0..height {
+        lines.push((false, (0..width).map(|x| y * width + x).collect()));
     }
-    for (vertical, runs) in lines {
-        for run in runs {
+    for x in 0..width {
+        lines.push((true, (0..height).map(|y| y * width + x).collect()));
+    }
+    for (vertical, line) in lines {
+        let mut k = 0;
+        while k < line.len() {
+            if cells[line[k]].is_empty() {
+                k += 1;
+                continue;
+            }
+            let mut run = Vec::new();
+            while k < line.len() && !cells[line[k]].is_empty() {
+                run.push(line[k]);
+                k += 1;
+            }
             if run.len() < 3 {
                 continue;
             }
-            for combo in combinations(&run, &cells) {
-                let words: Vec<Word> = combo.iter().map(|t| t.word).collect();
+            for combo in sequences(&run, &cells, &spell) {
+                let words: Vec<Word> = combo.iter().map(|t| t.0).collect();
                 for (rule, idx) in parse_sequence(&words) {
-                    let tiles: Vec<TextTile> =
-                        idx.iter().filter_map(|&i| combo.get(i)).copied().collect();
+                    let tiles: Vec<TextTile> = idx
+                        .iter()
+                        .filter_map(|&i| combo.get(i))
+                        .flat_map(|t| t.1.iter().copied())
+                        .collect();
                     if seen.insert((rule.clone(), tiles.clone())) {
                         out.push(FormedRule {
                             text: rule.text(),
@@ -476,26 +458,121 @@ pub fn form_rules(width: usize, height: usize, texts: &[TextTile]) -> Vec<Formed
     out
 }
 
-/// The word sequences of a run of cells: one text per cell, every combination (first
-/// [`MAX_COMBINATIONS`] in order).
-fn combinations(run: &[usize], cells: &[Vec<TextTile>]) -> Vec<Vec<TextTile>> {
-    let mut out: Vec<Vec<TextTile>> = vec![Vec::new()];
-    for &c in run {
-        let choices = &cells[c];
-        let mut next = Vec::new();
-        'outer: for prefix in &out {
-            for t in choices {
-                if next.len() >= MAX_COMBINATIONS {
-                    break 'outer;
+/// One element of a word sequence: a word and the tiles that write it (one text tile, or the
+/// letter tiles that spell it, in reading order).
+type Item = (Word, Vec<TextTile>);
+
+/// Spelling words from letter tiles (Tier 2, §3.1): the names of every word that is not a
+/// letter, and every prefix of them, so that a walk along letters stops as soon as no word
+/// can continue.
+struct Speller {
+    words: std::collections::HashMap<&'static str, Word>,
+    prefixes: std::collections::HashSet<String>,
+    /// False when the map holds no letter tile (then nothing is spelled).
+    any_letters: bool,
+}
+
+impl Speller {
+    fn new(texts: &[TextTile]) -> Self {
+        let any_letters = texts.iter().any(|t| matches!(t.word, Word::Letter(_)));
+        let mut words = std::collections::HashMap::new();
+        let mut prefixes = std::collections::HashSet::new();
+        if any_letters {
+            for w in Word::all() {
+                if matches!(w, Word::Letter(_)) {
+                    continue;
                 }
-                let mut v = prefix.clone();
-                v.push(*t);
-                next.push(v);
+                words.insert(w.name(), w);
+                let name = w.name();
+                for (i, _) in name.char_indices().skip(1) {
+                    prefixes.insert(name[..i].to_string());
+                }
+                prefixes.insert(name.to_string());
             }
         }
-        out = next;
+        Self {
+            words,
+            prefixes,
+            any_letters,
+        }
     }
+
+    /// The words spelled by letters starting at cell `run[p]` and going on along the run: one
+    /// letter from each cell (every combination of stacked letters), at least two letters
+    /// (a single letter is no word, [L178]), each a word of the vocabulary (the spec's "words in
+    /// the level's object list", [L780]: this engine has no per-level list, so every word
+    /// counts). Longest first.
+    fn spelled(&self, run: &[usize], cells: &[Vec<TextTile>], p: usize) -> Vec<Item> {
+        let mut out = Vec::new();
+        if !self.any_letters {
+            return out;
+        }
+        let mut stack: Vec<(usize, String, Vec<TextTile>)> = vec![(p, String::new(), Vec::new())];
+        // Stacked letters multiply the spellings; a few thousand steps cover every real case.
+        let mut budget = 4 * MAX_COMBINATIONS;
+        while let Some((q, text, tiles)) = stack.pop() {
+            budget = budget.saturating_sub(1);
+            if budget == 0 {
+                break;
+            }
+            if tiles.len() >= 2
+                && let Some(&w) = self.words.get(text.as_str())
+            {
+                out.push((w, tiles.clone()));
+            }
+            let Some(&cell) = run.get(q) else {
+                continue;
+            };
+            for t in &cells[cell] {
+                if let Word::Letter(l) = t.word {
+                    let next = format!("{text}{}", l.spelling());
+                    if self.prefixes.contains(&next) {
+                        let mut tl = tiles.clone();
+                        tl.push(*t);
+                        stack.push((q + 1, next, tl));
+                    }
+                }
+            }
+        }
+        out.sort_by_key(|(_, t)| std::cmp::Reverse(t.len()));
+        out
+    }
+}
+
+/// The word sequences of a run of cells (§3.3 step 2, first [`MAX_COMBINATIONS`] in order):
+/// at each cell one of its texts (a letter alone stands for itself and forms no sentence) or
+/// a word spelled by letters from that cell on, which then covers as many cells as it has
+/// letters (§3.1). Without letters this is one text per cell, every combination.
+fn sequences(run: &[usize], cells: &[Vec<TextTile>], spell: &Speller) -> Vec<Vec<Item>> {
+    let options: Vec<Vec<Item>> = (0..run.len())
+        .map(|p| {
+            let mut v = spell.spelled(run, cells, p);
+            v.extend(cells[run[p]].iter().map(|t| (t.word, vec![*t])));
+            v
+        })
+        .collect();
+    let mut out: Vec<Vec<Item>> = Vec::new();
+    walk(&options, 0, &mut Vec::new(), &mut out);
     out
+}
+
+/// Depth-first through the options from cell `p` on, options in order, so that the sequences
+/// come in the order of the combinations of one text per cell. Every path reaches the end of
+/// the run (a spelled word ends inside it), so the work is at most [`MAX_COMBINATIONS`] times
+/// the run length.
+fn walk(options: &[Vec<Item>], p: usize, seq: &mut Vec<Item>, out: &mut Vec<Vec<Item>>) {
+    let Some(opts) = options.get(p) else {
+        out.push(seq.clone());
+        return;
+    };
+    for item in opts {
+        if out.len() >= MAX_COMBINATIONS {
+            return;
+        }
+        seq.push(item.clone());
+        walk(options, p + item.1.len().max(1), seq, out);
+        seq.pop();
+    }
 }
 
 /// The text tiles that are in no rule's tiles (to dim them), in the order of `texts`.

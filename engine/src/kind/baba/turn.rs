@@ -142,9 +142,20 @@ impl BabaGame {
             || (self.has(a, Prop::Shut) && self.has(b, Prop::Open))
     }
 
+    /// True when `id` may not change position in `d`: STILL, or (Tier 2) LOCKED in `d`
+    /// (§5.1 step 2, §5.13).
+    fn restricted(&self, id: ObjId, d: Dir) -> bool {
+        self.has(id, Prop::Still) || self.has(id, Prop::locked(d))
+    }
+
     /// Dry-run of a move of `id` one cell in `d` (§5.1 steps 3–6). `None` = the move fails.
+    /// An object restricted in `d` cannot move, so when pushed or pulled it stays and acts
+    /// as STOP [L5372]; [`Self::try_move`] reports the mover's own restriction first.
     fn plan(&self, id: ObjId, d: Dir, cause: Cause, pending: &HashSet<ObjId>) -> Option<Plan> {
         let m = self.obj(id)?;
+        if self.restricted(id, d) {
+            return None;
+        }
         if self.has(id, Prop::Phantom) && cause != Cause::Fall {
             // Tier 2 (§5.1 step 4): no collision, no push, no move-time destruction; at the
             // edge the object enters the boundary (no target).
@@ -191,7 +202,7 @@ impl BabaGame {
             }
             if cause != Cause::Fall
                 && (self.has(id, Prop::Swap)
-                    || (self.has(o, Prop::Swap) && !self.has(o, Prop::Still)))
+                    || (self.has(o, Prop::Swap) && !self.restricted(o, d.reverse())))
             {
                 plan.swap.push(o);
                 continue;
@@ -320,7 +331,7 @@ impl BabaGame {
         if cause != Cause::Fall {
             self.set_dir(id, d);
         }
-        if self.has(id, Prop::Still) {
+        if self.restricted(id, d) {
             return Moved::Restricted;
         }
         let Some(plan) = self.plan(id, d, cause, pending) else {
@@ -587,7 +598,7 @@ impl BabaGame {
                     continue;
                 };
                 if !reversed.contains(&m)
-                    && !self.has(m, Prop::Still)
+                    && !self.restricted(m, d)
                     && self.plan(m, d, Cause::Move, &pending).is_none()
                 {
                     d = d.reverse();
@@ -1153,6 +1164,8 @@ impl BabaGame {
                 }
             }
         }
+        // Tier 2: then what the level's own properties destroy (level_thing.rs).
+        self.level_interactions();
     }
 }
 

@@ -196,10 +196,48 @@ word_enum! {
         Best = "best",
         /// Tier 2 cosmetic.
         Hide = "hide",
-        /// Tier 2 cosmetic.
+        /// Tier 2 cosmetic colour (as are the colour words below): the object is drawn red.
         Red = "red",
-        /// Tier 2 cosmetic.
+        /// Tier 2 cosmetic colour.
         Blue = "blue",
+        /// Tier 2 cosmetic colour.
+        Orange = "orange",
+        /// Tier 2 cosmetic colour.
+        Yellow = "yellow",
+        /// Tier 2 cosmetic colour.
+        Lime = "lime",
+        /// Tier 2 cosmetic colour.
+        Green = "green",
+        /// Tier 2 cosmetic colour.
+        Cyan = "cyan",
+        /// Tier 2 cosmetic colour.
+        Purple = "purple",
+        /// Tier 2 cosmetic colour.
+        Pink = "pink",
+        /// Tier 2 cosmetic colour.
+        Rosy = "rosy",
+        /// Tier 2 cosmetic colour.
+        Black = "black",
+        /// Tier 2 cosmetic colour.
+        Grey = "grey",
+        /// Tier 2 cosmetic colour.
+        Silver = "silver",
+        /// Tier 2 cosmetic colour.
+        White = "white",
+        /// Tier 2 cosmetic colour.
+        Brown = "brown",
+        /// Tier 2 LOCKED (RIGHT): the object cannot change position to the right; its facing
+        /// still turns (§5.1 step 2, §5.13). Spelled LOCKEDRIGHT \[L5406\].
+        LockedRight = "lockedright",
+        /// Tier 2 LOCKED (UP), spelled LOCKEDUP \[L5408\].
+        LockedUp = "lockedup",
+        /// Tier 2 LOCKED (LEFT), spelled LOCKEDLEFT \[L5410\].
+        LockedLeft = "lockedleft",
+        /// Tier 2 LOCKED (DOWN), spelled LOCKEDDOWN \[L5404\].
+        LockedDown = "lockeddown",
+        /// Tier 2 WORD: the object acts in rules as the noun text of its own name; text is
+        /// exempt (§5.13 [L4972–L4974]).
+        Word = "word",
     }
 }
 
@@ -217,6 +255,115 @@ impl Prop {
             _ => None,
         }
     }
+
+    /// The colour words (Tier 2 cosmetic properties, [L4976–L4988]).
+    pub const COLOURS: &'static [Prop] = &[
+        Prop::Red,
+        Prop::Blue,
+        Prop::Orange,
+        Prop::Yellow,
+        Prop::Lime,
+        Prop::Green,
+        Prop::Cyan,
+        Prop::Purple,
+        Prop::Pink,
+        Prop::Rosy,
+        Prop::Black,
+        Prop::Grey,
+        Prop::Silver,
+        Prop::White,
+        Prop::Brown,
+    ];
+
+    /// The colour of a colour word as sRGB `(r, g, b)`, close to the game's default palette;
+    /// `None` for every other property. For the editor's tint of objects and the level.
+    pub fn rgb(self) -> Option<(u8, u8, u8)> {
+        Some(match self {
+            Prop::Red => (229, 83, 59),
+            Prop::Blue => (65, 105, 225),
+            Prop::Orange => (232, 139, 45),
+            Prop::Yellow => (237, 226, 133),
+            Prop::Lime => (165, 224, 78),
+            Prop::Green => (92, 131, 57),
+            Prop::Cyan => (95, 157, 209),
+            Prop::Purple => (142, 94, 156),
+            Prop::Pink => (217, 57, 106),
+            Prop::Rosy => (235, 145, 202),
+            Prop::Black => (20, 23, 28),
+            Prop::Grey => (115, 115, 115),
+            Prop::Silver => (194, 194, 194),
+            Prop::White => (255, 255, 255),
+            Prop::Brown => (144, 103, 62),
+            _ => return None,
+        })
+    }
+
+    /// The direction a LOCKED property forbids (LOCKEDRIGHT forbids moving right), `None` for
+    /// every other property.
+    pub fn locked_dir(self) -> Option<Dir> {
+        match self {
+            Prop::LockedRight => Some(Dir::Right),
+            Prop::LockedUp => Some(Dir::Up),
+            Prop::LockedLeft => Some(Dir::Left),
+            Prop::LockedDown => Some(Dir::Down),
+            _ => None,
+        }
+    }
+
+    /// The LOCKED property that forbids moving in `d`.
+    pub fn locked(d: Dir) -> Prop {
+        match d {
+            Dir::Right => Prop::LockedRight,
+            Dir::Up => Prop::LockedUp,
+            Dir::Left => Prop::LockedLeft,
+            Dir::Down => Prop::LockedDown,
+        }
+    }
+}
+
+/// The letter tiles (Tier 2, spec §3.1 \[L776\]): A–Z, 0–9, ♯ (`sharp`) and ♭ (`flat`). Their
+/// text tokens are `text_a` … `text_z`, `text_0` … `text_9`, `text_sharp`, `text_flat`.
+pub const LETTERS: &[&str] = &[
+    "a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l", "m", "n", "o", "p", "q", "r", "s",
+    "t", "u", "v", "w", "x", "y", "z", "0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "sharp",
+    "flat",
+];
+
+/// A letter: an index into [`LETTERS`]. Letters that spell a word in a row (left→right) or a
+/// column (top→bottom) act as that word (§3.1); a single letter is not a word.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+pub struct Letter(pub u8);
+
+impl Letter {
+    /// The letter named `name` (`a`, `7`, `sharp`).
+    pub fn from_name(name: &str) -> Option<Letter> {
+        LETTERS
+            .iter()
+            .position(|l| *l == name)
+            .and_then(|i| u8::try_from(i).ok())
+            .map(Letter)
+    }
+
+    /// The token name without `text_`: `a`, `7`, `sharp`.
+    pub fn name(self) -> &'static str {
+        LETTERS.get(self.0 as usize).copied().unwrap_or("?")
+    }
+
+    /// What the letter contributes to a spelled word: the letter or digit itself; ♯ and ♭
+    /// (which only spell musical notes, Tier 3 PLAY) contribute their signs, so they spell no
+    /// word of this vocabulary.
+    pub fn spelling(self) -> &'static str {
+        match self.name() {
+            "sharp" => "♯",
+            "flat" => "♭",
+            n => n,
+        }
+    }
+
+    /// Every letter, in [`LETTERS`] order.
+    pub fn all() -> impl Iterator<Item = Letter> {
+        (0..LETTERS.len() as u8).map(Letter)
+    }
 }
 
 /// The class of a word, for grammar and for the editor's palette groups.
@@ -228,6 +375,8 @@ pub enum WordClass {
     Operator,
     /// YOU, PUSH, WIN, UP, …
     Property,
+    /// Tier 2 letters A–Z, 0–9, ♯, ♭: no word alone; spelled together they act as a word.
+    Letter,
 }
 
 /// One word of a rule (spec §2 `Word`).
@@ -247,6 +396,8 @@ pub enum Word {
     And,
     /// NOT.
     Not,
+    /// A letter (Tier 2): part of a spelled word, never a word by itself (§3.1).
+    Letter(Letter),
 }
 
 impl Word {
@@ -260,7 +411,8 @@ impl Word {
                 .or_else(|| Verb::from_name(name).map(Word::Verb))
                 .or_else(|| Prefix::from_name(name).map(Word::Prefix))
                 .or_else(|| Prep::from_name(name).map(Word::Prep))
-                .or_else(|| Prop::from_name(name).map(Word::Prop)),
+                .or_else(|| Prop::from_name(name).map(Word::Prop))
+                .or_else(|| Letter::from_name(name).map(Word::Letter)),
         }
     }
 
@@ -274,19 +426,21 @@ impl Word {
             Word::Prop(p) => p.name(),
             Word::And => "and",
             Word::Not => "not",
+            Word::Letter(l) => l.name(),
         }
     }
 
-    /// Noun, operator or property.
+    /// Noun, operator, property or letter.
     pub fn class(self) -> WordClass {
         match self {
             Word::Noun(_) => WordClass::Noun,
             Word::Prop(_) => WordClass::Property,
+            Word::Letter(_) => WordClass::Letter,
             _ => WordClass::Operator,
         }
     }
 
-    /// Every word: nouns, then verbs, conditions, AND, NOT, then properties.
+    /// Every word: nouns, then verbs, conditions, AND, NOT, then properties, then letters.
     pub fn all() -> Vec<Word> {
         let mut v: Vec<Word> = Noun::all().map(Word::Noun).collect();
         v.extend(Verb::ALL.iter().map(|&x| Word::Verb(x)));
@@ -295,6 +449,7 @@ impl Word {
         v.push(Word::And);
         v.push(Word::Not);
         v.extend(Prop::ALL.iter().map(|&x| Word::Prop(x)));
+        v.extend(Letter::all().map(Word::Letter));
         v
     }
 }
@@ -352,7 +507,7 @@ pub struct PaletteEntry {
 }
 
 /// The palette of the baba kind: every object noun, then every text tile with its word class
-/// (nouns, operators, properties), in the order of [`Word::all`].
+/// (nouns, operators, properties, letters), in the order of [`Word::all`].
 pub fn palette() -> Vec<PaletteEntry> {
     let mut v: Vec<PaletteEntry> = OBJECT_NOUNS
         .iter()
@@ -388,5 +543,23 @@ mod tests {
         assert_eq!(Kind::from_token("text_"), None);
         assert_eq!(Noun::TEXT.name(), "text");
         assert_eq!(Noun::LEVEL.name(), "level");
+        assert_eq!(
+            Kind::from_token("text_a"),
+            Word::from_name("a").map(Kind::Text)
+        );
+        assert_eq!(
+            Word::from_name("q").map(Word::class),
+            Some(WordClass::Letter)
+        );
+        assert_eq!(
+            Word::from_name("lockedup"),
+            Some(Word::Prop(Prop::LockedUp))
+        );
+        // No word of the vocabulary is a single letter or digit (a single letter is no word).
+        for w in Word::all() {
+            if !matches!(w, Word::Letter(_)) {
+                assert!(w.name().len() >= 2, "{}", w.name());
+            }
+        }
     }
 }

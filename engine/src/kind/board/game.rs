@@ -39,6 +39,22 @@ struct Done {
     key: Option<u64>,
 }
 
+impl Done {
+    /// The bytes this record holds: itself, the turn's moves and notation, the changed
+    /// cells and the saved reserves.
+    fn bytes(&self) -> usize {
+        std::mem::size_of::<Done>()
+            + self.turn.parts.capacity() * std::mem::size_of::<super::play::Move>()
+            + self.turn.notation.capacity()
+            + self.cells.capacity() * std::mem::size_of::<(PosId, Option<Piece>)>()
+            + self.reserve.as_ref().map_or(0, |r| {
+                r.iter()
+                    .map(|v| std::mem::size_of::<Vec<u32>>() + v.capacity() * 4)
+                    .sum()
+            })
+    }
+}
+
 /// A running board game: the compiled rules, the position, its legal turns and the status.
 #[derive(Clone, Debug)]
 pub struct BoardGame {
@@ -50,8 +66,14 @@ pub struct BoardGame {
     pos: Position,
     legal: Vec<TurnMove>,
     status: Status,
-    done: Vec<Done>,
+    done: std::collections::VecDeque<Done>,
     undone: Vec<TurnMove>,
+    /// The most bytes `done` may hold ([`Game::set_history_budget`]).
+    history_budget: usize,
+    /// Bytes `done` holds now (the sum of [`Done::bytes`]).
+    history_total: usize,
+    /// Plies dropped from the front of `done`.
+    trimmed: u64,
     /// How often each position (pieces, reserves, player to move) has occurred, for
     /// `repetition`; empty when the rules do not test it.
     seen: FxHashMap<u64, u32>,
@@ -82,8 +104,11 @@ impl BoardGame {
             level,
             legal: Vec::new(),
             status: Status::Running,
-            done: Vec::new(),
+            done: std::collections::VecDeque::new(),
             undone: Vec::new(),
+            history_budget: crate::kind::DEFAULT_HISTORY_BYTES,
+            history_total: 0,
+            trimmed: 0,
             seen: FxHashMap::default(),
             grid,
             last_played: false,
@@ -168,7 +193,7 @@ impl BoardGame {
 
     /// The position before the last turn, rebuilt from its undo record.
     fn previous(&self) -> Option<Position> {
-        let d = self.done.last()?;
+        let d = self.done.back()?;
         let mut prev = self.pos.clone();
         for (i, piece) in &d.cells {
             if let Some(c) = prev.cells.get_mut(*i as usize) {
@@ -400,7 +425,7 @@ impl BoardGame {
         if let Some(k) = key {
             *self.seen.entry(k).or_insert(0) += 1;
         }
-        self.done.push(Done {
+        let done = Done {
             turn,
             cells,
             reserve: (before.reserve != self.pos.reserve).then_some(before.reserve),
@@ -408,13 +433,42 @@ impl BoardGame {
             last: before.last,
             partial: before.partial,
             key,
-        });
+        };
+        self.history_total += done.bytes();
+        self.done.push_back(done);
+        self.trim_history();
         self.settle();
         StepReport {
             step: self.steps(),
             changed,
             ..StepReport::default()
         }
+    }
+
+    /// Drops the oldest plies while the history holds more than its budget, always keeping
+    /// the last one (the position before it tells who moved last, for `repetition`).
+    fn trim_history(&mut self) {
+        while self.history_total > self.history_budget && self.done.len() > 1 {
+            if let Some(d) = self.done.pop_front() {
+                self.history_total -= d.bytes();
+                self.trimmed += 1;
+            }
+        }
+    }
+
+    /// Back to the level's start position with an empty history: a restart after plies
+    /// were dropped from the history. The repetition counts start again too.
+    fn rebuild_start(&mut self) {
+        self.pos = self.level.start.clone();
+        self.done.clear();
+        self.undone.clear();
+        self.history_total = 0;
+        self.trimmed = 0;
+        self.seen.clear();
+        if let Some(k) = self.repetition_key() {
+            self.seen.insert(k, 1);
+        }
+        self.settle();
     }
 
     fn no_change(&self) -> StepReport {
@@ -443,7 +497,11 @@ impl Game for BoardGame {
                 self.no_change()
             }
             Input::Restart => {
-                while self.undo() {}
+                if self.trimmed > 0 {
+                    self.rebuild_start();
+                } else {
+                    while self.undo() {}
+                }
                 self.no_change()
             }
             Input::Choice(n) if !self.status.is_over() => {
@@ -461,9 +519,10 @@ impl Game for BoardGame {
     }
 
     fn undo(&mut self) -> bool {
-        let Some(d) = self.done.pop() else {
+        let Some(d) = self.done.pop_back() else {
             return false;
         };
+        self.history_total -= d.bytes();
         if let Some(k) = d.key
             && let Some(n) = self.seen.get_mut(&k)
         {
@@ -494,11 +553,24 @@ impl Game for BoardGame {
     }
 
     fn steps(&self) -> u64 {
-        self.done.len() as u64
+        self.trimmed + self.done.len() as u64
     }
 
     fn redo_len(&self) -> usize {
         self.undone.len()
+    }
+
+    fn history_bytes(&self) -> usize {
+        self.history_total
+    }
+
+    fn set_history_budget(&mut self, bytes: usize) {
+        self.history_budget = bytes;
+        self.trim_history();
+    }
+
+    fn history_trimmed(&self) -> u64 {
+        self.trimmed
     }
 
     fn status(&self) -> Status {
@@ -622,7 +694,7 @@ impl Game for BoardGame {
         match input {
             Input::Undo => vec![json!({"ply": ply, "event": "undo"})],
             Input::Restart => vec![json!({"ply": ply, "event": "restart"})],
-            _ if self.last_played => self.done.last().map_or_else(Vec::new, |d| {
+            _ if self.last_played => self.done.back().map_or_else(Vec::new, |d| {
                 let mut events = vec![self.turn_event(d)];
                 if self.status.is_over() {
                     events.push(self.end_event());

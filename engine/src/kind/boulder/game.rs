@@ -29,6 +29,15 @@ struct TickPatch {
     tick: u64,
 }
 
+impl TickPatch {
+    /// The bytes this patch holds: the record itself and 12 per changed field ([`Saved`]).
+    /// (The few bytes of a lost game's reason are left out: undo and redo swap the status,
+    /// and the count must not change when they do.)
+    fn bytes(&self) -> usize {
+        std::mem::size_of::<TickPatch>() + self.cells.capacity() * std::mem::size_of::<Saved>()
+    }
+}
+
 /// A tick being computed phase by phase.
 #[derive(Clone, Debug)]
 struct OpenTick {
@@ -65,6 +74,14 @@ pub struct BoulderGame {
     history: std::collections::VecDeque<TickPatch>,
     cursor: usize,
     history_limit: usize,
+    /// The most bytes `history` may hold ([`Game::set_history_budget`]).
+    history_budget: usize,
+    /// Bytes `history` holds now (the sum of [`TickPatch::bytes`]).
+    history_total: usize,
+    /// Applied ticks dropped from the front of `history` (or never recorded).
+    trimmed: u64,
+    /// The RNG as the game began, for a restart after ticks were dropped.
+    start_rng: ChaCha8Rng,
     open: Option<OpenTick>,
 }
 
@@ -76,6 +93,14 @@ impl BoulderGame {
         let board = Board::new(&level.map);
         let pre = level.pre.iter().map(CompiledRule::new).collect::<Vec<_>>();
         let post = level.post.iter().map(CompiledRule::new).collect::<Vec<_>>();
+        let rng = match level.clock.and_then(|c| c.rng) {
+            Some((s, word)) => {
+                let mut r = ChaCha8Rng::from_seed(s);
+                r.set_word_pos(word);
+                r
+            }
+            None => ChaCha8Rng::seed_from_u64(seed),
+        };
         Self {
             disabled_pre: vec![false; pre.len()],
             disabled_post: vec![false; post.len()],
@@ -85,14 +110,8 @@ impl BoulderGame {
             globals: level.state.unwrap_or([0; 5]),
             tick: level.clock.map_or(0, |c| c.tick_count),
             start_tick: level.clock.map_or(0, |c| c.tick_count),
-            rng: match level.clock.and_then(|c| c.rng) {
-                Some((s, word)) => {
-                    let mut r = ChaCha8Rng::from_seed(s);
-                    r.set_word_pos(word);
-                    r
-                }
-                None => ChaCha8Rng::seed_from_u64(seed),
-            },
+            start_rng: rng.clone(),
+            rng,
             status: level.status.clone().unwrap_or(Status::Running),
             level,
             entered_exit: false,
@@ -100,7 +119,46 @@ impl BoulderGame {
             history: std::collections::VecDeque::new(),
             cursor: 0,
             history_limit: usize::MAX,
+            history_budget: crate::kind::DEFAULT_HISTORY_BYTES,
+            history_total: 0,
+            trimmed: 0,
             open: None,
+        }
+    }
+
+    /// Back to the state the game began in, without undoing tick by tick: the map from the
+    /// level, its globals, clock, RNG and status. The history is emptied (nothing to redo).
+    /// Used by a restart after old ticks were dropped from the history.
+    fn rebuild_start(&mut self) {
+        self.board = Board::new(&self.level.map);
+        self.globals = self.level.state.unwrap_or([0; 5]);
+        self.tick = self.start_tick;
+        self.rng = self.start_rng.clone();
+        self.status = self.level.status.clone().unwrap_or(Status::Running);
+        self.entered_exit = false;
+        self.explosions_at_start.clear();
+        self.open = None;
+        self.history.clear();
+        self.history_total = 0;
+        self.cursor = 0;
+        self.trimmed = 0;
+    }
+
+    /// Drops ticks until the history holds at most its budget: the oldest applied ticks
+    /// first, then (when none is left to drop) the redoable ones, newest first.
+    fn trim_history(&mut self) {
+        while self.history_total > self.history_budget || self.history.len() > self.history_limit {
+            let dropped = if self.cursor > 0 {
+                self.cursor -= 1;
+                self.trimmed += 1;
+                self.history.pop_front()
+            } else {
+                self.history.pop_back()
+            };
+            match dropped {
+                Some(p) => self.history_total -= p.bytes(),
+                None => break,
+            }
         }
     }
 
@@ -331,6 +389,16 @@ impl BoulderGame {
     /// status is decided (§6 W1–W4), and the tick is recorded for undo. Returns the changed
     /// cells, or `None` when no tick was open.
     pub fn finish_tick<O: TickObserver>(&mut self, obs: &mut O) -> Option<Vec<Pos>> {
+        self.finish_tick_listing(obs, true)
+    }
+
+    /// [`BoulderGame::finish_tick`]; the list of changed cells is built only when `list` is
+    /// true (else it is empty): a tick nobody reports on does not sort its journal.
+    fn finish_tick_listing<O: TickObserver>(
+        &mut self,
+        obs: &mut O,
+        list: bool,
+    ) -> Option<Vec<Pos>> {
         while self.run_next_phase(obs).is_some() {}
         let open = self.open.take()?;
         let t = &mut self.globals[Global::Ticks as usize];
@@ -354,29 +422,33 @@ impl BoulderGame {
             Status::Running
         };
         let cells = self.board.end_tick();
-        let mut indices: Vec<u32> = cells.iter().map(|s| s.index).collect();
-        indices.sort_unstable();
-        indices.dedup();
-        let changed: Vec<Pos> = indices
-            .into_iter()
-            .map(|i| self.board.pos(i as usize))
-            .collect();
-        self.history.truncate(self.cursor);
-        if self.history_limit == 0 {
-            return Some(changed);
+        let changed: Vec<Pos> = if list {
+            let mut indices: Vec<u32> = cells.iter().map(|s| s.index).collect();
+            indices.sort_unstable();
+            indices.dedup();
+            indices
+                .into_iter()
+                .map(|i| self.board.pos(i as usize))
+                .collect()
+        } else {
+            Vec::new()
+        };
+        while self.history.len() > self.cursor {
+            if let Some(p) = self.history.pop_back() {
+                self.history_total -= p.bytes();
+            }
         }
-        if self.history.len() >= self.history_limit {
-            self.history.pop_front();
-            self.cursor -= 1;
-        }
-        self.history.push_back(TickPatch {
+        let patch = TickPatch {
             cells,
             globals: open.globals,
             rng: open.rng,
             status: open.status,
             tick: self.tick - 1,
-        });
+        };
+        self.history_total += patch.bytes();
+        self.history.push_back(patch);
         self.cursor += 1;
+        self.trim_history();
         Some(changed)
     }
 
@@ -391,7 +463,9 @@ impl BoulderGame {
 
     /// Computes one tick without observing it (the fast path used by benchmarks).
     pub fn tick(&mut self, input: Input) {
-        self.tick_with(input, &mut NoObserver);
+        if self.begin_tick(input) {
+            self.finish_tick_listing(&mut NoObserver, false);
+        }
     }
 
     fn swap(&mut self, i: usize) {
@@ -404,13 +478,11 @@ impl BoulderGame {
     }
 
     /// Keeps at most `limit` ticks of undo history, dropping the oldest first (default: no
-    /// limit). 0 turns recording off.
+    /// limit but the byte budget of [`Game::set_history_budget`]). 0 turns recording off;
+    /// a restart still returns to the start.
     pub fn set_history_limit(&mut self, limit: usize) {
         self.history_limit = limit;
-        while self.history.len() > limit {
-            self.history.pop_front();
-            self.cursor = self.cursor.saturating_sub(1);
-        }
+        self.trim_history();
     }
 
     /// The number of map fields (positions) the undo history holds changes of, counted once
@@ -434,20 +506,10 @@ impl BoulderGame {
     }
 
     /// Bytes held by the undo history: per recorded tick a constant (globals, RNG, status,
-    /// counter) plus 12 bytes per changed field ([`Saved`]).
+    /// counter; 400 bytes or so) plus 12 bytes per changed field ([`Saved`]). Kept as a running sum, so this
+    /// costs nothing.
     pub fn history_bytes(&self) -> usize {
-        self.history
-            .iter()
-            .map(|p| {
-                std::mem::size_of::<TickPatch>()
-                    + p.cells.capacity() * std::mem::size_of::<Saved>()
-                    + match &p.status {
-                        Status::Lost { reason } | Status::Draw { reason } => reason.capacity(),
-                        Status::Won { winner, .. } => winner.as_ref().map_or(0, String::capacity),
-                        Status::Running => 0,
-                    }
-            })
-            .sum()
+        self.history_total
     }
 
     /// The current state as a level: the live map with its values and the globals in `state`.
@@ -483,7 +545,11 @@ impl Game for BoulderGame {
                 };
             }
             Input::Restart => {
-                while self.undo() {}
+                if self.trimmed > 0 {
+                    self.rebuild_start();
+                } else {
+                    while self.undo() {}
+                }
                 return StepReport {
                     step: self.tick - self.start_tick,
                     ..StepReport::default()
@@ -521,6 +587,19 @@ impl Game for BoulderGame {
 
     fn redo_len(&self) -> usize {
         self.history.len() - self.cursor
+    }
+
+    fn history_bytes(&self) -> usize {
+        self.history_total
+    }
+
+    fn set_history_budget(&mut self, bytes: usize) {
+        self.history_budget = bytes;
+        self.trim_history();
+    }
+
+    fn history_trimmed(&self) -> u64 {
+        self.trimmed
     }
 
     fn status(&self) -> Status {

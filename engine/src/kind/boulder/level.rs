@@ -5,6 +5,8 @@
 //! top-level fields (e.g. `time1`) are kept in [`BoulderLevel::extra`] and written back.
 //! Token and value names are read case-insensitively and written lower case (§6 F1).
 
+use std::collections::BTreeMap;
+
 use serde_json::{Map, Value, json};
 
 use super::token::{Global, Globals, Token, VALUE_COUNT, ValueKey, ValueName, Values};
@@ -134,22 +136,26 @@ pub enum TokenWrite {
 }
 
 /// A rule block of an `original` list: what a field must hold.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Pattern {
     /// The accepted tokens.
     pub token: TokenPattern,
     /// `(value, n)`: n = 0 means "must be 0", n > 0 means "at least n" (§4.5).
     pub values: Vec<(ValueName, i64)>,
+    /// Unknown members of the block (a warning each when loaded), kept for saving.
+    pub extra: Map<String, Value>,
 }
 
 /// A rule block of a `result` list: how a matched field changes.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Write {
     /// The token to write.
     pub token: TokenWrite,
     /// `(value, n)`: n = 0 sets 0, other n is added and the sum clamped at 0 (§4.5). A global is
     /// changed once per field this block writes (§6 V4).
     pub values: Vec<(ValueName, i64)>,
+    /// Unknown members of the block (a warning each when loaded), kept for saving.
+    pub extra: Map<String, Value>,
 }
 
 /// A level rule (spec boulder §4.5).
@@ -199,6 +205,11 @@ pub struct BoulderLevel {
     pub status: Option<Status>,
     /// Unknown top-level members, in file order.
     pub extra: Map<String, Value>,
+    /// Unknown members of map fields written as objects (a warning each when loaded), by
+    /// position `(y, x)` (row from the top, column from the left), kept for saving: they
+    /// stay with the position, whatever is painted there later, and are dropped with it
+    /// when a resize cuts the position off.
+    pub field_extra: BTreeMap<(usize, usize), Map<String, Value>>,
 }
 
 /// Top-level members this loader understands; everything else goes to `extra`.
@@ -232,6 +243,7 @@ impl BoulderLevel {
             map,
             state: None,
             extra: Map::new(),
+            field_extra: BTreeMap::new(),
         }
     }
 
@@ -241,10 +253,21 @@ impl BoulderLevel {
     /// Every error-severity problem found (warnings are not reported here; see
     /// [`BoulderLevel::warnings`]). Paths are set; lines and columns are not.
     pub fn from_json(doc: &Value) -> Result<Self, Vec<Problem>> {
+        Self::from_json_with_warnings(doc).map(|(l, _)| l)
+    }
+
+    /// [`BoulderLevel::from_json`] plus the warnings found while reading (the load-time
+    /// warnings of docs/level-format.md: unknown members of map fields and rule blocks,
+    /// `sparsity` on a rule that is not `rare`), in document order. What they name is kept
+    /// and written back by [`BoulderLevel::to_json`].
+    ///
+    /// # Errors
+    /// Every error-severity problem found, as [`BoulderLevel::from_json`].
+    pub fn from_json_with_warnings(doc: &Value) -> Result<(Self, Vec<Problem>), Vec<Problem>> {
         let mut p = Vec::new();
         let level = parse_level(doc, &mut p, true);
         match level {
-            Some(l) if p.iter().all(|x| !x.is_error()) => Ok(l),
+            Some(l) if p.iter().all(|x| !x.is_error()) => Ok((l, p)),
             _ => Err(p.into_iter().filter(Problem::is_error).collect()),
         }
     }
@@ -392,7 +415,16 @@ impl BoulderLevel {
             o.insert(k.clone(), v.clone());
         }
         let rows: Vec<Value> = (0..self.height())
-            .map(|y| Value::Array(self.map.row(y).iter().map(Cell::to_json).collect()))
+            .map(|y| {
+                let row = self.map.row(y).iter().enumerate();
+                Value::Array(
+                    row.map(|(x, c)| match self.field_extra.get(&(y, x)) {
+                        None => c.to_json(),
+                        Some(more) => cell_with_extra(c, more),
+                    })
+                    .collect(),
+                )
+            })
             .collect();
         o.insert("map".into(), Value::Array(rows));
         Value::Object(o)
@@ -403,6 +435,22 @@ impl BoulderLevel {
     pub fn to_pretty_string(&self) -> String {
         crate::json_text::layout(&self.to_json())
     }
+}
+
+/// A field written as an object with its unknown members after `token` and `values`.
+fn cell_with_extra(c: &Cell, more: &Map<String, Value>) -> Value {
+    let mut o = match c.to_json() {
+        Value::Object(o) => o,
+        token => {
+            let mut o = Map::new();
+            o.insert("token".into(), token);
+            o
+        }
+    };
+    for (k, v) in more {
+        o.entry(k.clone()).or_insert_with(|| v.clone());
+    }
+    Value::Object(o)
 }
 
 /// The JSON form of a rule (members `name`, `situation`, `sparsity`, `direction`, `original`,
@@ -424,11 +472,14 @@ pub fn rule_to_json(r: &Rule) -> Value {
         }
         m
     };
-    let block = |token: Value, vs: &[(ValueName, i64)]| {
+    let block = |token: Value, vs: &[(ValueName, i64)], extra: &Map<String, Value>| {
         let mut b = Map::new();
         b.insert("token".into(), token);
         if !vs.is_empty() {
             b.insert("values".into(), Value::Object(values(vs)));
+        }
+        for (k, v) in extra {
+            b.entry(k.clone()).or_insert_with(|| v.clone());
         }
         Value::Object(b)
     };
@@ -442,7 +493,7 @@ pub fn rule_to_json(r: &Rule) -> Value {
                 TokenPattern::OneOf(ts) => json!(ts.iter().map(|t| t.name()).collect::<Vec<_>>()),
                 TokenPattern::Index(k) => json!(k.to_string()),
             };
-            block(t, &p.values)
+            block(t, &p.values, &p.extra)
         })
         .collect();
     let result = r
@@ -453,13 +504,15 @@ pub fn rule_to_json(r: &Rule) -> Value {
                 TokenWrite::Set(t) => json!(t.name()),
                 TokenWrite::Copy(k) => json!(k.to_string()),
             };
-            block(t, &w.values)
+            block(t, &w.values, &w.extra)
         })
         .collect();
     o.insert("original".into(), Value::Array(original));
     o.insert("result".into(), Value::Array(result));
+    // An unknown member never replaces a known one (a kept `sparsity` of a rule that is
+    // `rare` now).
     for (k, v) in &r.extra {
-        o.insert(k.clone(), v.clone());
+        o.entry(k.clone()).or_insert_with(|| v.clone());
     }
     Value::Object(o)
 }
@@ -585,6 +638,7 @@ fn parse_level(doc: &Value, p: &mut Vec<Problem>, figure_rule: bool) -> Option<B
         .map(|(k, v)| (k.clone(), v.clone()))
         .collect();
     let map = map?;
+    let field_extra = field_extras(o.get("map"));
     if figure_rule {
         // A finished game (won, or lost because the figure was destroyed) may have none.
         p.extend(figure_problems(&map, status.is_some()));
@@ -601,7 +655,33 @@ fn parse_level(doc: &Value, p: &mut Vec<Problem>, figure_rule: bool) -> Option<B
         clock,
         status,
         extra,
+        field_extra,
     })
+}
+
+/// The unknown members of the map's fields written as objects, by `(y, x)` (parse_cell
+/// warns about each).
+fn field_extras(map: Option<&Value>) -> BTreeMap<(usize, usize), Map<String, Value>> {
+    let mut out = BTreeMap::new();
+    let Some(Value::Array(rows)) = map else {
+        return out;
+    };
+    for (y, row) in rows.iter().enumerate() {
+        let Value::Array(cells) = row else { continue };
+        for (x, c) in cells.iter().enumerate() {
+            if let Value::Object(o) = c {
+                let more: Map<String, Value> = o
+                    .iter()
+                    .filter(|(k, _)| *k != "token" && *k != "values")
+                    .map(|(k, v)| (k.clone(), v.clone()))
+                    .collect();
+                if !more.is_empty() {
+                    out.insert((y, x), more);
+                }
+            }
+        }
+    }
+    out
 }
 
 /// No `me` (unless the state is `finished`), or every `me` after the first (row-major), as
@@ -892,7 +972,10 @@ fn parse_cell(v: &Value, path: &JsonPath, at: Pos, p: &mut Vec<Problem>) -> Opti
                 p.push(
                     Problem::warning(
                         path.key(k),
-                        format!("unknown member {} of a field is ignored", quote(k)),
+                        format!(
+                            "unknown member {} of a field is ignored (kept when saved)",
+                            quote(k)
+                        ),
                     )
                     .at_cell(at),
                 );
@@ -969,13 +1052,27 @@ fn parse_values(
     out
 }
 
-fn warn_unknown_block_members(block: &Map<String, Value>, path: &JsonPath, p: &mut Vec<Problem>) {
-    for k in block.keys().filter(|k| *k != "token" && *k != "values") {
+/// Warns about each unknown member of a rule block and gives them back, to be kept.
+fn unknown_block_members(
+    block: &Map<String, Value>,
+    path: &JsonPath,
+    p: &mut Vec<Problem>,
+) -> Map<String, Value> {
+    let mut more = Map::new();
+    for (k, v) in block
+        .iter()
+        .filter(|(k, _)| *k != "token" && *k != "values")
+    {
         p.push(Problem::warning(
             path.key(k),
-            format!("unknown member {} of a rule block is ignored", quote(k)),
+            format!(
+                "unknown member {} of a rule block is ignored (kept when saved)",
+                quote(k)
+            ),
         ));
+        more.insert(k.clone(), v.clone());
     }
+    more
 }
 
 fn parse_rule(v: &Value, path: &JsonPath, p: &mut Vec<Problem>) -> Option<Rule> {
@@ -1048,7 +1145,7 @@ fn parse_rule(v: &Value, path: &JsonPath, p: &mut Vec<Problem>) -> Option<Rule> 
     if o.contains_key("sparsity") && !matches!(situation, Some(Situation::Rare { .. }) | None) {
         p.push(Problem::warning(
             path.key("sparsity"),
-            "\"sparsity\" only matters with situation \"rare\" and is ignored",
+            "\"sparsity\" only matters with situation \"rare\" and is ignored (kept when saved)",
         ));
     }
     let direction = match o.get("direction") {
@@ -1188,10 +1285,14 @@ fn parse_rule(v: &Value, path: &JsonPath, p: &mut Vec<Problem>) -> Option<Rule> 
                     None
                 }
             };
-            warn_unknown_block_members(bo, &bp, p);
+            let extra = unknown_block_members(bo, &bp, p);
             let values = parse_values(bo.get("values"), &bp.key("values"), true, p);
             if let Some(token) = token {
-                original.push(Pattern { token, values });
+                original.push(Pattern {
+                    token,
+                    values,
+                    extra,
+                });
             }
         }
     }
@@ -1257,10 +1358,14 @@ fn parse_rule(v: &Value, path: &JsonPath, p: &mut Vec<Problem>) -> Option<Rule> 
                     None
                 }
             };
-            warn_unknown_block_members(bo, &bp, p);
+            let extra = unknown_block_members(bo, &bp, p);
             let values = parse_values(bo.get("values"), &bp.key("values"), false, p);
             if let Some(token) = token {
-                result.push(Write { token, values });
+                result.push(Write {
+                    token,
+                    values,
+                    extra,
+                });
             }
         }
     }
@@ -1284,9 +1389,11 @@ fn parse_rule(v: &Value, path: &JsonPath, p: &mut Vec<Problem>) -> Option<Rule> 
         "original",
         "result",
     ];
+    // A `sparsity` the rule's situation does not use is kept as an unknown member.
+    let rare = matches!(situation, Some(Situation::Rare { .. }));
     let extra: Map<String, Value> = o
         .iter()
-        .filter(|(k, _)| !RULE_KEYS.contains(&k.as_str()))
+        .filter(|(k, _)| !RULE_KEYS.contains(&k.as_str()) || (*k == "sparsity" && !rare))
         .map(|(k, v)| (k.clone(), v.clone()))
         .collect();
     if p.iter().filter(|x| x.is_error()).count() > errors_before {

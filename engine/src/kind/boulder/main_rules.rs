@@ -4,6 +4,7 @@
 
 use rand_core::Rng as _;
 
+use super::board::nonzero_flag;
 use super::game::BoulderGame;
 use super::token::{Global, Token, ValueKey};
 use crate::grid::Dir;
@@ -33,8 +34,10 @@ impl BoulderGame {
     }
 
     /// A field a loose object may fall or slide into: `path` not vacated this tick (§6 G2).
+    #[inline]
     fn free(&self, i: usize) -> bool {
-        self.board.token(i) == Token::Path && self.board.val(i, ValueKey::Moved) == 0
+        self.board.token(i) == Token::Path
+            && self.board.flags(i) & nonzero_flag(ValueKey::Moved) == 0
     }
 
     /// Moves the object at `from` to `to`: the token and the object values go, `from` becomes
@@ -42,7 +45,12 @@ impl BoulderGame {
     pub(super) fn move_object(&mut self, from: usize, to: usize) {
         let b = &mut self.board;
         b.set_token(to, b.token(from));
+        // A value that is 0 on both fields stays so: skip it without touching its array.
+        let either = b.flags(from) | b.flags(to);
         for k in OBJECT_VALUES {
+            if either & nonzero_flag(k) == 0 {
+                continue;
+            }
             b.set_val(to, k, b.val(from, k));
             b.set_val(from, k, 0);
         }
@@ -147,34 +155,53 @@ impl BoulderGame {
             {
                 continue;
             }
-            for x in 0..w {
-                let i = y * w + x;
-                if self.board.val(i, ValueKey::Loose) == 0 || self.board.val(i, ValueKey::Moved) > 0
-                {
-                    continue;
-                }
-                let below = i + w;
-                let to = if self.free(below) {
-                    Some(below)
-                } else if self.board.val(below, ValueKey::Slippery) > 0 {
-                    if x + 1 < w && self.free(i + 1) && self.free(below + 1) {
-                        Some(below + 1)
-                    } else if x > 0 && self.free(i - 1) && self.free(below - 1) {
-                        Some(below - 1)
-                    } else {
-                        None
-                    }
-                } else {
-                    None
-                };
-                if let Some(to) = to {
-                    self.move_object(i, to);
-                    self.board.set_val(to, ValueKey::Falling, 1);
-                    if to + w < w * h {
-                        self.crush(to + w);
-                    }
+            let loose_not_moved = nonzero_flag(ValueKey::Loose);
+            let test = loose_not_moved | nonzero_flag(ValueKey::Moved);
+            // The row is read 64 fields at a time into a bit mask of the loose objects not yet
+            // moved (a branch-free scan); a move writes only its own field of row y (and
+            // rows below), so the mask stays true while its fields are handled left to right.
+            for x0 in (0..w).step_by(64) {
+                let mut todo = self
+                    .board
+                    .flags_run(y * w + x0, 64.min(w - x0))
+                    .iter()
+                    .enumerate()
+                    .fold(0u64, |m, (j, f)| {
+                        m | (u64::from(f & test == loose_not_moved) << j)
+                    });
+                while todo != 0 {
+                    let x = x0 + todo.trailing_zeros() as usize;
+                    todo &= todo - 1;
+                    self.fall(x, y);
                 }
             }
+        }
+    }
+
+    /// Gravity for the loose, not yet moved object at (`x`, `y`), `y` above the bottom row:
+    /// fall into a free field below, else slide off a slippery one (right before left).
+    #[inline]
+    fn fall(&mut self, x: usize, y: usize) {
+        let (w, h) = (self.board.width(), self.board.height());
+        let i = y * w + x;
+        let below = i + w;
+        let to = if self.free(below) {
+            below
+        } else if self.board.flags(below) & nonzero_flag(ValueKey::Slippery) != 0 {
+            if x + 1 < w && self.free(i + 1) && self.free(below + 1) {
+                below + 1
+            } else if x > 0 && self.free(i - 1) && self.free(below - 1) {
+                below - 1
+            } else {
+                return;
+            }
+        } else {
+            return;
+        };
+        self.move_object(i, to);
+        self.board.set_val(to, ValueKey::Falling, 1);
+        if to + w < w * h {
+            self.crush(to + w);
         }
     }
 
@@ -185,11 +212,10 @@ impl BoulderGame {
         for i in self.board.find(set) {
             let t = self.board.token(i);
             let b = &self.board;
-            if !t.is_enemy()
-                || b.val(i, ValueKey::Moved) > 0
-                || b.val(i, ValueKey::Bam) > 0
-                || b.val(i, ValueKey::Bamrich) > 0
-            {
+            let stop = nonzero_flag(ValueKey::Moved)
+                | nonzero_flag(ValueKey::Bam)
+                | nonzero_flag(ValueKey::Bamrich);
+            if !t.is_enemy() || b.flags(i) & stop != 0 {
                 continue;
             }
             let Some(d) = Dir::from_value(b.val(i, ValueKey::Direction)) else {

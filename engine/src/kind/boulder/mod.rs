@@ -95,8 +95,11 @@ impl GameKind for Boulder {
     }
 
     fn check(&self, doc: &Value) -> Vec<Problem> {
-        match BoulderLevel::from_json(doc) {
-            Ok(level) => level.warnings(),
+        match BoulderLevel::from_json_with_warnings(doc) {
+            Ok((level, mut loaded)) => {
+                loaded.extend(level.warnings());
+                loaded
+            }
             Err(problems) => problems,
         }
     }

@@ -95,6 +95,34 @@ struct Patch {
     moving: Vec<(u32, u32)>,
     small: Small,
     big: Option<Box<Big>>,
+    /// What the patch held when recorded ([`Patch::bytes_now`]); undo and redo swap its
+    /// contents, and the history's running sum takes back exactly what it added.
+    bytes: usize,
+}
+
+impl Patch {
+    /// The bytes the patch holds: the record, 8 per changed cell or counter, and the copy
+    /// of the rest of the state in a frame that changed it (queue, bag, labels, a pending
+    /// clear).
+    fn bytes_now(&self) -> usize {
+        let big = self.big.as_ref().map_or(0, |b| {
+            std::mem::size_of::<Big>()
+                + b.labels.capacity() * std::mem::size_of::<BlockId>()
+                + b.queue.capacity() * std::mem::size_of::<QueuedTumo>()
+                + b.queue
+                    .iter()
+                    .map(|q| q.labels.capacity() * std::mem::size_of::<BlockId>())
+                    .sum::<usize>()
+                + b.bag.capacity() * std::mem::size_of::<usize>()
+                + b.pending
+                    .as_ref()
+                    .map_or(0, |p| p.delete.capacity() * 8 + p.down.capacity() * 16)
+        });
+        std::mem::size_of::<Patch>()
+            + self.cells.capacity() * std::mem::size_of::<(u32, BlockId)>()
+            + self.moving.capacity() * std::mem::size_of::<(u32, u32)>()
+            + big
+    }
 }
 
 /// One clear event: the blocks of one frame's deletions (spec A6), with its chain number.
@@ -184,6 +212,14 @@ pub struct FallingGame {
     history: VecDeque<Patch>,
     cursor: usize,
     history_limit: usize,
+    /// The most bytes `history` may hold ([`Game::set_history_budget`]).
+    history_budget: usize,
+    /// Bytes `history` holds now (the sum of the patches' `bytes`).
+    history_total: usize,
+    /// Applied frames dropped from the front of `history` (or never recorded).
+    trimmed: u64,
+    /// The seed the game started with, for a restart after frames were dropped.
+    seed: u64,
     start_frames: u64,
     report: FrameReport,
     req: Requests,
@@ -325,6 +361,10 @@ impl FallingGame {
             history: VecDeque::new(),
             cursor: 0,
             history_limit: usize::MAX,
+            history_budget: crate::kind::DEFAULT_HISTORY_BYTES,
+            history_total: 0,
+            trimmed: 0,
+            seed,
             start_frames: st.frames,
             report: FrameReport {
                 frame: st.frames,
@@ -550,10 +590,35 @@ impl FallingGame {
     /// limit).
     pub fn set_history_limit(&mut self, limit: usize) {
         self.history_limit = limit;
-        while self.history.len() > limit {
-            self.history.pop_front();
-            self.cursor = self.cursor.saturating_sub(1);
+        self.trim_history();
+    }
+
+    /// Drops frames until the history holds at most its budget and limit: the oldest
+    /// applied frames first, then (when none is left to drop) the redoable ones, newest
+    /// first.
+    fn trim_history(&mut self) {
+        while self.history_total > self.history_budget || self.history.len() > self.history_limit {
+            let dropped = if self.cursor > 0 {
+                self.cursor -= 1;
+                self.trimmed += 1;
+                self.history.pop_front()
+            } else {
+                self.history.pop_back()
+            };
+            match dropped {
+                Some(p) => self.history_total -= p.bytes,
+                None => break,
+            }
         }
+    }
+
+    /// Back to the state the game began in (a new game of the same level and seed, with
+    /// this game's history settings): a restart after frames were dropped from the history.
+    fn rebuild_start(&mut self) {
+        let mut fresh = FallingGame::new(self.level.clone(), self.seed);
+        fresh.history_limit = self.history_limit;
+        fresh.history_budget = self.history_budget;
+        *self = fresh;
     }
 
     /// The number of cell and counter changes stored in the undo history (its memory is
@@ -1303,21 +1368,23 @@ impl FallingGame {
         changed.sort_by_key(|p| (p.y, p.x));
         changed.dedup();
         let big = (big != self.b).then(|| Box::new(big));
-        self.history.truncate(self.cursor);
-        if self.history_limit == 0 {
-            return changed;
+        while self.history.len() > self.cursor {
+            if let Some(p) = self.history.pop_back() {
+                self.history_total -= p.bytes;
+            }
         }
-        if self.history.len() >= self.history_limit {
-            self.history.pop_front();
-            self.cursor -= 1;
-        }
-        self.history.push_back(Patch {
+        let mut patch = Patch {
             cells,
             moving,
             small,
             big,
-        });
+            bytes: 0,
+        };
+        patch.bytes = patch.bytes_now();
+        self.history_total += patch.bytes;
+        self.history.push_back(patch);
         self.cursor += 1;
+        self.trim_history();
         changed
     }
 
@@ -1394,6 +1461,7 @@ impl Game for FallingGame {
             Input::Undo => {
                 self.undo();
             }
+            Input::Restart if self.trimmed > 0 => self.rebuild_start(),
             Input::Restart => while self.undo() {},
             _ if !self.b.status.is_over() => {
                 let changed = self.record_frame(input);
@@ -1435,6 +1503,19 @@ impl Game for FallingGame {
 
     fn redo_len(&self) -> usize {
         self.history.len() - self.cursor
+    }
+
+    fn history_bytes(&self) -> usize {
+        self.history_total
+    }
+
+    fn set_history_budget(&mut self, bytes: usize) {
+        self.history_budget = bytes;
+        self.trim_history();
+    }
+
+    fn history_trimmed(&self) -> u64 {
+        self.trimmed
     }
 
     fn status(&self) -> Status {

@@ -152,10 +152,12 @@ pub fn blank_rule() -> Rule {
         original: vec![Pattern {
             token: TokenPattern::Any,
             values: vec![],
+            extra: Default::default(),
         }],
         result: vec![Write {
             token: TokenWrite::Copy(0),
             values: vec![],
+            extra: Default::default(),
         }],
         extra: Default::default(),
     }
@@ -285,6 +287,7 @@ fn add_block(r: &mut Rule, front: bool) {
     let any = Pattern {
         token: TokenPattern::Any,
         values: vec![],
+        extra: Default::default(),
     };
     if front {
         for w in &mut r.result {
@@ -298,6 +301,7 @@ fn add_block(r: &mut Rule, front: bool) {
             Write {
                 token: TokenWrite::Copy(0),
                 values: vec![],
+                extra: Default::default(),
             },
         );
     } else {
@@ -305,6 +309,7 @@ fn add_block(r: &mut Rule, front: bool) {
         r.result.push(Write {
             token: TokenWrite::Copy(r.original.len() - 1),
             values: vec![],
+            extra: Default::default(),
         });
     }
 }

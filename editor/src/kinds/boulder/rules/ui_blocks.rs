@@ -311,6 +311,7 @@ fn original_editor(ui: &mut Ui, p: &Pattern, sel: RuleRef, k: usize, out: &mut V
             pattern: Pattern {
                 token,
                 values: p.values.clone(),
+                extra: p.extra.clone(),
             },
         }));
     }
@@ -327,6 +328,7 @@ fn original_editor(ui: &mut Ui, p: &Pattern, sel: RuleRef, k: usize, out: &mut V
             pattern: Pattern {
                 token: p.token.clone(),
                 values,
+                extra: p.extra.clone(),
             },
         }));
     }
@@ -357,6 +359,7 @@ fn one_of_editor(
                         pattern: Pattern {
                             token: TokenPattern::OneOf(new),
                             values: p.values.clone(),
+                            extra: p.extra.clone(),
                         },
                     }));
                 }
@@ -399,6 +402,7 @@ fn result_editor(
             write: Write {
                 token,
                 values: w.values.clone(),
+                extra: w.extra.clone(),
             },
         }));
     }
@@ -409,6 +413,7 @@ fn result_editor(
             write: Write {
                 token: w.token,
                 values,
+                extra: w.extra.clone(),
             },
         }));
     }

@@ -1,0 +1,189 @@
+//! The level as a thing (Tier 2, spec baba §2 "The level", §5.13 LEVEL): the rules whose
+//! subject is LEVEL give the level properties (refreshed with every other rule, in
+//! [`super::eval::Refresh::level`]), and the level overlaps every object in it that has the
+//! same float state [L518–L520]. What the level's properties do follows the guide's table
+//! [L6022–L6126] and the real game's `levelblock` (the order below is this engine's, the same
+//! as the objects' step 13, §4.2):
+//!
+//! * **destroying the level** destroys every object in it [L6020] (without HAS; a SAFE level
+//!   is not destroyed [L5342]);
+//! * SINK or WEAK level: destroyed when any object overlaps it; a SAFE SINK level destroys the
+//!   objects instead;
+//! * HOT level: MELT objects overlapping it are destroyed; MELT level: destroyed when it is HOT
+//!   or a HOT object overlaps it;
+//! * DEFEAT level: YOU objects overlapping it are destroyed, and a YOU level is destroyed;
+//!   YOU level: destroyed when a DEFEAT object overlaps it;
+//! * OPEN (SHUT) level: destroyed when it is SHUT (OPEN) too or a SHUT (OPEN) object overlaps
+//!   it; a SAFE one destroys those objects instead;
+//! * BONUS level: destroyed when it is YOU or a YOU object overlaps it;
+//! * DONE level: every object vanishes [L6128] (the real game's `levelblock` removes them all);
+//! * WIN (or END) level: cleared when it is YOU or a YOU object (or a YOU empty cell) overlaps
+//!   it; YOU level: cleared when it is WIN or a WIN (END) object overlaps it; a YOU level also
+//!   keeps the game from being lost (something is YOU);
+//! * STOP (the implicit LEVEL IS STOP [L483]), PUSH, PULL, MOVE, FALL, SWAP, MORE, WORD and
+//!   SLEEP have no effect inside the level [L6022–L6126] (PUSH, PULL, MOVE, YOU and FALL move
+//!   the level on its parent map: meta behaviour, not modelled); TELE and SHIFT levels are
+//!   not implemented; the colours, BEST and HIDE are cosmetic ([`BabaGame::level_tint`]).
+
+use super::eval::ObjId;
+use super::game::BabaGame;
+use super::word::Prop;
+
+impl BabaGame {
+    /// The count of property `p` on the level itself at the last refresh (Tier 2 LEVEL rules;
+    /// STOP is 1 through the implicit LEVEL IS STOP unless a rule negates it).
+    pub fn level_prop_count(&self, p: Prop) -> u32 {
+        self.cur.level.get(p) as u32
+    }
+
+    /// The colour word that applies to object `id` for drawing (Tier 2 cosmetic colours,
+    /// [`Prop::COLOURS`]): the one applied most times; among equal counts the first in
+    /// [`Prop::COLOURS`] order. `None` without one; [`Prop::rgb`] gives its colour.
+    pub fn tint(&self, id: ObjId) -> Option<Prop> {
+        let d = self.cur.derived.get(&id)?;
+        colour_of(|p| d.get(p))
+    }
+
+    /// The colour word that applies to the level (its background, [L6022–L6126]); as
+    /// [`BabaGame::tint`].
+    pub fn level_tint(&self) -> Option<Prop> {
+        colour_of(|p| self.cur.level.get(p))
+    }
+
+    fn level_has(&self, p: Prop) -> bool {
+        self.cur.level.has(p)
+    }
+
+    /// The objects overlapping the level: every object with the level's float state.
+    fn level_overlapping(&self) -> Vec<ObjId> {
+        let fl = self.level_has(Prop::Float);
+        self.st
+            .objs
+            .keys()
+            .copied()
+            .filter(|&id| self.has(id, Prop::Float) == fl)
+            .collect()
+    }
+
+    /// Destroys the level: every object goes, without HAS. Returns false for a SAFE level.
+    fn destroy_level(&mut self) -> bool {
+        if self.level_has(Prop::Safe) {
+            return false;
+        }
+        let ids: Vec<ObjId> = self.st.objs.keys().copied().collect();
+        for id in ids {
+            self.remove_obj(id);
+        }
+        self.level_destroyed = true;
+        true
+    }
+
+    /// Step 13, after the objects' overlap destruction: what the level's properties destroy
+    /// (module docs). Uses the properties of the refresh before step 13, like the objects.
+    pub(super) fn level_interactions(&mut self) {
+        self.level_destroyed = false;
+        let over = self.level_overlapping();
+        let any = |g: &Self, p: Prop| {
+            over.iter()
+                .any(|&o| g.st.objs.contains_key(&o) && g.has(o, p))
+        };
+        let safe = self.level_has(Prop::Safe);
+        if self.level_has(Prop::Sink) && !over.is_empty() {
+            if !safe {
+                self.destroy_level();
+                return;
+            }
+            for &o in &over {
+                self.destroy(o);
+            }
+        }
+        if self.level_has(Prop::Weak) && !over.is_empty() && self.destroy_level() {
+            return;
+        }
+        if self.level_has(Prop::Hot) {
+            for &o in &over {
+                if self.st.objs.contains_key(&o) && self.has(o, Prop::Melt) {
+                    self.destroy(o);
+                }
+            }
+        }
+        if self.level_has(Prop::Melt)
+            && (self.level_has(Prop::Hot) || any(self, Prop::Hot))
+            && self.destroy_level()
+        {
+            return;
+        }
+        if self.level_has(Prop::Defeat) {
+            for &o in &over {
+                if self.st.objs.contains_key(&o) && self.has(o, Prop::You) {
+                    self.destroy(o);
+                }
+            }
+        }
+        if self.level_has(Prop::You)
+            && (self.level_has(Prop::Defeat) || any(self, Prop::Defeat))
+            && self.destroy_level()
+        {
+            return;
+        }
+        for (a, b) in [(Prop::Open, Prop::Shut), (Prop::Shut, Prop::Open)] {
+            if self.level_has(a) && (self.level_has(b) || any(self, b)) {
+                if self.destroy_level() {
+                    return;
+                }
+                for &o in &over {
+                    if self.st.objs.contains_key(&o) && self.has(o, b) {
+                        self.destroy(o);
+                    }
+                }
+            }
+        }
+        if self.level_has(Prop::Bonus)
+            && (self.level_has(Prop::You) || any(self, Prop::You))
+            && self.destroy_level()
+        {
+            return;
+        }
+        if self.level_has(Prop::Done) {
+            let ids: Vec<ObjId> = self.st.objs.keys().copied().collect();
+            for id in ids {
+                self.remove_obj(id);
+            }
+        }
+    }
+
+    /// True when the level is YOU (it counts as something being YOU).
+    pub(super) fn level_is_you(&self) -> bool {
+        self.level_has(Prop::You)
+    }
+
+    /// Step 14 for the level: a WIN (or END) level that is YOU or is overlapped by a YOU object
+    /// (or a YOU empty cell, `empty_you`), or a YOU level overlapped by a WIN (END) object.
+    /// Never after the level was destroyed this turn.
+    pub(super) fn level_wins(&self, empty_you: bool, empty_win: bool) -> bool {
+        if self.level_destroyed {
+            return false;
+        }
+        let you = self.level_has(Prop::You);
+        let win = self.level_has(Prop::Win) || self.level_has(Prop::End);
+        if !you && !win {
+            return false;
+        }
+        let over = self.level_overlapping();
+        let any = |p: Prop| over.iter().any(|&o| self.has(o, p));
+        (win && (you || any(Prop::You) || empty_you))
+            || (you && (any(Prop::Win) || any(Prop::End) || empty_win))
+    }
+}
+
+/// The colour with the highest count (ties: the first in [`Prop::COLOURS`]).
+fn colour_of(count: impl Fn(Prop) -> u16) -> Option<Prop> {
+    let mut best: Option<(Prop, u16)> = None;
+    for &p in Prop::COLOURS {
+        let n = count(p);
+        if n > 0 && best.is_none_or(|(_, b)| n > b) {
+            best = Some((p, n));
+        }
+    }
+    best.map(|b| b.0)
+}
