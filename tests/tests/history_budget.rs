@@ -209,7 +209,7 @@ fn baba_history_stays_within_its_budget_in_bytes_and_restart_still_works() {
     use tilesmith_engine::kind::baba::game::{ENTRY_BYTES, MIN_HISTORY_TURNS};
     let doc = walk_level();
     let walk = |g: &dyn Game| {
-        if g.steps() % 2 == 0 {
+        if g.steps().is_multiple_of(2) {
             Input::Move(Dir::Right)
         } else {
             Input::Move(Dir::Left)
