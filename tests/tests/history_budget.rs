@@ -191,3 +191,58 @@ fn board_history_stays_within_its_budget_and_restart_still_works() {
     );
     check_undo_and_restart(g.as_mut(), &hashes);
 }
+
+/// A baba level where BABA IS YOU and baba walks along an empty row: every turn moves baba
+/// and changes nothing else, so every turn's undo patch holds one journal entry.
+fn walk_level() -> Value {
+    let mut map = vec![vec![Value::Null; 12]; 3];
+    for (x, w) in ["text_baba", "text_is", "text_you"].iter().enumerate() {
+        map[0][x] = json!(w);
+    }
+    map[1][1] = json!("baba");
+    json!({"kind": "baba", "name": "walk", "width": 12, "height": 3, "map": map})
+}
+
+#[test]
+fn baba_history_stays_within_its_budget_in_bytes_and_restart_still_works() {
+    use tilesmith_engine::Dir;
+    use tilesmith_engine::kind::baba::game::{ENTRY_BYTES, MIN_HISTORY_TURNS};
+    let doc = walk_level();
+    let walk = |g: &dyn Game| {
+        if g.steps().is_multiple_of(2) {
+            Input::Move(Dir::Right)
+        } else {
+            Input::Move(Dir::Left)
+        }
+    };
+    // One turn's bytes: one journal entry (baba moved) and the turn's counters.
+    let mut g = start(&doc);
+    let first = g.state_hash();
+    g.step(walk(&*g));
+    let turn = g.history_bytes();
+    assert!(turn >= ENTRY_BYTES, "one turn holds {turn} bytes");
+    play_within(g.as_mut(), walk, 99, DEFAULT_HISTORY_BYTES);
+    assert_eq!(g.history_bytes(), 100 * turn, "every turn costs the same");
+    assert_eq!(g.history_trimmed(), 0);
+    // Lowering the budget trims at once, the oldest turns first.
+    g.set_history_budget(80 * turn);
+    assert_eq!(g.history_bytes(), 80 * turn);
+    assert_eq!(g.history_trimmed(), 20);
+    // The minimum number of turns is kept whatever the budget.
+    g.set_history_budget(0);
+    assert_eq!(g.history_bytes(), MIN_HISTORY_TURNS * turn);
+    assert_eq!(g.history_trimmed(), (100 - MIN_HISTORY_TURNS) as u64);
+    g.step(Input::Restart);
+    assert_eq!(g.state_hash(), first, "restart returns to the start");
+    assert_eq!(g.history_trimmed(), 0);
+
+    // Playing with a budget of 100 turns: 300 turns keep the newest 100.
+    let mut g = start(&doc);
+    let budget = 100 * turn;
+    g.set_history_budget(budget);
+    let hashes = play_within(g.as_mut(), walk, 300, budget);
+    assert_eq!(g.history_trimmed(), 200);
+    check_undo_and_restart(g.as_mut(), &hashes);
+    let again = play_within(g.as_mut(), walk, 300, budget);
+    assert_eq!(again, hashes, "the same turns after the restart");
+}

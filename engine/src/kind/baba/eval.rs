@@ -92,26 +92,24 @@ pub fn cell_index(objs: &BTreeMap<ObjId, Obj>) -> CellIndex {
     m
 }
 
-/// The text tiles among `objs`, with their stack index (ascending ID within the cell).
+/// The text tiles among `objs`, with their stack index (ascending ID within the cell), in
+/// reading order (row, column, stack index). Only the text objects are looked at.
 pub fn text_tiles(objs: &BTreeMap<ObjId, Obj>, index: &CellIndex) -> Vec<TextTile> {
-    let mut v = Vec::new();
-    let mut cells: Vec<(&Pos, &Vec<ObjId>)> = index.iter().collect();
-    cells.sort_by_key(|(p, _)| (p.y, p.x));
-    for (pos, ids) in cells {
-        for (layer, id) in ids.iter().enumerate() {
-            if let Some(Obj {
-                kind: Kind::Text(word),
-                ..
-            }) = objs.get(id)
-            {
-                v.push(TextTile {
-                    pos: *pos,
+    let mut v: Vec<TextTile> = objs
+        .iter()
+        .filter_map(|(id, o)| match o.kind {
+            Kind::Text(word) => {
+                let layer = index.get(&o.pos())?.iter().position(|x| x == id)?;
+                Some(TextTile {
+                    pos: o.pos(),
                     layer,
-                    word: *word,
-                });
+                    word,
+                })
             }
-        }
-    }
+            Kind::Entity(_) => None,
+        })
+        .collect();
+    v.sort_by_key(|t| (t.pos.y, t.pos.x, t.layer));
     v
 }
 
@@ -155,14 +153,18 @@ pub const MAX_EVALUATIONS: usize = 200;
 /// decide which objects are WORD, evaluation repeats until the set of WORD objects settles,
 /// at most [`MAX_EVALUATIONS`] times (then [`Refresh::infinite`] is set).
 pub fn refresh(world: &World, extra: &[Rule]) -> Refresh {
-    let index = cell_index(world.objs);
-    let texts = text_tiles(world.objs, &index);
+    refresh_indexed(world, &cell_index(world.objs), extra)
+}
+
+/// [`refresh`] with the cell index of `world.objs` given (a running game keeps one).
+pub fn refresh_indexed(world: &World, index: &CellIndex, extra: &[Rule]) -> Refresh {
+    let texts = text_tiles(world.objs, index);
     let implicit = implicit_rules();
     let mut words: Vec<TextTile> = Vec::new();
     for _ in 0..MAX_EVALUATIONS {
         let mut tiles = texts.clone();
         tiles.extend(words.iter().copied());
-        let r = evaluate(world, &index, &tiles, extra, &implicit);
+        let r = evaluate(world, index, &tiles, extra, &implicit);
         let word_rule = r
             .formed
             .iter()
@@ -170,7 +172,7 @@ pub fn refresh(world: &World, extra: &[Rule]) -> Refresh {
             .chain(extra)
             .any(|x| x.complement == Word::Prop(Prop::Word));
         let now = if word_rule {
-            word_tiles(world, &index, &r.derived)
+            word_tiles(world, index, &r.derived)
         } else {
             Vec::new()
         };
@@ -223,12 +225,23 @@ fn evaluate(
     implicit: &[Rule],
 ) -> Refresh {
     let formed = form_rules(world.width, world.height, tiles);
-    let mut rules: Vec<&Rule> = formed.iter().map(|f| &f.rule).collect();
-    rules.extend(extra.iter());
-    rules.extend(implicit.iter());
+    let rules = active_rules(&formed, extra, implicit);
     let mut derived = FxHashMap::default();
+    derived.reserve(world.objs.len());
+    // Without conditions, what the rules give an object depends on its kind only (`derive`),
+    // so each kind is evaluated once.
+    let conditional = rules.iter().any(|r| !r.conditions.is_empty());
+    let mut by_kind: FxHashMap<Kind, Derived> = FxHashMap::default();
     for (&id, o) in world.objs {
-        derived.insert(id, derive(world, index, id, o, &rules));
+        let d = if conditional {
+            derive(world, index, id, o, &rules)
+        } else {
+            by_kind
+                .entry(o.kind)
+                .or_insert_with(|| derive(world, index, id, o, &rules))
+                .clone()
+        };
+        derived.insert(id, d);
     }
     let empty_rules = rules
         .iter()
@@ -336,6 +349,19 @@ pub fn level_condition_holds(world: &World, index: &CellIndex, c: &Condition) ->
     }
 }
 
+/// Every rule in force, in evaluation order: the formed rules (board order), then `extra`,
+/// then the implicit rules.
+pub fn active_rules<'a>(
+    formed: &'a [FormedRule],
+    extra: &'a [Rule],
+    implicit: &'a [Rule],
+) -> Vec<&'a Rule> {
+    let mut rules: Vec<&Rule> = formed.iter().map(|f| &f.rule).collect();
+    rules.extend(extra.iter());
+    rules.extend(implicit.iter());
+    rules
+}
+
 /// What the EMPTY rules give the virtual EMPTY tile of the object-free cell `pos` (Tier 2,
 /// §5.13). Its facing is taken as right. Returns the default (nothing) when `pos` holds an
 /// object or no rule has the subject EMPTY.
@@ -405,7 +431,10 @@ pub fn subject_covers(noun: Noun, negated: bool, kind: Kind) -> bool {
     }
 }
 
-fn derive(world: &World, index: &CellIndex, id: ObjId, o: &Obj, rules: &[&Rule]) -> Derived {
+/// What `rules` give object `id` (§3.7). Reads the map only through the rules' conditions: with
+/// no condition the result depends on `o.kind` alone, which [`refresh_indexed`] and the game's
+/// incremental refresh rely on.
+pub fn derive(world: &World, index: &CellIndex, id: ObjId, o: &Obj, rules: &[&Rule]) -> Derived {
     accumulate(
         rules
             .iter()

@@ -1,20 +1,23 @@
 //! A running baba game: its state, undo/redo, and the [`Game`] trait (spec baba §2, §4).
 //!
 //! The state is the set of objects keyed by internal ID (ascending = processing order), the
-//! next free ID and the turn counter. Undo keeps a full snapshot per turn, IDs included, so
-//! undo and redo restore a turn exactly (§2, (C)). The turn itself is in `turn.rs`.
+//! next free ID and the turn counter. Every change to an object goes through
+//! `BabaGame::set_obj`, which keeps the cell index, journals the object's previous value and
+//! notes what the next refresh must re-read. Undo keeps, per turn, the journal's backward diff
+//! (each changed object's value before the turn, IDs included), so undo and redo restore a turn
+//! exactly (§2, (C)) with memory proportional to what changed. The turn itself is in `turn.rs`.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use rustc_hash::FxHashMap;
 
 use serde::Serialize;
 use serde_json::{Value, json};
 
-use super::eval::{Derived, Obj, ObjId, Refresh, World, refresh};
+use super::eval::{Derived, Obj, ObjId, Refresh, World, active_rules, derive, implicit_rules};
 use super::level::{BabaLevel, Tile};
 use super::rules::{FormedRule, Rule, TextTile, unused_text};
-use super::word::{Kind, Prop};
+use super::word::{Kind, Noun, Prop, Verb, Word};
 use crate::grid::{Dir, Grid, Pos};
 use crate::kind::{Game, Input, Layer, Status, StepReport};
 
@@ -43,16 +46,122 @@ pub struct ObjectView {
     pub dir: Dir,
 }
 
-/// The most object copies the undo history keeps (about 5 million objects' worth of memory);
-/// older turns are dropped first, and `restart` still returns to the level's start.
+/// The most journal entries the undo history keeps by default (about 5 million object
+/// changes, [`ENTRY_BYTES`] each, 200 MB): each turn holds one entry per object it changed
+/// (added, removed, moved or turned); older turns are dropped first, and `restart` still
+/// returns to the level's start.
 pub const HISTORY_OBJECTS: usize = 5_000_000;
 
-/// About the bytes one object copy takes in a kept state (the object and its share of the
-/// map's nodes): converts [`Game::set_history_budget`]'s bytes to object copies.
-pub const OBJECT_BYTES: usize = 48;
+/// The bytes of one journal entry of the undo history (an object ID and the object's value
+/// on the other side of the turn): converts [`Game::set_history_budget`]'s bytes to entries.
+pub const ENTRY_BYTES: usize = std::mem::size_of::<(ObjId, Option<Obj>)>();
 
 /// The undo history always keeps at least this many turns.
 pub const MIN_HISTORY_TURNS: usize = 64;
+
+/// One turn's backward diff: what undo restores, and (swapped) what redo restores.
+#[derive(Clone, Debug)]
+struct Patch {
+    /// Each object the turn changed, with its value on the other side of the turn (`None`:
+    /// it did not exist there), ascending ID.
+    objs: Vec<(ObjId, Option<Obj>)>,
+    next_id: ObjId,
+    turn: u64,
+    status: Status,
+    /// The ALL set on the other side, when the turn changed it.
+    seen: Option<BTreeSet<Noun>>,
+}
+
+impl Patch {
+    /// The bytes the patch holds (its entries, [`ENTRY_BYTES`] each, the turn's counters and
+    /// the ALL set when kept; allocator overhead not counted): what it costs in the history
+    /// budget.
+    fn cost(&self) -> usize {
+        std::mem::size_of::<Patch>()
+            + self.objs.len() * ENTRY_BYTES
+            + self
+                .seen
+                .as_ref()
+                .map_or(0, |s| s.len() * std::mem::size_of::<Noun>())
+    }
+}
+
+/// What changed since the last refresh.
+#[derive(Clone, Debug, Default)]
+struct Dirty {
+    /// Any object changed.
+    any: bool,
+    /// The rules may read differently: text was added, removed or moved, or an object entered
+    /// or left a cell holding text (the text's stack index changes), or the extra rules or
+    /// the whole state were replaced.
+    text: bool,
+    /// Objects added since the last refresh.
+    added: Vec<ObjId>,
+    /// Objects removed since the last refresh.
+    removed: Vec<ObjId>,
+}
+
+/// The objects that have each property and each verb at the last refresh, ascending ID (from
+/// [`Refresh::derived`]; an object removed since may still be listed). Lets a phase look only
+/// at the objects it concerns, and skip itself when no rule gives its property.
+#[derive(Clone, Debug, Default)]
+struct Holders {
+    props: Vec<Vec<ObjId>>,
+    verbs: Vec<Vec<ObjId>>,
+    /// Objects that `A IS NOT A` makes vanish.
+    vanish: Vec<ObjId>,
+}
+
+impl Holders {
+    fn new() -> Self {
+        Self {
+            props: vec![Vec::new(); Prop::COUNT],
+            verbs: vec![Vec::new(); Verb::ALL.len()],
+            vanish: Vec::new(),
+        }
+    }
+
+    /// Calls `f` on every list `d` puts its object in.
+    fn each_list(&mut self, d: &Derived, mut f: impl FnMut(&mut Vec<ObjId>)) {
+        for (l, &c) in self.props.iter_mut().zip(d.props.iter()) {
+            if c > 0 {
+                f(l);
+            }
+        }
+        let mut done = [false; Verb::ALL.len()];
+        for (v, _, _) in &d.others {
+            let k = *v as usize;
+            if done.get(k).copied().unwrap_or(false) {
+                continue;
+            }
+            if let Some(x) = done.get_mut(k) {
+                *x = true;
+            }
+            if let Some(l) = self.verbs.get_mut(k) {
+                f(l);
+            }
+        }
+        if d.vanish {
+            f(&mut self.vanish);
+        }
+    }
+
+    fn add(&mut self, id: ObjId, d: &Derived) {
+        self.each_list(d, |l| {
+            if let Err(k) = l.binary_search(&id) {
+                l.insert(k, id);
+            }
+        });
+    }
+
+    fn remove(&mut self, id: ObjId, d: &Derived) {
+        self.each_list(d, |l| {
+            if let Ok(k) = l.binary_search(&id) {
+                l.remove(k);
+            }
+        });
+    }
+}
 
 /// A baba game in play (spec baba).
 #[derive(Clone, Debug)]
@@ -66,34 +175,46 @@ pub struct BabaGame {
     pub(super) extra: Vec<Rule>,
     /// The last refresh.
     pub(super) cur: Refresh,
-    /// The objects of each cell, ascending ID (rebuilt after undo and redo).
+    /// The objects of each cell, ascending ID (kept by [`BabaGame::set_obj`]).
     pub(super) index: FxHashMap<Pos, Vec<ObjId>>,
-    /// The objects the last refresh read (a refresh of the same objects is skipped).
-    refreshed: Option<BTreeMap<ObjId, Obj>>,
+    /// The number of text objects in each cell that holds any.
+    text_at: FxHashMap<Pos, u32>,
+    /// What changed since the last refresh.
+    dirty: Dirty,
+    /// The holders of each property and verb at the last refresh.
+    holders: Holders,
+    /// True when a rule in force has a condition, so that moving or turning any object can
+    /// change what the rules give (a refresh then re-reads everything).
+    conditional: bool,
+    /// What the rules give each kind (valid while no rule has a condition), filled on demand.
+    by_kind: FxHashMap<Kind, Derived>,
+    /// True when no cell holds more than [`super::turn::STACK_CAP`] objects of one kind, so
+    /// the cap need only look at the cells objects entered.
+    pub(super) capped: bool,
+    /// Every change to an object since the journal was cleared (each turn starts one): the
+    /// object's ID and its value before the change.
+    pub(super) log: Vec<(ObjId, Option<Obj>)>,
     /// Counts the changes that can change the rules or the set of objects: an object added
     /// or removed, a text object moved. A step that leaves it unchanged moved only non-text
     /// objects, which changes no object's properties unless a rule has a condition (FALL
     /// uses this to skip refreshes, §5.13).
     pub(super) edits: u64,
-    history: Vec<State>,
+    history: std::collections::VecDeque<Patch>,
+    /// The summed [`Patch::cost`] of `history`, bytes.
+    history_cost: usize,
     cursor: usize,
     /// Turns dropped from the front of `history` to bound its memory.
     dropped: usize,
     /// The state at the level's start, for `restart` after turns were dropped.
     start: Option<Box<State>>,
-    /// Object copies the history may hold (see [`HISTORY_OBJECTS`]).
+    /// Bytes the history may hold ([`Game::set_history_budget`]; by default
+    /// [`HISTORY_OBJECTS`] entries).
     history_budget: usize,
     /// Tier 2: the level was destroyed in this turn's step 13, so it cannot win in step 14.
     pub(super) level_destroyed: bool,
 }
 
 impl BabaGame {
-    /// Sets how many object copies the undo history may hold (default [`HISTORY_OBJECTS`]);
-    /// it always keeps at least [`MIN_HISTORY_TURNS`] turns.
-    pub fn set_history_budget(&mut self, objects: usize) {
-        self.history_budget = objects;
-    }
-
     /// Starts a game of `level`. IDs are assigned row-major, then bottom to top in each stack
     /// (§2 (C)). The rules are read at once (turn 0: a refresh only, §4.2).
     pub fn new(level: BabaLevel, seed: u64) -> Self {
@@ -128,14 +249,21 @@ impl BabaGame {
             height,
             extra: Vec::new(),
             cur: Refresh::default(),
-            refreshed: None,
+            text_at: FxHashMap::default(),
+            dirty: Dirty::default(),
+            holders: Holders::new(),
+            conditional: false,
+            by_kind: FxHashMap::default(),
+            capped: false,
+            log: Vec::new(),
             edits: 0,
             index: FxHashMap::default(),
-            history: Vec::new(),
+            history: std::collections::VecDeque::new(),
+            history_cost: 0,
             cursor: 0,
             dropped: 0,
             start: None,
-            history_budget: HISTORY_OBJECTS,
+            history_budget: HISTORY_OBJECTS * ENTRY_BYTES,
             level_destroyed: false,
         };
         let kinds: Vec<Kind> = g.st.objs.values().map(|o| o.kind).collect();
@@ -159,63 +287,167 @@ impl BabaGame {
         }
     }
 
+    /// Rebuilds the cell index from the objects, and has the next refresh re-read everything.
     fn rebuild_index(&mut self) {
         self.index = super::eval::cell_index(&self.st.objs);
+        self.text_at.clear();
+        for o in self.st.objs.values().filter(|o| o.kind.is_text()) {
+            *self.text_at.entry(o.pos()).or_default() += 1;
+        }
+        self.dirty.any = true;
+        self.dirty.text = true;
+        self.capped = false;
+    }
+
+    /// True when cell `pos` holds a text object.
+    fn holds_text(&self, pos: Pos) -> bool {
+        !self.text_at.is_empty() && self.text_at.contains_key(&pos)
+    }
+
+    /// Sets object `id` to `new` (`None`: removes it) and returns its previous value. Every
+    /// change to an object goes through here: it keeps the cell index (ascending ID per cell),
+    /// journals the previous value in `log`, and notes what the next refresh must re-read.
+    pub(super) fn set_obj(&mut self, id: ObjId, new: Option<Obj>) -> Option<Obj> {
+        let old = match new {
+            Some(o) => self.st.objs.insert(id, o),
+            None => self.st.objs.remove(&id),
+        };
+        if old == new {
+            return old;
+        }
+        self.log.push((id, old));
+        self.dirty.any = true;
+        let (from, to) = (old.map(|o| o.pos()), new.map(|o| o.pos()));
+        if from == to {
+            // Turned only: the rules read it only through conditions (`conditional`).
+            return old;
+        }
+        if let Some(p) = from
+            && let Some(cell) = self.index.get_mut(&p)
+        {
+            cell.retain(|&x| x != id);
+            if cell.is_empty() {
+                self.index.remove(&p);
+            }
+        }
+        if let Some(p) = to {
+            let cell = self.index.entry(p).or_default();
+            if let Err(k) = cell.binary_search(&id) {
+                cell.insert(k, id);
+            }
+        }
+        let is_text = old.or(new).is_some_and(|o| o.kind.is_text());
+        if is_text {
+            if let Some(p) = from
+                && let Some(n) = self.text_at.get_mut(&p)
+            {
+                *n -= 1;
+                if *n == 0 {
+                    self.text_at.remove(&p);
+                }
+            }
+            if let Some(p) = to {
+                *self.text_at.entry(p).or_default() += 1;
+            }
+        }
+        match (old, new) {
+            (None, Some(_)) => {
+                self.edits += 1;
+                self.dirty.added.push(id);
+            }
+            (Some(_), None) => {
+                self.edits += 1;
+                self.dirty.removed.push(id);
+            }
+            _ if is_text => self.edits += 1,
+            _ => {}
+        }
+        if is_text
+            || from.is_some_and(|p| self.holds_text(p))
+            || to.is_some_and(|p| self.holds_text(p))
+        {
+            self.dirty.text = true;
+        }
+        old
     }
 
     /// Adds an object (its ID must be new and larger than every other).
     pub(super) fn insert_obj(&mut self, id: ObjId, o: Obj) {
-        self.edits += 1;
         self.note_seen(o.kind);
-        let cell = self.index.entry(o.pos()).or_default();
-        cell.push(id);
-        cell.sort_unstable();
-        self.st.objs.insert(id, o);
+        self.set_obj(id, Some(o));
     }
 
     /// Removes an object; `None` when it does not exist.
     pub(super) fn remove_obj(&mut self, id: ObjId) -> Option<Obj> {
-        let o = self.st.objs.remove(&id)?;
-        self.edits += 1;
-        if let Some(cell) = self.index.get_mut(&o.pos()) {
-            cell.retain(|&x| x != id);
-            if cell.is_empty() {
-                self.index.remove(&o.pos());
-            }
+        if !self.st.objs.contains_key(&id) {
+            return None;
         }
-        Some(o)
+        self.set_obj(id, None)
     }
 
     /// Moves an object to `pos`.
     pub(super) fn move_obj(&mut self, id: ObjId, pos: Pos) {
-        let Some(o) = self.st.objs.get_mut(&id) else {
-            return;
-        };
-        let from = o.pos();
-        if from == pos {
-            return;
+        if let Some(&o) = self.st.objs.get(&id) {
+            self.set_obj(
+                id,
+                Some(Obj {
+                    x: pos.x,
+                    y: pos.y,
+                    ..o
+                }),
+            );
         }
-        if o.kind.is_text() {
-            self.edits += 1;
+    }
+
+    /// Turns an object to face `dir`.
+    pub(super) fn turn_obj(&mut self, id: ObjId, dir: Dir) {
+        if let Some(&o) = self.st.objs.get(&id) {
+            self.set_obj(id, Some(Obj { dir, ..o }));
         }
-        o.x = pos.x;
-        o.y = pos.y;
-        if let Some(cell) = self.index.get_mut(&from) {
-            cell.retain(|&x| x != id);
-            if cell.is_empty() {
-                self.index.remove(&from);
+    }
+
+    /// The first journal entry of each object changed since `log[mark]` (its value then),
+    /// ascending ID.
+    pub(super) fn changes_since(&self, mark: usize) -> Vec<(ObjId, Option<Obj>)> {
+        let mut first: Vec<(ObjId, usize)> = self
+            .log
+            .iter()
+            .enumerate()
+            .skip(mark)
+            .map(|(k, (id, _))| (*id, k))
+            .collect();
+        first.sort_unstable();
+        first.dedup_by_key(|e| e.0);
+        first
+            .into_iter()
+            .filter_map(|(_, k)| self.log.get(k).copied())
+            .filter(|(id, before)| self.st.objs.get(id) != before.as_ref())
+            .collect()
+    }
+
+    /// The cells whose contents differ from when the journal held `mark` entries (an object
+    /// added, removed, moved or turned), row-major.
+    pub(super) fn changed_cells_since(&self, mark: usize) -> Vec<Pos> {
+        let mut v = Vec::new();
+        for (id, before) in self.changes_since(mark) {
+            if let Some(b) = before {
+                v.push(b.pos());
+            }
+            if let Some(n) = self.st.objs.get(&id) {
+                v.push(n.pos());
             }
         }
-        let cell = self.index.entry(pos).or_default();
-        cell.push(id);
-        cell.sort_unstable();
+        v.sort_by_key(|p| (p.y, p.x));
+        v.dedup();
+        v
     }
 
     /// Adds rules that hold as if formed by text outside the map (the spec's "Rules:" lines,
     /// and rule previews). Applies at once (a refresh) and at every later refresh.
     pub fn set_extra_rules(&mut self, rules: Vec<Rule>) {
         self.extra = rules;
-        self.refreshed = None;
+        self.dirty.any = true;
+        self.dirty.text = true;
         self.refresh();
         self.st.status = self.compute_status(false);
     }
@@ -246,9 +478,18 @@ impl BabaGame {
 
     /// The objects in cell `pos`, ascending ID (bottom of the drawn stack first).
     pub fn objects_at(&self, pos: Pos) -> Vec<ObjectView> {
-        self.objects()
+        self.index
+            .get(&pos)
             .into_iter()
-            .filter(|o| o.pos == pos)
+            .flatten()
+            .filter_map(|&id| {
+                self.st.objs.get(&id).map(|o| ObjectView {
+                    id,
+                    kind: o.kind,
+                    pos,
+                    dir: o.dir,
+                })
+            })
             .collect()
     }
 
@@ -268,23 +509,7 @@ impl BabaGame {
     pub fn unused_text(&self) -> Vec<TextTile> {
         // Only the text objects are looked at; their stack index comes from the cell index
         // (ascending ID), as in `to_baba_level`.
-        let mut texts: Vec<TextTile> = self
-            .st
-            .objs
-            .iter()
-            .filter_map(|(id, o)| match o.kind {
-                Kind::Text(word) => {
-                    let layer = self.index.get(&o.pos())?.iter().position(|x| x == id)?;
-                    Some(TextTile {
-                        pos: o.pos(),
-                        layer,
-                        word,
-                    })
-                }
-                Kind::Entity(_) => None,
-            })
-            .collect();
-        texts.sort_by_key(|t| (t.pos.y, t.pos.x, t.layer));
+        let texts = super::eval::text_tiles(&self.st.objs, &self.index);
         unused_text(&texts, &self.cur.formed)
     }
 
@@ -328,26 +553,122 @@ impl BabaGame {
         super::eval::empty_derived(&world, &self.index, &self.cur.empty_rules, pos)
     }
 
-    /// Rebuilds rules and properties (§4.2 "refresh").
+    /// The objects that have property `p` at the last refresh and still exist, ascending ID.
+    pub(super) fn with_prop(&self, p: Prop) -> Vec<ObjId> {
+        self.holders.props[p as usize]
+            .iter()
+            .copied()
+            .filter(|id| self.st.objs.contains_key(id))
+            .collect()
+    }
+
+    /// True when no object had property `p` at the last refresh.
+    pub(super) fn nobody(&self, p: Prop) -> bool {
+        self.holders.props[p as usize].is_empty()
+    }
+
+    /// The objects whose rules at the last refresh have verb `v` with a noun (IS noun, HAS,
+    /// MAKE, EAT, FEAR, FOLLOW, WRITE) and that still exist, ascending ID.
+    pub(super) fn with_verb(&self, v: Verb) -> Vec<ObjId> {
+        self.holders.verbs[v as usize]
+            .iter()
+            .copied()
+            .filter(|id| self.st.objs.contains_key(id))
+            .collect()
+    }
+
+    /// The objects that `A IS NOT A` makes vanish at the last refresh and that still exist.
+    pub(super) fn vanishing(&self) -> Vec<ObjId> {
+        self.holders
+            .vanish
+            .iter()
+            .copied()
+            .filter(|id| self.st.objs.contains_key(id))
+            .collect()
+    }
+
+    /// Rebuilds rules and properties (§4.2 "refresh"). The result is what a full re-read of
+    /// every object gives; only what changed since the last refresh is re-read: nothing when
+    /// no object changed; the added and removed objects only when no text moved (or was added
+    /// or removed, or had an object enter or leave its cell) and no rule has a condition,
+    /// since an object's properties then depend on its kind alone; everything otherwise.
     pub(super) fn refresh(&mut self) {
-        if self.refreshed.as_ref() == Some(&self.st.objs) {
+        if !self.dirty.any {
             return;
         }
-        self.refreshed = Some(self.st.objs.clone());
+        let dirty = std::mem::take(&mut self.dirty);
+        if dirty.text || self.conditional {
+            self.full_refresh();
+            return;
+        }
+        if dirty.added.is_empty() && dirty.removed.is_empty() {
+            return;
+        }
         let world = World {
             objs: &self.st.objs,
             width: self.width,
             height: self.height,
         };
-        self.cur = refresh(&world, &self.extra);
+        let implicit = implicit_rules();
+        let rules = active_rules(&self.cur.formed, &self.extra, &implicit);
+        for id in dirty.removed.into_iter().chain(dirty.added) {
+            match world.objs.get(&id) {
+                Some(o) if !self.cur.derived.contains_key(&id) => {
+                    let d = self
+                        .by_kind
+                        .entry(o.kind)
+                        .or_insert_with(|| derive(&world, &self.index, id, o, &rules))
+                        .clone();
+                    self.holders.add(id, &d);
+                    self.cur.derived.insert(id, d);
+                }
+                Some(_) => {}
+                None => {
+                    if let Some(d) = self.cur.derived.remove(&id) {
+                        self.holders.remove(id, &d);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Re-reads the rules from the text and every object's properties.
+    fn full_refresh(&mut self) {
+        let world = World {
+            objs: &self.st.objs,
+            width: self.width,
+            height: self.height,
+        };
+        self.cur = super::eval::refresh_indexed(&world, &self.index, &self.extra);
         if self.cur.infinite {
-            // §3.7 infinite-loop guard (Tier 2 WORD): every object vanishes.
+            // §3.7 infinite-loop guard (Tier 2 WORD): every object vanishes, and the rules
+            // are read again from what is left.
             let ids: Vec<ObjId> = self.st.objs.keys().copied().collect();
             for id in ids {
                 self.remove_obj(id);
             }
-            self.refresh();
+            self.dirty = Dirty::default();
+            self.full_refresh();
+            return;
         }
+        // A condition (on an object's rule, or a LEVEL rule's) reads positions, and a WORD
+        // rule makes the entities that are WORD act as text wherever they stand (§5.13): with
+        // either in force, any move can change what the rules give.
+        self.conditional = self
+            .cur
+            .formed
+            .iter()
+            .map(|f| &f.rule)
+            .chain(&self.extra)
+            .any(|r| !r.conditions.is_empty() || r.complement == Word::Prop(Prop::Word));
+        self.by_kind.clear();
+        let mut holders = Holders::new();
+        for &id in self.st.objs.keys() {
+            if let Some(d) = self.cur.derived.get(&id) {
+                holders.each_list(d, |l| l.push(id));
+            }
+        }
+        self.holders = holders;
     }
 
     /// Won when a YOU object is WIN (or Tier 2 END) or overlaps such an object (same cell and
@@ -373,10 +694,10 @@ impl BabaGame {
         if allow_win && self.level_wins(empty_you, empty_win) {
             return Status::won(1);
         }
-        for (&id, o) in &self.st.objs {
-            if !self.has(id, Prop::You) {
+        for id in self.with_prop(Prop::You) {
+            let Some(o) = self.st.objs.get(&id) else {
                 continue;
-            }
+            };
             any_you = true;
             if !allow_win {
                 continue;
@@ -401,57 +722,106 @@ impl BabaGame {
         }
     }
 
-    /// The cells whose contents differ between two object sets (an object added, removed,
-    /// moved, turned or changed), row-major.
-    pub(super) fn changed_cells(a: &BTreeMap<ObjId, Obj>, b: &BTreeMap<ObjId, Obj>) -> Vec<Pos> {
-        if a == b {
-            return Vec::new();
-        }
-        let mut v = Vec::new();
-        for (id, o) in a {
-            match b.get(id) {
-                Some(n) if n == o => {}
-                Some(n) => {
-                    v.push(o.pos());
-                    v.push(n.pos());
-                }
-                None => v.push(o.pos()),
-            }
-        }
-        for (id, n) in b {
-            if !a.contains_key(id) {
-                v.push(n.pos());
-            }
-        }
-        v.sort_by_key(|p| (p.y, p.x));
-        v.dedup();
-        v
-    }
-
     fn record_and_turn(&mut self, input: Option<Dir>) -> StepReport {
-        self.history.truncate(self.cursor);
+        for p in self.history.drain(self.cursor..) {
+            self.history_cost -= p.cost();
+        }
         if self.dropped == 0 && self.cursor == 0 && self.start.is_none() {
             self.start = Some(Box::new(self.st.clone()));
         }
-        self.history.push(self.st.clone());
+        let (next_id, turn, status) = (self.st.next_id, self.st.turn, self.st.status.clone());
+        let seen = self.st.seen.clone();
+        self.log.clear();
+        let phases = self.run_turn(input);
+        let objs = self.changes_since(0);
+        let mut changed = Vec::new();
+        for (id, before) in &objs {
+            if let Some(b) = before {
+                changed.push(b.pos());
+            }
+            if let Some(n) = self.st.objs.get(id) {
+                changed.push(n.pos());
+            }
+        }
+        changed.sort_by_key(|p| (p.y, p.x));
+        changed.dedup();
+        self.log.clear();
+        let patch = Patch {
+            objs,
+            next_id,
+            turn,
+            status,
+            seen: (seen != self.st.seen).then_some(seen),
+        };
+        self.history_cost += patch.cost();
+        self.history.push_back(patch);
         self.cursor += 1;
-        // The history holds a whole state per turn: keep at most HISTORY_OBJECTS object copies
-        // (and at least 64 turns), dropping the oldest turns first.
-        let limit = (self.history_budget / self.st.objs.len().max(1)).max(MIN_HISTORY_TURNS);
-        if self.history.len() > limit {
-            let extra = self.history.len() - limit;
+        self.trim_history();
+        StepReport {
+            step: self.st.turn,
+            changed,
+            fired: Vec::new(),
+            phases,
+        }
+    }
+
+    /// Keeps the history within `history_budget` bytes (and at least [`MIN_HISTORY_TURNS`]
+    /// turns), dropping the oldest applied turns first.
+    fn trim_history(&mut self) {
+        let mut extra = 0;
+        while self.history_cost > self.history_budget
+            && self.history.len() - extra > MIN_HISTORY_TURNS
+            && extra < self.cursor
+        {
+            self.history_cost -= self.history.get(extra).map_or(0, Patch::cost);
+            extra += 1;
+        }
+        if extra > 0 {
             self.history.drain(..extra);
             self.cursor -= extra;
             self.dropped += extra;
         }
-        let before = self.st.objs.clone();
-        let phases = self.run_turn(input);
-        StepReport {
-            step: self.st.turn,
-            changed: Self::changed_cells(&before, &self.st.objs),
-            fired: Vec::new(),
-            phases,
+    }
+
+    /// Applies history entry `k` (undo when it is the turn just before the cursor, redo when
+    /// it is the turn at the cursor) and leaves its other side in its place.
+    fn swap_patch(&mut self, k: usize) {
+        let empty = Patch {
+            objs: Vec::new(),
+            next_id: 0,
+            turn: 0,
+            status: Status::Running,
+            seen: None,
+        };
+        let Some(mut p) = self.history.get_mut(k).map(|p| std::mem::replace(p, empty)) else {
+            return;
+        };
+        // The ALL set swapped in may differ in size from the one swapped out.
+        let before = p.cost();
+        for (id, val) in &mut p.objs {
+            *val = self.set_obj(*id, *val);
         }
+        std::mem::swap(&mut self.st.next_id, &mut p.next_id);
+        std::mem::swap(&mut self.st.turn, &mut p.turn);
+        std::mem::swap(&mut self.st.status, &mut p.status);
+        if let Some(seen) = &mut p.seen {
+            std::mem::swap(&mut self.st.seen, seen);
+        }
+        self.history_cost = self.history_cost - before + p.cost();
+        if let Some(slot) = self.history.get_mut(k) {
+            *slot = p;
+        }
+        self.log.clear();
+        // The turn-0 state may hold more than the cap; a turn's end never does.
+        self.capped = false;
+        self.refresh();
+    }
+
+    /// Bytes the undo history holds now (its entries, [`ENTRY_BYTES`] each, and each turn's
+    /// counters; allocator overhead not counted). The figure [`Game::history_bytes`] reports
+    /// and [`Game::set_history_budget`] is compared with.
+    pub fn undo_bytes(&self) -> usize {
+        self.history_cost
     }
 }
 
@@ -480,6 +850,7 @@ impl Game for BabaGame {
                 {
                     self.st = *start;
                     self.history.clear();
+                    self.history_cost = 0;
                     self.cursor = 0;
                     self.dropped = 0;
                     self.rebuild_index();
@@ -507,11 +878,7 @@ impl Game for BabaGame {
             return false;
         }
         self.cursor -= 1;
-        if let Some(s) = self.history.get_mut(self.cursor) {
-            std::mem::swap(&mut self.st, s);
-        }
-        self.rebuild_index();
-        self.refresh();
+        self.swap_patch(self.cursor);
         true
     }
 
@@ -519,12 +886,8 @@ impl Game for BabaGame {
         if self.cursor >= self.history.len() {
             return false;
         }
-        if let Some(s) = self.history.get_mut(self.cursor) {
-            std::mem::swap(&mut self.st, s);
-        }
+        self.swap_patch(self.cursor);
         self.cursor += 1;
-        self.rebuild_index();
-        self.refresh();
         true
     }
 
@@ -542,19 +905,17 @@ impl Game for BabaGame {
         self.history.len() - self.cursor
     }
 
-    /// An estimate until the history is a journal: each kept state holds a copy of every
-    /// object (about [`OBJECT_BYTES`] each in its map).
+    /// [`BabaGame::undo_bytes`].
     fn history_bytes(&self) -> usize {
-        self.history
-            .iter()
-            .map(|s| std::mem::size_of::<State>() + s.objs.len() * OBJECT_BYTES)
-            .sum()
+        self.undo_bytes()
     }
 
-    /// The byte budget as a number of object copies ([`OBJECT_BYTES`] each); at least
-    /// [`MIN_HISTORY_TURNS`] turns are always kept.
+    /// The budget in bytes: the history keeps the newest turns whose journal entries
+    /// ([`ENTRY_BYTES`] each) and counters fit, dropping the oldest at once when over it, but
+    /// always at least [`MIN_HISTORY_TURNS`] turns (so 0 keeps those only).
     fn set_history_budget(&mut self, bytes: usize) {
-        BabaGame::set_history_budget(self, bytes / OBJECT_BYTES);
+        self.history_budget = bytes;
+        self.trim_history();
     }
 
     fn history_trimmed(&self) -> u64 {
@@ -580,10 +941,11 @@ impl Game for BabaGame {
     }
 
     fn layers(&self, pos: Pos) -> Vec<Layer> {
-        self.st
-            .objs
-            .values()
-            .filter(|o| o.pos() == pos)
+        self.index
+            .get(&pos)
+            .into_iter()
+            .flatten()
+            .filter_map(|id| self.st.objs.get(id))
             .map(|o| Layer {
                 token: o.kind.token(),
                 dir: (!o.kind.is_text()).then_some(o.dir),

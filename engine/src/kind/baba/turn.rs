@@ -5,7 +5,9 @@
 //! `Main("align")` (SHIFT facing), `Main("make")` (MAKE, WRITE), `Main("fall")`,
 //! `Main("more")`, `Main("interactions")` (SINK, WEAK, HOT/MELT, DEFEAT, OPEN/SHUT, EAT).
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::BTreeMap;
+
+use rustc_hash::FxHashSet as HashSet;
 
 use super::eval::{Obj, ObjId, dir_from_props};
 use super::game::BabaGame;
@@ -116,6 +118,11 @@ impl BabaGame {
         self.index.get(&pos).cloned().unwrap_or_default()
     }
 
+    /// The objects in cell `pos`, ascending ID, without a copy.
+    fn ids_in(&self, pos: Pos) -> &[ObjId] {
+        self.index.get(&pos).map_or(&[], Vec::as_slice)
+    }
+
     /// True when `eater`'s noun EATs `food`'s noun (Tier 2).
     fn eats(&self, eater: ObjId, food: ObjId) -> bool {
         let (Some(d), Some(f)) = (self.derived(eater), self.obj(food)) else {
@@ -162,7 +169,7 @@ impl BabaGame {
             target: Some(t),
             ..Plan::default()
         };
-        let occupants = self.ids_at(t);
+        let occupants = self.ids_in(t);
         if occupants.is_empty() && !self.cur.empty_rules.is_empty() && cause != Cause::Fall {
             // Tier 2: an object-free cell whose EMPTY is PUSH pushes on; STOP/PULL block.
             let e = self.empty_at(t);
@@ -173,7 +180,7 @@ impl BabaGame {
             }
             return Some(plan);
         }
-        for o in occupants {
+        for &o in occupants {
             if o == id {
                 continue;
             }
@@ -307,9 +314,7 @@ impl BabaGame {
     }
 
     fn set_dir(&mut self, id: ObjId, d: Dir) {
-        if let Some(o) = self.st.objs.get_mut(&id) {
-            o.dir = d;
-        }
+        self.turn_obj(id, d);
     }
 
     /// Moves `id` one cell in `d` with all reactions (§5.1).
@@ -386,6 +391,7 @@ impl BabaGame {
         }
         // 7.6 PULL: pullers behind the origin follow if they can.
         if cause != Cause::Fall
+            && !self.nobody(Prop::Pull)
             && let Some(behind) = origin.step(d.reverse(), self.width, self.height)
         {
             for o in self.ids_at(behind) {
@@ -407,10 +413,10 @@ impl BabaGame {
         out: &mut Vec<(Phase, Vec<Pos>)>,
         f: impl FnOnce(&mut Self),
     ) {
-        let before = self.st.objs.clone();
+        let mark = self.log.len();
         f(self);
-        self.cap_stacks();
-        let changed = Self::changed_cells(&before, &self.st.objs);
+        self.cap_stacks(mark);
+        let changed = self.changed_cells_since(mark);
         if changed.is_empty() {
             return;
         }
@@ -431,16 +437,12 @@ impl BabaGame {
         self.st.turn += 1;
         // 1. start
         self.refresh();
-        let mut transformed: HashSet<ObjId> = HashSet::new();
+        let mut transformed: HashSet<ObjId> = HashSet::default();
         // 2a YOU
         if let Some(d) = input {
             self.phase("movement", &mut out, |g| {
-                let movers: Vec<ObjId> =
-                    g.st.objs
-                        .keys()
-                        .copied()
-                        .filter(|&id| g.has(id, Prop::You) && !g.has(id, Prop::Sleep))
-                        .collect();
+                let mut movers = g.with_prop(Prop::You);
+                movers.retain(|&id| !g.has(id, Prop::Sleep));
                 g.move_round(&movers, |_, _| Some(d), Cause::You);
             });
         }
@@ -497,16 +499,55 @@ impl BabaGame {
     }
 
     /// Tier 2 stack cap (§2, §4.2 (C)): at most [`STACK_CAP`] objects of one kind per cell;
-    /// the higher IDs vanish (no HAS).
-    fn cap_stacks(&mut self) {
-        let mut seen: rustc_hash::FxHashMap<(Pos, Kind), usize> = Default::default();
+    /// the higher IDs vanish (no HAS). Once every cell is within the cap, only the cells that
+    /// objects entered since journal entry `mark` can exceed it.
+    fn cap_stacks(&mut self, mark: usize) {
         let mut gone = Vec::new();
-        for (&id, o) in &self.st.objs {
-            let n = seen.entry((o.pos(), o.kind)).or_insert(0);
-            *n += 1;
-            if *n > STACK_CAP {
-                gone.push(id);
+        if self.capped {
+            let mut cells: Vec<Pos> = self
+                .log
+                .iter()
+                .skip(mark)
+                .filter_map(|(id, _)| self.st.objs.get(id).map(Obj::pos))
+                .collect();
+            cells.sort_unstable_by_key(|p| (p.y, p.x));
+            cells.dedup();
+            for p in cells {
+                let ids = self.ids_in(p);
+                if ids.len() <= STACK_CAP {
+                    continue;
+                }
+                let mut seen: Vec<(Kind, usize)> = Vec::new();
+                for &id in ids {
+                    let Some(k) = self.obj(id).map(|o| o.kind) else {
+                        continue;
+                    };
+                    let n = match seen.iter_mut().find(|e| e.0 == k) {
+                        Some(e) => {
+                            e.1 += 1;
+                            e.1
+                        }
+                        None => {
+                            seen.push((k, 1));
+                            1
+                        }
+                    };
+                    if n > STACK_CAP {
+                        gone.push(id);
+                    }
+                }
             }
+            gone.sort_unstable();
+        } else {
+            let mut seen: rustc_hash::FxHashMap<(Pos, Kind), usize> = Default::default();
+            for (&id, o) in &self.st.objs {
+                let n = seen.entry((o.pos(), o.kind)).or_insert(0);
+                *n += 1;
+                if *n > STACK_CAP {
+                    gone.push(id);
+                }
+            }
+            self.capped = true;
         }
         for id in gone {
             self.remove_obj(id);
@@ -537,14 +578,13 @@ impl BabaGame {
     /// per turn when its move would fail (§5.10).
     fn move_phase(&mut self) {
         let counts: Vec<(ObjId, u16)> = self
-            .st
-            .objs
-            .keys()
-            .map(|&id| (id, self.count(id, Prop::Move)))
+            .with_prop(Prop::Move)
+            .into_iter()
+            .map(|id| (id, self.count(id, Prop::Move)))
             .filter(|&(id, k)| k > 0 && !self.has(id, Prop::Sleep))
             .collect();
         let rounds = counts.iter().map(|c| c.1).max().unwrap_or(0);
-        let mut reversed: HashSet<ObjId> = HashSet::new();
+        let mut reversed: HashSet<ObjId> = HashSet::default();
         for round in 1..=rounds {
             let movers: Vec<ObjId> = counts
                 .iter()
@@ -577,8 +617,9 @@ impl BabaGame {
     /// the first of front, right, left, back that it can enter (and that holds nothing feared
     /// when the amount is 1). The steps are taken one after another.
     fn fear_phase(&mut self) {
-        let ids: Vec<ObjId> = self.st.objs.keys().copied().collect();
-        let none = HashSet::new();
+        // Only the objects that fear something act.
+        let ids = self.with_verb(Verb::Fear);
+        let none = HashSet::default();
         for id in ids {
             let (Some(o), Some(d)) = (self.obj(id).copied(), self.derived(id).cloned()) else {
                 continue;
@@ -661,6 +702,9 @@ impl BabaGame {
     /// 2e: objects on SHIFTers face the first SHIFTer's direction and move the sum of their
     /// SHIFT counts, in rounds (§5.10). Directions are taken at the start of the step.
     fn shift_phase(&mut self) {
+        if self.nobody(Prop::Shift) {
+            return;
+        }
         let mut plans: Vec<(ObjId, Dir, u16)> = Vec::new();
         for &id in self.st.objs.keys() {
             let s = self.shifters_of(id);
@@ -691,7 +735,11 @@ impl BabaGame {
     /// 4 and 7: `A IS B` transformations and `A IS NOT A` vanishing (§5.4). Each object
     /// transforms at most once per turn.
     fn transform(&mut self, transformed: &mut HashSet<ObjId>) {
-        let ids: Vec<ObjId> = self.st.objs.keys().copied().collect();
+        // Only the objects with `A IS NOT A` or an `IS noun` can change.
+        let mut ids = self.with_verb(Verb::Is);
+        ids.extend(self.vanishing());
+        ids.sort_unstable();
+        ids.dedup();
         for id in ids {
             if transformed.contains(&id) {
                 continue;
@@ -765,7 +813,7 @@ impl BabaGame {
     /// front, left, right, back that holds a B; with no B adjacent, the nearest B (Manhattan
     /// distance, ties by ID; a B on its own cell is ignored), vertically at an exact diagonal.
     fn follow(&mut self) {
-        let ids: Vec<ObjId> = self.st.objs.keys().copied().collect();
+        let ids = self.with_verb(Verb::Follow);
         for id in ids {
             let (Some(o), Some(d)) = (self.obj(id).copied(), self.derived(id)) else {
                 continue;
@@ -819,7 +867,12 @@ impl BabaGame {
     /// 5: DIRs (not on turn 0, which never runs a turn).
     fn apply_dirs(&mut self) {
         self.follow();
-        let ids: Vec<ObjId> = self.st.objs.keys().copied().collect();
+        let mut ids: Vec<ObjId> = [Prop::Up, Prop::Down, Prop::Left, Prop::Right]
+            .into_iter()
+            .flat_map(|p| self.with_prop(p))
+            .collect();
+        ids.sort_unstable();
+        ids.dedup();
         for id in ids {
             let (Some(o), Some(d)) = (self.obj(id), self.derived(id)) else {
                 continue;
@@ -834,6 +887,9 @@ impl BabaGame {
     /// object of another kind goes to the cell of another TELE object of that kind, picked at
     /// random among those cells (row-major); the set of travellers is fixed first.
     fn tele(&mut self) {
+        if self.nobody(Prop::Tele) {
+            return;
+        }
         let mut pads: BTreeMap<Kind, Vec<Pos>> = BTreeMap::new();
         for (&id, o) in &self.st.objs {
             if self.has(id, Prop::Tele) {
@@ -882,6 +938,9 @@ impl BabaGame {
 
     /// 9: objects on a SHIFTer face it; stacked SHIFTers align, the latest processed winning.
     fn shift_align(&mut self) {
+        if self.nobody(Prop::Shift) {
+            return;
+        }
         let ids: Vec<ObjId> = self.st.objs.keys().copied().collect();
         for id in ids {
             if let Some(d) = self
@@ -897,6 +956,9 @@ impl BabaGame {
 
     /// 10: MAKE and WRITE (§5.6), judged on the state at the start of the step.
     fn make(&mut self) {
+        if self.with_verb(Verb::Make).is_empty() && self.with_verb(Verb::Write).is_empty() {
+            return;
+        }
         let start = self.st.objs.clone();
         let mut kinds_at: rustc_hash::FxHashMap<Pos, Vec<Kind>> = Default::default();
         for o in start.values() {
@@ -954,17 +1016,11 @@ impl BabaGame {
     /// positions). A plain object falling under unconditional rules changes no property, so
     /// its fall costs its height, not a re-read of the map per cell (reliability D5).
     fn fall(&mut self) {
-        let none = HashSet::new();
+        let none = HashSet::default();
         // Every pass but the last moves something one cell down at least, and a column
         // settles within its height of passes.
         for _ in 0..=self.height {
-            let fallers: Vec<ObjId> = self
-                .st
-                .objs
-                .keys()
-                .copied()
-                .filter(|&id| self.has(id, Prop::Fall))
-                .collect();
+            let fallers = self.with_prop(Prop::Fall);
             let mut moved = false;
             for id in fallers {
                 let mut guard = self.height + 1;
@@ -1002,13 +1058,7 @@ impl BabaGame {
     /// 12 (Tier 2): MORE objects copy themselves into the 4 neighbours that hold no object of
     /// their kind and no STOP, PUSH or PULL object; MORE text also skips cells with text.
     fn more(&mut self) {
-        let growers: Vec<ObjId> = self
-            .st
-            .objs
-            .keys()
-            .copied()
-            .filter(|&id| self.has(id, Prop::More))
-            .collect();
+        let growers = self.with_prop(Prop::More);
         for id in growers {
             let Some(o) = self.obj(id).copied() else {
                 continue;
@@ -1054,15 +1104,6 @@ impl BabaGame {
         self.ids_at(pos)
             .into_iter()
             .filter(|&x| x != id && self.same_float(x, id))
-            .collect()
-    }
-
-    fn with_prop(&self, p: Prop) -> Vec<ObjId> {
-        self.st
-            .objs
-            .keys()
-            .copied()
-            .filter(|&id| self.has(id, p))
             .collect()
     }
 
@@ -1115,16 +1156,7 @@ impl BabaGame {
                 }
             }
         }
-        let eaters: Vec<ObjId> = self
-            .st
-            .objs
-            .keys()
-            .copied()
-            .filter(|&id| {
-                self.derived(id)
-                    .is_some_and(|d| d.others.iter().any(|(v, _, _)| *v == Verb::Eat))
-            })
-            .collect();
+        let eaters = self.with_verb(Verb::Eat);
         for e in eaters {
             for f in self.overlapping(e) {
                 if self.eats(e, f) {
