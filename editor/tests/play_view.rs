@@ -154,6 +154,12 @@ fn the_shortcut_sheet_lists_the_command_table() {
     h.key_press(Key::F1);
     settle(&mut h);
     assert!(h.state().state.shortcuts_open);
+    // The sheet's order holds every command of the table exactly once.
+    let mut sheet = Command::SHEET.to_vec();
+    sheet.sort_by_key(|c| format!("{c:?}"));
+    let mut all = Command::ALL.to_vec();
+    all.sort_by_key(|c| format!("{c:?}"));
+    assert_eq!(sheet, all);
     for c in Command::ALL {
         assert!(
             h.query_all_by_label(&c.shortcut_text()).next().is_some(),

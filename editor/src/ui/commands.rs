@@ -100,6 +100,39 @@ impl Command {
         Command::Tool(Tool::Select),
     ];
 
+    /// Every command in menu order (File, Edit, View, Play, Help, then the tools): the
+    /// shortcut sheet's order.
+    pub const SHEET: [Command; 28] = [
+        Command::New,
+        Command::Open,
+        Command::Save,
+        Command::SaveAs,
+        Command::Quit,
+        Command::Undo,
+        Command::Redo,
+        Command::RedoY,
+        Command::Copy,
+        Command::Cut,
+        Command::Paste,
+        Command::Delete,
+        Command::SelectAll,
+        Command::SelectNone,
+        Command::Replace,
+        Command::ZoomIn,
+        Command::ZoomInEq,
+        Command::ZoomOut,
+        Command::Fit,
+        Command::Grid,
+        Command::PlayToggle,
+        Command::Shortcuts,
+        Command::Tool(Tool::Pencil),
+        Command::Tool(Tool::Rect),
+        Command::Tool(Tool::Line),
+        Command::Tool(Tool::Fill),
+        Command::Tool(Tool::Eyedropper),
+        Command::Tool(Tool::Select),
+    ];
+
     /// The label in menus.
     pub fn label(self) -> &'static str {
         match self {

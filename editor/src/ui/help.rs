@@ -52,7 +52,7 @@ pub fn shortcut_sheet(ctx: &egui::Context, st: &EditorState, out: &mut Vec<Actio
                 .max_height(520.0)
                 .show(ui, |ui| {
                     ui.strong("Commands (menus and toolbar)");
-                    let rows: Vec<(String, String, String)> = Command::ALL
+                    let rows: Vec<(String, String, String)> = Command::SHEET
                         .iter()
                         .map(|c| {
                             (
