@@ -338,7 +338,8 @@ fn a_short_play_with_undo_restart_and_a_win() {
     }
     let p = doc(&h).play.as_ref().unwrap();
     assert_eq!(p.game().status(), Status::won(1));
-    h.get_by_label("Level won in 3 turns!");
+    // The play pane's banner and the one over the map.
+    assert_eq!(h.query_all_by_label("Level won in 3 turns!").count(), 2);
     // Record the winning turns as a replay; the engine re-runs it to the same win.
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("win.replay.json");

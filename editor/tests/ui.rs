@@ -411,10 +411,13 @@ fn wheel_zooms_around_the_pointer_and_middle_drag_pans() {
 }
 
 #[test]
-fn replace_all_from_the_panel_and_with_ctrl_h() {
+fn replace_all_from_the_dialog_with_the_chosen_pair() {
     use tilesmith_editor::state::Action;
     let mut h = harness(level(10, 8));
-    // Default choice: mud becomes path. 8x6 inside minus me and exit = 46 mud cells.
+    // The palette's button opens the Replace dialog; its default pair: mud becomes path.
+    // 8x6 inside minus me and exit = 46 mud cells.
+    h.get_by_label("Replace tokens…").click();
+    settle(&mut h);
     h.get_by_label("Replace all").click();
     settle(&mut h);
     assert_eq!(count(&h, Token::Mud), 0);
@@ -427,7 +430,8 @@ fn replace_all_from_the_panel_and_with_ctrl_h() {
             from: Token::Wall,
             to: Token::Bricks,
         }));
-    h.key_press_modifiers(Modifiers::COMMAND, Key::H);
+    settle(&mut h);
+    h.get_by_label("Replace all").click();
     settle(&mut h);
     assert_eq!(count(&h, Token::Wall), 0);
     assert_eq!(count(&h, Token::Bricks), 32);

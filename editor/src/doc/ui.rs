@@ -6,7 +6,7 @@
 //! [`EditorState::doc`]) and push [`Action`]s, like every UI function.
 
 use eframe::egui::{Color32, Painter, Pos2, Rect, Ui, vec2};
-use tilesmith_engine::{Dir, Pos};
+use tilesmith_engine::{Dir, Pos, Status};
 
 use crate::state::{Action, EditorState};
 
@@ -97,6 +97,53 @@ pub trait KindUi {
     fn grid_color(&self) -> Color32 {
         Color32::from_black_alpha(120)
     }
+    /// The banner the shell shows over the map when the game is over: by default
+    /// [`status_banner`] of the session's `Game::status()`. A kind overrides it for its own
+    /// words (baba: `Level won in 12 turns!`), or returns `None` when it paints its own.
+    fn end_banner(&self, st: &EditorState) -> Option<Banner> {
+        st.doc.play().and_then(|p| status_banner(&p.game.status()))
+    }
+    /// The body of the Replace dialog (Edit → Replace…, Ctrl+H): the kind's pair and its
+    /// Replace all button. Only called when `KindDoc::has_replace_all` is true.
+    fn replace_ui(&mut self, _ui: &mut Ui, _st: &EditorState, _out: &mut Vec<Action>) {}
+}
+
+/// A banner over the map at the end of a game: its words and whether the game was won (green)
+/// or not (red: lost; grey: a draw).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Banner {
+    /// The words (`Won: 3 points`, `Lost: me was crushed`).
+    pub text: String,
+    /// The banner's fill colour.
+    pub fill: Color32,
+}
+
+/// Banner fill of a won game.
+pub const WON_FILL: Color32 = Color32::from_rgb(30, 120, 40);
+/// Banner fill of a lost game.
+pub const LOST_FILL: Color32 = Color32::from_rgb(140, 30, 30);
+/// Banner fill of a draw.
+pub const DRAW_FILL: Color32 = Color32::from_rgb(70, 70, 90);
+
+/// The generic banner of a game status: `None` while running; `Won — 3 points` (or
+/// `Won by White`), `Lost: reason`, `Draw: reason`.
+pub fn status_banner(status: &Status) -> Option<Banner> {
+    let (text, fill) = match status {
+        Status::Running => return None,
+        Status::Won {
+            winner: Some(w), ..
+        } => (format!("Won by {w}"), WON_FILL),
+        Status::Won { points, .. } => (
+            format!(
+                "Won — {points} point{}",
+                if *points == 1 { "" } else { "s" }
+            ),
+            WON_FILL,
+        ),
+        Status::Lost { reason } => (format!("Lost: {reason}"), LOST_FILL),
+        Status::Draw { reason } => (format!("Draw: {reason}"), DRAW_FILL),
+    };
+    Some(Banner { text, fill })
 }
 
 /// A short ASCII arrow for a direction (for buttons): `>` `^` `<` `v` (the default fonts

@@ -68,6 +68,8 @@ pub enum MapAction {
     CellDrag(Pos),
     /// The mouse button went up: finish the stroke.
     CellRelease,
+    /// Drop the stroke in progress without an edit (Esc during a drag).
+    CancelStroke,
     /// Undo the last edit.
     Undo,
     /// Redo the last undone edit.
@@ -172,8 +174,12 @@ pub enum Action {
     Locate(Pos),
     /// Show or hide the grid.
     ToggleGrid,
-    /// Edit → Replace all, with the kind's chosen pair (kinds without it ignore it).
+    /// Replace every cell of the kind's chosen pair at once (kinds without it ignore it).
     ReplaceAll,
+    /// Open (true) or close the Replace dialog (Edit → Replace…, Ctrl+H).
+    ShowReplace(bool),
+    /// Open (true) or close the keyboard shortcut sheet (Help → Keyboard shortcuts, F1).
+    ShowShortcuts(bool),
     /// Show a page of the side panel.
     SideTab(SideTab),
     /// A new untitled level of the current kind (asks first when there are unsaved changes).

@@ -95,6 +95,10 @@ pub struct EditorState {
     pub status: String,
     /// The file dialogs.
     pub dialogs: Box<dyn Dialogs>,
+    /// The Replace dialog is open (Ctrl+H).
+    pub replace_open: bool,
+    /// The keyboard shortcut sheet is open (F1).
+    pub shortcuts_open: bool,
     /// True once the editor may close (no unsaved changes, or the user agreed).
     pub close_ok: bool,
     /// The problems of the current level: exactly what `tilesmith check` reports for the
@@ -163,6 +167,8 @@ impl EditorState {
             doc_serial: 0,
             status: String::new(),
             dialogs: Box::new(ScriptedDialogs::default()),
+            replace_open: false,
+            shortcuts_open: false,
             close_ok: false,
             problems: Vec::new(),
             clipboard_out: None,
@@ -340,6 +346,8 @@ impl EditorState {
                     doc.replace_all(cx);
                 });
             }
+            Action::ShowReplace(on) => self.replace_open = on && self.doc.has_replace_all(),
+            Action::ShowShortcuts(on) => self.shortcuts_open = on,
             Action::SelectTool(t) => {
                 self.tool = t;
                 self.doc.map_mut().stroke_cancel();
@@ -460,6 +468,12 @@ impl EditorState {
                 let sel = map.stroke_finish();
                 self.stroke_selection(sel);
             }
+            MapAction::CancelStroke => {
+                if map.stroke_last().is_some() {
+                    map.stroke_cancel();
+                    self.status = "drag cancelled".into();
+                }
+            }
             MapAction::Undo => {
                 if !map.undo() {
                     self.status = "nothing to undo".into();
@@ -544,7 +558,19 @@ impl EditorState {
     fn paste(&mut self) {
         let at = self.paste_anchor();
         match self.doc.map_mut().paste(at) {
-            Ok(rect) => self.selection = rect,
+            Ok(rect) => {
+                self.selection = rect;
+                // The status bar says what happened last (not the copy before it).
+                if let Some(r) = rect {
+                    self.status = format!(
+                        "pasted {}×{} cells at x {}, y {}",
+                        r.width(),
+                        r.height(),
+                        r.x0,
+                        r.y0
+                    );
+                }
+            }
             Err(m) => self.status = m,
         }
     }

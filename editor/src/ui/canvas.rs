@@ -6,32 +6,45 @@
 //! for the visible cells.
 
 use eframe::egui::{
-    self, Color32, ColorImage, PointerButton, Pos2, Rect, Sense, Stroke, StrokeKind, TextureHandle,
-    TextureOptions, Ui, pos2, vec2,
+    self, Color32, ColorImage, PointerButton, Pos2, Rect, RichText, Sense, Stroke, StrokeKind,
+    TextureHandle, TextureOptions, Ui, pos2, vec2,
 };
 use tilesmith_engine::Pos;
 
 use crate::doc::ui::{KindUi, MapGeom};
 use crate::state::{Action, EditorState, MapAction};
-use crate::tools::Button;
+use crate::tools::{Button, CellRect, Tool};
+
+/// The words of the badge on the canvas while a game is played.
+pub const PLAY_BADGE: &str = "Playing — Esc to stop";
+
+/// The colour of the frame round the canvas and of the badge while a game is played.
+pub const PLAY_FRAME: Color32 = Color32::from_rgb(255, 150, 30);
 
 /// UI-side cache of the canvas: the base-colour texture and what it shows.
 pub struct CanvasCache {
     texture: Option<TextureHandle>,
+    /// The texture's texels (one base colour per cell, row-major), for the zoomed-in base
+    /// mesh.
+    pixels: Vec<Color32>,
     key: Option<ContentKey>,
     /// Space was held when the current primary drag started (so it pans).
     space_drag: bool,
     /// The canvas rectangle of the last frame, in screen points.
     rect: Rect,
+    /// The selection outline drawn in the last frame.
+    drawn_selection: Option<CellRect>,
 }
 
 impl Default for CanvasCache {
     fn default() -> Self {
         Self {
             texture: None,
+            pixels: Vec::new(),
             key: None,
             space_drag: false,
             rect: Rect::NOTHING,
+            drawn_selection: None,
         }
     }
 }
@@ -40,6 +53,11 @@ impl CanvasCache {
     /// The canvas rectangle of the last frame, in screen points.
     pub fn rect(&self) -> Rect {
         self.rect
+    }
+
+    /// The selection outline drawn in the last frame (none while playing).
+    pub fn drawn_selection(&self) -> Option<CellRect> {
+        self.drawn_selection
     }
 
     /// What the map texture was last built from (`None` before the first frame).
@@ -91,6 +109,7 @@ fn update_texture(ui: &Ui, st: &EditorState, kind: &dyn KindUi, cache: &mut Canv
         cache.key = Some(key);
         return;
     }
+    cache.pixels.clone_from(&pixels);
     let image = ColorImage::new([w, h], pixels);
     match &mut cache.texture {
         Some(t) => t.set(image, TextureOptions::NEAREST),
@@ -130,7 +149,11 @@ pub fn canvas_ui(
     update_texture(ui, st, kind, cache);
     let map_rect = Rect::from_min_size(origin, vec2(w as f32 * z, h as f32 * z));
     let too_large = cache.texture.is_none() && (x1 - x0) * (y1 - y0) > 400_000;
+    let few = (x1 - x0) * (y1 - y0) <= BASE_MESH_MAX_CELLS;
     match &cache.texture {
+        Some(_) if z >= BASE_MESH_MIN_PX && few && cache.pixels.len() == w * h => {
+            paint_base_mesh(&painter, &cache.pixels, w, (x0, y0, x1, y1), (origin, z));
+        }
         Some(t) => {
             painter.image(
                 t.id(),
@@ -169,8 +192,124 @@ pub fn canvas_ui(
         StrokeKind::Outside,
     );
     kind.paint_overlays(&painter, st, &geom);
-    paint_selection(&painter, st, &geom);
+    cache.drawn_selection = paint_selection(&painter, st, &geom);
+    if st.playing() {
+        play_marks(ui, &painter, rect, st, kind);
+    } else {
+        paint_drag_size(ui, &painter, st);
+    }
     canvas_input(ui, st, cache, (rect, &resp), out);
+}
+
+/// While a game is played: a frame round the canvas, the [`PLAY_BADGE`] at its top-left and,
+/// when the game is over, the kind's end banner ([`KindUi::end_banner`]) at its top centre.
+/// The badge and the banner are labels in areas that take no pointer input (so the map under
+/// them still gets clicks, and tests and screen readers find the words).
+fn play_marks(ui: &Ui, painter: &egui::Painter, rect: Rect, st: &EditorState, kind: &dyn KindUi) {
+    painter.rect_stroke(
+        rect.shrink(1.0),
+        0.0,
+        Stroke::new(4.0, PLAY_FRAME),
+        StrokeKind::Inside,
+    );
+    egui::Area::new(egui::Id::unique("play-badge"))
+        .fixed_pos(rect.min + vec2(10.0, 10.0))
+        .interactable(false)
+        .show(ui.ctx(), |ui| {
+            egui::Frame::new()
+                .fill(PLAY_FRAME)
+                .inner_margin(vec2(8.0, 4.0))
+                .corner_radius(4.0)
+                .show(ui, |ui| {
+                    ui.add(
+                        egui::Label::new(RichText::new(PLAY_BADGE).strong().color(Color32::BLACK))
+                            .selectable(false),
+                    );
+                });
+        });
+    if let Some(b) = kind.end_banner(st) {
+        egui::Area::new(egui::Id::unique("end-banner"))
+            .fixed_pos(rect.center_top() + vec2(0.0, 44.0))
+            .pivot(egui::Align2::CENTER_TOP)
+            .interactable(false)
+            .show(ui.ctx(), |ui| {
+                egui::Frame::new()
+                    .fill(b.fill.gamma_multiply(0.95))
+                    .inner_margin(vec2(16.0, 8.0))
+                    .corner_radius(6.0)
+                    .show(ui, |ui| {
+                        ui.add(
+                            egui::Label::new(
+                                RichText::new(b.text).size(24.0).color(Color32::WHITE),
+                            )
+                            .selectable(false),
+                        );
+                    });
+            });
+    }
+}
+
+/// The size of the rectangle, line or selection being dragged, beside the pointer
+/// (`5 × 3`; a line also counts its cells).
+fn paint_drag_size(ui: &Ui, painter: &egui::Painter, st: &EditorState) {
+    let map = st.doc.map();
+    let Some((start, last, cells)) = map.stroke_key() else {
+        return;
+    };
+    let text = match st.tool {
+        Tool::Rect => {
+            let r = CellRect::span(start, last);
+            format!("{} × {}", r.width(), r.height())
+        }
+        Tool::Line => {
+            let r = CellRect::span(start, last);
+            format!("{} × {} ({cells} cells)", r.width(), r.height())
+        }
+        Tool::Select => match map.stroke_selection() {
+            Some(r) => format!("{} × {}", r.width(), r.height()),
+            None => return,
+        },
+        _ => return,
+    };
+    let Some(at) = ui.input(|i| i.pointer.hover_pos()) else {
+        return;
+    };
+    let font = egui::FontId::proportional(14.0);
+    let galley = painter.layout_no_wrap(text, font, Color32::WHITE);
+    let r = Rect::from_min_size(at + vec2(18.0, 18.0), galley.size()).expand(3.0);
+    painter.rect_filled(r, 3.0, Color32::from_black_alpha(200));
+    painter.galley(r.min + vec2(3.0, 3.0), galley, Color32::WHITE);
+}
+
+/// From this zoom (points per cell) on, the base colours of the visible cells are drawn as
+/// rectangles of one mesh instead of the texture, when they are at most
+/// [`BASE_MESH_MAX_CELLS`]. The kinds draw their cells as rectangles over the base colours;
+/// rectangles of one size meet exactly, while where a texture's texel ends is decided by
+/// the sampler and may fall one pixel off a rectangle's edge (seen as 1-pixel lines of a
+/// neighbour's colour along some cells).
+pub const BASE_MESH_MIN_PX: f32 = 8.0;
+/// The most visible cells drawn as a base mesh (see [`BASE_MESH_MIN_PX`]).
+pub const BASE_MESH_MAX_CELLS: usize = 40_000;
+
+/// The base colours `pixels` (of a map `w` cells wide) of the visible cells
+/// `(x0, y0, x1, y1)` (exclusive ends), as one un-feathered mesh of cell squares.
+fn paint_base_mesh(
+    painter: &egui::Painter,
+    pixels: &[Color32],
+    w: usize,
+    (x0, y0, x1, y1): (usize, usize, usize, usize),
+    (origin, z): (Pos2, f32),
+) {
+    let mut mesh = egui::Mesh::default();
+    for y in y0..y1 {
+        for x in x0..x1 {
+            if let Some(c) = pixels.get(y * w + x) {
+                let min = origin + vec2(x as f32 * z, y as f32 * z);
+                mesh.add_colored_rect(Rect::from_min_size(min, vec2(z, z)), *c);
+            }
+        }
+    }
+    painter.add(egui::Shape::mesh(mesh));
 }
 
 /// Grid lines over the visible cells, as thin rectangles in one mesh (cheaper than stroked
@@ -198,9 +337,15 @@ fn paint_grid(painter: &egui::Painter, g: &MapGeom, col: Color32) {
     painter.add(egui::Shape::mesh(mesh));
 }
 
-/// The selection (or the one being dragged) and the inspected cell.
-fn paint_selection(painter: &egui::Painter, st: &EditorState, g: &MapGeom) {
-    let sel = st.doc.map().stroke_selection().or(st.selection);
+/// The selection (or the one being dragged) and the inspected cell. The selection is the
+/// design's: hidden while playing (the map shows the game).
+fn paint_selection(painter: &egui::Painter, st: &EditorState, g: &MapGeom) -> Option<CellRect> {
+    let sel = st
+        .doc
+        .map()
+        .stroke_selection()
+        .or(st.selection)
+        .filter(|_| !st.playing());
     if let Some(r) = sel {
         let span = g
             .cell_rect(Pos::new(r.x0, r.y0))
@@ -220,6 +365,7 @@ fn paint_selection(painter: &egui::Painter, st: &EditorState, g: &MapGeom) {
             StrokeKind::Outside,
         );
     }
+    sel
 }
 
 /// Turns this frame's pointer input on the canvas into hover, zoom, pan and cell actions.

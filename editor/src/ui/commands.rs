@@ -48,8 +48,10 @@ pub enum Command {
     Grid,
     /// Start or stop playing.
     PlayToggle,
-    /// Replace every token A by B (as chosen in the palette panel).
-    ReplaceAll,
+    /// Open the Replace dialog (the kind's pair of replace-all).
+    Replace,
+    /// Show the keyboard shortcut sheet.
+    Shortcuts,
     /// Choose a tool.
     Tool(Tool),
 }
@@ -67,7 +69,7 @@ const NONE: Modifiers = Modifiers::NONE;
 
 impl Command {
     /// Every command, in the order shortcuts are tested (longer modifier sets first).
-    pub const ALL: [Command; 27] = [
+    pub const ALL: [Command; 28] = [
         Command::SaveAs,
         Command::Redo,
         Command::New,
@@ -88,7 +90,41 @@ impl Command {
         Command::Fit,
         Command::Grid,
         Command::PlayToggle,
-        Command::ReplaceAll,
+        Command::Replace,
+        Command::Shortcuts,
+        Command::Tool(Tool::Pencil),
+        Command::Tool(Tool::Rect),
+        Command::Tool(Tool::Line),
+        Command::Tool(Tool::Fill),
+        Command::Tool(Tool::Eyedropper),
+        Command::Tool(Tool::Select),
+    ];
+
+    /// Every command in menu order (File, Edit, View, Play, Help, then the tools): the
+    /// shortcut sheet's order.
+    pub const SHEET: [Command; 28] = [
+        Command::New,
+        Command::Open,
+        Command::Save,
+        Command::SaveAs,
+        Command::Quit,
+        Command::Undo,
+        Command::Redo,
+        Command::RedoY,
+        Command::Copy,
+        Command::Cut,
+        Command::Paste,
+        Command::Delete,
+        Command::SelectAll,
+        Command::SelectNone,
+        Command::Replace,
+        Command::ZoomIn,
+        Command::ZoomInEq,
+        Command::ZoomOut,
+        Command::Fit,
+        Command::Grid,
+        Command::PlayToggle,
+        Command::Shortcuts,
         Command::Tool(Tool::Pencil),
         Command::Tool(Tool::Rect),
         Command::Tool(Tool::Line),
@@ -118,7 +154,8 @@ impl Command {
             Command::Fit => "Fit",
             Command::Grid => "Grid",
             Command::PlayToggle => "Play / stop",
-            Command::ReplaceAll => "Replace all",
+            Command::Replace => "Replace…",
+            Command::Shortcuts => "Keyboard shortcuts",
             Command::Tool(t) => t.name(),
         }
     }
@@ -146,7 +183,8 @@ impl Command {
             Command::Fit => sc(NONE, Key::Num0),
             Command::Grid => sc(NONE, Key::G),
             Command::PlayToggle => sc(NONE, Key::F5),
-            Command::ReplaceAll => sc(CTRL, Key::H),
+            Command::Replace => sc(CTRL, Key::H),
+            Command::Shortcuts => sc(NONE, Key::F1),
             Command::Tool(t) => sc(
                 NONE,
                 match t {
@@ -207,14 +245,51 @@ impl Command {
                     Action::Play(PlayAction::Start)
                 }
             }
-            Command::ReplaceAll => Action::ReplaceAll,
+            Command::Replace => Action::ShowReplace(true),
+            Command::Shortcuts => Action::ShowShortcuts(true),
             Command::Tool(t) => Action::SelectTool(t),
         }
     }
 
-    /// False for commands that do nothing for the open document (Replace all on a baba level).
+    /// What the command does, in a sentence (the shortcut sheet's third column).
+    pub fn about(self) -> &'static str {
+        match self {
+            Command::New => "a new level of the open kind",
+            Command::Open => "open a level or campaign file",
+            Command::Save => "save the level (errors allowed, and said)",
+            Command::SaveAs => "save under a new name",
+            Command::Quit => "close the editor (asks about unsaved changes)",
+            Command::Undo => "undo the last edit",
+            Command::Redo | Command::RedoY => "redo the last undone edit",
+            Command::Copy => "copy the selection (also to the system clipboard)",
+            Command::Cut => "copy the selection, then empty it",
+            Command::Paste => "paste at the cell under the pointer",
+            Command::Delete => "empty the selection (Backspace too, when not playing)",
+            Command::SelectAll => "select the whole map",
+            Command::SelectNone => {
+                "clear the selection; Esc first cancels a drag in progress, and while playing stops play"
+            }
+            Command::ZoomIn | Command::ZoomInEq => "zoom in around the centre",
+            Command::ZoomOut => "zoom out around the centre",
+            Command::Fit => "fit the map into the canvas",
+            Command::Grid => "show or hide the grid",
+            Command::PlayToggle => "play the design in a separate session, or stop",
+            Command::Replace => "open the Replace dialog (replace one token by another everywhere)",
+            Command::Shortcuts => "this sheet",
+            Command::Tool(t) => match t {
+                Tool::Pencil => "tool: paint cells under the pointer",
+                Tool::Rect => "tool: drag a rectangle (Esc cancels)",
+                Tool::Line => "tool: drag a straight line (Esc cancels)",
+                Tool::Fill => "tool: fill the connected area",
+                Tool::Eyedropper => "tool: pick a cell's token as a brush",
+                Tool::Select => "tool: select, drag inside to move",
+            },
+        }
+    }
+
+    /// False for commands that do nothing for the open document (Replace on a baba level).
     pub fn available(self, st: &EditorState) -> bool {
-        self != Command::ReplaceAll || st.doc.has_replace_all()
+        self != Command::Replace || st.doc.has_replace_all()
     }
 
     /// True for commands that still work while a text field has the keyboard (Ctrl+S, …).

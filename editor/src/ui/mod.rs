@@ -4,6 +4,7 @@
 
 pub mod canvas;
 pub mod commands;
+pub mod help;
 pub mod mesh;
 pub mod panels;
 
@@ -69,6 +70,7 @@ pub fn draw(ui: &mut Ui, st: &EditorState, us: &mut UiState, out: &mut Vec<Actio
         egui::CentralPanel::default().show(ui, |ui| {
             crate::campaign::ui::overview_ui(ui, st, &mut us.overview, out);
         });
+        help::shortcut_sheet(ui.ctx(), st, out);
         pending_ui(ui.ctx(), st, out);
         shortcuts(ui.ctx(), st, out);
         return;
@@ -104,6 +106,8 @@ pub fn draw(ui: &mut Ui, st: &EditorState, us: &mut UiState, out: &mut Vec<Actio
         .show(ui, |ui| {
             canvas::canvas_ui(ui, st, &mut us.canvas, us.kind.as_mut(), out);
         });
+    help::replace_dialog(ui.ctx(), st, us.kind.as_mut(), out);
+    help::shortcut_sheet(ui.ctx(), st, out);
     pending_ui(ui.ctx(), st, out);
     shortcuts(ui.ctx(), st, out);
 }
@@ -293,6 +297,26 @@ pub fn shortcuts(ctx: &egui::Context, st: &EditorState, out: &mut Vec<Action>) {
     let running = st.doc.play().is_some_and(|p| p.running);
     let keys = keyed_inputs(st);
     ctx.input_mut(|i| {
+        // Esc undoes the innermost thing going on: a drag, then an open window, then play.
+        // With none of these it is the command table's Select none.
+        if !typing {
+            let esc = if st.doc.map().stroke_last().is_some() {
+                Some(MapAction::CancelStroke.into())
+            } else if st.shortcuts_open {
+                Some(Action::ShowShortcuts(false))
+            } else if st.replace_open {
+                Some(Action::ShowReplace(false))
+            } else if playing {
+                Some(PlayAction::Stop.into())
+            } else {
+                None
+            };
+            if let Some(a) = esc
+                && i.consume_key(Modifiers::NONE, Key::Escape)
+            {
+                out.push(a);
+            }
+        }
         // Play keys come first: the kind's keys (a letter such as Z or R may be a game key)
         // take precedence over the tool shortcuts while playing.
         if playing && !typing {

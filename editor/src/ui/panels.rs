@@ -98,7 +98,7 @@ pub fn menu_ui(ui: &mut Ui, st: &EditorState, out: &mut Vec<Action>) {
                 Command::Delete,
                 Command::SelectAll,
                 Command::SelectNone,
-                Command::ReplaceAll,
+                Command::Replace,
             ] {
                 command_button(ui, c, st, out);
             }
@@ -115,6 +115,9 @@ pub fn menu_ui(ui: &mut Ui, st: &EditorState, out: &mut Vec<Action>) {
         });
         ui.menu_button("Play", |ui| {
             command_button(ui, Command::PlayToggle, st, out);
+        });
+        ui.menu_button("Help", |ui| {
+            command_button(ui, Command::Shortcuts, st, out);
         });
     });
 }

@@ -2,14 +2,14 @@
 //! and properties), the stack inspector, the level properties, the live rule list with
 //! sentence placement, and the play pane.
 
-use eframe::egui::{self, Color32, Painter, Rect, RichText, Sense, Stroke, StrokeKind, Ui, vec2};
+use eframe::egui::{self, Color32, Painter, RichText, Sense, Stroke, StrokeKind, Ui, vec2};
 use tilesmith_engine::kind::baba::{Kind, Tile, WordClass, palette};
 use tilesmith_engine::{Dir, Game as _, Input, Pos, Status};
 
 use super::look as look_baba;
 use super::{BabaAction, BabaDoc, BabaPlay, Stack, StackMode};
 use crate::doc::map::MapOps as _;
-use crate::doc::ui::{KindUi, MapGeom, arrow_char};
+use crate::doc::ui::{Banner, KindUi, LOST_FILL, MapGeom, WON_FILL, arrow_char};
 use crate::state::{Action, EditorState, PlayAction};
 
 /// Widget buffers of the baba panels.
@@ -775,19 +775,21 @@ impl KindUi for BabaUi {
                 StrokeKind::Outside,
             );
         }
-        if let Some(p) = &d.play
-            && let Status::Won { .. } = p.game().status()
-        {
-            let clip = painter.clip_rect();
-            let r = Rect::from_center_size(clip.center_top() + vec2(0.0, 34.0), vec2(300.0, 44.0));
-            painter.rect_filled(r, 6.0, Color32::from_rgba_unmultiplied(30, 120, 40, 230));
-            painter.text(
-                r.center(),
-                egui::Align2::CENTER_CENTER,
-                format!("Level won in {} turns!", p.turn()),
-                egui::FontId::proportional(24.0),
-                Color32::WHITE,
-            );
+    }
+
+    fn end_banner(&self, st: &EditorState) -> Option<Banner> {
+        let p = doc(st)?.play.as_ref()?;
+        match p.game().status() {
+            Status::Won { .. } => Some(Banner {
+                text: format!("Level won in {} turns!", p.turn()),
+                fill: WON_FILL,
+            }),
+            Status::Lost { reason } => Some(Banner {
+                text: format!("Nothing can move: {reason} (Z undoes)"),
+                fill: LOST_FILL,
+            }),
+            // Baba levels never end in a draw.
+            Status::Running | Status::Draw { .. } => None,
         }
     }
 

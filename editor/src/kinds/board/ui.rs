@@ -644,6 +644,10 @@ impl KindUi for BoardUi {
         )
     }
 
+    fn end_banner(&self, _st: &EditorState) -> Option<crate::doc::ui::Banner> {
+        None // painted by the kind itself, over its own field
+    }
+
     fn grid_color(&self) -> Color32 {
         if self.hex {
             Color32::TRANSPARENT

@@ -354,7 +354,7 @@ fn debugger_ui(ui: &mut Ui, p: &BoulderPlay, out: &mut Vec<Action>) {
                 } else if !p.game().rule_active(*phase, d.input) {
                     label.push_str(" (not this tick)");
                 }
-                // Counts first, so a long rule name is what gets cut at the panel's edge.
+                // Counts first; a long rule name wraps onto the next line.
                 let (text, weak) = if i < d.done {
                     let n = d.records[i].1.len();
                     let fired = match phase_rule(*phase) {
@@ -370,7 +370,7 @@ fn debugger_ui(ui: &mut Ui, p: &BoulderPlay, out: &mut Vec<Action>) {
                     rich = rich.weak();
                 }
                 let current = i + 1 == d.done;
-                if super::rules::ui::select_row(ui, current, rich)
+                if super::rules::ui::select_row_in(ui, current, rich, egui::TextWrapMode::Wrap)
                     .on_hover_text(format!(
                         "{text}\n{}",
                         if i < d.done {

@@ -32,6 +32,12 @@ impl KindUi for BoulderUi {
         }
     }
 
+    fn replace_ui(&mut self, ui: &mut Ui, st: &EditorState, out: &mut Vec<Action>) {
+        if let Some(d) = doc(st) {
+            replace_ui(ui, d, !st.playing(), out);
+        }
+    }
+
     fn design_ui(&mut self, ui: &mut Ui, st: &EditorState, out: &mut Vec<Action>) {
         let Some(d) = doc(st) else { return };
         inspector_ui(ui, st, d, out);
@@ -228,6 +234,13 @@ fn swatch(ui: &mut Ui, t: Token, size: f32) -> egui::Response {
         _ => Cell::new(t),
     };
     look::paint_cell(ui.painter(), rect, &cell);
+    // An outline, so a token as dark as the panel (path) still shows its square.
+    ui.painter().rect_stroke(
+        rect,
+        0.0,
+        Stroke::new(1.0, Color32::from_gray(110)),
+        StrokeKind::Inside,
+    );
     resp
 }
 
@@ -274,17 +287,30 @@ fn palette_ui(ui: &mut Ui, st: &BoulderDoc, out: &mut Vec<Action>) {
             }
         });
     ui.separator();
-    ui.heading("Replace tokens");
-    let (mut from, mut to) = st.replace;
-    let changed = token_combo(ui, "replace-from", "replace token", &mut from);
-    ui.label("becomes");
-    if changed | token_combo(ui, "replace-to", "replace with token", &mut to) {
-        out.push(Action::from(BoulderAction::SetReplace { from, to }));
-    }
     if ui
-        .button("Replace all")
+        .button("Replace tokens…")
+        .on_hover_text("Replace every cell of one token by another (Ctrl+H)")
+        .clicked()
+    {
+        out.push(Action::ShowReplace(true));
+    }
+}
+
+/// The Replace dialog's body: the pair of tokens and the Replace all button (enabled while
+/// the design can be edited).
+fn replace_ui(ui: &mut Ui, st: &BoulderDoc, enabled: bool, out: &mut Vec<Action>) {
+    let (mut from, mut to) = st.replace;
+    ui.horizontal(|ui| {
+        let changed = token_combo(ui, "replace-from", "replace token", &mut from);
+        ui.label("becomes");
+        if changed | token_combo(ui, "replace-to", "replace with token", &mut to) {
+            out.push(Action::from(BoulderAction::SetReplace { from, to }));
+        }
+    });
+    if ui
+        .add_enabled(enabled, egui::Button::new("Replace all"))
         .on_hover_text(
-            "Every cell with the first token gets the second, values kept; one undo step (Ctrl+H)",
+            "Every cell with the first token gets the second, values kept; one undo step",
         )
         .clicked()
     {

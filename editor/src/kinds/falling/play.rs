@@ -156,12 +156,20 @@ impl FallingPlay {
         let fade = vanishing
             .as_ref()
             .map_or(1.0, |c| c.frames_left as f32 / c.frames_total.max(1) as f32);
+        // The well under the blocks: one un-feathered mesh, so no seam shows between cells.
+        let mut well = egui::Mesh::default();
+        for pos in g.cells() {
+            let i = pos.y * field.width + pos.x;
+            if field.cells.get(i).and_then(|&b| kind(b)).is_some() {
+                well.add_colored_rect(g.cell_rect(pos), look::WELL);
+            }
+        }
+        painter.add(egui::Shape::mesh(well));
         for pos in g.cells() {
             let i = pos.y * field.width + pos.x;
             let Some(k) = field.cells.get(i).and_then(|&b| kind(b)) else {
                 continue;
             };
-            painter.rect_filled(g.cell_rect(pos), 0.0, look::WELL);
             // A moving block is drawn where it still is on its way down.
             let up = game.fall_offset(pos.x, pos.y);
             let r = g.cell_rect(pos).translate(egui::vec2(0.0, -up * g.zoom));

@@ -342,11 +342,15 @@ impl KindUi for FallingUi {
     fn paint_cells(&mut self, painter: &Painter, st: &EditorState, g: &MapGeom) {
         let Some(d) = doc(st) else { return };
         let level = &d.design().rest;
+        // Cell backgrounds as one un-feathered mesh: feathered squares leave a faint seam of
+        // the base colour between neighbours.
+        let mut bg = egui::Mesh::default();
         for y in g.visible.1..g.visible.3.min(level.hidden_rows) {
             for x in g.visible.0..g.visible.2 {
-                painter.rect_filled(g.cell_rect(Pos::new(x, y)), 0.0, look::HIDDEN_ROW);
+                bg.add_colored_rect(g.cell_rect(Pos::new(x, y)), look::HIDDEN_ROW);
             }
         }
+        painter.add(egui::Shape::mesh(bg));
         if g.zoom < look::FINE_MIN_PX {
             return;
         }
@@ -354,13 +358,19 @@ impl KindUi for FallingUi {
             Some(p) => p.paint(painter, level, g),
             None => {
                 let field = &d.design().map;
-                for pos in g.cells() {
-                    if let Some(k) = field
+                let block = |pos| {
+                    field
                         .get(pos)
                         .and_then(|&b| (b as usize).checked_sub(1))
                         .and_then(|i| level.blocks.get(i))
-                    {
-                        painter.rect_filled(g.cell_rect(pos), 0.0, look::WELL);
+                };
+                let mut well = egui::Mesh::default();
+                for pos in g.cells().filter(|p| block(*p).is_some()) {
+                    well.add_colored_rect(g.cell_rect(pos), look::WELL);
+                }
+                painter.add(egui::Shape::mesh(well));
+                for pos in g.cells() {
+                    if let Some(k) = block(pos) {
                         look::paint_block(painter, g.cell_rect(pos), k, 1.0);
                     }
                 }
@@ -387,6 +397,10 @@ impl KindUi for FallingUi {
         {
             p.paint_overlays(painter, g);
         }
+    }
+
+    fn end_banner(&self, _st: &EditorState) -> Option<crate::doc::ui::Banner> {
+        None // painted by the kind itself, over its own field
     }
 
     fn grid_color(&self) -> Color32 {

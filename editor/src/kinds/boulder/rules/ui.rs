@@ -195,6 +195,17 @@ fn selection_header(
 /// A one-line, clickable list row whose text is cut with "…" at the panel's edge (so long
 /// names never widen the panel); the selected row is highlighted.
 pub fn select_row(ui: &mut Ui, selected: bool, text: RichText) -> egui::Response {
+    select_row_in(ui, selected, text, egui::TextWrapMode::Truncate)
+}
+
+/// A clickable list row as [`select_row`], whose text is cut or wrapped (`wrap`) at the
+/// panel's edge: the tick debugger wraps, so a rule's whole name shows.
+pub fn select_row_in(
+    ui: &mut Ui,
+    selected: bool,
+    text: RichText,
+    wrap: egui::TextWrapMode,
+) -> egui::Response {
     let full = text.text().to_string();
     let text = if selected {
         text.color(ui.visuals().selection.stroke.color)
@@ -204,7 +215,7 @@ pub fn select_row(ui: &mut Ui, selected: bool, text: RichText) -> egui::Response
     let width = ui.available_width().max(20.0);
     let galley = egui::WidgetText::from(text).into_galley(
         ui,
-        Some(egui::TextWrapMode::Truncate),
+        Some(wrap),
         width - 4.0,
         egui::TextStyle::Body,
     );
