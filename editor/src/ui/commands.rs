@@ -16,6 +16,8 @@ pub enum Command {
     Save,
     /// Save under a new name.
     SaveAs,
+    /// Export the design as a PNG image.
+    ExportPng,
     /// Quit.
     Quit,
     /// Undo.
@@ -67,12 +69,13 @@ const NONE: Modifiers = Modifiers::NONE;
 
 impl Command {
     /// Every command, in the order shortcuts are tested (longer modifier sets first).
-    pub const ALL: [Command; 27] = [
+    pub const ALL: [Command; 28] = [
         Command::SaveAs,
         Command::Redo,
         Command::New,
         Command::Open,
         Command::Save,
+        Command::ExportPng,
         Command::Quit,
         Command::Undo,
         Command::RedoY,
@@ -104,6 +107,7 @@ impl Command {
             Command::Open => "Open…",
             Command::Save => "Save",
             Command::SaveAs => "Save As…",
+            Command::ExportPng => "Export PNG…",
             Command::Quit => "Quit",
             Command::Undo => "Undo",
             Command::Redo | Command::RedoY => "Redo",
@@ -130,6 +134,7 @@ impl Command {
             Command::Open => sc(CTRL, Key::O),
             Command::Save => sc(CTRL, Key::S),
             Command::SaveAs => sc(CTRL_SHIFT, Key::S),
+            Command::ExportPng => sc(CTRL, Key::E),
             Command::Quit => sc(CTRL, Key::Q),
             Command::Undo => sc(CTRL, Key::Z),
             Command::Redo => sc(CTRL_SHIFT, Key::Z),
@@ -187,6 +192,7 @@ impl Command {
             Command::Open => Action::Open,
             Command::Save => Action::Save,
             Command::SaveAs => Action::SaveAs,
+            Command::ExportPng => Action::ExportPng,
             Command::Quit => Action::Quit,
             Command::Undo => Action::Map(MapAction::Undo),
             Command::Redo | Command::RedoY => Action::Map(MapAction::Redo),

@@ -4,6 +4,7 @@
 
 pub mod canvas;
 pub mod commands;
+pub mod export_ui;
 pub mod mesh;
 pub mod panels;
 
@@ -24,6 +25,8 @@ pub struct UiState {
     pub kind: Box<dyn KindUi>,
     /// The campaign overview's thumbnails.
     pub overview: crate::campaign::ui::OverviewUi,
+    /// The export running on a worker thread, if any.
+    pub export: Option<crate::export::job::ExportJob>,
 }
 
 impl Default for UiState {
@@ -33,6 +36,7 @@ impl Default for UiState {
             canvas: canvas::CanvasCache::default(),
             kind: crate::kinds::new_ui(""),
             overview: crate::campaign::ui::OverviewUi::default(),
+            export: None,
         }
     }
 }
