@@ -80,6 +80,8 @@ fn boulder_level() -> Value {
         "kind": "boulder",
         "width": 3,
         "height": 2,
+        "gems": [1, 2, 3],
+        "ticks": [100, 50, 20],
         "map": [["gem", "wall", "mud"], ["me", "mud", "path"]]
     })
 }
@@ -228,10 +230,8 @@ fn falling_level() -> Value {
             "name": "I",
             "states": [[[-1, -1], [0, 0]]]
         }],
-        "map": [
-            [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0],
-            [0, 0, 0, 0], [0, 0, 0, 0], [1, 0, 0, 1]
-        ]
+        "legend": {"X": "I"},
+        "field": ["....", "....", "....", "....", "....", "X..X"]
     })
 }
 
