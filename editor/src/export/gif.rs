@@ -127,7 +127,7 @@ pub fn write_play<W: Write>(
         }
         st.doc.play_step(input);
         played = n;
-        if n % go.every.max(1) == 0 || n == total {
+        if n.is_multiple_of(go.every.max(1)) || n == total {
             let text = with_caption.then(|| {
                 let report = st.doc.play().and_then(|p| p.report.as_ref());
                 caption(n, word.as_deref(), report)
