@@ -157,6 +157,28 @@ impl TilesmithApp {
         });
     }
 
+    /// Starts an export the state asked for, shows the running one's progress (Cancel asks
+    /// it to stop), and reports its outcome in the status bar.
+    fn export_frame(&mut self, ctx: &egui::Context) {
+        if let Some(req) = self.state.export_request.take() {
+            if let Some(old) = self.ui.export.take() {
+                old.cancel();
+            }
+            self.ui.export = Some(crate::export::job::ExportJob::spawn(req));
+        }
+        let Some(job) = &self.ui.export else { return };
+        if let Some(outcome) = job.poll() {
+            self.ui.export = None;
+            let msg = outcome.unwrap_or_else(|e| format!("export failed: {e}"));
+            self.state.apply(Action::ExportFinished(msg));
+            return;
+        }
+        if ui::export_ui::export_progress(ctx, job) {
+            job.cancel();
+        }
+        ctx.request_repaint_after(Duration::from_millis(50));
+    }
+
     /// One frame: draw, then apply the actions, then sync title, watcher and timers.
     pub fn frame(&mut self, ui: &mut Ui) {
         let ctx = ui.ctx().clone();
@@ -206,6 +228,7 @@ impl TilesmithApp {
         {
             self.latched = None;
         }
+        self.export_frame(&ctx);
         self.state.refresh();
         if self.state.problems_pending() {
             ctx.request_repaint_after(Duration::from_millis(50));

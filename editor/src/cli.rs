@@ -64,6 +64,11 @@ pub enum Command {
         #[arg(long)]
         end_is_leaf: bool,
     },
+    /// Draw a level as a PNG image, headless: width × SCALE by height × SCALE pixels, each
+    /// cell as the editor's canvas draws it.
+    Render(crate::export_cli::RenderArgs),
+    /// Play a level (or a replay) headlessly and write an animated GIF, one frame per step.
+    Gif(crate::export_cli::GifArgs),
     /// Open a level in the editor.
     Edit {
         /// The level file.
@@ -134,6 +139,8 @@ pub fn run_command(cmd: Command) -> ExitCode {
             variant,
             end_is_leaf,
         } => perft(&file, depth, variant.as_deref(), end_is_leaf),
+        Command::Render(a) => crate::export_cli::render(&a),
+        Command::Gif(a) => crate::export_cli::gif(&a),
         Command::Edit { file } => open_editor(file, None),
     }
 }

@@ -26,6 +26,11 @@ pub trait Dialogs {
     fn pick_save_campaign(&mut self, file_name: &str) -> Option<PathBuf> {
         self.pick_save(file_name)
     }
+    /// Asks where to save an exported image (`file_name` ends in `.png` or `.gif`); `None`
+    /// when cancelled.
+    fn pick_save_image(&mut self, file_name: &str) -> Option<PathBuf> {
+        self.pick_save(file_name)
+    }
 }
 
 /// Native dialogs through `rfd` (the XDG desktop portal, or `zenity` as a fallback).
@@ -55,6 +60,22 @@ impl Dialogs for RfdDialogs {
     fn pick_save(&mut self, file_name: &str) -> Option<PathBuf> {
         let mut d = rfd::FileDialog::new()
             .add_filter("Level (JSON)", &["json"])
+            .set_file_name(file_name);
+        if let Some(dir) = &self.dir {
+            d = d.set_directory(dir);
+        }
+        d.save_file()
+    }
+
+    fn pick_save_image(&mut self, file_name: &str) -> Option<PathBuf> {
+        let (label, ext) = if file_name.ends_with(".gif") {
+            ("Animated GIF", "gif")
+        } else {
+            ("PNG image", "png")
+        };
+        let mut d = rfd::FileDialog::new()
+            .set_title("Export")
+            .add_filter(label, &[ext])
             .set_file_name(file_name);
         if let Some(dir) = &self.dir {
             d = d.set_directory(dir);

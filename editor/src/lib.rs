@@ -21,6 +21,7 @@ pub mod app;
 pub mod campaign;
 pub mod doc;
 pub mod error;
+pub mod export;
 pub mod files;
 pub mod kinds;
 pub mod state;

@@ -4,6 +4,7 @@
 
 mod campaign_cli;
 mod cli;
+mod export_cli;
 
 use std::process::ExitCode;
 

@@ -136,6 +136,8 @@ pub enum PlayAction {
     UseAsDesign,
     /// Save the session as a replay file (asks where).
     Record,
+    /// Export the session (its inputs from the start) as an animated GIF (asks where).
+    ExportGif,
 }
 
 /// Every change to the editor state. UI code pushes these; [`EditorState::apply`](super::EditorState::apply) runs them.
@@ -195,6 +197,10 @@ pub enum Action {
     Save,
     /// Save to a file chosen in a dialog.
     SaveAs,
+    /// File → Export PNG…: the design as an image, to a file chosen in a dialog.
+    ExportPng,
+    /// An export finished (or failed, or was cancelled): the message for the status bar.
+    ExportFinished(String),
     /// Close the editor (asks first when there are unsaved changes).
     Quit,
     /// The open file changed on disk (from the file watcher).

@@ -101,6 +101,8 @@ impl EditorState {
                     self.save_to(&p);
                 }
             }
+            Action::ExportPng => self.export_png(),
+            Action::ExportFinished(m) => self.status = m,
             Action::Quit => {
                 if self.ask_campaign_unsaved(Action::Quit) || self.ask_unsaved(Action::Quit) {
                     return;

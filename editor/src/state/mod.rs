@@ -11,6 +11,7 @@
 mod action;
 mod autosave_ops;
 mod campaign_ops;
+mod export_ops;
 mod files_ops;
 pub mod view;
 
@@ -25,6 +26,7 @@ use crate::doc::{Cx, KindDoc};
 use crate::files::{Autosave, AutosaveTimer, AutosaveWorker, Dialogs, ScriptedDialogs, Settings};
 use crate::tools::{Button, CellRect, Tool};
 pub use action::{Action, Answer, MapAction, Pending, PlayAction};
+pub use export_ops::EXPORT_SCALE;
 pub use files_ops::{default_level_file, parse_document, read_document};
 pub use view::{Viewport, ZOOM_RANGE};
 
@@ -83,6 +85,8 @@ pub struct EditorState {
     pub settings: Settings,
     /// Where settings are saved (`None`: not saved, e.g. in tests).
     pub settings_file: Option<PathBuf>,
+    /// An export asked for and not yet started (the app runs it on a worker thread).
+    pub export_request: Option<crate::export::job::ExportRequest>,
     /// The autosave location (`None`: no autosave, e.g. in tests).
     pub autosave: Option<Autosave>,
     /// Why the last autosave failed; shown as a warning until a copy is written again.
@@ -162,6 +166,7 @@ impl EditorState {
             settings: Settings::default(),
             settings_file: None,
             autosave: None,
+            export_request: None,
             autosave_error: None,
             pending: None,
             doc_serial: 0,
@@ -646,6 +651,7 @@ impl EditorState {
             }
             PlayAction::UseAsDesign => self.use_as_design(),
             PlayAction::Record => self.record(),
+            PlayAction::ExportGif => self.export_gif(),
         }
     }
 

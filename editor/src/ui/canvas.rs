@@ -180,10 +180,9 @@ pub fn canvas_ui(
         textured: cache.texture.is_some(),
     };
     if !too_large {
-        kind.paint_cells(&painter, st, &geom);
-    }
-    if st.settings.grid && z >= GRID_MIN_PX {
-        paint_grid(&painter, &geom, kind.grid_color());
+        paint_map(&painter, st, kind, &geom, st.settings.grid, true);
+    } else {
+        kind.paint_overlays(&painter, st, &geom);
     }
     painter.rect_stroke(
         map_rect,
@@ -191,7 +190,6 @@ pub fn canvas_ui(
         Stroke::new(1.0, Color32::from_gray(120)),
         StrokeKind::Outside,
     );
-    kind.paint_overlays(&painter, st, &geom);
     cache.drawn_selection = paint_selection(&painter, st, &geom);
     if st.playing() {
         play_marks(ui, &painter, rect, st, kind);
@@ -310,6 +308,27 @@ fn paint_base_mesh(
         }
     }
     painter.add(egui::Shape::mesh(mesh));
+}
+
+/// Draws the map over its base colours as the canvas shows it: the kind's cells, the grid
+/// lines (when `grid` and the cells are at least [`GRID_MIN_PX`] wide) and, when `overlays`,
+/// the kind's overlays (play highlights, rule previews, banners). The canvas and the exporter
+/// (`crate::export`) both call this, so an exported image is the canvas's drawing.
+pub fn paint_map(
+    painter: &egui::Painter,
+    st: &EditorState,
+    kind: &mut dyn KindUi,
+    g: &MapGeom,
+    grid: bool,
+    overlays: bool,
+) {
+    kind.paint_cells(painter, st, g);
+    if grid && g.zoom >= GRID_MIN_PX {
+        paint_grid(painter, g, kind.grid_color());
+    }
+    if overlays {
+        kind.paint_overlays(painter, st, g);
+    }
 }
 
 /// Grid lines over the visible cells, as thin rectangles in one mesh (cheaper than stroked

@@ -16,6 +16,8 @@ pub enum Command {
     Save,
     /// Save under a new name.
     SaveAs,
+    /// Export the design as a PNG image.
+    ExportPng,
     /// Quit.
     Quit,
     /// Undo.
@@ -75,6 +77,7 @@ impl Command {
         Command::New,
         Command::Open,
         Command::Save,
+        Command::ExportPng,
         Command::Quit,
         Command::Undo,
         Command::RedoY,
@@ -140,6 +143,7 @@ impl Command {
             Command::Open => "Open…",
             Command::Save => "Save",
             Command::SaveAs => "Save As…",
+            Command::ExportPng => "Export PNG…",
             Command::Quit => "Quit",
             Command::Undo => "Undo",
             Command::Redo | Command::RedoY => "Redo",
@@ -167,6 +171,7 @@ impl Command {
             Command::Open => sc(CTRL, Key::O),
             Command::Save => sc(CTRL, Key::S),
             Command::SaveAs => sc(CTRL_SHIFT, Key::S),
+            Command::ExportPng => sc(CTRL, Key::E),
             Command::Quit => sc(CTRL, Key::Q),
             Command::Undo => sc(CTRL, Key::Z),
             Command::Redo => sc(CTRL_SHIFT, Key::Z),
@@ -225,6 +230,7 @@ impl Command {
             Command::Open => Action::Open,
             Command::Save => Action::Save,
             Command::SaveAs => Action::SaveAs,
+            Command::ExportPng => Action::ExportPng,
             Command::Quit => Action::Quit,
             Command::Undo => Action::Map(MapAction::Undo),
             Command::Redo | Command::RedoY => Action::Map(MapAction::Redo),

@@ -4,6 +4,7 @@
 
 pub mod canvas;
 pub mod commands;
+pub mod export_ui;
 pub mod help;
 pub mod mesh;
 pub mod panels;
@@ -25,6 +26,8 @@ pub struct UiState {
     pub kind: Box<dyn KindUi>,
     /// The campaign overview's thumbnails.
     pub overview: crate::campaign::ui::OverviewUi,
+    /// The export running on a worker thread, if any.
+    pub export: Option<crate::export::job::ExportJob>,
 }
 
 impl Default for UiState {
@@ -34,6 +37,7 @@ impl Default for UiState {
             canvas: canvas::CanvasCache::default(),
             kind: crate::kinds::new_ui(""),
             overview: crate::campaign::ui::OverviewUi::default(),
+            export: None,
         }
     }
 }

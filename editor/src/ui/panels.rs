@@ -84,7 +84,12 @@ pub fn menu_ui(ui: &mut Ui, st: &EditorState, out: &mut Vec<Action>) {
                     }
                 }
             });
-            for c in [Command::Save, Command::SaveAs, Command::Quit] {
+            for c in [
+                Command::Save,
+                Command::SaveAs,
+                Command::ExportPng,
+                Command::Quit,
+            ] {
                 command_button(ui, c, st, out);
             }
         });

@@ -565,6 +565,7 @@ fn actions_ui(ui: &mut Ui, p: &BabaPlay, out: &mut Vec<Action>) {
         {
             out.push(Action::Play(PlayAction::Record));
         }
+        crate::ui::export_ui::export_gif_button(ui, out);
     });
 }
 

@@ -250,6 +250,7 @@ pub fn play_ui(ui: &mut Ui, d: &BoardDoc, out: &mut Vec<Action>) {
         {
             out.push(PlayAction::Record.into());
         }
+        crate::ui::export_ui::export_gif_button(ui, out);
     });
 }
 

@@ -39,6 +39,7 @@ pub fn play_ui(ui: &mut Ui, st: &EditorState, out: &mut Vec<Action>) {
     {
         out.push(Action::Play(PlayAction::Record));
     }
+    crate::ui::export_ui::export_gif_button(ui, out);
 }
 
 /// Run or pause, step, step back, redo, reset, and the speed.

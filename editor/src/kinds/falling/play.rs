@@ -338,6 +338,7 @@ pub fn play_ui(ui: &mut Ui, d: &FallingDoc, out: &mut Vec<Action>) {
     if ui.button("Record replay…").clicked() {
         out.push(Action::Play(PlayAction::Record));
     }
+    crate::ui::export_ui::export_gif_button(ui, out);
 }
 
 /// A small picture of tumo `t`'s first state, its labelled cells in the kinds drawn for them.

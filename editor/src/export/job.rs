@@ -1,0 +1,138 @@
+//! Exports run by the editor on a worker thread, with progress and Cancel.
+//!
+//! The request carries only plain data (the level document, the play's inputs and seed, the
+//! file to write), so the worker builds its own editor state and kind UI from the document:
+//! nothing of the open document is shared with the thread.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::mpsc::{Receiver, channel};
+
+use serde_json::Value;
+use tilesmith_engine::Input;
+
+use super::gif::{GifOptions, Step, write_play};
+use super::{Options, Renderer, open, write_png};
+
+/// What to export, asked for by File → Export PNG… or the play pane's "Export GIF of this
+/// play…".
+#[derive(Clone, Debug, PartialEq)]
+pub struct ExportRequest {
+    /// The file to write.
+    pub path: PathBuf,
+    /// The level document (the design, or the document the play started from).
+    pub level: Value,
+    /// For a GIF: the play's inputs, one per step, and its RNG seed; `None` for a PNG.
+    pub play: Option<(Vec<Input>, u64)>,
+    /// Pixels per cell.
+    pub scale: u32,
+}
+
+/// A running export.
+pub struct ExportJob {
+    /// The file being written.
+    pub path: PathBuf,
+    done: Arc<AtomicU64>,
+    total: u64,
+    cancel: Arc<AtomicBool>,
+    result: Receiver<Result<String, String>>,
+}
+
+impl std::fmt::Debug for ExportJob {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ExportJob")
+            .field("path", &self.path)
+            .field("total", &self.total)
+            .finish()
+    }
+}
+
+impl ExportJob {
+    /// Starts the export on a new thread.
+    pub fn spawn(req: ExportRequest) -> Self {
+        let done = Arc::new(AtomicU64::new(0));
+        let cancel = Arc::new(AtomicBool::new(false));
+        let total = req.play.as_ref().map_or(1, |(i, _)| i.len() as u64);
+        let (tx, rx) = channel();
+        let (d, c) = (done.clone(), cancel.clone());
+        let path = req.path.clone();
+        std::thread::spawn(move || {
+            let _ = tx.send(run(&req, &d, &c));
+        });
+        Self {
+            path,
+            done,
+            total,
+            cancel,
+            result: rx,
+        }
+    }
+
+    /// Steps done and the steps in all (a PNG is one step).
+    pub fn progress(&self) -> (u64, u64) {
+        (self.done.load(Ordering::Relaxed), self.total)
+    }
+
+    /// Asks the worker to stop; it stops after the step it is drawing.
+    pub fn cancel(&self) {
+        self.cancel.store(true, Ordering::Relaxed);
+    }
+
+    /// The outcome once the worker has finished: a message for the status bar, or the error.
+    pub fn poll(&self) -> Option<Result<String, String>> {
+        self.result.try_recv().ok()
+    }
+}
+
+fn run(req: &ExportRequest, done: &AtomicU64, cancel: &AtomicBool) -> Result<String, String> {
+    let (mut st, mut kind) = open(&req.level).map_err(|p| {
+        p.first()
+            .map_or("the level cannot be opened".into(), |p| p.render("level"))
+    })?;
+    let frame = Options {
+        scale: req.scale,
+        grid: false,
+        overlays: false,
+    };
+    match &req.play {
+        None => {
+            let image = Renderer::new().render(&st, kind.as_mut(), &frame, None)?;
+            write_png(&image, &req.path)?;
+            done.store(1, Ordering::Relaxed);
+            Ok(format!("exported {}", req.path.display()))
+        }
+        Some((inputs, seed)) => {
+            let steps: Vec<Step> = inputs.iter().copied().map(Step::Input).collect();
+            let file = std::fs::File::create(&req.path)
+                .map_err(|e| format!("{}: cannot write: {e}", req.path.display()))?;
+            let go = GifOptions {
+                frame: Options {
+                    overlays: true,
+                    ..frame
+                },
+                fps: 4,
+                // Frame-based kinds (60 steps a second) get one frame every 4 steps.
+                every: if st.doc.step_noun() == "frame" { 4 } else { 1 },
+            };
+            let frames = write_play(
+                &mut st,
+                kind.as_mut(),
+                (&steps, *seed),
+                &go,
+                std::io::BufWriter::new(file),
+                &mut |n, _| {
+                    done.store(n, Ordering::Relaxed);
+                    !cancel.load(Ordering::Relaxed)
+                },
+            )?;
+            match frames {
+                Some(f) => Ok(format!("exported {} ({f} frames)", req.path.display())),
+                None => {
+                    let _ = std::fs::remove_file(&req.path);
+                    Ok("export cancelled".into())
+                }
+            }
+        }
+    }
+}

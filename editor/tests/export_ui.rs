@@ -1,0 +1,93 @@
+//! The editor's exports through the window: File → Export PNG… and the play pane's
+//! "Export GIF of this play…", with the file chosen through the dialog abstraction
+//! (scripted: no real dialog opens) and the export run on a worker thread.
+
+#![allow(clippy::unwrap_used)] // test helpers panic on purpose when a fixture is wrong
+
+use std::time::{Duration, Instant};
+
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable as _;
+use tilesmith_editor::app::TilesmithApp;
+use tilesmith_editor::files::ScriptedDialogs;
+use tilesmith_editor::state::{Action, EXPORT_SCALE, EditorState, PlayAction};
+use tilesmith_engine::Pos;
+use tilesmith_engine::kind::boulder::{BoulderLevel, Cell, Token};
+
+mod common;
+use common::{harness, settle};
+
+/// Runs frames until the status bar reports the export's end (at most 30 s).
+fn wait_export(h: &mut Harness<'static, TilesmithApp>) -> String {
+    let start = Instant::now();
+    loop {
+        settle(h);
+        let s = h.state().state.status.clone();
+        if s.starts_with("exported") || s.starts_with("export failed") {
+            return s;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(30),
+            "export hangs: {s}"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+#[test]
+fn file_menu_exports_the_design_as_png() {
+    // A wall border, me at (1, 1), a gem at (2, 1), the exit at (2, 1)'s right.
+    let mut level = BoulderLevel::new("export", 5, 3);
+    *level.map.get_mut(Pos::new(2, 1)).unwrap() = Cell::new(Token::Gem);
+    let mut st = EditorState::new(level);
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("shot.png");
+    st.dialogs = Box::new(ScriptedDialogs {
+        opens: vec![],
+        saves: vec![file.clone()],
+    });
+    let mut h = harness(st);
+    h.get_by_label("File").click();
+    settle(&mut h);
+    h.get_by_label_contains("Export PNG…").click();
+    let status = wait_export(&mut h);
+    assert!(status.contains("shot.png"), "{status}");
+    let p = tiny_skia::Pixmap::load_png(&file).unwrap();
+    let s = EXPORT_SCALE;
+    assert_eq!((p.width(), p.height()), (5 * s, 3 * s));
+    // The gem's centre is its base colour (boulder look: (40, 220, 230)).
+    let c = p.pixel(2 * s + s / 2, s + s / 2).unwrap();
+    assert_eq!([c.red(), c.green(), c.blue()], [40, 220, 230]);
+}
+
+#[test]
+fn play_pane_exports_the_play_as_gif() {
+    // Me at (1, 1), mud to the right up to the exit at (4, 1).
+    let level = BoulderLevel::new("export", 6, 3);
+    let mut st = EditorState::new(level);
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("play.gif");
+    st.dialogs = Box::new(ScriptedDialogs {
+        opens: vec![],
+        saves: vec![file.clone()],
+    });
+    st.apply(Action::Play(PlayAction::Start));
+    for _ in 0..2 {
+        let right = tilesmith_engine::Input::Move(tilesmith_engine::Dir::Right);
+        st.apply(Action::Play(PlayAction::Step(Some(right))));
+    }
+    let steps = st.doc.play().unwrap().inputs.len();
+    assert!(steps >= 1);
+    let mut h = harness(st);
+    h.get_by_label("Export GIF of this play…").click();
+    let status = wait_export(&mut h);
+    // The start and one frame per step of the session.
+    assert!(
+        status.contains(&format!("({} frames)", steps + 1)),
+        "{status}"
+    );
+    let d = gif::DecodeOptions::new()
+        .read_info(std::fs::File::open(&file).unwrap())
+        .unwrap();
+    assert_eq!(d.width() as u32, 6 * EXPORT_SCALE);
+}
