@@ -7,6 +7,7 @@
 //! --release -p tilesmith-tests --test fuzz_loaders -- --nocapture`; each test then prints
 //! how many inputs it tried and the slowest one.
 
+use std::cell::Cell;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
@@ -133,18 +134,22 @@ fn run<S: Strategy<Value = Vec<u8>>>(name: &str, n: u32, strategy: S, f: fn(&[u8
         failure_persistence: None,
         ..Config::default()
     });
-    let mut tried = 0u32;
-    let mut slowest = Duration::ZERO;
+    let tried = Cell::new(0u32);
+    let slowest = Cell::new(Duration::ZERO);
     runner
         .run(&strategy, |data| {
             let t = Instant::now();
             f(&data);
-            slowest = slowest.max(t.elapsed());
-            tried += 1;
+            slowest.set(slowest.get().max(t.elapsed()));
+            tried.set(tried.get() + 1);
             Ok(())
         })
         .unwrap_or_else(|e| panic!("{name}: {e}"));
-    println!("{name}: {tried} inputs, 0 panics, slowest {slowest:?}");
+    println!(
+        "{name}: {} inputs, 0 panics, slowest {:?}",
+        tried.get(),
+        slowest.get()
+    );
 }
 
 #[test]
