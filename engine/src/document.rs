@@ -116,8 +116,8 @@ pub const MAX_JSON_VALUES: usize = 6 * 1024 * 1024;
 /// bytes, no allocation; a text that is not JSON passes (the parser reports it).
 ///
 /// # Errors
-/// A problem at the line and column of the first value over the limit.
-pub(crate) fn check_json_size(text: &str) -> Result<(), Problem> {
+/// One problem at the line and column of the first value over the limit.
+pub(crate) fn check_json_size(text: &str) -> Result<(), Vec<Problem>> {
     let b = text.as_bytes();
     let (mut values, mut depth) = (0usize, 0usize);
     let mut in_string = false;
@@ -172,11 +172,11 @@ pub(crate) fn check_json_size(text: &str) -> Result<(), Problem> {
             };
             if let Some(message) = message {
                 let (line, column) = line_col(text, i);
-                return Err(Problem {
+                return Err(vec![Problem {
                     line: Some(line),
                     column: Some(column),
                     ..Problem::error(JsonPath::root(), message)
-                });
+                }]);
             }
         }
         i += 1;
@@ -197,7 +197,7 @@ pub(crate) fn parse_json(text: &str) -> Result<Value, Vec<Problem>> {
             ..Problem::error(JsonPath::root(), "the file is empty")
         }]);
     }
-    check_json_size(text).map_err(|p| vec![p])?;
+    check_json_size(text)?;
     serde_json::from_str(text).map_err(|e| {
         let full = e.to_string();
         let msg = match full.rfind(" at line ") {

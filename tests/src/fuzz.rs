@@ -17,9 +17,12 @@ use tilesmith_engine::{Document, Problem};
 /// The most steps a fuzzed game is played after loading.
 pub const FUZZ_STEPS: usize = 8;
 
+/// A fuzz target's entry point: it must return normally for every input.
+pub type Target = fn(&[u8]);
+
 /// The fuzz targets: the name of each (its folder under `tests/fuzz/seeds/` and its
 /// `tests/fuzz/fuzz_targets/*.rs`) and its entry point.
-pub const TARGETS: &[(&str, fn(&[u8]))] = &[
+pub const TARGETS: &[(&str, Target)] = &[
     ("level", level),
     ("campaign", campaign),
     ("replay", replay),

@@ -7,6 +7,8 @@
 //! --release -p tilesmith-tests --test fuzz_loaders -- --nocapture`; each test then prints
 //! how many inputs it tried and the slowest one.
 
+#![allow(clippy::unwrap_used)]
+
 use std::cell::Cell;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
