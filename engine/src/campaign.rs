@@ -115,8 +115,9 @@ pub fn is_campaign(doc: &Value) -> bool {
 /// True when `text` is JSON of a campaign file ([`is_campaign`]); false for anything else,
 /// invalid JSON included.
 pub fn is_campaign_text(text: &str) -> bool {
-    serde_json::from_str::<Value>(text.strip_prefix('\u{feff}').unwrap_or(text))
-        .is_ok_and(|v| is_campaign(&v))
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    crate::document::check_json_size(text).is_ok()
+        && serde_json::from_str::<Value>(text).is_ok_and(|v| is_campaign(&v))
 }
 
 /// True when `path` is a JSON file of a campaign ([`is_campaign_text`]): how the CLI and the
@@ -128,6 +129,7 @@ pub fn is_campaign_text(text: &str) -> bool {
 pub fn is_campaign_file(path: &Path) -> bool {
     let parsed = read_text(path)
         .ok()
+        .filter(|t| crate::document::check_json_size(t).is_ok())
         .and_then(|t| serde_json::from_str::<Value>(t.strip_prefix('\u{feff}').unwrap_or(&t)).ok());
     match parsed {
         Some(v) => is_campaign(&v),

@@ -102,6 +102,88 @@ pub enum LoadError {
     Problems(Vec<Problem>),
 }
 
+/// The most JSON values (arrays, objects, member names, strings, numbers, `true`, `false`,
+/// `null`, each counted once) a level, campaign or replay text may hold. serde_json's value
+/// tree takes up to about 330 bytes a value (an array of one element: an 80-byte value in a
+/// vector grown to 4 slots; measured 2.5 GB for the 8.4 million arrays of issue #15 D2's
+/// 16 MB file), so this bounds the memory of a load, whatever the text's shape, to about
+/// 2 GB plus the text. The largest boulder map ([`crate::level_json::MAX_CELLS`] fields of
+/// one word each) fits.
+pub const MAX_JSON_VALUES: usize = 6 * 1024 * 1024;
+
+/// Refuses, before anything is built, a JSON text with more than [`MAX_JSON_VALUES`] values or
+/// arrays and objects nested deeper than [`crate::problem::MAX_JSON_DEPTH`]. One pass over the
+/// bytes, no allocation; a text that is not JSON passes (the parser reports it).
+///
+/// # Errors
+/// One problem at the line and column of the first value over the limit.
+pub(crate) fn check_json_size(text: &str) -> Result<(), Vec<Problem>> {
+    let b = text.as_bytes();
+    let (mut values, mut depth) = (0usize, 0usize);
+    let mut in_string = false;
+    let mut in_scalar = false;
+    let mut i = 0;
+    while i < b.len() {
+        let c = b[i];
+        if in_string {
+            match c {
+                b'\\' => i += 1,
+                b'"' => in_string = false,
+                _ => {}
+            }
+            i += 1;
+            continue;
+        }
+        let starts = match c {
+            b'"' => {
+                in_string = true;
+                in_scalar = false;
+                true
+            }
+            b'[' | b'{' => {
+                depth += 1;
+                in_scalar = false;
+                true
+            }
+            b']' | b'}' | b',' | b':' | b' ' | b'\t' | b'\n' | b'\r' => {
+                if matches!(c, b']' | b'}') {
+                    depth = depth.saturating_sub(1);
+                }
+                in_scalar = false;
+                false
+            }
+            _ => !std::mem::replace(&mut in_scalar, true),
+        };
+        if starts {
+            values += 1;
+            let message = if values > MAX_JSON_VALUES {
+                Some(format!(
+                    "the text holds more than {MAX_JSON_VALUES} JSON values (arrays, objects, \
+                     names, strings, numbers); it is refused before reading so that loading \
+                     cannot exhaust memory"
+                ))
+            } else if depth > crate::problem::MAX_JSON_DEPTH {
+                Some(format!(
+                    "arrays and objects are nested more than {} deep",
+                    crate::problem::MAX_JSON_DEPTH
+                ))
+            } else {
+                None
+            };
+            if let Some(message) = message {
+                let (line, column) = line_col(text, i);
+                return Err(vec![Problem {
+                    line: Some(line),
+                    column: Some(column),
+                    ..Problem::error(JsonPath::root(), message)
+                }]);
+            }
+        }
+        i += 1;
+    }
+    Ok(())
+}
+
 /// Parses JSON text (a level, a campaign, a progress file) into a value.
 ///
 /// # Errors
@@ -115,6 +197,7 @@ pub(crate) fn parse_json(text: &str) -> Result<Value, Vec<Problem>> {
             ..Problem::error(JsonPath::root(), "the file is empty")
         }]);
     }
+    check_json_size(text)?;
     serde_json::from_str(text).map_err(|e| {
         let full = e.to_string();
         let msg = match full.rfind(" at line ") {

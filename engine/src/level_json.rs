@@ -9,8 +9,11 @@ use crate::problem::{JsonPath, Problem};
 
 /// The largest `width` or `height` accepted by the boulder kind.
 pub const MAX_SIDE: usize = 10_000;
-/// The largest number of cells (`width * height`) accepted by the boulder kind.
-pub const MAX_CELLS: usize = 16 * 1024 * 1024;
+/// The largest number of cells (`width * height`) accepted by the boulder kind: 2048 × 2048.
+/// A map this large takes about 0.7 GB to check and 1.1 GB to play (issue #15 D6, measured
+/// with `tilesmith check` and `run --ticks 1`); the limit was 16 777 216 fields, which needed
+/// over 4 GB.
+pub const MAX_CELLS: usize = 4 * 1024 * 1024;
 
 /// The most errors reported for the fields of one map; reading stops after that many.
 pub const MAX_MAP_ERRORS: usize = 1000;

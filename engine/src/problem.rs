@@ -7,7 +7,6 @@
 
 use std::fmt;
 
-use jsonc_parser::common::Ranged;
 use serde::Serialize;
 
 use crate::grid::Pos;
@@ -201,67 +200,231 @@ impl Problem {
 
 /// Fills in `line` and `column` of each problem from `text`, the JSON source the document was
 /// parsed from. A path that does not exist in the text (e.g. a missing member) is located at its
-/// deepest existing ancestor. Runs a second, position-keeping parse, so call it only when there
-/// are problems to report.
+/// deepest existing ancestor; when a member name occurs twice in one object, the last one counts
+/// (as in serde_json). Problems stay unplaced when `text` is not well-formed JSON.
+///
+/// One streaming pass over the text that keeps only the current nesting (at most
+/// [`MAX_JSON_DEPTH`] levels) and a tree of the problems' paths: memory does not grow with the
+/// size of the text (issue #15 D2; this used to build a second, position-keeping syntax tree of
+/// the whole document, several times larger than the text).
 pub fn locate(text: &str, problems: &mut [Problem]) {
     if problems.iter().all(|p| p.line.is_some()) {
         return;
     }
-    let options = jsonc_parser::ParseOptions {
-        allow_comments: false,
-        allow_loose_object_property_names: false,
-        allow_trailing_commas: false,
-        ..Default::default()
-    };
-    let Ok(parsed) = jsonc_parser::parse_to_ast(text, &Default::default(), &options) else {
-        return;
-    };
-    let Some(root) = parsed.value else { return };
-    // Find each problem's byte offset, then turn all offsets into lines and columns in one
-    // pass over the text (a file may have thousands of problems).
-    let mut targets: Vec<(usize, usize)> = Vec::new();
-    for (k, p) in problems
+    let mut trie = PathTrie::default();
+    let ends: Vec<(usize, usize)> = problems
         .iter()
         .enumerate()
         .filter(|(_, p)| p.line.is_none())
-    {
-        let mut node = &root;
-        for seg in &p.path.0 {
-            let next = match (seg, node) {
-                (PathSeg::Key(k), jsonc_parser::ast::Value::Object(o)) => o
-                    .properties
-                    .iter()
-                    .rev()
-                    .find(|prop| prop.name.as_str() == k)
-                    .map(|prop| &prop.value),
-                (PathSeg::Index(i), jsonc_parser::ast::Value::Array(a)) => a.elements.get(*i),
-                _ => None,
-            };
-            match next {
-                Some(n) => node = n,
-                None => break,
-            }
-        }
-        targets.push((node.start(), k));
+        .map(|(k, p)| (k, trie.insert(&p.path)))
+        .collect();
+    let mut scan = Scan {
+        b: text.as_bytes(),
+        i: 0,
+        line: 1,
+        column: 1,
+        trie: &mut trie,
+    };
+    if scan.value(Some(0), 0).is_none() {
+        return;
     }
-    targets.sort_unstable();
-    let (mut line, mut column) = (1, 1);
-    let mut chars = text.char_indices().peekable();
-    for (offset, k) in targets {
-        while let Some(&(i, c)) = chars.peek() {
-            if i >= offset {
+    for (k, node) in ends {
+        // The deepest node of the path that was found in the text (the root always is).
+        let mut n = Some(node);
+        while let Some(i) = n {
+            if let Some((line, column)) = trie.nodes[i].at {
+                problems[k].line = Some(line);
+                problems[k].column = Some(column);
                 break;
             }
-            if c == '\n' {
-                line += 1;
-                column = 1;
-            } else {
-                column += 1;
-            }
-            chars.next();
+            n = trie.nodes[i].parent;
         }
-        problems[k].line = Some(line);
-        problems[k].column = Some(column);
+    }
+}
+
+/// The deepest nesting of arrays and objects [`locate`] follows (serde_json refuses deeper
+/// documents with `recursion limit exceeded`, at 128).
+pub const MAX_JSON_DEPTH: usize = 128;
+
+/// The problems' paths as a tree: node 0 is the root `$`.
+#[derive(Default)]
+struct PathTrie {
+    nodes: Vec<TrieNode>,
+}
+
+#[derive(Default)]
+struct TrieNode {
+    parent: Option<usize>,
+    children: rustc_hash::FxHashMap<PathSeg, usize>,
+    /// Whether some child is a key (member names must then be decoded).
+    has_keys: bool,
+    /// Line and column of the value at this path, once seen.
+    at: Option<(usize, usize)>,
+}
+
+impl PathTrie {
+    /// Adds `path` and returns its node.
+    fn insert(&mut self, path: &JsonPath) -> usize {
+        if self.nodes.is_empty() {
+            self.nodes.push(TrieNode::default());
+        }
+        let mut n = 0;
+        for seg in &path.0 {
+            n = match self.nodes[n].children.get(seg) {
+                Some(&c) => c,
+                None => {
+                    let c = self.nodes.len();
+                    self.nodes.push(TrieNode {
+                        parent: Some(n),
+                        ..TrieNode::default()
+                    });
+                    self.nodes[n].children.insert(seg.clone(), c);
+                    self.nodes[n].has_keys |= matches!(seg, PathSeg::Key(_));
+                    c
+                }
+            };
+        }
+        n
+    }
+
+    fn child(&self, node: Option<usize>, seg: &PathSeg) -> Option<usize> {
+        node.and_then(|n| self.nodes[n].children.get(seg).copied())
+    }
+}
+
+/// A forward scan of JSON text that records where the values of a [`PathTrie`] start.
+struct Scan<'a> {
+    b: &'a [u8],
+    i: usize,
+    line: usize,
+    column: usize,
+    trie: &'a mut PathTrie,
+}
+
+impl Scan<'_> {
+    fn peek(&self) -> Option<u8> {
+        self.b.get(self.i).copied()
+    }
+
+    /// Moves over one byte; columns count characters (UTF-8 lead bytes), not bytes.
+    fn bump(&mut self) {
+        let c = self.b[self.i];
+        self.i += 1;
+        if c == b'\n' {
+            self.line += 1;
+            self.column = 1;
+        } else if c & 0xC0 != 0x80 {
+            self.column += 1;
+        }
+    }
+
+    fn ws(&mut self) {
+        while matches!(self.peek(), Some(b' ' | b'\t' | b'\n' | b'\r')) {
+            self.bump();
+        }
+    }
+
+    fn expect(&mut self, c: u8) -> Option<()> {
+        self.ws();
+        (self.peek()? == c).then(|| self.bump())
+    }
+
+    /// Moves over a string; returns its decoded text when `decode`.
+    fn string(&mut self, decode: bool) -> Option<Option<String>> {
+        let start = self.i;
+        self.expect(b'"')?;
+        loop {
+            match self.peek()? {
+                b'"' => break,
+                b'\\' => {
+                    self.bump();
+                    self.peek()?;
+                    self.bump();
+                }
+                _ => self.bump(),
+            }
+        }
+        self.bump();
+        if !decode {
+            return Some(None);
+        }
+        let raw = std::str::from_utf8(&self.b[start..self.i]).ok()?;
+        serde_json::from_str::<String>(raw).ok().map(Some)
+    }
+
+    /// Moves over one value (after white space), recording its start at `node`.
+    fn value(&mut self, node: Option<usize>, depth: usize) -> Option<()> {
+        self.ws();
+        if let Some(n) = node {
+            self.trie.nodes[n].at = Some((self.line, self.column));
+        }
+        match self.peek()? {
+            b'{' => {
+                if depth >= MAX_JSON_DEPTH {
+                    return None;
+                }
+                self.bump();
+                self.ws();
+                if self.peek()? == b'}' {
+                    self.bump();
+                    return Some(());
+                }
+                loop {
+                    let decode = node.is_some_and(|n| self.trie.nodes[n].has_keys);
+                    let key = self.string(decode)?;
+                    let child = key.and_then(|k| self.trie.child(node, &PathSeg::Key(k)));
+                    self.expect(b':')?;
+                    self.value(child, depth + 1)?;
+                    self.ws();
+                    match self.peek()? {
+                        b',' => self.bump(),
+                        b'}' => {
+                            self.bump();
+                            return Some(());
+                        }
+                        _ => return None,
+                    }
+                }
+            }
+            b'[' => {
+                if depth >= MAX_JSON_DEPTH {
+                    return None;
+                }
+                self.bump();
+                self.ws();
+                if self.peek()? == b']' {
+                    self.bump();
+                    return Some(());
+                }
+                let mut index = 0;
+                loop {
+                    let child = self.trie.child(node, &PathSeg::Index(index));
+                    self.value(child, depth + 1)?;
+                    index += 1;
+                    self.ws();
+                    match self.peek()? {
+                        b',' => self.bump(),
+                        b']' => {
+                            self.bump();
+                            return Some(());
+                        }
+                        _ => return None,
+                    }
+                }
+            }
+            b'"' => self.string(false).map(|_| ()),
+            _ => {
+                // A number, true, false or null: up to the next delimiter.
+                let start = self.i;
+                while !matches!(
+                    self.peek(),
+                    None | Some(b',' | b']' | b'}' | b' ' | b'\t' | b'\n' | b'\r')
+                ) {
+                    self.bump();
+                }
+                (self.i > start).then_some(())
+            }
+        }
     }
 }
 

@@ -139,6 +139,7 @@ impl Replay {
     /// Located problems for invalid JSON, members of the wrong shape, a level file that cannot
     /// be read (at `$.level`), or input words the level's kind does not have (at `$.inputs`).
     pub fn from_text(text: &str, base: &Path) -> Result<Replay, Vec<Problem>> {
+        crate::document::check_json_size(text)?;
         let v: Value = serde_json::from_str(text).map_err(|e| {
             vec![Problem {
                 line: Some(e.line().max(1)),

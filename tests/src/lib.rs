@@ -2,6 +2,7 @@
 //! paths of the workspace and of the shared corpus.
 
 pub mod baba;
+pub mod fuzz;
 pub mod keke;
 
 use std::path::PathBuf;
