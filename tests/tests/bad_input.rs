@@ -238,7 +238,11 @@ fn absurd_sizes_are_refused_without_allocating() {
     // Deep nesting is refused by the size scan before parsing (MAX_JSON_DEPTH, 128), not a
     // stack overflow.
     let deep = format!("{}{}", "[".repeat(100_000), "]".repeat(100_000));
-    assert!(errors(&deep)[0].message.contains("nested more than 128 deep"));
+    assert!(
+        errors(&deep)[0]
+            .message
+            .contains("nested more than 128 deep")
+    );
 }
 
 #[test]

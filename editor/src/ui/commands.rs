@@ -71,7 +71,7 @@ const NONE: Modifiers = Modifiers::NONE;
 
 impl Command {
     /// Every command, in the order shortcuts are tested (longer modifier sets first).
-    pub const ALL: [Command; 28] = [
+    pub const ALL: [Command; 29] = [
         Command::SaveAs,
         Command::Redo,
         Command::New,
@@ -105,11 +105,12 @@ impl Command {
 
     /// Every command in menu order (File, Edit, View, Play, Help, then the tools): the
     /// shortcut sheet's order.
-    pub const SHEET: [Command; 28] = [
+    pub const SHEET: [Command; 29] = [
         Command::New,
         Command::Open,
         Command::Save,
         Command::SaveAs,
+        Command::ExportPng,
         Command::Quit,
         Command::Undo,
         Command::Redo,
@@ -264,6 +265,7 @@ impl Command {
             Command::Open => "open a level or campaign file",
             Command::Save => "save the level (errors allowed, and said)",
             Command::SaveAs => "save under a new name",
+            Command::ExportPng => "export the map as a PNG image, drawn as the canvas draws it",
             Command::Quit => "close the editor (asks about unsaved changes)",
             Command::Undo => "undo the last edit",
             Command::Redo | Command::RedoY => "redo the last undone edit",
