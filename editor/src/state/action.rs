@@ -189,6 +189,8 @@ pub enum Action {
     Save,
     /// Save to a file chosen in a dialog.
     SaveAs,
+    /// The built-in file chooser's answer: the chosen file, `None` when cancelled.
+    ChooserDone(Option<PathBuf>),
     /// Close the editor (asks first when there are unsaved changes).
     Quit,
     /// The open file changed on disk (from the file watcher).

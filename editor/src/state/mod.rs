@@ -95,6 +95,8 @@ pub struct EditorState {
     pub status: String,
     /// The file dialogs.
     pub dialogs: Box<dyn Dialogs>,
+    /// The built-in file chooser's request, while it is shown (no native dialog available).
+    pub chooser: Option<crate::files::Chooser>,
     /// True once the editor may close (no unsaved changes, or the user agreed).
     pub close_ok: bool,
     /// The problems of the current level: exactly what `tilesmith check` reports for the
@@ -163,6 +165,7 @@ impl EditorState {
             doc_serial: 0,
             status: String::new(),
             dialogs: Box::new(ScriptedDialogs::default()),
+            chooser: None,
             close_ok: false,
             problems: Vec::new(),
             clipboard_out: None,

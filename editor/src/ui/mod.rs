@@ -3,6 +3,7 @@
 //! its [`KindUi`].
 
 pub mod canvas;
+pub mod chooser;
 pub mod commands;
 pub mod mesh;
 pub mod panels;
@@ -24,6 +25,8 @@ pub struct UiState {
     pub kind: Box<dyn KindUi>,
     /// The campaign overview's thumbnails.
     pub overview: crate::campaign::ui::OverviewUi,
+    /// The built-in file chooser, while it is open.
+    pub chooser: chooser::ChooserSlot,
 }
 
 impl Default for UiState {
@@ -33,6 +36,7 @@ impl Default for UiState {
             canvas: canvas::CanvasCache::default(),
             kind: crate::kinds::new_ui(""),
             overview: crate::campaign::ui::OverviewUi::default(),
+            chooser: None,
         }
     }
 }
@@ -69,6 +73,7 @@ pub fn draw(ui: &mut Ui, st: &EditorState, us: &mut UiState, out: &mut Vec<Actio
         egui::CentralPanel::default().show(ui, |ui| {
             crate::campaign::ui::overview_ui(ui, st, &mut us.overview, out);
         });
+        chooser::chooser_ui(ui.ctx(), st, &mut us.chooser, out);
         pending_ui(ui.ctx(), st, out);
         shortcuts(ui.ctx(), st, out);
         return;
@@ -104,6 +109,7 @@ pub fn draw(ui: &mut Ui, st: &EditorState, us: &mut UiState, out: &mut Vec<Actio
         .show(ui, |ui| {
             canvas::canvas_ui(ui, st, &mut us.canvas, us.kind.as_mut(), out);
         });
+    chooser::chooser_ui(ui.ctx(), st, &mut us.chooser, out);
     pending_ui(ui.ctx(), st, out);
     shortcuts(ui.ctx(), st, out);
 }
