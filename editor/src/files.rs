@@ -206,28 +206,35 @@ pub struct ScriptedDialogs {
     pub opens: Vec<PathBuf>,
     /// Answers to [`Dialogs::pick_save`], first used first.
     pub saves: Vec<PathBuf>,
-    /// When set, no native dialog is "available": every pick gives `None` and
-    /// [`Dialogs::take_unavailable`] this reason.
-    pub unavailable: Option<String>,
 }
 
 impl Dialogs for ScriptedDialogs {
     fn pick_open(&mut self) -> Option<PathBuf> {
-        if self.unavailable.is_some() {
-            return None;
-        }
         (!self.opens.is_empty()).then(|| self.opens.remove(0))
     }
 
     fn pick_save(&mut self, _file_name: &str) -> Option<PathBuf> {
-        if self.unavailable.is_some() {
-            return None;
-        }
         (!self.saves.is_empty()).then(|| self.saves.remove(0))
+    }
+}
+
+/// Dialogs as on a machine without a native one (no XDG desktop portal, no `zenity`), for
+/// tests of the built-in chooser: every pick gives `None`, and
+/// [`Dialogs::take_unavailable`] the reason held here.
+#[derive(Debug, Default)]
+pub struct NoNativeDialogs(pub String);
+
+impl Dialogs for NoNativeDialogs {
+    fn pick_open(&mut self) -> Option<PathBuf> {
+        None
+    }
+
+    fn pick_save(&mut self, _file_name: &str) -> Option<PathBuf> {
+        None
     }
 
     fn take_unavailable(&mut self) -> Option<String> {
-        self.unavailable.clone()
+        Some(self.0.clone())
     }
 }
 

@@ -7,7 +7,7 @@
 use std::path::PathBuf;
 
 use egui_kittest::kittest::Queryable as _;
-use tilesmith_editor::files::ScriptedDialogs;
+use tilesmith_editor::files::{NoNativeDialogs, ScriptedDialogs};
 use tilesmith_editor::state::{Action, EditorState};
 use tilesmith_engine::kind::boulder::BoulderLevel;
 
@@ -39,11 +39,8 @@ fn dir(name: &str) -> PathBuf {
     d
 }
 
-fn no_native() -> Box<ScriptedDialogs> {
-    Box::new(ScriptedDialogs {
-        unavailable: Some("no native file dialog (test)".into()),
-        ..ScriptedDialogs::default()
-    })
+fn no_native() -> Box<NoNativeDialogs> {
+    Box::new(NoNativeDialogs("no native file dialog (test)".into()))
 }
 
 fn write_level(p: &std::path::Path, name: &str) {

@@ -84,17 +84,7 @@ impl EditorState {
                         self.save_settings();
                         let (w, h) = self.map_size();
                         self.view.fit(w, h);
-                        self.status = format!("opened {}", p.display());
-                        self.check_now();
-                        let errors = self.problems.iter().filter(|x| x.is_error()).count();
-                        if errors > 0 {
-                            // Repair mode: what could not be read is shown and kept as found.
-                            self.status.push_str(&format!(
-                                " with {errors} error(s), listed under Problems (fields that \
-                                 could not be read are shown hatched and kept as found until \
-                                 fixed)"
-                            ));
-                        }
+                        self.opened_status(&p);
                         self.offer_autosave();
                     }
                     Err(e) => self.pending = Some(Pending::Message(e.to_string())),
@@ -148,6 +138,20 @@ impl EditorState {
             .find_map(|p| p.parent().filter(|d| d.is_dir()).map(Path::to_path_buf))
             .or_else(|| std::env::current_dir().ok())
             .unwrap_or_default()
+    }
+
+    /// "opened FILE", with the number of errors of a level opened in repair mode.
+    fn opened_status(&mut self, p: &Path) {
+        self.status = format!("opened {}", p.display());
+        self.check_now();
+        let errors = self.problems.iter().filter(|x| x.is_error()).count();
+        if errors > 0 {
+            // Repair mode: what could not be read is shown and kept as found.
+            self.status.push_str(&format!(
+                " with {errors} error(s), listed under Problems (fields that could not be \
+                 read are shown hatched and kept as found until fixed)"
+            ));
+        }
     }
 
     /// The built-in chooser's answer: open or save the chosen file.
