@@ -11,6 +11,7 @@ use tilesmith_editor::files::{NoNativeDialogs, ScriptedDialogs};
 use tilesmith_editor::state::{Action, EditorState};
 use tilesmith_engine::kind::boulder::BoulderLevel;
 
+#[allow(dead_code)] // this file uses its own harness (see `harness` below)
 mod common;
 use common::settle;
 
