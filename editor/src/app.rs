@@ -81,9 +81,9 @@ impl TilesmithApp {
     /// native dialogs, watching the open file; opens `file`, or the default level.
     pub fn new_native(file: Option<PathBuf>) -> Self {
         let mut st = EditorState::new((crate::kinds::registry()[0].new_doc)());
-        st.dialogs = Box::new(RfdDialogs {
-            dir: default_level_file().and_then(|f| f.parent().map(Path::to_path_buf)),
-        });
+        st.dialogs = Box::new(RfdDialogs::new(
+            default_level_file().and_then(|f| f.parent().map(Path::to_path_buf)),
+        ));
         if let Some((config, data)) = project_dirs() {
             let f = config.join("settings.json");
             st.settings = Settings::load(&f);

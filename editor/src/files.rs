@@ -31,17 +31,131 @@ pub trait Dialogs {
     fn pick_save_image(&mut self, file_name: &str) -> Option<PathBuf> {
         self.pick_save(file_name)
     }
+    /// Why the last request showed no dialog, when no native dialog is available (no XDG
+    /// desktop portal and no `zenity`); cleared by the call. The editor then opens its
+    /// built-in chooser and says why in the status bar. `None` after a real answer or a
+    /// cancel.
+    fn take_unavailable(&mut self) -> Option<String> {
+        None
+    }
+    /// The folder the next dialog starts in: the open document's folder.
+    fn set_dir(&mut self, _dir: &Path) {}
+}
+
+/// A request for the built-in file chooser, made when no native dialog is available
+/// ([`Dialogs::take_unavailable`]); the UI draws it (`egui_file`) and answers with
+/// [`crate::state::Action::ChooserDone`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Chooser {
+    /// True for Save As (a file name may be typed), false for Open.
+    pub save: bool,
+    /// The folder it starts in: the document's folder.
+    pub dir: PathBuf,
+    /// The suggested file name (Save As).
+    pub file_name: String,
+}
+
+/// True when an executable `name` is in one of the `PATH` folders.
+pub fn on_path(name: &str) -> bool {
+    std::env::var_os("PATH").is_some_and(|paths| {
+        std::env::split_paths(&paths).any(|d| {
+            let f = d.join(name);
+            f.metadata().is_ok_and(|m| m.is_file())
+        })
+    })
+}
+
+/// Whether `rfd` can show a native dialog here: `Err` with the reason when there is neither
+/// a D-Bus session bus (where the XDG desktop portal lives) nor `zenity` on `PATH` (rfd's
+/// fallback). A session bus without a portal is found out only by asking: see
+/// [`RfdDialogs`].
+pub fn native_dialogs() -> Result<(), String> {
+    let bus = std::env::var_os("DBUS_SESSION_BUS_ADDRESS").is_some_and(|b| !b.is_empty());
+    if bus || on_path("zenity") {
+        Ok(())
+    } else {
+        Err(
+            "no native file dialog (no D-Bus session for the XDG desktop portal, and zenity \
+             is not installed)"
+                .into(),
+        )
+    }
 }
 
 /// Native dialogs through `rfd` (the XDG desktop portal, or `zenity` as a fallback).
+///
+/// rfd gives `None` at once, as for a cancel, when it finds neither. So a request is not
+/// made when [`native_dialogs`] says there is neither a D-Bus session nor `zenity`, and an
+/// answer of `None` within [`INSTANT`] with no `zenity` on `PATH` (a bus without a portal)
+/// also counts as "no dialog available": [`Dialogs::take_unavailable`] then says why.
 #[derive(Debug, Default)]
 pub struct RfdDialogs {
     /// The folder dialogs start in.
     pub dir: Option<PathBuf>,
+    /// Why the last request showed no dialog.
+    unavailable: Option<String>,
+}
+
+/// A "cancel" faster than this with no `zenity` installed means no dialog was shown.
+pub const INSTANT: Duration = Duration::from_millis(250);
+
+impl RfdDialogs {
+    /// Dialogs starting in `dir`.
+    pub fn new(dir: Option<PathBuf>) -> Self {
+        Self {
+            dir,
+            unavailable: None,
+        }
+    }
+
+    /// Runs one rfd request, noting when no dialog could be shown.
+    fn ask<T>(&mut self, f: impl FnOnce(&Self) -> Option<T>) -> Option<T> {
+        self.unavailable = None;
+        if let Err(why) = native_dialogs() {
+            self.unavailable = Some(why);
+            return None;
+        }
+        let start = Instant::now();
+        let answer = f(self);
+        if answer.is_none() && start.elapsed() < INSTANT && !on_path("zenity") {
+            self.unavailable = Some(
+                "no native file dialog answered (no XDG desktop portal, and zenity is not \
+                 installed)"
+                    .into(),
+            );
+        }
+        answer
+    }
 }
 
 impl Dialogs for RfdDialogs {
+    fn take_unavailable(&mut self) -> Option<String> {
+        self.unavailable.take()
+    }
+
+    fn set_dir(&mut self, dir: &Path) {
+        self.dir = Some(dir.to_path_buf());
+    }
+
     fn pick_open(&mut self) -> Option<PathBuf> {
+        self.ask(Self::rfd_open)
+    }
+
+    fn pick_save(&mut self, file_name: &str) -> Option<PathBuf> {
+        self.ask(|s| s.rfd_save(file_name))
+    }
+
+    fn pick_levels(&mut self) -> Vec<PathBuf> {
+        self.ask(Self::rfd_levels).unwrap_or_default()
+    }
+
+    fn pick_save_campaign(&mut self, file_name: &str) -> Option<PathBuf> {
+        self.ask(|s| s.rfd_save_campaign(file_name))
+    }
+}
+
+impl RfdDialogs {
+    fn rfd_open(&self) -> Option<PathBuf> {
         let mut d = rfd::FileDialog::new()
             .add_filter(
                 "Level (JSON), FPGDL program (Lua) or board rules (ZRF)",
@@ -57,7 +171,7 @@ impl Dialogs for RfdDialogs {
         d.pick_file()
     }
 
-    fn pick_save(&mut self, file_name: &str) -> Option<PathBuf> {
+    fn rfd_save(&self, file_name: &str) -> Option<PathBuf> {
         let mut d = rfd::FileDialog::new()
             .add_filter("Level (JSON)", &["json"])
             .set_file_name(file_name);
@@ -67,23 +181,7 @@ impl Dialogs for RfdDialogs {
         d.save_file()
     }
 
-    fn pick_save_image(&mut self, file_name: &str) -> Option<PathBuf> {
-        let (label, ext) = if file_name.ends_with(".gif") {
-            ("Animated GIF", "gif")
-        } else {
-            ("PNG image", "png")
-        };
-        let mut d = rfd::FileDialog::new()
-            .set_title("Export")
-            .add_filter(label, &[ext])
-            .set_file_name(file_name);
-        if let Some(dir) = &self.dir {
-            d = d.set_directory(dir);
-        }
-        d.save_file()
-    }
-
-    fn pick_levels(&mut self) -> Vec<PathBuf> {
+    fn rfd_levels(&self) -> Option<Vec<PathBuf>> {
         let mut d = rfd::FileDialog::new()
             .set_title("Add levels to the campaign")
             .add_filter("Level (JSON)", &["json"])
@@ -91,10 +189,10 @@ impl Dialogs for RfdDialogs {
         if let Some(dir) = &self.dir {
             d = d.set_directory(dir);
         }
-        d.pick_files().unwrap_or_default()
+        d.pick_files()
     }
 
-    fn pick_save_campaign(&mut self, file_name: &str) -> Option<PathBuf> {
+    fn rfd_save_campaign(&self, file_name: &str) -> Option<PathBuf> {
         let mut d = rfd::FileDialog::new()
             .set_title("Save the campaign")
             .add_filter("Campaign (JSON)", &["json"])
@@ -122,6 +220,26 @@ impl Dialogs for ScriptedDialogs {
 
     fn pick_save(&mut self, _file_name: &str) -> Option<PathBuf> {
         (!self.saves.is_empty()).then(|| self.saves.remove(0))
+    }
+}
+
+/// Dialogs as on a machine without a native one (no XDG desktop portal, no `zenity`), for
+/// tests of the built-in chooser: every pick gives `None`, and
+/// [`Dialogs::take_unavailable`] the reason held here.
+#[derive(Debug, Default)]
+pub struct NoNativeDialogs(pub String);
+
+impl Dialogs for NoNativeDialogs {
+    fn pick_open(&mut self) -> Option<PathBuf> {
+        None
+    }
+
+    fn pick_save(&mut self, _file_name: &str) -> Option<PathBuf> {
+        None
+    }
+
+    fn take_unavailable(&mut self) -> Option<String> {
+        Some(self.0.clone())
     }
 }
 

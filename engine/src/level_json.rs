@@ -215,3 +215,72 @@ pub fn grid<T>(
     }
     Grid::from_vec(w0, rows.len(), cells)
 }
+
+/// The top-level `map` read in repair mode (docs/editor.md, "Repair mode"): an array of rows,
+/// each an array, top row first, at most `limits`. A field `cell` cannot read (it returns
+/// `None` or pushes an error) becomes `kept(Some(field))`, and rows shorter than the longest
+/// are padded with `kept(None)`; the problems of such fields are dropped here (the strict
+/// check reports them), warnings are kept. `width` and `height` are not compared. `None`
+/// (with an error) when the map is missing, not an array of arrays, empty or too large.
+pub fn grid_repair<T>(
+    v: Option<&Value>,
+    (max_side, max_cells): Limits,
+    p: &mut Vec<Problem>,
+    mut cell: impl FnMut(&Value, &JsonPath, Pos, &mut Vec<Problem>) -> Option<T>,
+    mut kept: impl FnMut(Option<&Value>) -> T,
+) -> Option<Grid<T>> {
+    let path = JsonPath::root().key("map");
+    let Some(v) = v else {
+        p.push(Problem::error(path, "\"map\" is missing"));
+        return None;
+    };
+    let Value::Array(rows) = v else {
+        p.push(Problem::error(
+            path,
+            format!("\"map\" must be an array of rows, found {}", type_name(v)),
+        ));
+        return None;
+    };
+    let mut width = 0;
+    for (y, row) in rows.iter().enumerate() {
+        match row {
+            Value::Array(r) => width = width.max(r.len()),
+            other => {
+                p.push(Problem::error(
+                    path.index(y),
+                    format!("row {y} must be an array, found {}", type_name(other)),
+                ));
+                return None;
+            }
+        }
+    }
+    if rows.is_empty() || width == 0 {
+        p.push(Problem::error(path, "\"map\" has no fields"));
+        return None;
+    }
+    if rows.len() > max_side || width > max_side || rows.len().saturating_mul(width) > max_cells {
+        p.push(Problem::error(
+            path,
+            format!("the map is too large (at most {max_side} per side and {max_cells} fields)"),
+        ));
+        return None;
+    }
+    let mut cells = Vec::with_capacity(rows.len() * width);
+    let mut scratch = Vec::new();
+    for (y, row) in rows.iter().enumerate() {
+        let Value::Array(r) = row else { continue };
+        for (x, c) in r.iter().enumerate() {
+            scratch.clear();
+            let read = cell(c, &path.index(y).index(x), Pos::new(x, y), &mut scratch);
+            match read {
+                Some(t) if !scratch.iter().any(Problem::is_error) => {
+                    p.append(&mut scratch);
+                    cells.push(t);
+                }
+                _ => cells.push(kept(Some(c))),
+            }
+        }
+        cells.extend((r.len()..width).map(|_| kept(None)));
+    }
+    Grid::from_vec(width, rows.len(), cells)
+}

@@ -42,6 +42,37 @@ pub fn quote_at_most(s: &str, max: usize) -> String {
     out
 }
 
+/// The word of `vocabulary` nearest to `word` for a "did you mean" hint: the smallest
+/// Damerau-Levenshtein distance (case-insensitive, `strsim`), if it is at most a third of the
+/// longer word's length (at least 1) and smaller than `word`'s own length (so `"x"` suggests
+/// nothing). `None` for a word over 64 characters (no name is that long; it keeps the cost
+/// bounded for huge values). The first of equally near words wins.
+pub fn nearest<'a>(word: &str, vocabulary: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+    if word.chars().count() > 64 {
+        return None;
+    }
+    let word = word.to_lowercase();
+    let mut best: Option<(usize, &str)> = None;
+    for v in vocabulary {
+        let d = strsim::damerau_levenshtein(&word, &v.to_lowercase());
+        let longer = word.chars().count().max(v.chars().count());
+        let limit = (longer / 3).max(1);
+        if d == 0 || d > limit || d >= word.chars().count() {
+            continue;
+        }
+        if best.is_none_or(|(bd, _)| d < bd) {
+            best = Some((d, v));
+        }
+    }
+    best.map(|(_, v)| v)
+}
+
+/// ` (did you mean "stone"?)` for a suggestion, else nothing: the tail of an "unknown …"
+/// message.
+pub fn did_you_mean(suggestion: Option<&str>) -> String {
+    suggestion.map_or_else(String::new, |s| format!(" (did you mean {}?)", quote(s)))
+}
+
 /// One step of a [`JsonPath`]: an object key or an array index.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
 pub enum PathSeg {

@@ -34,9 +34,14 @@ impl EditorState {
                 if self.ask_unsaved(Action::Open) {
                     return;
                 }
-                if let Some(p) = self.dialogs.pick_open() {
-                    self.confirmed = true;
-                    self.apply(Action::OpenPath(p));
+                let dir = self.doc_dir();
+                self.dialogs.set_dir(&dir);
+                match self.dialogs.pick_open() {
+                    Some(p) => {
+                        self.confirmed = true;
+                        self.apply(Action::OpenPath(p));
+                    }
+                    None => self.builtin_chooser(false, dir, String::new()),
                 }
             }
             Action::OpenPath(p) if tilesmith_engine::campaign::is_campaign_file(&p) => {
@@ -79,7 +84,7 @@ impl EditorState {
                         self.save_settings();
                         let (w, h) = self.map_size();
                         self.view.fit(w, h);
-                        self.status = format!("opened {}", p.display());
+                        self.opened_status(&p);
                         self.offer_autosave();
                     }
                     Err(e) => self.pending = Some(Pending::Message(e.to_string())),
@@ -97,12 +102,17 @@ impl EditorState {
                     .as_ref()
                     .and_then(|p| p.file_name())
                     .map_or_else(|| "level.json".into(), |n| n.to_string_lossy().into_owned());
-                if let Some(p) = self.dialogs.pick_save(&name) {
-                    self.save_to(&p);
+                // Save As starts in the document's folder.
+                let dir = self.doc_dir();
+                self.dialogs.set_dir(&dir);
+                match self.dialogs.pick_save(&name) {
+                    Some(p) => self.save_to(&p),
+                    None => self.builtin_chooser(true, dir, name),
                 }
             }
             Action::ExportPng => self.export_png(),
             Action::ExportFinished(m) => self.status = m,
+            Action::ChooserDone(answer) => self.chooser_done(answer),
             Action::Quit => {
                 if self.ask_campaign_unsaved(Action::Quit) || self.ask_unsaved(Action::Quit) {
                     return;
@@ -118,6 +128,58 @@ impl EditorState {
             Action::Autosave => self.autosave_now(),
             Action::Answer(a) => self.answer(a),
             _ => {}
+        }
+    }
+
+    /// The folder file dialogs start in: the open file's, else the most recent file's, else
+    /// the working directory.
+    fn doc_dir(&self) -> PathBuf {
+        self.path
+            .iter()
+            .chain(self.settings.recent.iter())
+            .find_map(|p| p.parent().filter(|d| d.is_dir()).map(Path::to_path_buf))
+            .or_else(|| std::env::current_dir().ok())
+            .unwrap_or_default()
+    }
+
+    /// "opened FILE", with the number of errors of a level opened in repair mode.
+    fn opened_status(&mut self, p: &Path) {
+        self.status = format!("opened {}", p.display());
+        self.check_now();
+        let errors = self.problems.iter().filter(|x| x.is_error()).count();
+        if errors > 0 {
+            // Repair mode: what could not be read is shown and kept as found.
+            self.status.push_str(&format!(
+                " with {errors} error(s), listed under Problems (fields that could not be \
+                 read are shown hatched and kept as found until fixed)"
+            ));
+        }
+    }
+
+    /// The built-in chooser's answer: open or save the chosen file.
+    fn chooser_done(&mut self, answer: Option<PathBuf>) {
+        let Some(c) = self.chooser.take() else { return };
+        match answer {
+            Some(p) if c.save => self.save_to(&p),
+            Some(p) => {
+                // The unsaved-changes question was asked before the chooser opened.
+                self.confirmed = true;
+                self.apply(Action::OpenPath(p));
+            }
+            None => self.status = "cancelled".into(),
+        }
+    }
+
+    /// Opens the built-in chooser when the dialog just asked could not be shown (no native
+    /// dialog available), and says why in the status bar; a plain cancel does nothing.
+    fn builtin_chooser(&mut self, save: bool, dir: PathBuf, file_name: String) {
+        if let Some(why) = self.dialogs.take_unavailable() {
+            self.status = format!("{why}: using the built-in file chooser");
+            self.chooser = Some(crate::files::Chooser {
+                save,
+                dir,
+                file_name,
+            });
         }
     }
 
@@ -238,16 +300,19 @@ impl EditorState {
     fn push_level(&mut self, name: &str, doc: Value) -> Result<(), EditorError> {
         let same_kind =
             tilesmith_engine::kind::kind_of(&doc).is_ok_and(|k| k.name() == self.kind_name());
+        // Messages name the file (or "untitled").
+        let file = self
+            .path
+            .as_ref()
+            .map_or_else(|| "untitled".into(), |p| p.display().to_string());
+        let refused = |p: Vec<tilesmith_engine::Problem>| EditorError::Level {
+            problems: render_problems(&file, &p),
+            file: file.clone(),
+        };
         if same_kind {
-            self.doc.load(name, &doc).map_err(|p| EditorError::Level {
-                file: "level".into(),
-                problems: render_problems("level", &p),
-            })?;
+            self.doc.load(name, &doc).map_err(refused)?;
         } else {
-            let new = kinds::open_doc(&doc).map_err(|p| EditorError::Level {
-                file: "level".into(),
-                problems: render_problems("level", &p),
-            })?;
+            let new = kinds::open_doc(&doc).map_err(refused)?;
             let (path, text) = (self.path.clone(), self.disk_text.clone());
             self.replace_document(new, path, text);
             self.doc.map_mut().mark_unsaved();

@@ -103,6 +103,8 @@ pub struct EditorState {
     pub replace_open: bool,
     /// The keyboard shortcut sheet is open (F1).
     pub shortcuts_open: bool,
+    /// The built-in file chooser's request, while it is shown (no native dialog available).
+    pub chooser: Option<crate::files::Chooser>,
     /// True once the editor may close (no unsaved changes, or the user agreed).
     pub close_ok: bool,
     /// The problems of the current level: exactly what `tilesmith check` reports for the
@@ -174,6 +176,7 @@ impl EditorState {
             dialogs: Box::new(ScriptedDialogs::default()),
             replace_open: false,
             shortcuts_open: false,
+            chooser: None,
             close_ok: false,
             problems: Vec::new(),
             clipboard_out: None,

@@ -3,6 +3,7 @@
 //! its [`KindUi`].
 
 pub mod canvas;
+pub mod chooser;
 pub mod commands;
 pub mod export_ui;
 pub mod help;
@@ -28,6 +29,8 @@ pub struct UiState {
     pub overview: crate::campaign::ui::OverviewUi,
     /// The export running on a worker thread, if any.
     pub export: Option<crate::export::job::ExportJob>,
+    /// The built-in file chooser, while it is open.
+    pub chooser: chooser::ChooserSlot,
 }
 
 impl Default for UiState {
@@ -38,6 +41,7 @@ impl Default for UiState {
             kind: crate::kinds::new_ui(""),
             overview: crate::campaign::ui::OverviewUi::default(),
             export: None,
+            chooser: None,
         }
     }
 }
@@ -75,6 +79,7 @@ pub fn draw(ui: &mut Ui, st: &EditorState, us: &mut UiState, out: &mut Vec<Actio
             crate::campaign::ui::overview_ui(ui, st, &mut us.overview, out);
         });
         help::shortcut_sheet(ui.ctx(), st, out);
+        chooser::chooser_ui(ui.ctx(), st, &mut us.chooser, out);
         pending_ui(ui.ctx(), st, out);
         shortcuts(ui.ctx(), st, out);
         return;
@@ -112,6 +117,7 @@ pub fn draw(ui: &mut Ui, st: &EditorState, us: &mut UiState, out: &mut Vec<Actio
         });
     help::replace_dialog(ui.ctx(), st, us.kind.as_mut(), out);
     help::shortcut_sheet(ui.ctx(), st, out);
+    chooser::chooser_ui(ui.ctx(), st, &mut us.chooser, out);
     pending_ui(ui.ctx(), st, out);
     shortcuts(ui.ctx(), st, out);
 }

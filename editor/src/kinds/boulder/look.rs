@@ -35,6 +35,8 @@ pub fn color(t: Token) -> Color32 {
         Token::Pot => Color32::from_rgb(190, 130, 80),
         Token::Sieve => Color32::from_rgb(110, 130, 130),
         Token::Sand => Color32::from_rgb(220, 195, 120),
+        // A field that could not be read (repair mode): loud magenta, hatched.
+        Token::Unknown => Color32::from_rgb(255, 0, 255),
     }
 }
 
@@ -111,7 +113,35 @@ pub fn glyph(m: &mut Mesh, r: Rect, cell: &Cell) {
         | Token::Eastthing
         | Token::Souththing
         | Token::Westthing => creature_glyph(m, &pen, cell),
+        Token::Unknown => {
+            // Black diagonal hatch over the magenta (the text is drawn by the caller).
+            for f in [0.25, 0.5, 0.75, 1.0, 1.25, 1.5, 1.75] {
+                let (a, b) = if f <= 1.0 {
+                    (pen.at(0.0, f), pen.at(f, 0.0))
+                } else {
+                    (pen.at(f - 1.0, 1.0), pen.at(1.0, f - 1.0))
+                };
+                m.seg(a, b, pen.w, Color32::BLACK);
+            }
+        }
     }
+}
+
+/// The first letters of an unknown field's original JSON, for drawing on its cell: the
+/// string of a token name (`stonee` → `sto`), the `token` of an object, `…` for a missing
+/// field of a short row and `?` for anything else.
+pub fn unknown_label(kept: Option<&serde_json::Value>) -> String {
+    use serde_json::Value;
+    let text = match kept {
+        None => return "\u{2026}".into(),
+        Some(Value::String(s)) => s.as_str(),
+        Some(Value::Object(o)) => match o.get("token") {
+            Some(Value::String(s)) => s.as_str(),
+            _ => "?",
+        },
+        Some(_) => "?",
+    };
+    text.chars().take(3).collect()
 }
 
 /// What a glyph is drawn with: the cell square `r`, its size `s` and centre `c`, the line

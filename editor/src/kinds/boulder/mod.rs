@@ -196,6 +196,31 @@ impl BoulderDoc {
         d
     }
 
+    /// The original JSON of an unknown cell (repair mode): `Some(None)` for a missing field of
+    /// a short row, `None` when the cell refers to no entry of this level (pasted from
+    /// another).
+    pub fn unknown_of(&self, c: &Cell) -> Option<Option<&Value>> {
+        let kept = self.level().unknown.get(c.get(ValueKey::Moved) as usize)?;
+        Some(kept.as_ref())
+    }
+
+    /// The label drawn on an unknown cell: the first letters of its text.
+    pub fn unknown_label(&self, c: &Cell) -> String {
+        look::unknown_label(self.unknown_of(c).flatten())
+    }
+
+    /// The status bar's description of an unknown cell.
+    pub fn describe_unknown(&self, c: &Cell) -> String {
+        match self.unknown_of(c) {
+            Some(Some(v)) => {
+                let text = tilesmith_engine::problem::quote(&v.to_string());
+                format!("unknown field {text}: kept as found until painted over")
+            }
+            Some(None) => "missing field (the row is short): not saved until painted".into(),
+            None => "unknown field".into(),
+        }
+    }
+
     /// A new untitled level of the default size.
     pub fn new_level() -> BoulderLevel {
         BoulderLevel::new("untitled", NEW_LEVEL_SIZE.0, NEW_LEVEL_SIZE.1)

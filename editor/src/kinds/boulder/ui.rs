@@ -111,6 +111,9 @@ impl KindUi for BoulderUi {
     fn describe_cell(&self, st: &EditorState, pos: Pos) -> Option<String> {
         let d = doc(st)?;
         let c = d.shown_cell(pos, st.side_tab == SideTab::Rules)?;
+        if c.token == Token::Unknown {
+            return Some(d.describe_unknown(&c));
+        }
         let values: Vec<String> = ValueKey::ALL
             .iter()
             .filter(|k| c.get(**k) != 0)
@@ -149,6 +152,7 @@ impl KindUi for BoulderUi {
         if z >= look::GLYPH_MIN_PX {
             let mut mesh = egui::Mesh::default();
             let mut letters = Vec::new();
+            let mut unknown = Vec::new();
             for p in g.cells() {
                 if let Some(c) = d.shown_cell(p, rules_tab) {
                     let r = g.cell_rect(p);
@@ -157,6 +161,9 @@ impl KindUi for BoulderUi {
                         && let Some(l) = look::letter(c.token)
                     {
                         letters.push((r.left_top() + vec2(z * 0.06, 0.0), l, c.token));
+                    }
+                    if c.token == Token::Unknown {
+                        unknown.push((r.center(), d.unknown_label(&c)));
                     }
                 }
             }
@@ -169,6 +176,14 @@ impl KindUi for BoulderUi {
                     egui::FontId::monospace(z * 0.3),
                     look::ink(look::color(t)),
                 );
+            }
+            // Unknown fields (repair mode) show the start of what the file holds there.
+            for (at, text) in unknown {
+                let font = egui::FontId::monospace((z * 0.32).max(7.0));
+                let galley = painter.layout_no_wrap(text, font, Color32::WHITE);
+                let r = egui::Rect::from_center_size(at, galley.size() + vec2(2.0, 0.0));
+                painter.rect_filled(r, 1.0, Color32::BLACK);
+                painter.galley(r.left_top() + vec2(1.0, 0.0), galley, Color32::WHITE);
             }
         }
         // Tool preview.

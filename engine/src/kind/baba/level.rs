@@ -291,10 +291,15 @@ fn token_of(s: &str, path: JsonPath, at: Pos, p: &mut Vec<Problem>) -> Option<Ki
                     quote(s)
                 )
             } else {
-                format!(
-                    "unknown token {} (objects are nouns such as \"baba\"; text tiles are \"text_<word>\")",
-                    quote(s)
-                )
+                let near =
+                    crate::problem::nearest(&lower, super::word::OBJECT_NOUNS.iter().copied());
+                match near {
+                    Some(n) => format!("unknown token {} (did you mean {}?)", quote(s), quote(n)),
+                    None => format!(
+                        "unknown token {} (objects are nouns such as \"baba\"; text tiles are \"text_<word>\")",
+                        quote(s)
+                    ),
+                }
             };
             p.push(Problem::error(path, hint).at_cell(at));
             None

@@ -735,7 +735,7 @@ impl Board {
             let i = s.index as usize;
             let now = self.field(i, s.field);
             if s.field == TOKEN_FIELD {
-                self.raw_set_token(i, Token::ALL[s.old as usize]);
+                self.raw_set_token(i, Token::from_index(s.old as usize));
             } else {
                 self.raw_set_val(i, s.field as usize, s.old);
             }

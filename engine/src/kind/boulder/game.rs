@@ -324,7 +324,7 @@ impl BoulderGame {
             let mut before = after;
             for s in group {
                 if s.field == TOKEN_FIELD {
-                    before.token = Token::ALL[s.old as usize];
+                    before.token = Token::from_index(s.old as usize);
                 } else {
                     before.values[s.field as usize] = s.old;
                 }

@@ -13,7 +13,7 @@ use super::token::{Global, Globals, Token, VALUE_COUNT, ValueKey, ValueName, Val
 use crate::grid::{Dir, Grid, Pos};
 use crate::kind::Status;
 use crate::level_json::{self, int, natural, type_name};
-use crate::problem::{JsonPath, Problem, quote};
+use crate::problem::{JsonPath, Problem, did_you_mean, nearest, quote};
 
 pub use crate::level_json::{MAX_CELLS, MAX_SIDE};
 /// The largest absolute number accepted for a value in a file.
@@ -56,6 +56,10 @@ impl Cell {
     /// The JSON form: the plain token string when every value is 0, otherwise
     /// `{"token": …, "values": {…}}` listing the non-zero values.
     pub fn to_json(&self) -> Value {
+        if self.token == Token::Unknown {
+            // Outside its level (a clipboard) the original text is not at hand.
+            return Value::String(self.token.name().into());
+        }
         if self.values.iter().all(|&v| v == 0) {
             return Value::String(self.token.name().into());
         }
@@ -210,6 +214,13 @@ pub struct BoulderLevel {
     /// stay with the position, whatever is painted there later, and are dropped with it
     /// when a resize cuts the position off.
     pub field_extra: BTreeMap<(usize, usize), Map<String, Value>>,
+    /// Repair mode ([`BoulderLevel::from_json_editable`]): the original JSON of each field
+    /// that could not be read, `None` for a field missing from a short row. A
+    /// [`Token::Unknown`] cell refers to its entry by its value `moved` (index 0), so the
+    /// entry follows the cell when it is moved or copied within the level; painting over the
+    /// cell drops the reference. Saved as found (a missing field is not written). Empty for a
+    /// level that loads without problems.
+    pub unknown: Vec<Option<Value>>,
 }
 
 /// Top-level members this loader understands; everything else goes to `extra`.
@@ -244,6 +255,7 @@ impl BoulderLevel {
             state: None,
             extra: Map::new(),
             field_extra: BTreeMap::new(),
+            unknown: Vec::new(),
         }
     }
 
@@ -265,23 +277,30 @@ impl BoulderLevel {
     /// Every error-severity problem found, as [`BoulderLevel::from_json`].
     pub fn from_json_with_warnings(doc: &Value) -> Result<(Self, Vec<Problem>), Vec<Problem>> {
         let mut p = Vec::new();
-        let level = parse_level(doc, &mut p, true);
+        let level = parse_level(doc, &mut p, true, false);
         match level {
             Some(l) if p.iter().all(|x| !x.is_error()) => Ok((l, p)),
             _ => Err(p.into_iter().filter(Problem::is_error).collect()),
         }
     }
 
-    /// Reads a level for editing: like [`BoulderLevel::from_json`], but a map with no `me` or
-    /// with several is accepted (the editor shows those errors in its problems list, and a
-    /// designer can save such work in progress and open it again to finish it). Every other
-    /// error still refuses the document, so nothing the file holds is dropped.
+    /// Reads a level for editing ("repair mode", docs/editor.md): like
+    /// [`BoulderLevel::from_json`], but a map with no `me` or with several is accepted, and so
+    /// is a map whose fields cannot all be read: each such field (an unknown token name, a bad
+    /// value, a field that is not a string or object) becomes a [`Token::Unknown`] cell whose
+    /// JSON is kept in [`BoulderLevel::unknown`] and written back unchanged, and rows of
+    /// different lengths are padded to the longest with cells for the missing fields (not
+    /// written back), while `width` and `height` are taken from the map. The editor shows the
+    /// errors (those of `tilesmith check` on [`BoulderLevel::to_json`]) in its problems list; a
+    /// designer can save such work in progress and open it again to finish it. Every other
+    /// error (the map is not an array of arrays, bad thresholds, bad rules, a bad state) still
+    /// refuses the document, so nothing the file holds is dropped.
     ///
     /// # Errors
-    /// Every error-severity problem other than the figure count.
+    /// Every error-severity problem outside the map's fields and the figure count.
     pub fn from_json_editable(doc: &Value) -> Result<Self, Vec<Problem>> {
         let mut p = Vec::new();
-        let level = parse_level(doc, &mut p, false);
+        let level = parse_level(doc, &mut p, false, true);
         match level {
             Some(l) if p.iter().all(|x| !x.is_error()) => Ok(l),
             _ => Err(p.into_iter().filter(Problem::is_error).collect()),
@@ -418,9 +437,18 @@ impl BoulderLevel {
             .map(|y| {
                 let row = self.map.row(y).iter().enumerate();
                 Value::Array(
-                    row.map(|(x, c)| match self.field_extra.get(&(y, x)) {
-                        None => c.to_json(),
-                        Some(more) => cell_with_extra(c, more),
+                    row.filter_map(|(x, c)| {
+                        if c.token == Token::Unknown {
+                            // The field as it was found; a missing one stays missing.
+                            return match self.unknown.get(c.get(ValueKey::Moved) as usize) {
+                                Some(kept) => kept.clone(),
+                                None => Some(c.to_json()),
+                            };
+                        }
+                        Some(match self.field_extra.get(&(y, x)) {
+                            None => c.to_json(),
+                            Some(more) => cell_with_extra(c, more),
+                        })
                     })
                     .collect(),
                 )
@@ -564,7 +592,12 @@ fn three(doc: &Map<String, Value>, key: &str, p: &mut Vec<Problem>) -> Option<[u
     }
 }
 
-fn parse_level(doc: &Value, p: &mut Vec<Problem>, figure_rule: bool) -> Option<BoulderLevel> {
+fn parse_level(
+    doc: &Value,
+    p: &mut Vec<Problem>,
+    figure_rule: bool,
+    repair: bool,
+) -> Option<BoulderLevel> {
     let root = JsonPath::root();
     let Value::Object(o) = doc else {
         p.push(Problem::error(
@@ -574,8 +607,12 @@ fn parse_level(doc: &Value, p: &mut Vec<Problem>, figure_rule: bool) -> Option<B
         return None;
     };
     let name = level_json::name(o, p);
-    let width = level_json::side(o, "width", (MAX_SIDE, MAX_CELLS), p);
-    let height = level_json::side(o, "height", (MAX_SIDE, MAX_CELLS), p);
+    // In repair mode the map decides the size: a bad `width` or `height` is only reported
+    // (by the check of the level as saved, where they are written from the map).
+    let mut scratch = Vec::new();
+    let sides = if repair { &mut scratch } else { &mut *p };
+    let width = level_json::side(o, "width", (MAX_SIDE, MAX_CELLS), sides);
+    let height = level_json::side(o, "height", (MAX_SIDE, MAX_CELLS), sides);
     let gems = three(o, "gems", p);
     let ticks = three(o, "ticks", p);
     let maxslime = o
@@ -624,14 +661,23 @@ fn parse_level(doc: &Value, p: &mut Vec<Problem>, figure_rule: bool) -> Option<B
         }
         (other, ..) => other,
     };
-    let map = level_json::grid(
-        o.get("map"),
-        (width, height),
-        "fields",
-        (MAX_SIDE, MAX_CELLS),
-        p,
-        parse_cell,
-    );
+    let mut unknown = Vec::new();
+    let map = if repair {
+        let kept = |v: Option<&Value>| {
+            unknown.push(v.cloned());
+            Cell::new(Token::Unknown).with(ValueKey::Moved, (unknown.len() - 1) as u32)
+        };
+        level_json::grid_repair(o.get("map"), (MAX_SIDE, MAX_CELLS), p, parse_cell, kept)
+    } else {
+        level_json::grid(
+            o.get("map"),
+            (width, height),
+            "fields",
+            (MAX_SIDE, MAX_CELLS),
+            p,
+            parse_cell,
+        )
+    };
     let extra: Map<String, Value> = o
         .iter()
         .filter(|(k, _)| !KNOWN_KEYS.contains(&k.as_str()))
@@ -656,6 +702,7 @@ fn parse_level(doc: &Value, p: &mut Vec<Problem>, figure_rule: bool) -> Option<B
         status,
         extra,
         field_extra,
+        unknown,
     })
 }
 
@@ -899,7 +946,8 @@ fn parse_cell(v: &Value, path: &JsonPath, at: Pos, p: &mut Vec<Problem>) -> Opti
     let token_of = |s: &str, path: JsonPath, p: &mut Vec<Problem>| match Token::from_name(s) {
         Some(t) => Some(t),
         None => {
-            p.push(Problem::error(path, format!("unknown token {}", quote(s))).at_cell(at));
+            let hint = did_you_mean(Token::suggest(s).map(Token::name));
+            p.push(Problem::error(path, format!("unknown token {}{hint}", quote(s))).at_cell(at));
             None
         }
     };
@@ -953,10 +1001,14 @@ fn parse_cell(v: &Value, path: &JsonPath, at: Pos, p: &mut Vec<Problem>) -> Opti
                                 )
                                 .at_cell(at),
                             ),
-                            None => p.push(
-                                Problem::error(vp, format!("unknown value {}", quote(k)))
-                                    .at_cell(at),
-                            ),
+                            None => {
+                                let names = ValueKey::ALL.iter().map(|k| k.name());
+                                let hint = did_you_mean(nearest(k, names));
+                                p.push(
+                                    Problem::error(vp, format!("unknown value {}{hint}", quote(k)))
+                                        .at_cell(at),
+                                )
+                            }
                         }
                     }
                 }

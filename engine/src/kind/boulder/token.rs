@@ -8,15 +8,24 @@ macro_rules! tokens {
         /// are read case-insensitively (§6 F1).
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
         #[repr(u8)]
-        pub enum Token { $(#[doc = concat!("`", $n, "`")] $v),* }
+        pub enum Token {
+            $(#[doc = concat!("`", $n, "`")] $v,)*
+            /// A field the editor could not read (an unknown token name, a bad value, a
+            /// missing field of a short row): not a token of the spec and never in a file.
+            /// Only [`crate::kind::boulder::BoulderLevel::from_json_editable`] makes it; the
+            /// field's original JSON is kept in the level and written back unchanged
+            /// (docs/editor.md, "Repair mode"). A level holding one cannot be played.
+            Unknown,
+        }
 
         impl Token {
-            /// Every token, in declaration order (basic objects first).
+            /// Every token of the spec, in declaration order (basic objects first); not
+            /// [`Token::Unknown`].
             pub const ALL: &'static [Token] = &[$(Token::$v),*];
 
-            /// The lower-case name used in level files.
+            /// The lower-case name used in level files (`"?"` for [`Token::Unknown`]).
             pub const fn name(self) -> &'static str {
-                match self { $(Token::$v => $n),* }
+                match self { $(Token::$v => $n,)* Token::Unknown => "?" }
             }
         }
     };
@@ -30,8 +39,9 @@ tokens! {
     Souththing = "souththing", Westthing = "westthing", Pot = "pot", Sieve = "sieve", Sand = "sand",
 }
 
-/// Number of tokens.
-pub const TOKEN_COUNT: usize = Token::ALL.len();
+/// Number of token slots: the tokens of the spec and [`Token::Unknown`] (per-token counts are
+/// arrays of this length).
+pub const TOKEN_COUNT: usize = Token::ALL.len() + 1;
 
 impl Token {
     /// Looks a name up case-insensitively; `None` when no token has that name.
@@ -40,6 +50,18 @@ impl Token {
             .iter()
             .copied()
             .find(|t| t.name().eq_ignore_ascii_case(name))
+    }
+
+    /// The token whose discriminant is `i` ([`Token::Unknown`] for `i` past the spec's tokens).
+    pub fn from_index(i: usize) -> Token {
+        Token::ALL.get(i).copied().unwrap_or(Token::Unknown)
+    }
+
+    /// The spec's token name nearest to `name` (case-insensitive edit distance), for "did
+    /// you mean" hints: `"stonee"` gives `stone`. `None` when nothing is close.
+    pub fn suggest(name: &str) -> Option<Token> {
+        let best = crate::problem::nearest(name, Token::ALL.iter().map(|t| t.name()))?;
+        Token::from_name(best)
     }
 
     /// This token's bit in a [`TokenSet`].
@@ -61,8 +83,8 @@ impl Token {
 /// A set of tokens as a bit mask (bit `t as u32` for token `t`).
 pub type TokenSet = u32;
 
-/// The set of every token (what `"*"` matches).
-pub const ALL_TOKENS: TokenSet = (1u32 << TOKEN_COUNT) - 1;
+/// The set of every token of the spec (what `"*"` matches).
+pub const ALL_TOKENS: TokenSet = (1u32 << Token::ALL.len()) - 1;
 
 macro_rules! values {
     ($($v:ident = $n:literal : $doc:literal),* $(,)?) => {
@@ -190,7 +212,13 @@ mod tests {
             Some(ValueName::Global(Global::Gems))
         );
         assert_eq!(ValueName::from_name("speed"), None);
-        assert_eq!(TOKEN_COUNT, 22);
+        assert_eq!(Token::ALL.len(), 22);
+        assert_eq!(TOKEN_COUNT, 23);
+        assert_eq!(Token::from_name("?"), None);
+        assert_eq!(Token::from_index(Token::Unknown as usize), Token::Unknown);
+        assert_eq!(Token::suggest("stonee"), Some(Token::Stone));
+        assert_eq!(Token::suggest("WALLL"), Some(Token::Wall));
+        assert_eq!(Token::suggest("xyzzy"), None);
         assert!(Token::Xling.is_basic() && !Token::Ghostling.is_basic());
     }
 }
