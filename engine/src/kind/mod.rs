@@ -204,6 +204,16 @@ pub trait Game {
     fn history_trimmed(&self) -> u64 {
         0
     }
+    /// Gives the game a flag that abandons a step while it computes: when another thread sets
+    /// `flag` to true during [`Game::step`] (or [`Game::redo`]), a kind that honours it stops
+    /// the step and leaves the game exactly as before it (same [`Game::state_hash`], same
+    /// history; the returned report changes nothing). The caller that set the flag knows the
+    /// step was cancelled, and clears the flag before the next step. `None` removes the flag.
+    /// Ignored by default (a kind whose steps are always short). Used by the editor, which
+    /// computes long steps on a worker thread with a Cancel button.
+    fn set_cancel_flag(&mut self, flag: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>) {
+        let _ = flag;
+    }
     /// Won, lost or running.
     fn status(&self) -> Status;
     /// True while a step still computes a turn: by default until the game is won or lost.
