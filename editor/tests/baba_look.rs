@@ -315,7 +315,9 @@ fn belt_chevrons_point_the_way_the_belt_faces() {
 /// The labels `look::mesh_stack` writes over a one-tile stack in a `px`-point cell.
 fn labels(t: Tile, px: f32) -> Vec<String> {
     let (mut m, mut texts) = (Mesh::default(), Vec::new());
-    look::mesh_stack(&mut m, &mut texts, cell(px), &[t], &|_| false);
+    look::mesh_stack(&mut m, &mut texts, cell(px), &[t], &|_| {
+        look::TileLook::default()
+    });
     texts.into_iter().map(|t| t.1).collect()
 }
 
@@ -341,7 +343,9 @@ fn the_canvas_mesh_of_a_figure_is_the_figure() {
         let mut t = Tile::new(Kind::Entity(noun(name)));
         t.dir = Dir::Up;
         let (mut m, mut texts) = (Mesh::default(), Vec::new());
-        look::mesh_stack(&mut m, &mut texts, cell(24.0), &[t], &|_| false);
+        look::mesh_stack(&mut m, &mut texts, cell(24.0), &[t], &|_| {
+            look::TileLook::default()
+        });
         let mut alone = Mesh::default();
         alone.add_colored_rect(cell(24.0), look::EMPTY);
         figure::add_figure(&mut alone, cell(24.0), noun(name), Dir::Up);

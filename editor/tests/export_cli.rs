@@ -218,6 +218,46 @@ fn baba_render_and_gif() {
     assert_eq!(px(&frames[2], w, 8 + 4, 8 + 4), [21, 24, 31]);
 }
 
+/// Colour words (Tier 2, spec §5.13) recolour what they apply to, in the exporter as on the
+/// canvas (one drawing): BABA IS RED draws baba in red (229, 83, 59) and LEVEL IS BLUE shades
+/// the background with blue (65, 105, 225): 0.7 × (21, 24, 31) + 0.3 × (65, 105, 225) =
+/// (34, 48, 89) rounded.
+#[test]
+fn baba_colour_words_tint_objects_and_the_level() {
+    let level = write(
+        "baba-colours.json",
+        &json!({
+            "kind": "baba",
+            "width": 4,
+            "height": 3,
+            "map": [
+                ["text_baba", "text_is", "text_red", null],
+                ["text_level", "text_is", "text_blue", null],
+                [null, "baba", null, null]
+            ]
+        }),
+    );
+    let p = render(&level, "baba-colours.png", &["--scale", "8"]);
+    assert_eq!(rgb(&p, 8 + 4, 16 + 4), [229, 83, 59], "baba is red");
+    assert_eq!(rgb(&p, 24 + 4, 16 + 4), [34, 48, 89], "the level is blue");
+    // Drawn at 32 pixels: baba's figure body takes the red, none of its white is left.
+    let big = render(&level, "baba-colours-big.png", &["--scale", "32"]);
+    let cell: Vec<[u8; 3]> = (64..96)
+        .flat_map(|y| (32..64).map(move |x| (x, y)))
+        .map(|(x, y)| rgb(&big, x, y))
+        .collect();
+    assert!(cell.contains(&[229, 83, 59]), "red body");
+    assert!(!cell.contains(&[245, 245, 245]), "no white left");
+    // Without the colour rules, the same baba is white.
+    let plain = write(
+        "baba-white.json",
+        &json!({"kind": "baba", "width": 2, "height": 1, "map": [["baba", null]]}),
+    );
+    let w = render(&plain, "baba-white.png", &["--scale", "8"]);
+    assert_eq!(rgb(&w, 4, 4), [245, 245, 245]);
+    assert_eq!(rgb(&w, 12, 4), [21, 24, 31]);
+}
+
 fn falling_level() -> Value {
     json!({
         "kind": "falling",

@@ -19,6 +19,45 @@ use tilesmith_engine::kind::baba::{Kind, Noun, Tile, WordClass};
 /// The background of a baba cell with no object.
 pub const EMPTY: Color32 = Color32::from_rgb(21, 24, 31);
 
+/// How one tile of a stack is drawn beyond its kind and facing: faded (text forming no rule)
+/// and in the colour of a colour word that applies to it (Tier 2, spec §5.13: `BABA IS RED`
+/// draws baba red; [`tilesmith_engine::kind::baba::BabaGame::tinted`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TileLook {
+    /// Drawn faded: text that forms no rule.
+    pub dim: bool,
+    /// The colour a colour word gives it, if any.
+    pub tint: Option<Color32>,
+}
+
+impl TileLook {
+    /// `c` as this look draws it: the tint instead of `c` when there is one, then faded when
+    /// dim.
+    fn paint(self, c: Color32) -> Color32 {
+        let c = self.tint.unwrap_or(c);
+        if self.dim { c.gamma_multiply(0.35) } else { c }
+    }
+}
+
+/// Recolours the vertices of a figure drawn in the noun colour `base` to `tint`, keeping each
+/// vertex's lightness relative to `base` (so eyes and outlines stay darker than the body),
+/// and keeping its alpha.
+fn recolour(vertices: &mut [eframe::egui::epaint::Vertex], base: Color32, tint: Color32) {
+    let luma = |c: Color32| 0.299 * c.r() as f32 + 0.587 * c.g() as f32 + 0.114 * c.b() as f32;
+    let b = luma(base).max(1.0);
+    for v in vertices {
+        let a = v.color.a();
+        let k = (luma(v.color) / b).clamp(0.0, 1.3);
+        let ch = |t: u8| ((t as f32 * k).round().min(255.0)) as u8;
+        let full = Color32::from_rgb(ch(tint.r()), ch(tint.g()), ch(tint.b()));
+        v.color = if a == 255 {
+            full
+        } else {
+            full.gamma_multiply(a as f32 / 255.0)
+        };
+    }
+}
+
 /// The colour of a word class on text tiles.
 pub fn class_color(c: WordClass) -> Color32 {
     match c {
@@ -82,6 +121,22 @@ pub fn tile_color(k: Kind) -> Color32 {
     }
 }
 
+/// The background of an empty cell: [`EMPTY`], or a dark shade of the level's colour when a
+/// colour word applies to the level (`LEVEL IS BLUE`).
+pub fn background(level: Option<Color32>) -> Color32 {
+    match level {
+        None => EMPTY,
+        Some(t) => {
+            let mix = |e: u8, c: u8| (e as f32 * 0.7 + c as f32 * 0.3).round() as u8;
+            Color32::from_rgb(
+                mix(EMPTY.r(), t.r()),
+                mix(EMPTY.g(), t.g()),
+                mix(EMPTY.b(), t.b()),
+            )
+        }
+    }
+}
+
 /// The colour of a cell on the zoomed-out map: its top tile's, or [`EMPTY`].
 pub fn stack_color(stack: &[Tile]) -> Color32 {
     stack.last().map_or(EMPTY, |t| tile_color(t.kind))
@@ -102,11 +157,10 @@ fn fit_font(text: &str, width: f32, max: f32) -> FontId {
     FontId::monospace((width * 1.55 / n).min(max).max(4.0).floor())
 }
 
-/// Paints one tile into `r` (a square in screen points). `dim` draws it faded (text forming no
-/// rule).
-pub fn paint_tile(p: &Painter, r: Rect, t: &Tile, dim: bool) {
+/// Paints one tile into `r` (a square in screen points), faded and tinted as `look` says.
+pub fn paint_tile(p: &Painter, r: Rect, t: &Tile, look: TileLook) {
     let z = r.width();
-    let fade = |c: Color32| if dim { c.gamma_multiply(0.35) } else { c };
+    let fade = |c: Color32| look.paint(c);
     match t.kind {
         Kind::Text(w) => {
             let col = fade(class_color(w.class()));
@@ -135,7 +189,7 @@ pub fn paint_tile(p: &Painter, r: Rect, t: &Tile, dim: bool) {
         }
         Kind::Entity(n) if figure::is_drawn(n) => {
             let mut m = Mesh::default();
-            add_object(&mut m, r, t, dim);
+            add_object(&mut m, r, t, look);
             p.add(Shape::mesh(m));
         }
         Kind::Entity(n) => {
@@ -167,12 +221,15 @@ pub fn paint_tile(p: &Painter, r: Rect, t: &Tile, dim: bool) {
 }
 
 /// Adds the figure of the object `t` (its noun has one: [`figure::is_drawn`]) in `r` to `m`,
-/// faded like dimmed tiles when `dim`.
-fn add_object(m: &mut Mesh, r: Rect, t: &Tile, dim: bool) {
+/// recoloured to its tint and faded like dimmed tiles as `look` says.
+fn add_object(m: &mut Mesh, r: Rect, t: &Tile, look: TileLook) {
     let Kind::Entity(n) = t.kind else { return };
     let first = m.vertices.len();
     figure::add_figure(m, r, n, t.dir);
-    if dim {
+    if let Some(tint) = look.tint {
+        recolour(&mut m.vertices[first..], noun_color(n), tint);
+    }
+    if look.dim {
         for v in &mut m.vertices[first..] {
             v.color = v.color.gamma_multiply(0.35);
         }
@@ -197,9 +254,10 @@ fn facing_mark(p: &Painter, r: Rect, d: Dir, fill: Color32, outline: Color32) {
 }
 
 /// Paints a whole stack into `r`: the top tile (earlier ones are covered), and, when the cell
-/// holds more than one object, a badge with their number in the top-right corner. `unused`
-/// tells whether the tile at a stack index is text forming no rule.
-pub fn paint_stack(p: &Painter, r: Rect, stack: &[Tile], unused: &dyn Fn(usize) -> bool) {
+/// holds more than one object, a badge with their number in the top-right corner. `look`
+/// gives how the tile at a stack index (0 = bottom) is drawn: dimmed (text forming no rule)
+/// and tinted.
+pub fn paint_stack(p: &Painter, r: Rect, stack: &[Tile], look: &dyn Fn(usize) -> TileLook) {
     let Some(top) = stack.last() else { return };
     // A text tile under an object shows as a strip along the bottom, so stacked rules stay
     // visible.
@@ -214,11 +272,10 @@ pub fn paint_stack(p: &Painter, r: Rect, stack: &[Tile], unused: &dyn Fn(usize) 
     {
         let strip = Rect::from_min_max(r.left_bottom() - vec2(0.0, r.height() * 0.22), r.max);
         if let Kind::Text(w) = t.kind {
-            let col = class_color(w.class()).gamma_multiply(if unused(i) { 0.35 } else { 1.0 });
-            p.rect_filled(strip, 0.0, col);
+            p.rect_filled(strip, 0.0, look(i).paint(class_color(w.class())));
         }
     }
-    paint_tile(p, r, top, unused(stack.len() - 1));
+    paint_tile(p, r, top, look(stack.len() - 1));
     let z = r.width();
     if stack.len() > 1 && z >= 14.0 {
         let font = FontId::proportional((z * 0.28).clamp(8.0, 14.0).floor());
@@ -252,7 +309,7 @@ pub fn mesh_stack(
     texts: &mut Vec<TextJob>,
     r: Rect,
     stack: &[Tile],
-    unused: &dyn Fn(usize) -> bool,
+    look: &dyn Fn(usize) -> TileLook,
 ) {
     let Some(top) = stack.last() else { return };
     let z = r.width();
@@ -268,11 +325,10 @@ pub fn mesh_stack(
             .find(|(_, k)| k.is_text())
     {
         let strip = Rect::from_min_max(r.left_bottom() - vec2(0.0, r.height() * 0.22), r.max);
-        let col = class_color(w.class()).gamma_multiply(if unused(i) { 0.35 } else { 1.0 });
-        m.add_colored_rect(strip, col);
+        m.add_colored_rect(strip, look(i).paint(class_color(w.class())));
     }
-    let dim = unused(stack.len() - 1);
-    let fade = |c: Color32| if dim { c.gamma_multiply(0.35) } else { c };
+    let top_look = look(stack.len() - 1);
+    let fade = |c: Color32| top_look.paint(c);
     match top.kind {
         Kind::Text(w) => {
             let col = fade(class_color(w.class()));
@@ -288,7 +344,7 @@ pub fn mesh_stack(
                 texts.push((r.center(), text, font, col));
             }
         }
-        Kind::Entity(n) if figure::is_drawn(n) => add_object(m, r, top, dim),
+        Kind::Entity(n) if figure::is_drawn(n) => add_object(m, r, top, top_look),
         Kind::Entity(n) => {
             let col = fade(noun_color(n));
             let inner = r.shrink(z * 0.12);

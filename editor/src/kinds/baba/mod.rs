@@ -15,7 +15,7 @@ use std::collections::HashSet;
 use serde_json::Value;
 use tilesmith_engine::kind::baba::level::{MAX_CELLS, MAX_SIDE, MAX_STACK};
 use tilesmith_engine::kind::baba::rules::{FormedRule, parse_words, sentence_tiles, words_of};
-use tilesmith_engine::kind::baba::{Baba, BabaLevel, Kind, Tile};
+use tilesmith_engine::kind::baba::{Baba, BabaGame, BabaLevel, Kind, Tile};
 use tilesmith_engine::{Dir, GameKind, Grid, Input, Pos, Problem};
 
 use crate::doc::history::Undoable;
@@ -231,6 +231,8 @@ pub struct BabaDoc {
     rules: Vec<FormedRule>,
     /// The design's text tiles that form no rule, as `(cell, stack index)`.
     unused: HashSet<(Pos, usize)>,
+    /// The colours the design's colour words give at the level's start.
+    tints: play::Tints,
     /// What the rule list was computed for: the history generation and, during a stroke, its
     /// start, last cell and preview length.
     rules_key: Option<RulesKey>,
@@ -260,6 +262,7 @@ impl BabaDoc {
             hovered_rule: None,
             rules: Vec::new(),
             unused: HashSet::new(),
+            tints: play::Tints::default(),
             rules_key: None,
         };
         d.refresh_rules();
@@ -314,6 +317,63 @@ impl BabaDoc {
                 .into_iter()
                 .map(|t| (t.pos, t.layer))
                 .collect();
+        // Colours as the level starts, from a game at turn 0 (which also applies conditions
+        // and LEVEL rules): only when some rule gives a colour, so plain edits stay cheap.
+        let colours = tilesmith_engine::kind::baba::Prop::COLOURS;
+        let gives_colour = self.rules.iter().any(|r| {
+            r.text
+                .split(' ')
+                .any(|w| colours.iter().any(|c| c.name().eq_ignore_ascii_case(w)))
+        });
+        self.tints = if gives_colour {
+            play::Tints::of(&BabaGame::new(level.clone(), 0))
+        } else {
+            play::Tints::default()
+        };
+    }
+
+    /// How the tile at stack index `layer` (0 = bottom) of cell `pos`, as shown, is drawn:
+    /// dimmed when it is text forming no rule, and in the colour a colour word gives it.
+    pub fn tile_look(&self, pos: Pos, layer: usize) -> look::TileLook {
+        let tints = match &self.play {
+            Some(p) => &p.tints,
+            None => &self.tints,
+        };
+        look::TileLook {
+            dim: self.is_unused(pos, layer),
+            tint: tints.objects.get(&(pos, layer)).copied(),
+        }
+    }
+
+    /// The level's colour as shown (`LEVEL IS RED`), drawn over the background.
+    pub fn level_tint(&self) -> Option<eframe::egui::Color32> {
+        match &self.play {
+            Some(p) => p.tints.level,
+            None => self.tints.level,
+        }
+    }
+
+    /// The background of a cell: [`look::EMPTY`], tinted by the level's colour
+    /// ([`BabaDoc::level_tint`]) when it has one.
+    pub fn background(&self) -> eframe::egui::Color32 {
+        look::background(self.level_tint())
+    }
+
+    /// One colour per cell of the shown map, row-major, for the zoomed-out map and the
+    /// exporter's base layer: the top tile's colour (its tint when a colour word gives it
+    /// one), or the background.
+    pub fn base_colors(&self) -> Vec<eframe::egui::Color32> {
+        let map = self.shown_map();
+        let bg = self.background();
+        map.iter()
+            .map(|(p, s)| match s.len().checked_sub(1) {
+                None => bg,
+                Some(top) => self
+                    .tile_look(p, top)
+                    .tint
+                    .unwrap_or_else(|| look::stack_color(s)),
+            })
+            .collect()
     }
 
     /// The rules shown in the rule list: the play state's while playing, else the design's

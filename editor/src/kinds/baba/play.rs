@@ -2,9 +2,10 @@
 //! the canvas and inspector show), the text that forms no rule, and a turn log with the rules
 //! each turn formed and broke.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
-use tilesmith_engine::kind::baba::{Baba, BabaGame, BabaLevel};
+use eframe::egui::Color32;
+use tilesmith_engine::kind::baba::{Baba, BabaGame, BabaLevel, Prop};
 use tilesmith_engine::{Input, Pos, Status};
 
 use crate::doc::play::PlaySession;
@@ -36,6 +37,33 @@ pub struct BabaPlay {
     pub unused: HashSet<(Pos, usize)>,
     /// One entry per turn played, turn 1 first; entries past the current turn can be redone.
     pub log: Vec<TurnLog>,
+    /// The colours colour words give the shown objects and the level.
+    pub tints: Tints,
+}
+
+/// The colours that colour words give (Tier 2, spec §5.13): per object, keyed like
+/// [`BabaPlay::unused`] by `(cell, stack index)`, and the level's own (its background).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Tints {
+    /// The colour of each tinted object, by `(cell, stack index from the bottom)`.
+    pub objects: HashMap<(Pos, usize), Color32>,
+    /// The level's colour (`LEVEL IS RED`), drawn over the background.
+    pub level: Option<Color32>,
+}
+
+impl Tints {
+    /// The tints of `game`'s current state.
+    pub fn of(game: &BabaGame) -> Self {
+        let rgb = |p: Prop| p.rgb().map(|(r, g, b)| Color32::from_rgb(r, g, b));
+        Self {
+            objects: game
+                .tinted()
+                .into_iter()
+                .filter_map(|(pos, layer, p)| Some(((pos, layer), rgb(p)?)))
+                .collect(),
+            level: game.level_tint().and_then(rgb),
+        }
+    }
 }
 
 impl BabaPlay {
@@ -48,6 +76,7 @@ impl BabaPlay {
             session: PlaySession::with_game(&Baba, Box::new(game), design, seed),
             unused: HashSet::new(),
             log: Vec::new(),
+            tints: Tints::default(),
         };
         p.sync();
         p
@@ -80,6 +109,7 @@ impl BabaPlay {
             .into_iter()
             .map(|t| (t.pos, t.layer))
             .collect();
+        self.tints = Tints::of(self.game());
     }
 
     /// Counts every change of the shown state (for the canvas cache).

@@ -32,7 +32,12 @@ fn tile_swatch(ui: &mut Ui, kind: Option<Kind>, dir: Dir, size: f32) -> egui::Re
     let (rect, resp) = ui.allocate_exact_size(vec2(size, size), Sense::click());
     ui.painter().rect_filled(rect, 2.0, look_baba::EMPTY);
     match kind {
-        Some(k) => look_baba::paint_tile(ui.painter(), rect, &Tile { kind: k, dir }, false),
+        Some(k) => look_baba::paint_tile(
+            ui.painter(),
+            rect,
+            &Tile { kind: k, dir },
+            look_baba::TileLook::default(),
+        ),
         None => {
             // The eraser: a crossed-out empty cell.
             let s = egui::Stroke::new(1.5, Color32::from_rgb(230, 80, 80));
@@ -680,12 +685,7 @@ impl KindUi for BabaUi {
     }
 
     fn base_colors(&self, st: &EditorState) -> Vec<Color32> {
-        let Some(d) = doc(st) else { return Vec::new() };
-        d.shown_map()
-            .cells()
-            .iter()
-            .map(|s| look_baba::stack_color(s))
-            .collect()
+        doc(st).map_or_else(Vec::new, BabaDoc::base_colors)
     }
 
     fn describe_cell(&self, st: &EditorState, pos: Pos) -> Option<String> {
@@ -722,11 +722,11 @@ impl KindUi for BabaUi {
             // neighbouring cells.
             let mut bg = egui::Mesh::default();
             for (p, _) in &shown {
-                bg.add_colored_rect(g.cell_rect(*p), look_baba::EMPTY);
+                bg.add_colored_rect(g.cell_rect(*p), d.background());
             }
             painter.add(egui::Shape::mesh(bg));
             for (p, s) in shown {
-                look_baba::paint_stack(painter, g.cell_rect(p), s, &|i| d.is_unused(p, i));
+                look_baba::paint_stack(painter, g.cell_rect(p), s, &|i| d.tile_look(p, i));
             }
         } else if z >= look_baba::MESH_MIN_PX {
             // Many cells: one mesh for all shapes, then the labels.
@@ -735,7 +735,7 @@ impl KindUi for BabaUi {
             for p in g.cells() {
                 if let Some(s) = map.get(p).filter(|s| !s.is_empty()) {
                     look_baba::mesh_stack(&mut mesh, &mut texts, g.cell_rect(p), s, &|i| {
-                        d.is_unused(p, i)
+                        d.tile_look(p, i)
                     });
                 }
             }
@@ -747,8 +747,8 @@ impl KindUi for BabaUi {
         if let Some(s) = &d.map.stroke {
             for (p, stack) in s.preview.iter().filter(|(p, _)| g.shows(*p)) {
                 let r = g.cell_rect(*p);
-                painter.rect_filled(r, 0.0, look_baba::EMPTY);
-                look_baba::paint_stack(painter, r, stack, &|i| d.is_unused(*p, i));
+                painter.rect_filled(r, 0.0, d.background());
+                look_baba::paint_stack(painter, r, stack, &|i| d.tile_look(*p, i));
                 painter.rect_filled(r, 0.0, Color32::from_white_alpha(40));
             }
         }

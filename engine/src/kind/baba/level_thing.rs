@@ -44,6 +44,34 @@ impl BabaGame {
         colour_of(|p| d.get(p))
     }
 
+    /// Every object a colour word applies to, as `(cell, stack index, colour)`: the cell with
+    /// x = column from the left and y = row from the top, the stack index counted from the
+    /// bottom (0) among the cell's objects in ascending internal ID, as in
+    /// [`BabaGame::to_baba_level`]; the colour as [`BabaGame::tint`] chooses it. Sorted by
+    /// row, column and stack index; empty when no colour word applies (spec §5.13, Tier 2
+    /// cosmetic colours). For the editor, which draws each such object in its colour.
+    pub fn tinted(&self) -> Vec<(crate::grid::Pos, usize, Prop)> {
+        let mut out = Vec::new();
+        for (&id, d) in &self.cur.derived {
+            let Some(c) = colour_of(|p| d.get(p)) else {
+                continue;
+            };
+            let Some(o) = self.st.objs.get(&id) else {
+                continue;
+            };
+            let pos = o.pos();
+            let layer = self
+                .index
+                .get(&pos)
+                .and_then(|ids| ids.iter().position(|&i| i == id));
+            if let Some(layer) = layer {
+                out.push((pos, layer, c));
+            }
+        }
+        out.sort_by_key(|&(p, l, _)| (p.y, p.x, l));
+        out
+    }
+
     /// The colour word that applies to the level (its background, [L6022–L6126]); as
     /// [`BabaGame::tint`].
     pub fn level_tint(&self) -> Option<Prop> {
