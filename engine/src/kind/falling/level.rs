@@ -2814,9 +2814,13 @@ fn parse_field(
         };
         let n = s.chars().count();
         if n != width {
-            cx.err(
-                rp,
-                format!("row {y} of \"field\" has {n} cells but \"width\" is {width}"),
+            // Located at the row's first missing cell (short row) or first extra one.
+            cx.p.push(
+                Problem::error(
+                    rp,
+                    format!("row {y} of \"field\" has {n} cells but \"width\" is {width}"),
+                )
+                .at_cell(crate::grid::Pos::new(n.min(width.saturating_sub(1)), y)),
             );
             ok = false;
             continue;
