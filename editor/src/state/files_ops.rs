@@ -151,8 +151,8 @@ impl EditorState {
         if errors > 0 {
             // Repair mode: what could not be read is shown and kept as found.
             self.status.push_str(&format!(
-                " with {errors} error(s), listed under Problems (fields that could not be \
-                 read are shown hatched and kept as found until fixed)"
+                " with {errors} error(s), listed under Problems (what could not be read is \
+                 shown hatched and kept as found until fixed)"
             ));
         }
     }

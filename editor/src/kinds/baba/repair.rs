@@ -42,25 +42,39 @@ impl BabaDoc {
         }
     }
 
-    /// How the status bar and the inspector name a tile: its token, with the facing arrow for
-    /// an object (`rock →`); for an unknown tile what the file holds there
-    /// (`unknown "rokc" (kept as found until replaced)`) or that the cell is missing.
+    /// How the inspector names a tile: its token, with the facing arrow for an object
+    /// (`rock →`); for an unknown tile what the file holds there (`unknown "rokc"`) or
+    /// `missing cell`.
     pub fn tile_name(&self, t: &Tile) -> String {
         match (t.kind, self.unknown_of(t)) {
             (Kind::Unknown(_), Some(Some(_))) => format!(
-                "unknown {} (kept as found until replaced)",
+                "unknown {}",
                 quote_at_most(&self.unknown_text(t), SHOWN_TEXT)
             ),
-            (Kind::Unknown(_), Some(None)) => "missing cell (the row is short; not saved)".into(),
+            (Kind::Unknown(_), Some(None)) => "missing cell".into(),
             (Kind::Unknown(_), None) => "unknown".into(),
             (k, _) if k.is_text() => k.token(),
             (k, _) => format!("{} {}", k.token(), arrow_char(t.dir)),
         }
     }
+
+    /// How the status bar describes a tile: [`BabaDoc::tile_name`], and for an unknown tile
+    /// what happens to it on save.
+    pub fn tile_description(&self, t: &Tile) -> String {
+        let name = self.tile_name(t);
+        match self.unknown_of(t) {
+            Some(Some(_)) => format!("{name} (saved as found until replaced)"),
+            Some(None) => format!("{name} (the row is short; not saved until painted)"),
+            None => name,
+        }
+    }
 }
 
-/// Writes the start of its text over each visible unknown tile that tops its stack (a black
-/// box with white letters), from 14 points a cell: 3 letters, 6 from 40 points.
+/// The most characters of an unknown tile's text written on the map (more end in `…`).
+const LABEL_CHARS: usize = 10;
+
+/// Writes its text over each visible unknown tile that tops its stack (white on a black box,
+/// shrunk to fit the cell, at most [`LABEL_CHARS`] characters), from 14 points a cell.
 pub fn paint_unknown_labels(painter: &Painter, g: &MapGeom, d: &BabaDoc) {
     let z = g.zoom;
     if z < 14.0 || d.play.is_some() || d.level().unknown.is_empty() {
@@ -74,13 +88,15 @@ pub fn paint_unknown_labels(painter: &Painter, g: &MapGeom, d: &BabaDoc) {
         if !top.kind.is_unknown() {
             continue;
         }
-        let text: String = d
-            .unknown_text(top)
-            .chars()
-            .take(if z >= 40.0 { 6 } else { 3 })
-            .collect();
-        let font = egui::FontId::monospace((z * 0.28).max(7.0).floor());
-        let galley = painter.layout_no_wrap(text, font, Color32::WHITE);
+        let full = d.unknown_text(top);
+        let mut text: String = full.chars().take(LABEL_CHARS).collect();
+        if full.chars().count() > LABEL_CHARS {
+            text.push('\u{2026}');
+        }
+        // A monospace character is about 0.6 of the font size wide.
+        let n = text.chars().count().max(1) as f32;
+        let size = (z * 0.9 / (n * 0.6)).min(z * 0.28).max(6.0).floor();
+        let galley = painter.layout_no_wrap(text, egui::FontId::monospace(size), Color32::WHITE);
         let at = g.cell_rect(p).center();
         let r = egui::Rect::from_center_size(at, galley.size() + vec2(2.0, 0.0));
         painter.rect_filled(r, 1.0, Color32::BLACK);

@@ -691,7 +691,7 @@ impl KindUi for BabaUi {
     fn describe_cell(&self, st: &EditorState, pos: Pos) -> Option<String> {
         let d = doc(st)?;
         let s = d.shown_map().get(pos)?;
-        let names: Vec<String> = s.iter().rev().map(|t| d.tile_name(t)).collect();
+        let names: Vec<String> = s.iter().rev().map(|t| d.tile_description(t)).collect();
         Some(if names.is_empty() {
             "empty".to_string()
         } else {
