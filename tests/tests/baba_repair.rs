@@ -8,7 +8,7 @@
 use serde_json::{Value, json};
 use tilesmith_engine::kind::baba::{Baba, BabaGame, BabaLevel, Kind, Tile};
 use tilesmith_engine::problem::locate;
-use tilesmith_engine::{Game as _, GameKind as _, Pos};
+use tilesmith_engine::{GameKind as _, Pos};
 
 /// Row 1 holds a misspelt object (`rokc`), a stack with a misspelt text word on top of a
 /// flag, and an object with a misspelt value name; row 2 is one cell short.

@@ -328,6 +328,9 @@ fn extra_members(o: &Map<String, Value>) -> Map<String, Value> {
         .collect()
 }
 
+/// The JSON kept for each unreadable entry (`None`: a missing cell), as [`BabaLevel::unknown`].
+type Kept = Vec<Option<Value>>;
+
 /// The most entries [`BabaLevel::from_json_editable`] keeps as [`Kind::Unknown`] tiles (their
 /// index is 16 bits, so that a tile stays as small as before).
 const MAX_UNKNOWN: usize = u16::MAX as usize + 1;
@@ -337,10 +340,7 @@ const MAX_UNKNOWN: usize = u16::MAX as usize + 1;
 /// entries. The entries' problems are dropped (the check of the level as written reports
 /// them); warnings are kept. `None` (with an error) when the map's structure cannot be read,
 /// it holds more than [`MAX_OBJECTS`] objects or more than [`MAX_UNKNOWN`] unreadable entries.
-fn repair_map(
-    v: Option<&Value>,
-    p: &mut Vec<Problem>,
-) -> Option<(Grid<Vec<Tile>>, Vec<Option<Value>>)> {
+fn repair_map(v: Option<&Value>, p: &mut Vec<Problem>) -> Option<(Grid<Vec<Tile>>, Kept)> {
     let unknown = std::cell::RefCell::new(Vec::new());
     let keep = |v: Option<&Value>| {
         let mut u = unknown.borrow_mut();
