@@ -88,7 +88,7 @@ pub fn tile_color(k: Kind) -> Color32 {
 pub const UNKNOWN: Color32 = Color32::from_rgb(255, 0, 255);
 
 /// Adds an unknown tile (repair mode) in `r` to `m`: a magenta square with a black diagonal
-/// hatch; the caller writes the start of its text over it ([`super::repair`]).
+/// hatch; the caller writes the start of its text over it (`kinds/baba/repair.rs`).
 pub fn add_unknown(m: &mut Mesh, r: Rect) {
     let z = r.width();
     let inner = r.shrink(z * 0.06);
