@@ -47,12 +47,86 @@ pub trait Dialogs {
 /// [`crate::state::Action::ChooserDone`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Chooser {
-    /// True for Save As (a file name may be typed), false for Open.
-    pub save: bool,
-    /// The folder it starts in: the document's folder.
+    /// What the chosen file is for (and so the title, filter and extension).
+    pub purpose: ChooserFor,
+    /// The folder it starts in: the document's (or the campaign's) folder.
     pub dir: PathBuf,
-    /// The suggested file name (Save As).
+    /// The suggested file name (when saving).
     pub file_name: String,
+}
+
+/// What the built-in chooser asks for: each file dialog of the editor that can fall back to it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ChooserFor {
+    /// File → Open: a level, FPGDL program, rules file or campaign.
+    Open,
+    /// File → Save As: where to save the level.
+    SaveLevel,
+    /// Campaign → Add levels: level files to add (several may be chosen).
+    AddLevels,
+    /// File → New campaign: where to create it.
+    NewCampaign,
+    /// Save As on the campaign overview.
+    SaveCampaignAs,
+    /// Play → Record: where to save the replay.
+    SaveReplay,
+    /// File → Export PNG: where to write the image (`.png`).
+    ExportPng,
+    /// Export GIF of this play: where to write the animation (`.gif`).
+    ExportGif,
+}
+
+impl ChooserFor {
+    /// True when a file name is typed (a save dialog), false when files are picked.
+    pub fn saves(self) -> bool {
+        !matches!(self, ChooserFor::Open | ChooserFor::AddLevels)
+    }
+
+    /// The dialog's title.
+    pub fn title(self) -> &'static str {
+        match self {
+            ChooserFor::Open => "Open a level",
+            ChooserFor::SaveLevel => "Save the level as",
+            ChooserFor::AddLevels => "Add levels to the campaign",
+            ChooserFor::NewCampaign => "Create the campaign file",
+            ChooserFor::SaveCampaignAs => "Save the campaign as",
+            ChooserFor::SaveReplay => "Save the replay as",
+            ChooserFor::ExportPng => "Export the level as a PNG image",
+            ChooserFor::ExportGif => "Export the play as a GIF",
+        }
+    }
+
+    /// The extension the chosen file must have (lower case, no dot): the chooser lists only
+    /// such files (and folders), and one is added to a typed name without it. `None` when any
+    /// file is accepted (a level may be JSON, Lua or ZRF).
+    pub fn extension(self) -> Option<&'static str> {
+        match self {
+            ChooserFor::Open => None,
+            ChooserFor::ExportPng => Some("png"),
+            ChooserFor::ExportGif => Some("gif"),
+            _ => Some("json"),
+        }
+    }
+
+    /// `path` with [`ChooserFor::extension`] added when it has another one or none
+    /// (`level` → `level.png`, `level.jpg` → `level.jpg.png`); unchanged otherwise.
+    pub fn with_extension(self, path: PathBuf) -> PathBuf {
+        match self.extension() {
+            Some(ext) if !has_extension(&path, ext) => {
+                let mut s = path.into_os_string();
+                s.push(".");
+                s.push(ext);
+                PathBuf::from(s)
+            }
+            _ => path,
+        }
+    }
+}
+
+/// True when `path` ends in `.ext` (any case).
+pub fn has_extension(path: &Path, ext: &str) -> bool {
+    path.extension()
+        .is_some_and(|e| e.to_string_lossy().eq_ignore_ascii_case(ext))
 }
 
 /// True when an executable `name` is in one of the `PATH` folders.
@@ -152,6 +226,19 @@ impl Dialogs for RfdDialogs {
     fn pick_save_campaign(&mut self, file_name: &str) -> Option<PathBuf> {
         self.ask(|s| s.rfd_save_campaign(file_name))
     }
+
+    fn pick_save_replay(&mut self, file_name: &str) -> Option<PathBuf> {
+        self.ask(|s| s.rfd_save_as("Save the replay", "Replay (JSON)", "json", file_name))
+    }
+
+    fn pick_save_image(&mut self, file_name: &str) -> Option<PathBuf> {
+        let (what, ext) = if has_extension(Path::new(file_name), "gif") {
+            ("Animation (GIF)", "gif")
+        } else {
+            ("Image (PNG)", "png")
+        };
+        self.ask(|s| s.rfd_save_as("Export", what, ext, file_name))
+    }
 }
 
 impl RfdDialogs {
@@ -190,6 +277,18 @@ impl RfdDialogs {
             d = d.set_directory(dir);
         }
         d.pick_files()
+    }
+
+    /// A save dialog titled `title` with one filter (`what`, files ending in `.ext`).
+    fn rfd_save_as(&self, title: &str, what: &str, ext: &str, file_name: &str) -> Option<PathBuf> {
+        let mut d = rfd::FileDialog::new()
+            .set_title(title)
+            .add_filter(what, &[ext])
+            .set_file_name(file_name);
+        if let Some(dir) = &self.dir {
+            d = d.set_directory(dir);
+        }
+        d.save_file()
     }
 
     fn rfd_save_campaign(&self, file_name: &str) -> Option<PathBuf> {

@@ -89,7 +89,7 @@ fn save_as_starts_in_the_documents_folder_and_saves_there() {
     st.dialogs = no_native();
     st.apply(Action::SaveAs);
     let c = st.chooser.clone().unwrap();
-    assert!(c.save);
+    assert_eq!(c.purpose, tilesmith_editor::files::ChooserFor::SaveLevel);
     assert_eq!(
         (c.dir.as_path(), c.file_name.as_str()),
         (d.as_path(), "orig.json")

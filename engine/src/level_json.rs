@@ -172,10 +172,15 @@ pub fn grid<T>(
             continue;
         };
         if r.len() != w0 {
-            p.push(Problem::error(
-                rp,
-                format!("row {y} has {} {unit} but row 0 has {w0}", r.len()),
-            ));
+            // Located at the row's first missing entry (short row) or first extra one (long
+            // row), the cell an editor that pads rows shows there.
+            p.push(
+                Problem::error(
+                    rp,
+                    format!("row {y} has {} {unit} but row 0 has {w0}", r.len()),
+                )
+                .at_cell(Pos::new(r.len().min(w0), y)),
+            );
             continue;
         }
         for (x, c) in r.iter().enumerate() {

@@ -144,6 +144,8 @@ fn letter(k: Kind) -> String {
             .iter()
             .find(|(_, name)| *name == n.name())
             .map_or_else(|| n.name().to_string(), |(c, _)| c.to_string()),
+        // Only a level read in repair mode holds one, and never a game.
+        Kind::Unknown(_) => "?".to_string(),
     }
 }
 

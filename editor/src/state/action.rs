@@ -201,8 +201,9 @@ pub enum Action {
     ExportPng,
     /// An export finished (or failed, or was cancelled): the message for the status bar.
     ExportFinished(String),
-    /// The built-in file chooser's answer: the chosen file, `None` when cancelled.
-    ChooserDone(Option<PathBuf>),
+    /// The built-in file chooser's answer: the chosen file (several when adding levels to a
+    /// campaign), none when cancelled.
+    ChooserDone(Vec<PathBuf>),
     /// Close the editor (asks first when there are unsaved changes).
     Quit,
     /// The open file changed on disk (from the file watcher).

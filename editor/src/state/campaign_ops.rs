@@ -10,6 +10,7 @@ use tilesmith_engine::campaign::{Campaign, entry_path_for, resolve_entry};
 use super::{Action, EditorState, Pending};
 use crate::campaign::{CampaignAction, CampaignState};
 use crate::error::EditorError;
+use crate::files::ChooserFor;
 
 impl EditorState {
     /// True while the campaign overview is shown (a campaign is open and no level of it is
@@ -58,8 +59,14 @@ impl EditorState {
             }
             CampaignAction::Save => self.save_campaign(None),
             CampaignAction::AddLevels => {
+                // The dialog starts in the campaign's folder.
+                let dir = self.campaign.as_ref().and_then(|c| c.file.parent());
+                let dir = dir.map_or_else(|| self.doc_dir(), Path::to_path_buf);
+                self.dialogs.set_dir(&dir);
                 let files = self.dialogs.pick_levels();
-                if !files.is_empty() {
+                if files.is_empty() {
+                    self.builtin_chooser(ChooserFor::AddLevels, dir, String::new());
+                } else {
                     self.campaign_action(CampaignAction::AddFiles(files));
                 }
             }
@@ -133,9 +140,17 @@ impl EditorState {
         if self.ask_campaign_unsaved(CampaignAction::New.into()) {
             return;
         }
-        let Some(file) = self.dialogs.pick_save_campaign("campaign.json") else {
-            return;
-        };
+        let dir = self.doc_dir();
+        self.dialogs.set_dir(&dir);
+        let name = "campaign.json".to_string();
+        match self.dialogs.pick_save_campaign(&name) {
+            Some(file) => self.new_campaign_at(file),
+            None => self.builtin_chooser(ChooserFor::NewCampaign, dir, name),
+        }
+    }
+
+    /// Creates an empty campaign in `file` and shows its overview.
+    pub(super) fn new_campaign_at(&mut self, file: PathBuf) {
         let title = file
             .file_stem()
             .map_or_else(|| "Campaign".into(), |s| s.to_string_lossy().into_owned());
@@ -208,8 +223,12 @@ impl EditorState {
             || "campaign.json".into(),
             |n| n.to_string_lossy().into_owned(),
         );
-        if let Some(p) = self.dialogs.pick_save_campaign(&name) {
-            self.save_campaign(Some(p));
+        let dir = c.file.parent().map(Path::to_path_buf);
+        let dir = dir.unwrap_or_else(|| self.doc_dir());
+        self.dialogs.set_dir(&dir);
+        match self.dialogs.pick_save_campaign(&name) {
+            Some(p) => self.save_campaign(Some(p)),
+            None => self.builtin_chooser(ChooserFor::SaveCampaignAs, dir, name),
         }
     }
 

@@ -2,7 +2,10 @@
 //! [`crate::files::Dialogs`] abstraction), then leave an [`ExportRequest`] that the app runs
 //! on a worker thread ([`crate::export::job::ExportJob`]) with progress and Cancel.
 
+use std::path::PathBuf;
+
 use crate::export::job::ExportRequest;
+use crate::files::ChooserFor;
 
 use super::EditorState;
 
@@ -18,34 +21,58 @@ impl EditorState {
             .map_or_else(|| "level".into(), |s| s.to_string_lossy().into_owned())
     }
 
-    /// File → Export PNG…: the design as a PNG image.
+    /// File → Export PNG…: the design as a PNG image (the built-in chooser, listing PNG
+    /// files, when no native dialog is available).
     pub(super) fn export_png(&mut self) {
         let name = format!("{}.png", self.export_stem());
-        if let Some(path) = self.dialogs.pick_save_image(&name) {
-            self.export_request = Some(ExportRequest {
-                path,
-                level: self.doc_json(),
-                play: None,
-                scale: EXPORT_SCALE,
-            });
-            self.status = "exporting…".into();
+        let dir = self.doc_dir();
+        self.dialogs.set_dir(&dir);
+        match self.dialogs.pick_save_image(&name) {
+            Some(path) => self.export_png_to(path),
+            None => self.builtin_chooser(ChooserFor::ExportPng, dir, name),
         }
+    }
+
+    /// Exports the design as a PNG image to `path`.
+    pub(super) fn export_png_to(&mut self, path: PathBuf) {
+        self.export_request = Some(ExportRequest {
+            path,
+            level: self.doc_json(),
+            play: None,
+            scale: EXPORT_SCALE,
+        });
+        self.status = "exporting…".into();
     }
 
     /// "Export GIF of this play…": the session's inputs from its start, as an animated GIF.
     pub(super) fn export_gif(&mut self) {
         self.doc.play_settle();
         let name = format!("{}.gif", self.export_stem());
-        let Some(p) = self.doc.play() else { return };
-        let (level, inputs, seed) = (p.start.clone(), p.inputs.clone(), p.seed);
-        if let Some(path) = self.dialogs.pick_save_image(&name) {
-            self.export_request = Some(ExportRequest {
-                path,
-                level,
-                play: Some((inputs, seed)),
-                scale: EXPORT_SCALE,
-            });
-            self.status = "exporting…".into();
+        if self.doc.play().is_none() {
+            return;
         }
+        let dir = self.doc_dir();
+        self.dialogs.set_dir(&dir);
+        match self.dialogs.pick_save_image(&name) {
+            Some(path) => self.export_gif_to(path),
+            None => self.builtin_chooser(ChooserFor::ExportGif, dir, name),
+        }
+    }
+
+    /// Exports the play so far, from its start, as an animated GIF to `path`.
+    pub(super) fn export_gif_to(&mut self, path: PathBuf) {
+        self.doc.play_settle();
+        let Some(p) = self.doc.play() else {
+            self.status = "not playing: nothing to export".into();
+            return;
+        };
+        let (level, inputs, seed) = (p.start.clone(), p.inputs.clone(), p.seed);
+        self.export_request = Some(ExportRequest {
+            path,
+            level,
+            play: Some((inputs, seed)),
+            scale: EXPORT_SCALE,
+        });
+        self.status = "exporting…".into();
     }
 }

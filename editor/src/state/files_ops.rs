@@ -10,6 +10,7 @@ use tilesmith_engine::LoadError;
 use super::{Action, Answer, EditorState, Pending};
 use crate::doc::{KindDoc, render_problems};
 use crate::error::EditorError;
+use crate::files::ChooserFor;
 use crate::kinds;
 
 impl EditorState {
@@ -41,7 +42,7 @@ impl EditorState {
                         self.confirmed = true;
                         self.apply(Action::OpenPath(p));
                     }
-                    None => self.builtin_chooser(false, dir, String::new()),
+                    None => self.builtin_chooser(ChooserFor::Open, dir, String::new()),
                 }
             }
             Action::OpenPath(p) if tilesmith_engine::campaign::is_campaign_file(&p) => {
@@ -107,7 +108,7 @@ impl EditorState {
                 self.dialogs.set_dir(&dir);
                 match self.dialogs.pick_save(&name) {
                     Some(p) => self.save_to(&p),
-                    None => self.builtin_chooser(true, dir, name),
+                    None => self.builtin_chooser(ChooserFor::SaveLevel, dir, name),
                 }
             }
             Action::ExportPng => self.export_png(),
@@ -133,7 +134,7 @@ impl EditorState {
 
     /// The folder file dialogs start in: the open file's, else the most recent file's, else
     /// the working directory.
-    fn doc_dir(&self) -> PathBuf {
+    pub(super) fn doc_dir(&self) -> PathBuf {
         self.path
             .iter()
             .chain(self.settings.recent.iter())
@@ -150,36 +151,9 @@ impl EditorState {
         if errors > 0 {
             // Repair mode: what could not be read is shown and kept as found.
             self.status.push_str(&format!(
-                " with {errors} error(s), listed under Problems (fields that could not be \
-                 read are shown hatched and kept as found until fixed)"
+                " with {errors} error(s), listed under Problems (what could not be read is \
+                 shown hatched and kept as found until fixed)"
             ));
-        }
-    }
-
-    /// The built-in chooser's answer: open or save the chosen file.
-    fn chooser_done(&mut self, answer: Option<PathBuf>) {
-        let Some(c) = self.chooser.take() else { return };
-        match answer {
-            Some(p) if c.save => self.save_to(&p),
-            Some(p) => {
-                // The unsaved-changes question was asked before the chooser opened.
-                self.confirmed = true;
-                self.apply(Action::OpenPath(p));
-            }
-            None => self.status = "cancelled".into(),
-        }
-    }
-
-    /// Opens the built-in chooser when the dialog just asked could not be shown (no native
-    /// dialog available), and says why in the status bar; a plain cancel does nothing.
-    fn builtin_chooser(&mut self, save: bool, dir: PathBuf, file_name: String) {
-        if let Some(why) = self.dialogs.take_unavailable() {
-            self.status = format!("{why}: using the built-in file chooser");
-            self.chooser = Some(crate::files::Chooser {
-                save,
-                dir,
-                file_name,
-            });
         }
     }
 
@@ -226,7 +200,7 @@ impl EditorState {
         self.autosaved_gen = 0;
     }
 
-    fn save_to(&mut self, p: &Path) {
+    pub(super) fn save_to(&mut self, p: &Path) {
         let doc = match self.doc.save_json(p) {
             Ok(doc) => doc,
             Err(m) => {
@@ -448,35 +422,51 @@ impl EditorState {
         }
     }
 
+    /// Play → Record: asks where to save the replay of the play (the built-in chooser when
+    /// no native dialog is available), then [`EditorState::record_to`].
     pub(super) fn record(&mut self) {
-        self.doc.play_settle();
-        // Refer to the level file when the play started from it as saved; else embed it.
-        let clean = !self.dirty();
-        let design = self.doc_json();
-        let Some(p) = self.doc.play() else { return };
-        let level_file = self.path.clone().filter(|_| clean && p.start == design);
-        let replay = p.replay(level_file.as_deref());
+        if self.doc.play().is_none() {
+            return;
+        }
         let stem = self
             .path
             .as_ref()
             .and_then(|p| p.file_stem())
             .map_or_else(|| "level".into(), |s| s.to_string_lossy().into_owned());
         let name = format!("{stem}.replay.json");
-        if let Some(file) = self.dialogs.pick_save_replay(&name) {
-            let base = file.parent().unwrap_or(Path::new("."));
-            let doc = replay.to_json(base);
-            let text = tilesmith_engine::json_text::layout(&doc);
-            match tilesmith_engine::json_text::write_atomic(&file, text.as_bytes()) {
-                Ok(()) => self.status = format!("recorded {}", file.display()),
-                Err(e) => {
-                    self.pending = Some(Pending::Message(
-                        EditorError::Write {
-                            path: file.clone(),
-                            source: e,
-                        }
-                        .to_string(),
-                    ))
-                }
+        let dir = self.doc_dir();
+        self.dialogs.set_dir(&dir);
+        match self.dialogs.pick_save_replay(&name) {
+            Some(file) => self.record_to(&file),
+            None => self.builtin_chooser(ChooserFor::SaveReplay, dir, name),
+        }
+    }
+
+    /// Writes the play so far as a replay to `file`. It refers to the level file when the
+    /// play started from it as saved, else embeds the level.
+    pub(super) fn record_to(&mut self, file: &Path) {
+        self.doc.play_settle();
+        let clean = !self.dirty();
+        let design = self.doc_json();
+        let Some(p) = self.doc.play() else {
+            self.status = "not playing: nothing to record".into();
+            return;
+        };
+        let level_file = self.path.clone().filter(|_| clean && p.start == design);
+        let replay = p.replay(level_file.as_deref());
+        let base = file.parent().unwrap_or(Path::new("."));
+        let doc = replay.to_json(base);
+        let text = tilesmith_engine::json_text::layout(&doc);
+        match tilesmith_engine::json_text::write_atomic(file, text.as_bytes()) {
+            Ok(()) => self.status = format!("recorded {}", file.display()),
+            Err(e) => {
+                self.pending = Some(Pending::Message(
+                    EditorError::Write {
+                        path: file.to_path_buf(),
+                        source: e,
+                    }
+                    .to_string(),
+                ))
             }
         }
     }

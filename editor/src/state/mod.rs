@@ -11,6 +11,7 @@
 mod action;
 mod autosave_ops;
 mod campaign_ops;
+mod chooser_ops;
 mod export_ops;
 mod files_ops;
 pub mod view;

@@ -5,7 +5,8 @@
 //! its noun's colour with the start of its name and a triangle on the side it faces. A text tile is a word tile: a dark square with the word
 //! written in the colour of its class (nouns pink, operators white, properties amber, as in the
 //! game) inside a border of the same colour. Text that forms no rule is drawn dimmed. A cell
-//! holding several objects shows the top one and a badge with the stack's height.
+//! holding several objects shows the top one and a badge with the stack's height. An unknown
+//! tile (repair mode) is a magenta square with a black hatch.
 
 use eframe::egui::{
     Align2, Color32, CornerRadius, FontId, Mesh, Painter, Rect, Shape, Stroke, StrokeKind, vec2,
@@ -118,6 +119,28 @@ pub fn tile_color(k: Kind) -> Color32 {
     match k {
         Kind::Entity(n) => noun_color(n),
         Kind::Text(w) => class_color(w.class()).gamma_multiply(0.75),
+        Kind::Unknown(_) => UNKNOWN,
+    }
+}
+
+/// An unknown tile (repair mode): loud magenta, drawn with a black hatch.
+pub const UNKNOWN: Color32 = Color32::from_rgb(255, 0, 255);
+
+/// Adds an unknown tile (repair mode) in `r` to `m`: a magenta square with a black diagonal
+/// hatch; the caller writes the start of its text over it (`kinds/baba/repair.rs`).
+pub fn add_unknown(m: &mut Mesh, r: Rect) {
+    let z = r.width();
+    let inner = r.shrink(z * 0.06);
+    m.add_colored_rect(inner, UNKNOWN);
+    let w = (z * 0.05).max(1.0);
+    let at = |fx: f32, fy: f32| inner.min + vec2(fx * inner.width(), fy * inner.height());
+    for f in [0.25, 0.5, 0.75, 1.0, 1.25, 1.5, 1.75] {
+        let (a, b) = if f <= 1.0 {
+            (at(0.0, f), at(f, 0.0))
+        } else {
+            (at(f - 1.0, 1.0), at(1.0, f - 1.0))
+        };
+        m.seg(a, b, w, Color32::BLACK);
     }
 }
 
@@ -147,6 +170,7 @@ pub fn label(k: Kind) -> String {
     match k {
         Kind::Entity(n) => n.name().to_uppercase(),
         Kind::Text(w) => w.name().to_uppercase(),
+        Kind::Unknown(_) => "?".into(),
     }
 }
 
@@ -162,6 +186,11 @@ pub fn paint_tile(p: &Painter, r: Rect, t: &Tile, look: TileLook) {
     let z = r.width();
     let fade = |c: Color32| look.paint(c);
     match t.kind {
+        Kind::Unknown(_) => {
+            let mut m = Mesh::default();
+            add_unknown(&mut m, r);
+            p.add(Shape::mesh(m));
+        }
         Kind::Text(w) => {
             let col = fade(class_color(w.class()));
             let inner = r.shrink(z * 0.06);
@@ -330,6 +359,7 @@ pub fn mesh_stack(
     let top_look = look(stack.len() - 1);
     let fade = |c: Color32| top_look.paint(c);
     match top.kind {
+        Kind::Unknown(_) => add_unknown(m, r),
         Kind::Text(w) => {
             let col = fade(class_color(w.class()));
             let inner = r.shrink(z * 0.06);

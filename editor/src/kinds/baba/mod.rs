@@ -8,6 +8,7 @@
 pub mod figure;
 pub mod look;
 mod play;
+mod repair;
 mod ui;
 
 use std::collections::HashSet;
@@ -34,7 +35,9 @@ pub const ENTRY: KindEntry = KindEntry {
     about: "Baba Is You: objects and text tiles that form the rules",
     engine: &Baba,
     new_doc: || Box::new(BabaDoc::new(BabaDoc::new_level())),
-    open: |v| BabaLevel::from_json(v).map(|l| Box::new(BabaDoc::new(l)) as Box<dyn KindDoc>),
+    open: |v| {
+        BabaLevel::from_json_editable(v).map(|l| Box::new(BabaDoc::new(l)) as Box<dyn KindDoc>)
+    },
     new_ui: || Box::new(BabaUi::default()),
     bench_doc: |side| Box::new(BabaDoc::new(bench_level(side, side))),
 };
@@ -117,8 +120,9 @@ impl MapLevel for BabaLevel {
         tilesmith_engine::kind::baba::level::stack_to_json(cell)
     }
 
+    /// Repair mode: entries that cannot be read open as unknown tiles (docs/editor.md).
     fn from_json(doc: &Value) -> Result<Self, Vec<Problem>> {
-        BabaLevel::from_json(doc)
+        BabaLevel::from_json_editable(doc)
     }
 
     fn to_json(&self) -> Value {
@@ -525,11 +529,22 @@ impl KindDoc for BabaDoc {
 
     fn keep_tools_of(&mut self, old: &mut dyn KindDoc) {
         if let Some(old) = old.as_any_mut().downcast_mut::<BabaDoc>() {
-            self.primary = old.primary;
-            self.secondary = old.secondary;
+            // An unknown tile (picked with the eyedropper) belongs to its own level.
+            if !old.primary.is_some_and(Kind::is_unknown) {
+                self.primary = old.primary;
+            }
+            if !old.secondary.is_some_and(Kind::is_unknown) {
+                self.secondary = old.secondary;
+            }
             self.facing = old.facing;
             self.stack_mode = old.stack_mode;
-            self.map.clipboard = old.map.clipboard.take();
+            // An unknown tile refers to an entry of its own level: it does not travel.
+            self.map.clipboard = old.map.clipboard.take().map(|mut c| {
+                c.cells_mut()
+                    .iter_mut()
+                    .for_each(|s| s.retain(|t| !t.kind.is_unknown()));
+                c
+            });
         }
     }
 

@@ -60,7 +60,7 @@ fn entry(ui: &mut Ui, d: &BabaDoc, k: Option<Kind>, out: &mut Vec<Action>) {
         let r = tile_swatch(ui, k, d.facing, 20.0);
         let name = match k {
             Some(Kind::Text(w)) => w.name().to_uppercase(),
-            Some(Kind::Entity(n)) => n.name().to_string(),
+            Some(k) => k.token(),
             None => "eraser".into(),
         };
         let mut text = RichText::new(name);
@@ -208,7 +208,7 @@ pub fn inspector_ui(ui: &mut Ui, st: &EditorState, d: &BabaDoc, out: &mut Vec<Ac
                     ui.horizontal(|ui| {
                         tile_swatch(ui, Some(t.kind), t.dir, 20.0);
                         let unused = t.kind.is_text() && d.is_unused(pos, i);
-                        let mut name = RichText::new(t.kind.token());
+                        let mut name = RichText::new(d.tile_name(&t));
                         if unused {
                             name = name.weak();
                         }
@@ -689,18 +689,9 @@ impl KindUi for BabaUi {
     }
 
     fn describe_cell(&self, st: &EditorState, pos: Pos) -> Option<String> {
-        let s = doc(st)?.shown_map().get(pos)?;
-        let names: Vec<String> = s
-            .iter()
-            .rev()
-            .map(|t| {
-                if t.kind.is_text() {
-                    t.kind.token()
-                } else {
-                    format!("{} {}", t.kind.token(), arrow_char(t.dir))
-                }
-            })
-            .collect();
+        let d = doc(st)?;
+        let s = d.shown_map().get(pos)?;
+        let names: Vec<String> = s.iter().rev().map(|t| d.tile_description(t)).collect();
         Some(if names.is_empty() {
             "empty".to_string()
         } else {
@@ -744,6 +735,7 @@ impl KindUi for BabaUi {
                 painter.text(at, egui::Align2::CENTER_CENTER, text, font, colour);
             }
         }
+        super::repair::paint_unknown_labels(painter, g, d);
         if let Some(s) = &d.map.stroke {
             for (p, stack) in s.preview.iter().filter(|(p, _)| g.shows(*p)) {
                 let r = g.cell_rect(*p);

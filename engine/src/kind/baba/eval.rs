@@ -106,7 +106,7 @@ pub fn text_tiles(objs: &BTreeMap<ObjId, Obj>, index: &CellIndex) -> Vec<TextTil
                     word,
                 })
             }
-            Kind::Entity(_) => None,
+            Kind::Entity(_) | Kind::Unknown(_) => None,
         })
         .collect();
     v.sort_by_key(|t| (t.pos.y, t.pos.x, t.layer));

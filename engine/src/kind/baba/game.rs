@@ -216,12 +216,14 @@ pub struct BabaGame {
 
 impl BabaGame {
     /// Starts a game of `level`. IDs are assigned row-major, then bottom to top in each stack
-    /// (§2 (C)). The rules are read at once (turn 0: a refresh only, §4.2).
+    /// (§2 (C)). The rules are read at once (turn 0: a refresh only, §4.2). [`Kind::Unknown`]
+    /// entries (a level read in repair mode) are left out.
     pub fn new(level: BabaLevel, seed: u64) -> Self {
         let mut objs = BTreeMap::new();
         let mut next_id: ObjId = 1;
         for (pos, stack) in level.map.iter() {
-            for t in stack {
+            // An entry the editor could not read (repair mode) is not part of the game.
+            for t in stack.iter().filter(|t| !t.kind.is_unknown()) {
                 objs.insert(
                     next_id,
                     Obj {
@@ -280,7 +282,7 @@ impl BabaGame {
     fn note_seen(&mut self, kind: Kind) {
         let n = match kind {
             Kind::Entity(n) | Kind::Text(super::word::Word::Noun(n)) => n,
-            Kind::Text(_) => return,
+            Kind::Text(_) | Kind::Unknown(_) => return,
         };
         if n.is_object() {
             self.st.seen.insert(n);
@@ -528,6 +530,7 @@ impl BabaGame {
             name: self.level.name.clone(),
             map,
             extra: self.level.extra.clone(),
+            unknown: Vec::new(),
         }
     }
 

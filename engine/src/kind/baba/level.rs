@@ -14,10 +14,10 @@
 use serde_json::{Map, Value, json};
 
 use super::rules::{FormedRule, TextTile, form_rules};
-use super::word::{Kind, Prop, Verb, Word};
+use super::word::{Kind, OBJECT_NOUNS, Prop, Verb, Word};
 use crate::grid::{Dir, Grid, Pos};
 use crate::level_json::{self, int, type_name};
-use crate::problem::{JsonPath, Problem, quote};
+use crate::problem::{JsonPath, Problem, did_you_mean, nearest, quote};
 
 /// The largest `width` or `height` accepted.
 pub const MAX_SIDE: usize = 1000;
@@ -65,6 +65,13 @@ pub struct BabaLevel {
     pub map: Grid<Vec<Tile>>,
     /// Unknown top-level members, in file order.
     pub extra: Map<String, Value>,
+    /// Repair mode ([`BabaLevel::from_json_editable`]): the original JSON of each stack entry
+    /// that could not be read, `None` for a cell missing from a short row. A
+    /// [`Kind::Unknown`]`(i)` tile refers to entry `i`, so the entry follows the tile when it
+    /// is moved, copied within the level or restacked; erasing or replacing the tile drops
+    /// the reference. Written back as found by [`BabaLevel::to_json`] (a missing cell is not
+    /// written). Empty for a level read by [`BabaLevel::from_json`].
+    pub unknown: Vec<Option<Value>>,
 }
 
 const KNOWN_KEYS: &[&str] = &["kind", "name", "width", "height", "map"];
@@ -77,6 +84,7 @@ impl BabaLevel {
             name: name.into(),
             map: Grid::new(w, h, Vec::new()),
             extra: Map::new(),
+            unknown: Vec::new(),
         }
     }
 
@@ -87,11 +95,47 @@ impl BabaLevel {
     /// [`crate::problem::locate`]).
     pub fn from_json(doc: &Value) -> Result<Self, Vec<Problem>> {
         let mut p = Vec::new();
-        let level = parse_level(doc, &mut p);
+        let level = parse_level(doc, &mut p, false);
         match level {
             Some(l) if p.iter().all(|x| !x.is_error()) => Ok(l),
             _ => Err(p.into_iter().filter(Problem::is_error).collect()),
         }
+    }
+
+    /// Reads a level for editing ("repair mode", docs/editor.md): like
+    /// [`BabaLevel::from_json`], but a map whose entries cannot all be read is accepted. Each
+    /// stack entry that cannot be read (an unknown object or text name such as `"rokc"` or
+    /// `"text_wim"`, a bad `direction`, an unknown value, a nested array, a cell of more than
+    /// [`MAX_STACK`] objects as a whole, a cell that is not a tile) becomes a
+    /// [`Kind::Unknown`] tile whose JSON is kept in [`BabaLevel::unknown`] and written back
+    /// unchanged; rows shorter than the longest are padded with tiles for the missing cells
+    /// (not written back), and `width` and `height` are taken from the map. The editor shows
+    /// the errors (those of `tilesmith check` on [`BabaLevel::to_json`]) in its problems
+    /// list.
+    ///
+    /// # Errors
+    /// Every error outside the map's entries (a bad `name`, a map that is not an array of
+    /// arrays, one over [`MAX_SIDE`], [`MAX_CELLS`] or [`MAX_OBJECTS`]), or more than 65 536
+    /// entries that cannot be read: then nothing could be kept.
+    pub fn from_json_editable(doc: &Value) -> Result<Self, Vec<Problem>> {
+        let mut p = Vec::new();
+        let level = parse_level(doc, &mut p, true);
+        match level {
+            Some(l) if p.iter().all(|x| !x.is_error()) => Ok(l),
+            _ => Err(p.into_iter().filter(Problem::is_error).collect()),
+        }
+    }
+
+    /// True when the map holds a [`Kind::Unknown`] tile (repair mode): the level cannot be
+    /// played as it is.
+    pub fn has_unknown(&self) -> bool {
+        !self.unknown.is_empty()
+            && self
+                .map
+                .cells()
+                .iter()
+                .flatten()
+                .any(|t| t.kind.is_unknown())
     }
 
     /// Width in cells.
@@ -163,11 +207,52 @@ impl BabaLevel {
         for (k, v) in &self.extra {
             o.insert(k.clone(), v.clone());
         }
-        let rows: Vec<Value> = (0..self.height())
-            .map(|y| Value::Array(self.map.row(y).iter().map(|c| stack_to_json(c)).collect()))
-            .collect();
+        let rows: Vec<Value> = (0..self.height()).map(|y| self.row_to_json(y)).collect();
         o.insert("map".into(), Value::Array(rows));
         Value::Object(o)
+    }
+
+    /// Row `y` as written: each cell by [`BabaLevel::cell_json`]; missing cells at the end of
+    /// the row are left out (so a short row read in repair mode stays short), missing cells
+    /// before a written one are `null`.
+    fn row_to_json(&self, y: usize) -> Value {
+        let mut cells: Vec<Option<Value>> =
+            self.map.row(y).iter().map(|c| self.cell_json(c)).collect();
+        while cells.last().is_some_and(Option::is_none) {
+            cells.pop();
+        }
+        Value::Array(
+            cells
+                .into_iter()
+                .map(|c| c.unwrap_or(Value::Null))
+                .collect(),
+        )
+    }
+
+    /// The JSON form of a cell of this level, as [`stack_to_json`] but with each
+    /// [`Kind::Unknown`] tile written as the JSON kept for it in [`BabaLevel::unknown`] (`"?"`
+    /// for a tile that refers to no entry, pasted from another level). `None` when the cell
+    /// holds only tiles for missing cells of a short row (nothing to write).
+    pub fn cell_json(&self, stack: &[Tile]) -> Option<Value> {
+        if !stack.iter().any(|t| t.kind.is_unknown()) {
+            return Some(stack_to_json(stack));
+        }
+        let mut out = Vec::with_capacity(stack.len());
+        for t in stack {
+            match t.kind {
+                Kind::Unknown(i) => match self.unknown.get(i as usize) {
+                    Some(Some(v)) => out.push(v.clone()),
+                    Some(None) => {}
+                    None => out.push(t.to_json()),
+                },
+                _ => out.push(t.to_json()),
+            }
+        }
+        match out.len() {
+            0 => None,
+            1 => out.pop(),
+            _ => Some(Value::Array(out)),
+        }
     }
 }
 
@@ -180,7 +265,7 @@ pub fn stack_to_json(stack: &[Tile]) -> Value {
     }
 }
 
-fn parse_level(doc: &Value, p: &mut Vec<Problem>) -> Option<BabaLevel> {
+fn parse_level(doc: &Value, p: &mut Vec<Problem>, repair: bool) -> Option<BabaLevel> {
     let root = JsonPath::root();
     let Value::Object(o) = doc else {
         p.push(Problem::error(
@@ -191,6 +276,15 @@ fn parse_level(doc: &Value, p: &mut Vec<Problem>) -> Option<BabaLevel> {
     };
     let name = level_json::name(o, p);
     let limits = (MAX_SIDE, MAX_CELLS);
+    if repair {
+        let (map, unknown) = repair_map(o.get("map"), p)?;
+        return Some(BabaLevel {
+            name,
+            map,
+            extra: extra_members(o),
+            unknown,
+        });
+    }
     let width = level_json::side(o, "width", limits, p);
     let height = level_json::side(o, "height", limits, p);
     let mut objects = 0usize;
@@ -218,16 +312,110 @@ fn parse_level(doc: &Value, p: &mut Vec<Problem>) -> Option<BabaLevel> {
             Some(stack)
         },
     );
-    let extra: Map<String, Value> = o
-        .iter()
-        .filter(|(k, _)| !KNOWN_KEYS.contains(&k.as_str()))
-        .map(|(k, v)| (k.clone(), v.clone()))
-        .collect();
     Some(BabaLevel {
         name,
         map: map?,
-        extra,
+        extra: extra_members(o),
+        unknown: Vec::new(),
     })
+}
+
+/// The top-level members the loader does not know, in file order (kept and written back).
+fn extra_members(o: &Map<String, Value>) -> Map<String, Value> {
+    o.iter()
+        .filter(|(k, _)| !KNOWN_KEYS.contains(&k.as_str()))
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .collect()
+}
+
+/// The JSON kept for each unreadable entry (`None`: a missing cell), as [`BabaLevel::unknown`].
+type Kept = Vec<Option<Value>>;
+
+/// The most entries [`BabaLevel::from_json_editable`] keeps as [`Kind::Unknown`] tiles (their
+/// index is 16 bits, so that a tile stays as small as before).
+const MAX_UNKNOWN: usize = u16::MAX as usize + 1;
+
+/// The `map` in repair mode ([`BabaLevel::from_json_editable`]): the grid, with
+/// [`Kind::Unknown`] tiles for the entries that cannot be read, and the kept JSON of those
+/// entries. The entries' problems are dropped (the check of the level as written reports
+/// them); warnings are kept. `None` (with an error) when the map's structure cannot be read,
+/// it holds more than [`MAX_OBJECTS`] objects or more than [`MAX_UNKNOWN`] unreadable entries.
+fn repair_map(v: Option<&Value>, p: &mut Vec<Problem>) -> Option<(Grid<Vec<Tile>>, Kept)> {
+    let unknown = std::cell::RefCell::new(Vec::new());
+    let keep = |v: Option<&Value>| {
+        let mut u = unknown.borrow_mut();
+        u.push(v.cloned());
+        Tile::new(Kind::Unknown(
+            u16::try_from(u.len() - 1).unwrap_or(u16::MAX),
+        ))
+    };
+    let mut objects = 0usize;
+    let map = level_json::grid_repair(
+        v,
+        (MAX_SIDE, MAX_CELLS),
+        p,
+        |c, path, at, p| {
+            if objects > MAX_OBJECTS || unknown.borrow().len() > MAX_UNKNOWN {
+                return Some(Vec::new()); // refused below; stop copying
+            }
+            let stack = repair_cell(c, path, at, p, &keep);
+            objects += stack.len();
+            Some(stack)
+        },
+        |v| vec![keep(v)],
+    );
+    let map = map?;
+    if objects > MAX_OBJECTS {
+        p.push(Problem::error(
+            JsonPath::root().key("map"),
+            format!("the map holds too many objects (at most {MAX_OBJECTS})"),
+        ));
+        return None;
+    }
+    let unknown = unknown.into_inner();
+    if unknown.len() > MAX_UNKNOWN {
+        p.push(Problem::error(
+            JsonPath::root().key("map"),
+            format!("more than {MAX_UNKNOWN} entries of the map cannot be read; too many to keep while repairing"),
+        ));
+        return None;
+    }
+    Some((map, unknown))
+}
+
+/// One cell in repair mode: each stack entry [`parse_tile`] cannot read becomes `keep(entry)`
+/// (its problems are dropped, its warnings kept); a cell of more than [`MAX_STACK`] entries is
+/// kept whole.
+fn repair_cell(
+    v: &Value,
+    path: &JsonPath,
+    at: Pos,
+    p: &mut Vec<Problem>,
+    keep: &dyn Fn(Option<&Value>) -> Tile,
+) -> Vec<Tile> {
+    let mut entry = |t: &Value, path: &JsonPath| {
+        if matches!(t, Value::Array(_) | Value::Null) {
+            return keep(Some(t));
+        }
+        let mut scratch = Vec::new();
+        match parse_tile(t, path, at, &mut scratch) {
+            Some(tile) if !scratch.iter().any(Problem::is_error) => {
+                p.append(&mut scratch);
+                tile
+            }
+            _ => keep(Some(t)),
+        }
+    };
+    match v {
+        Value::Null => Vec::new(),
+        Value::Array(items) if items.len() <= MAX_STACK => items
+            .iter()
+            .enumerate()
+            .map(|(i, t)| entry(t, &path.index(i)))
+            .collect(),
+        Value::Array(_) => vec![keep(Some(v))],
+        _ => vec![entry(v, path)],
+    }
 }
 
 /// One cell from its JSON form (`null`, a tile, or an array of tiles, bottom first), as in a
@@ -284,17 +472,20 @@ fn token_of(s: &str, path: JsonPath, at: Pos, p: &mut Vec<Problem>) -> Option<Ki
         Some(k) => Some(k),
         None => {
             let hint = if let Some(w) = lower.strip_prefix("text_") {
-                format!("unknown word {} in text tile {}", quote(w), quote(s))
+                format!(
+                    "unknown word {} in text tile {}{}",
+                    quote(w),
+                    quote(s),
+                    did_you_mean(suggest_text(w).as_deref())
+                )
             } else if Word::from_name(&lower).is_some() {
                 format!(
                     "{} is a word, not an object; write \"text_{lower}\" for its text tile",
                     quote(s)
                 )
             } else {
-                let near =
-                    crate::problem::nearest(&lower, super::word::OBJECT_NOUNS.iter().copied());
-                match near {
-                    Some(n) => format!("unknown token {} (did you mean {}?)", quote(s), quote(n)),
+                match suggest_token(&lower) {
+                    Some(n) => format!("unknown token {}{}", quote(s), did_you_mean(Some(&n))),
                     None => format!(
                         "unknown token {} (objects are nouns such as \"baba\"; text tiles are \"text_<word>\")",
                         quote(s)
@@ -305,6 +496,29 @@ fn token_of(s: &str, path: JsonPath, at: Pos, p: &mut Vec<Problem>) -> Option<Ki
             None
         }
     }
+}
+
+/// The text tile nearest to the unknown word `w` of a `text_<w>` token (case-insensitive
+/// edit distance over every word: nouns, operators, properties, letters), for "did you
+/// mean": `"wim"` gives `text_win`.
+pub fn suggest_text(w: &str) -> Option<String> {
+    let words = Word::all();
+    nearest(w, words.iter().map(|w| w.name())).map(|n| format!("text_{n}"))
+}
+
+/// The token nearest to an unknown token `t` written without `text_`, for "did you mean":
+/// an object noun or a whole text token (`"rokc"` gives `rock`, `"txet_baba"` gives
+/// `text_baba`), else the text tile of a word (`"yuo"` gives `text_you`, since YOU exists only
+/// as text).
+pub fn suggest_token(t: &str) -> Option<String> {
+    let texts: Vec<String> = Word::all().iter().map(|w| Kind::Text(*w).token()).collect();
+    let tokens = OBJECT_NOUNS
+        .iter()
+        .copied()
+        .chain(texts.iter().map(String::as_str));
+    nearest(t, tokens)
+        .map(str::to_string)
+        .or_else(|| suggest_text(t))
 }
 
 fn parse_tile(v: &Value, path: &JsonPath, at: Pos, p: &mut Vec<Problem>) -> Option<Tile> {
@@ -349,10 +563,16 @@ fn parse_tile(v: &Value, path: &JsonPath, at: Pos, p: &mut Vec<Problem>) -> Opti
                             p.push(
                                 Problem::error(
                                     vp,
-                                    format!(
-                                        "unknown value {} (baba objects have only \"direction\")",
-                                        quote(k)
-                                    ),
+                                    match nearest(k, ["direction"]) {
+                                        Some(_) => format!(
+                                            "unknown value {} (did you mean \"direction\"?)",
+                                            quote(k)
+                                        ),
+                                        None => format!(
+                                            "unknown value {} (baba objects have only \"direction\")",
+                                            quote(k)
+                                        ),
+                                    },
                                 )
                                 .at_cell(at),
                             );
@@ -400,7 +620,7 @@ fn parse_tile(v: &Value, path: &JsonPath, at: Pos, p: &mut Vec<Problem>) -> Opti
 /// object, with their JSON paths.
 pub fn cell_warnings(doc: &Value) -> Vec<Problem> {
     let mut p = Vec::new();
-    let _ = parse_level(doc, &mut p);
+    let _ = parse_level(doc, &mut p, false);
     p.retain(|x| !x.is_error());
     p
 }

@@ -1176,7 +1176,7 @@ fn spawn_kind(from: Kind, w: Word) -> Option<Kind> {
     match w {
         Word::Noun(Noun::TEXT) => match from {
             Kind::Entity(n) => Some(Kind::Text(Word::Noun(n))),
-            Kind::Text(_) => None,
+            Kind::Text(_) | Kind::Unknown(_) => None,
         },
         Word::Noun(n) if n.is_object() => Some(Kind::Entity(n)),
         _ => None,

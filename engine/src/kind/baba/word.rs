@@ -461,14 +461,23 @@ pub enum Kind {
     Entity(Noun),
     /// A text tile.
     Text(Word),
+    /// A stack entry the editor could not read (repair mode, docs/editor.md): an index into
+    /// [`crate::kind::baba::BabaLevel::unknown`], which keeps the entry's JSON (or `None`
+    /// for a cell missing from a short row). Only
+    /// [`crate::kind::baba::BabaLevel::from_json_editable`] makes it; it is never in a file
+    /// (the kept JSON is written instead) and never part of a game
+    /// ([`crate::kind::baba::BabaGame::new`] leaves it out).
+    Unknown(u16),
 }
 
 impl Kind {
-    /// The token name used in level files: `baba` or `text_baba`.
+    /// The token name used in level files: `baba` or `text_baba` (`?` for
+    /// [`Kind::Unknown`], which is no token).
     pub fn token(self) -> String {
         match self {
             Kind::Entity(n) => n.name().to_string(),
             Kind::Text(w) => format!("text_{}", w.name()),
+            Kind::Unknown(_) => "?".to_string(),
         }
     }
 
@@ -488,12 +497,19 @@ impl Kind {
     }
 
     /// The noun a subject or argument uses to name this object: its own noun for an entity,
-    /// [`Noun::TEXT`] for text.
+    /// [`Noun::TEXT`] for text, and for [`Kind::Unknown`] (never in a game) a noun outside
+    /// the vocabulary (`Noun(u16::MAX)`, named `?`), which no rule names.
     pub fn noun(self) -> Noun {
         match self {
             Kind::Entity(n) => n,
             Kind::Text(_) => Noun::TEXT,
+            Kind::Unknown(_) => Noun(u16::MAX),
         }
+    }
+
+    /// True for [`Kind::Unknown`]: an entry of a level file that could not be read.
+    pub fn is_unknown(self) -> bool {
+        matches!(self, Kind::Unknown(_))
     }
 }
 
@@ -526,6 +542,17 @@ pub fn palette() -> Vec<PaletteEntry> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_unknown_entry_keeps_a_kind_four_bytes_and_names_nothing() {
+        // The objects of a game hold a Kind: the repair-mode variant must not grow it.
+        assert_eq!(std::mem::size_of::<Kind>(), 4);
+        let u = Kind::Unknown(7);
+        assert!(u.is_unknown() && !u.is_text());
+        assert_eq!(Kind::from_token(&u.token()), None);
+        assert!(!u.noun().is_object());
+        assert!(Noun::all().all(|n| n != u.noun()));
+    }
 
     #[test]
     fn names_round_trip() {

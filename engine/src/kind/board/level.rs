@@ -24,7 +24,7 @@ use super::play::{Piece, Position};
 use super::rules::{EndTest, NO_POS, PieceId, PlayerId, PosId, Rules};
 use super::zrf::{self, ZrfProblem};
 use crate::level_json::type_name;
-use crate::problem::{JsonPath, Problem, quote};
+use crate::problem::{JsonPath, Problem, did_you_mean, nearest, quote};
 
 /// The largest number a `reserve` count may be.
 pub const MAX_RESERVE: u32 = 1_000_000;
@@ -386,8 +386,9 @@ fn start_position(rules: &Rules, o: &Map<String, Value>, p: &mut Vec<Problem>) -
                         p.push(Problem::error(
                             path.key(name),
                             format!(
-                                "unknown player {} (the players are {})",
+                                "unknown player {}{} (the players are {})",
                                 quote(name),
+                                did_you_mean(nearest(name, players().map(String::as_str))),
                                 rules.players.join(", ")
                             ),
                         ));
@@ -420,8 +421,9 @@ fn start_position(rules: &Rules, o: &Map<String, Value>, p: &mut Vec<Problem>) -
                             p.push(Problem::error(
                                 path.key(name),
                                 format!(
-                                    "unknown piece {} (the pieces are {})",
+                                    "unknown piece {}{} (the pieces are {})",
                                     quote(name),
+                                    did_you_mean(nearest(name, pieces())),
                                     pieces().collect::<Vec<_>>().join(", ")
                                 ),
                             ));
@@ -580,8 +582,9 @@ fn start_position(rules: &Rules, o: &Map<String, Value>, p: &mut Vec<Problem>) -
                 p.push(Problem::error(
                     root.key("to_move"),
                     format!(
-                        "unknown player {} (the players are {})",
+                        "unknown player {}{} (the players are {})",
                         quote(name),
+                        did_you_mean(nearest(name, players().map(String::as_str))),
                         rules.players.join(", ")
                     ),
                 ));

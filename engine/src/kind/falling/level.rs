@@ -14,7 +14,7 @@ use super::field::{BlockId, EMPTY, Field};
 use super::shape::{Kicks, ShapeGrid, Turn};
 use crate::kind::Status;
 use crate::level_json::{int, type_name};
-use crate::problem::{JsonPath, Problem, quote};
+use crate::problem::{JsonPath, Problem, did_you_mean, nearest, quote};
 
 /// Largest field side in cells.
 pub const MAX_SIDE: usize = 256;
@@ -1524,7 +1524,12 @@ impl Ctx {
         } else {
             self.err(
                 path.key("rule"),
-                format!("unknown {what} {} (known: {})", quote(s), known.join(", ")),
+                format!(
+                    "unknown {what} {}{} (known: {})",
+                    quote(s),
+                    did_you_mean(nearest(s, known.iter().copied())),
+                    known.join(", ")
+                ),
             );
             None
         }
@@ -1545,8 +1550,9 @@ impl Ctx {
                 self.err(
                     path.clone(),
                     format!(
-                        "unknown block kind {} (known: {})",
+                        "unknown block kind {}{} (known: {})",
                         quote(s),
+                        did_you_mean(nearest(s, blocks.iter().map(String::as_str))),
                         name_list(blocks)
                     ),
                 );
@@ -1569,7 +1575,12 @@ impl Ctx {
             None => {
                 self.err(
                     path.clone(),
-                    format!("unknown tumo {} (known: {})", quote(s), name_list(tumos)),
+                    format!(
+                        "unknown tumo {}{} (known: {})",
+                        quote(s),
+                        did_you_mean(nearest(s, tumos.iter().map(String::as_str))),
+                        name_list(tumos)
+                    ),
                 );
                 None
             }
@@ -2520,8 +2531,9 @@ fn parse_fall(v: Option<&Value>, cx: &mut Ctx) -> Option<Vec<FallLaw>> {
                 cx.err(
                     ep,
                     format!(
-                        "unknown fall law {} (known: gravity, rows, joined)",
-                        quote(s)
+                        "unknown fall law {}{} (known: gravity, rows, joined)",
+                        quote(s),
+                        did_you_mean(nearest(s, FallLaw::ALL.iter().map(|f| f.word())))
                     ),
                 );
                 ok = false;
@@ -2814,9 +2826,13 @@ fn parse_field(
         };
         let n = s.chars().count();
         if n != width {
-            cx.err(
-                rp,
-                format!("row {y} of \"field\" has {n} cells but \"width\" is {width}"),
+            // Located at the row's first missing cell (short row) or first extra one.
+            cx.p.push(
+                Problem::error(
+                    rp,
+                    format!("row {y} of \"field\" has {n} cells but \"width\" is {width}"),
+                )
+                .at_cell(crate::grid::Pos::new(n.min(width.saturating_sub(1)), y)),
             );
             ok = false;
             continue;
