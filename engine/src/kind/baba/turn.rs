@@ -1007,14 +1007,18 @@ impl BabaGame {
         }
     }
 
-    /// 11 (Tier 2): each FALL object in ascending ID falls cell by cell until blocked; PUSH
-    /// counts as solid and nothing is pushed; this repeats until no FALLer moves (§5.13
-    /// step 11, AABBCC), so a faller that landed on one that fell later falls again.
-    /// Refreshes after every step that can change what the rules say (conditions are
-    /// re-evaluated after every FALL step [L4952]): one that moved text, added or removed an
-    /// object, or any step while a rule has a condition (ON, NEAR, FACING, LONELY read
-    /// positions). A plain object falling under unconditional rules changes no property, so
-    /// its fall costs its height, not a re-read of the map per cell (reliability D5).
+    /// 11 (Tier 2): each FALL object in ascending ID falls until blocked; PUSH counts as
+    /// solid and nothing is pushed; this repeats until no FALLer moves (§5.13 step 11,
+    /// AABBCC), so a faller that landed on one that fell later falls again.
+    ///
+    /// While no rule has a condition (ON, NEAR, FACING, LONELY), falling changes no object's
+    /// properties, so an object drops in one move to the last cell of its fall that it
+    /// enters plainly (nothing there is opened, eaten or swapped), found by looking down the
+    /// column; a step with a reaction is then made on its own, as below. The rules are
+    /// re-read after a drop that moved text or added or removed an object (the real game's
+    /// `fallblock` re-reads no rule while a unit falls; docs/baba-semantics.md §5.13 FALL).
+    /// While a rule has a condition, the object falls cell by cell with a refresh after
+    /// every step (conditions are re-evaluated after every FALL step [L4952]).
     fn fall(&mut self) {
         let none = HashSet::default();
         // Every pass but the last moves something one cell down at least, and a column
@@ -1026,15 +1030,20 @@ impl BabaGame {
                 let mut guard = self.height + 1;
                 while guard > 0 && self.st.objs.contains_key(&id) && self.has(id, Prop::Fall) {
                     guard -= 1;
-                    if self.plan(id, Dir::Down, Cause::Fall, &none).is_none() {
-                        break;
-                    }
+                    let conditions = self.has_conditions();
                     let edits = self.edits;
-                    if self.try_move(id, Dir::Down, Cause::Fall, &none) != Moved::Yes {
-                        break;
+                    if !conditions && let Some(t) = self.plain_drop(id) {
+                        self.set_pos(id, t);
+                    } else {
+                        if self.plan(id, Dir::Down, Cause::Fall, &none).is_none() {
+                            break;
+                        }
+                        if self.try_move(id, Dir::Down, Cause::Fall, &none) != Moved::Yes {
+                            break;
+                        }
                     }
                     moved = true;
-                    if self.edits != edits || self.has_conditions() {
+                    if self.edits != edits || conditions {
                         self.refresh();
                     }
                 }
@@ -1043,6 +1052,35 @@ impl BabaGame {
                 return;
             }
         }
+    }
+
+    /// The lowest cell that FALL object `id` reaches by plain steps down from its cell (each
+    /// a move that [`Self::try_move`] would make with no reaction: nothing in the cell is
+    /// opened, eaten, swapped or blocking), with the properties of the last refresh; `None`
+    /// when not even the first step down is plain (blocked, restricted, PHANTOM, or a step
+    /// with a reaction, which the caller makes with `try_move`).
+    fn plain_drop(&self, id: ObjId) -> Option<Pos> {
+        let o = self.obj(id)?;
+        if self.restricted(id, Dir::Down) || self.has(id, Prop::Phantom) {
+            return None;
+        }
+        let swap = self.has(id, Prop::Swap);
+        let mut at = o.pos();
+        while let Some(t) = at.step(Dir::Down, self.width, self.height) {
+            let plain = self.ids_in(t).iter().all(|&x| {
+                x == id
+                    || (!swap
+                        && !(self.open_shut(id, x) && self.same_float(id, x))
+                        && !(self.eats(id, x) && self.same_float(id, x))
+                        && (!self.impassable(x)
+                            || (self.has(x, Prop::Weak) && self.same_float(id, x))))
+            });
+            if !plain {
+                break;
+            }
+            at = t;
+        }
+        (at != o.pos()).then_some(at)
     }
 
     /// True when an active rule (formed or extra) has a condition, so that properties can
