@@ -152,6 +152,9 @@ impl BabaGame {
     /// An object restricted in `d` cannot move, so when pushed or pulled it stays and acts
     /// as STOP [L5372]; [`Self::try_move`] reports the mover's own restriction first.
     fn plan(&self, id: ObjId, d: Dir, cause: Cause, pending: &HashSet<ObjId>) -> Option<Plan> {
+        if self.charge(1) {
+            return None;
+        }
         let m = self.obj(id)?;
         if self.restricted(id, d) {
             return None;
@@ -413,6 +416,9 @@ impl BabaGame {
         out: &mut Vec<(Phase, Vec<Pos>)>,
         f: impl FnOnce(&mut Self),
     ) {
+        if self.halted() {
+            return;
+        }
         let mark = self.log.len();
         f(self);
         self.cap_stacks(mark);
@@ -1067,6 +1073,9 @@ impl BabaGame {
         let swap = self.has(id, Prop::Swap);
         let mut at = o.pos();
         while let Some(t) = at.step(Dir::Down, self.width, self.height) {
+            if self.charge(1) {
+                return None;
+            }
             let plain = self.ids_in(t).iter().all(|&x| {
                 x == id
                     || (!swap
