@@ -140,6 +140,15 @@ fn falling_rocks(c: &mut Criterion) {
         )
     });
     let big = text_level(1000);
+    {
+        // The operations one turn counts (the operation budget, docs/baba-semantics.md).
+        let mut g = BabaGame::new(big.clone(), 0);
+        g.step(Input::Wait);
+        eprintln!(
+            "1000x1000 text level: {} operations in one turn",
+            g.last_turn_operations()
+        );
+    }
     group.bench_function("1000x1000 text level, rocks fall: one turn", |b| {
         b.iter_batched(
             || BabaGame::new(big.clone(), 0),
