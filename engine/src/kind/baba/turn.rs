@@ -449,7 +449,7 @@ impl BabaGame {
             self.phase("movement", &mut out, |g| {
                 let mut movers = g.with_prop(Prop::You);
                 movers.retain(|&id| !g.has(id, Prop::Sleep));
-                g.move_round(&movers, |_, _| Some(d), Cause::You);
+                g.move_round(&movers, |_, _| Some(d), Cause::You, None);
             });
         }
         // The whole movement block reads the rules of the start of the turn: as in the real
@@ -560,23 +560,84 @@ impl BabaGame {
         }
     }
 
-    /// Moves every mover once in the direction `dir_of` gives, in ascending ID, with the
-    /// movers still to come passable (§5.1 5a).
+    /// Moves every mover once in the direction `dir_of` gives (one sub-step of the movement
+    /// block, or one round of it), as the real game's movement loop does (§5.1 5a,
+    /// docs/baba-semantics.md): in ascending ID, a mover whose way is blocked only by movers
+    /// that have not moved yet waits, and the waiting movers are tried again after the others
+    /// moved or failed. When a pass settles nobody, the first waiting mover that may still
+    /// bounce (`reversed` given: MOVE, §5.10) turns around and is tried again; when none may,
+    /// the waiting movers fail. With `reversed`, a mover blocked by anything else turns around
+    /// at once, once per turn (§5.10).
     fn move_round(
         &mut self,
         movers: &[ObjId],
         dir_of: impl Fn(&Self, ObjId) -> Option<Dir>,
         cause: Cause,
+        mut reversed: Option<&mut HashSet<ObjId>>,
     ) {
-        let mut pending: HashSet<ObjId> = movers.iter().copied().collect();
-        for &m in movers {
-            pending.remove(&m);
-            if !self.st.objs.contains_key(&m) {
-                continue;
+        let mut waiting: Vec<ObjId> = movers.to_vec();
+        while !waiting.is_empty() && !self.halted() {
+            // Movers not settled yet: the PUSH ones are passable and not pushed (the spec's
+            // pending mover, which the peer engine's batch resolution agrees with); the
+            // others that block (STOP, PULL) make a mover wait.
+            let mut unsettled: HashSet<ObjId> = waiting.iter().copied().collect();
+            let mut passable: HashSet<ObjId> = waiting
+                .iter()
+                .copied()
+                .filter(|&o| self.has(o, Prop::Push))
+                .collect();
+            let mut still = Vec::new();
+            let mut progress = false;
+            for &m in &waiting {
+                unsettled.remove(&m);
+                passable.remove(&m);
+                let Some(mut d) = dir_of(self, m).filter(|_| self.st.objs.contains_key(&m))
+                else {
+                    progress = true;
+                    continue;
+                };
+                if let Some(rev) = reversed.as_deref_mut()
+                    && !rev.contains(&m)
+                    && !self.restricted(m, d)
+                    && self.plan(m, d, cause, &unsettled).is_none()
+                {
+                    d = d.reverse();
+                    rev.insert(m);
+                    self.set_dir(m, d);
+                }
+                if !self.restricted(m, d)
+                    && self.plan(m, d, cause, &passable).is_none()
+                    && self.plan(m, d, cause, &unsettled).is_some()
+                {
+                    unsettled.insert(m);
+                    if self.has(m, Prop::Push) {
+                        passable.insert(m);
+                    }
+                    still.push(m);
+                    continue;
+                }
+                self.try_move(m, d, cause, &passable);
+                progress = true;
             }
-            if let Some(d) = dir_of(self, m) {
-                self.try_move(m, d, cause, &pending);
+            if !progress {
+                let turn = reversed.as_deref_mut().and_then(|rev| {
+                    let m = still.iter().copied().find(|m| !rev.contains(m))?;
+                    rev.insert(m);
+                    Some(m)
+                });
+                match turn.and_then(|m| dir_of(self, m).map(|d| (m, d))) {
+                    Some((m, d)) => self.set_dir(m, d.reverse()),
+                    None => {
+                        for &m in &still {
+                            if let Some(d) = dir_of(self, m) {
+                                self.try_move(m, d, cause, &passable);
+                            }
+                        }
+                        return;
+                    }
+                }
             }
+            waiting = still;
         }
     }
 
@@ -597,22 +658,12 @@ impl BabaGame {
                 .filter(|c| c.1 >= round)
                 .map(|c| c.0)
                 .collect();
-            let mut pending: HashSet<ObjId> = movers.iter().copied().collect();
-            for &m in &movers {
-                pending.remove(&m);
-                let Some(mut d) = self.obj(m).map(|o| o.dir) else {
-                    continue;
-                };
-                if !reversed.contains(&m)
-                    && !self.restricted(m, d)
-                    && self.plan(m, d, Cause::Move, &pending).is_none()
-                {
-                    d = d.reverse();
-                    reversed.insert(m);
-                    self.set_dir(m, d);
-                }
-                self.try_move(m, d, Cause::Move, &pending);
-            }
+            self.move_round(
+                &movers,
+                |g, m| g.obj(m).map(|o| o.dir),
+                Cause::Move,
+                Some(&mut reversed),
+            );
         }
     }
 
@@ -734,6 +785,7 @@ impl BabaGame {
                 &ids,
                 |_, id| movers.iter().find(|m| m.0 == id).map(|m| m.1),
                 Cause::Shift,
+                None,
             );
         }
     }
