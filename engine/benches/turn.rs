@@ -165,8 +165,8 @@ fn falling_rocks(c: &mut Criterion) {
 /// to the rocks, which fall onto the text or the floor below them.
 fn text_level(size: usize) -> BabaLevel {
     let words = [
-        "baba", "keke", "wall", "flag", "is", "and", "push", "stop", "win", "sink", "hot",
-        "melt", "open", "shut", "pull", "weak",
+        "baba", "keke", "wall", "flag", "is", "and", "push", "stop", "win", "sink", "hot", "melt",
+        "open", "shut", "pull", "weak",
     ];
     let mut l = BabaLevel::new("text", size, size);
     for (x, w) in ["rock", "is", "fall"].iter().enumerate() {

@@ -136,7 +136,10 @@ fn no_real_level_comes_near_the_budget() {
             }
             g.step(*i);
             assert!(g.error().is_none(), "keke {} {}", l.set, l.id);
-            note(g.last_turn_operations(), &format!("keke {} {}", l.set, l.id));
+            note(
+                g.last_turn_operations(),
+                &format!("keke {} {}", l.set, l.id),
+            );
         }
     }
     let replays = workspace().join("tests").join("replays").join("baba");

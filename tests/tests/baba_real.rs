@@ -153,10 +153,8 @@ fn blocked_stop_movers_turn_around_one_after_another() {
 #[test]
 fn blocked_stop_you_objects_do_not_move() {
     // Baba 1 waits for baba 2, which the wall stops; then baba 2 stops baba 1.
-    let mut g = tilesmith_tests::baba::game(
-        ". B B W",
-        &["baba is you", "baba is stop", "wall is stop"],
-    );
+    let mut g =
+        tilesmith_tests::baba::game(". B B W", &["baba is you", "baba is stop", "wall is stop"]);
     tilesmith_tests::baba::play(&mut g, "R");
     assert_eq!(
         tilesmith_tests::baba::show(&g, false),

@@ -591,8 +591,7 @@ impl BabaGame {
             for &m in &waiting {
                 unsettled.remove(&m);
                 passable.remove(&m);
-                let Some(mut d) = dir_of(self, m).filter(|_| self.st.objs.contains_key(&m))
-                else {
+                let Some(mut d) = dir_of(self, m).filter(|_| self.st.objs.contains_key(&m)) else {
                     progress = true;
                     continue;
                 };
@@ -1129,12 +1128,13 @@ impl BabaGame {
                 return None;
             }
             let plain = self.ids_in(t).iter().all(|&x| {
-                x == id
-                    || (!swap
-                        && !(self.open_shut(id, x) && self.same_float(id, x))
-                        && !(self.eats(id, x) && self.same_float(id, x))
-                        && (!self.impassable(x)
-                            || (self.has(x, Prop::Weak) && self.same_float(id, x))))
+                if x == id {
+                    return true;
+                }
+                let same = self.same_float(id, x);
+                let reacts = (self.open_shut(id, x) || self.eats(id, x)) && same;
+                let solid = self.impassable(x) && !(self.has(x, Prop::Weak) && same);
+                !swap && !reacts && !solid
             });
             if !plain {
                 break;
