@@ -139,7 +139,58 @@ fn falling_rocks(c: &mut Criterion) {
             criterion::BatchSize::LargeInput,
         )
     });
+    let big = text_level(1000);
+    {
+        // The operations one turn counts (the operation budget, docs/baba-semantics.md).
+        let mut g = BabaGame::new(big.clone(), 0);
+        g.step(Input::Wait);
+        eprintln!(
+            "1000x1000 text level: {} operations in one turn",
+            g.last_turn_operations()
+        );
+    }
+    group.bench_function("1000x1000 text level, rocks fall: one turn", |b| {
+        b.iter_batched(
+            || BabaGame::new(big.clone(), 0),
+            |mut g| black_box(g.step(Input::Wait)),
+            criterion::BatchSize::LargeInput,
+        )
+    });
     group.finish();
+}
+
+/// A `size` × `size` level full of text: ROCK IS FALL on row 0, then every cell below holds
+/// (seeded) text (30 %: Tier 1 nouns, IS, AND and properties, so text forms rules in many
+/// places, none with a condition and none about rocks), a rock (10 %) or nothing. Text is PUSH, so it is solid
+/// to the rocks, which fall onto the text or the floor below them.
+fn text_level(size: usize) -> BabaLevel {
+    let words = [
+        "baba", "keke", "wall", "flag", "is", "and", "push", "stop", "win", "sink", "hot", "melt",
+        "open", "shut", "pull", "weak",
+    ];
+    let mut l = BabaLevel::new("text", size, size);
+    for (x, w) in ["rock", "is", "fall"].iter().enumerate() {
+        if let Some(cell) = l.map.get_mut(Pos::new(x, 0)) {
+            cell.push(tile(&format!("text_{w}")));
+        }
+    }
+    let mut rng = ChaCha8Rng::seed_from_u64(11);
+    for y in 1..size {
+        for x in 0..size {
+            let r = rng.next_u32() % 100;
+            let t = if r < 30 {
+                format!("text_{}", words[rng.next_u32() as usize % words.len()])
+            } else if r < 40 {
+                "rock".to_string()
+            } else {
+                continue;
+            };
+            if let Some(cell) = l.map.get_mut(Pos::new(x, y)) {
+                cell.push(tile(&t));
+            }
+        }
+    }
+    l
 }
 
 criterion_group!(benches, turns, falling_rocks);

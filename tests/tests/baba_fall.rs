@@ -98,3 +98,94 @@ fn thousands_of_rocks_fall_to_the_floor_in_one_turn() {
     assert!(g.undo());
     assert_eq!(find(&g, 'R').iter().filter(|r| r.pos.y == h - 1).count(), 0);
 }
+
+#[test]
+fn fallers_land_on_each_other_on_stop_and_push_things_and_on_the_map_edge() {
+    // Worked out by hand from §5.13 step 11 (each faller in ascending ID falls until the
+    // cell below holds something impassable; PUSH is solid and is not pushed; repeat until
+    // nothing moves). IDs are row-major: the five rocks of row 0 are 1-5, the keke 6, the
+    // wall 7, the rock of row 3 is 8, the box 9.
+    // Column 0: nothing below, so the rock lands on the bottom row (the map edge).
+    // Column 1: the wall (STOP) at row 3 holds the rock at row 2.
+    // Column 2: rock 3 falls first and stops on keke 6 (PUSH, solid) at row 1; keke 6 falls
+    //   to the bottom; the second pass brings rock 3 onto it, at row 5.
+    // Column 3: the box (PUSH) holds the rock at row 3, and is not pushed.
+    // Column 4: rocks are neither STOP nor PUSH, so rock 5 and rock 8 both land on the
+    //   bottom row, in one cell.
+    let mut g = game(
+        "R R R R R
+         . . . . .
+         . . K . .
+         . W . . R
+         . . . X .
+         . . . . .
+         . . . . .",
+        &[
+            "rock is fall",
+            "keke is fall",
+            "keke is push",
+            "wall is stop",
+            "box is push",
+        ],
+    );
+    let before = g.state_hash();
+    let report = g.step(tilesmith_engine::Input::Wait);
+    assert_eq!(
+        show(&g, false),
+        norm(
+            ". . . . .
+             . . . . .
+             . R . . .
+             . W . R .
+             . . . X .
+             . . R . .
+             R . K . R+R"
+        )
+    );
+    // Every rock keeps its ID and its facing (FALL does not turn, §5.13).
+    let rocks = find(&g, 'R');
+    assert_eq!(
+        rocks.iter().map(|r| r.id).collect::<Vec<_>>(),
+        vec![1, 2, 3, 4, 5, 8]
+    );
+    assert!(rocks.iter().all(|r| r.dir == tilesmith_engine::Dir::Right));
+    // The fall phase reports the cells it changed: the 5 start cells of row 0, the keke's
+    // and rock 8's, and the 6 landing cells.
+    let fall = report
+        .phases
+        .iter()
+        .find(|(p, _)| p.label() == "main:fall")
+        .map(|(_, c)| c.len());
+    assert_eq!(fall, Some(5 + 2 + 6));
+    assert!(g.undo());
+    assert_eq!(g.state_hash(), before);
+}
+
+#[test]
+fn a_falling_text_forms_no_rule_on_its_way_down() {
+    // TEXT IS FALL: the STILL text falls past the row TEXT IS _ (held up by STOP walls). The
+    // real game's `fallblock` moves a falling unit with `update`, which only marks the rules
+    // for re-reading after the phase (`updatecode`), so TEXT IS STILL never forms while it
+    // passes; it lands on the bottom row, where it forms nothing (docs/baba-semantics.md
+    // §5.13 FALL).
+    let mut g = game(
+        ". . [STILL]
+         . . .
+         [TEXT] [IS] .
+         W W .
+         . . .",
+        &["text is fall", "wall is stop"],
+    );
+    play(&mut g, ".");
+    assert_eq!(
+        show(&g, false),
+        norm(
+            ". . .
+             . . .
+             [TEXT] [IS] .
+             W W .
+             . . [STILL]"
+        )
+    );
+    assert!(g.rules().is_empty());
+}

@@ -316,6 +316,12 @@ fn run(c: &Case) -> Result<(), String> {
             let before = g.status();
             let r = g.step(c.inputs[k - 1]);
             changed = Some(!r.changed.is_empty() || g.status() != before);
+            // No peer turn comes near the operation budget (docs/baba-semantics.md): the
+            // margin documented there is a factor of 1000.
+            let ops = g.last_turn_operations();
+            if ops * 1000 >= tilesmith_engine::kind::baba::OPERATION_BUDGET {
+                errors.push(format!("turn {k} took {ops} operations"));
+            }
         }
         for e in by_after.get(&k).into_iter().flatten() {
             if let Err(m) = check(&g, &ids, e, changed) {

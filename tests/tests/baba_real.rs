@@ -127,3 +127,48 @@ fn replays_keep_playing_after_a_lost_turn_and_stop_at_a_win() {
     assert!(matches!(g.status(), Status::Won { .. }));
     assert_eq!(g.turn(), 1);
 }
+
+// Blocked STOP movers (issue 11; docs/baba-semantics.md §5.1 5a). In the real game's movement
+// loop (`movecommand` in `Data/movement.lua`) a mover whose destination holds a STOP (or PUSH)
+// object waits while the others move, and is tried again after a move; when nobody can move,
+// a MOVE object turns around and tries the other way, and the others fail. So a STOP mover
+// never enters another STOP mover's cell.
+
+#[test]
+fn blocked_stop_movers_turn_around_one_after_another() {
+    // Rock 1 waits for rock 2, rock 2 for rock 3, rock 3 is blocked by the wall and turns
+    // around, but rock 2 is in its way: nobody can move. Rock 1 turns around and moves left;
+    // rock 2 then finds rock 3 still in its way, turns around and follows; rock 3 follows.
+    let mut g = tilesmith_tests::baba::game(
+        ". R> R> R> W",
+        &["rock is move", "rock is stop", "wall is stop"],
+    );
+    tilesmith_tests::baba::play(&mut g, ".");
+    assert_eq!(
+        tilesmith_tests::baba::show(&g, true),
+        tilesmith_tests::baba::norm("R< R< R< . W>")
+    );
+}
+
+#[test]
+fn blocked_stop_you_objects_do_not_move() {
+    // Baba 1 waits for baba 2, which the wall stops; then baba 2 stops baba 1.
+    let mut g =
+        tilesmith_tests::baba::game(". B B W", &["baba is you", "baba is stop", "wall is stop"]);
+    tilesmith_tests::baba::play(&mut g, "R");
+    assert_eq!(
+        tilesmith_tests::baba::show(&g, false),
+        tilesmith_tests::baba::norm(". B B W")
+    );
+}
+
+#[test]
+fn a_line_of_stop_you_objects_moves_together() {
+    // Each baba waits for the one in front, which moves: the line moves as one.
+    let mut g = tilesmith_tests::baba::game(". B B B .", &["baba is you", "baba is stop"]);
+    tilesmith_tests::baba::play(&mut g, "R");
+    assert_eq!(
+        tilesmith_tests::baba::show(&g, false),
+        tilesmith_tests::baba::norm(". . B B B")
+    );
+}

@@ -59,6 +59,24 @@ pub const ENTRY_BYTES: usize = std::mem::size_of::<(ObjId, Option<Obj>)>();
 /// The undo history always keeps at least this many turns.
 pub const MIN_HISTORY_TURNS: usize = 64;
 
+/// The most elementary operations one turn may take by default (issue 15; reliability.md,
+/// "Step budgets"). Counted: each move check (one per object a move looks at, pushes
+/// included), each change to an object (move, turn, creation, removal), each object whose
+/// properties a refresh reads again, and each cell a falling object looks down. The most a
+/// turn of any Keke or shipped level takes is 437 (`tests/tests/baba_budget.rs`); a turn
+/// that would go over this budget is refused with [`Game::error`], the game left as before
+/// it (docs/baba-semantics.md, "Operation budget").
+pub const OPERATION_BUDGET: u64 = 100_000_000;
+
+/// Why a turn in progress is abandoned.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Halt {
+    /// Over the operation budget.
+    Budget,
+    /// The cancel flag was set.
+    Cancel,
+}
+
 /// One turn's backward diff: what undo restores, and (swapped) what redo restores.
 #[derive(Clone, Debug)]
 struct Patch {
@@ -212,6 +230,18 @@ pub struct BabaGame {
     history_budget: usize,
     /// Tier 2: the level was destroyed in this turn's step 13, so it cannot win in step 14.
     pub(super) level_destroyed: bool,
+    /// Operations counted in the turn in progress ([`OPERATION_BUDGET`]).
+    ops: std::cell::Cell<u64>,
+    /// The operations of the last turn computed (or abandoned).
+    last_ops: u64,
+    /// The most operations a turn may take.
+    op_budget: u64,
+    /// Set by another thread to abandon the turn in progress ([`Game::set_cancel_flag`]).
+    cancel: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
+    /// Why the turn in progress is being abandoned, once it is.
+    halt: std::cell::Cell<Option<Halt>>,
+    /// The error of a turn that went over the budget ([`Game::error`]).
+    error: Option<String>,
 }
 
 impl BabaGame {
@@ -267,6 +297,12 @@ impl BabaGame {
             start: None,
             history_budget: HISTORY_OBJECTS * ENTRY_BYTES,
             level_destroyed: false,
+            ops: std::cell::Cell::new(0),
+            last_ops: 0,
+            op_budget: OPERATION_BUDGET,
+            cancel: None,
+            halt: std::cell::Cell::new(None),
+            error: None,
         };
         let kinds: Vec<Kind> = g.st.objs.values().map(|o| o.kind).collect();
         for k in kinds {
@@ -317,6 +353,7 @@ impl BabaGame {
         if old == new {
             return old;
         }
+        self.charge(1);
         self.log.push((id, old));
         self.dirty.any = true;
         let (from, to) = (old.map(|o| o.pos()), new.map(|o| o.pos()));
@@ -596,14 +633,16 @@ impl BabaGame {
     /// or removed, or had an object enter or leave its cell) and no rule has a condition,
     /// since an object's properties then depend on its kind alone; everything otherwise.
     pub(super) fn refresh(&mut self) {
-        if !self.dirty.any {
+        if !self.dirty.any || self.halted() {
             return;
         }
         let dirty = std::mem::take(&mut self.dirty);
         if dirty.text || self.conditional {
+            self.charge(self.st.objs.len() as u64);
             self.full_refresh();
             return;
         }
+        self.charge((dirty.added.len() + dirty.removed.len()) as u64);
         if dirty.added.is_empty() && dirty.removed.is_empty() {
             return;
         }
@@ -726,16 +765,54 @@ impl BabaGame {
     }
 
     fn record_and_turn(&mut self, input: Option<Dir>) -> StepReport {
-        for p in self.history.drain(self.cursor..) {
-            self.history_cost -= p.cost();
-        }
         if self.dropped == 0 && self.cursor == 0 && self.start.is_none() {
             self.start = Some(Box::new(self.st.clone()));
         }
         let (next_id, turn, status) = (self.st.next_id, self.st.turn, self.st.status.clone());
         let seen = self.st.seen.clone();
         self.log.clear();
+        self.ops.set(0);
+        self.halt.set(None);
         let phases = self.run_turn(input);
+        self.last_ops = self.ops.get();
+        if let Some(halt) = self.halt.take() {
+            // Abandoned: every change of the turn is undone from the journal, newest first,
+            // and the rules are read again from the restored objects (what a full re-read
+            // gives is what the incremental refreshes kept), so the state, its hash and the
+            // history are those of before the turn.
+            let log = std::mem::take(&mut self.log);
+            for (id, before) in log.into_iter().rev() {
+                self.set_obj(id, before);
+            }
+            self.log.clear();
+            self.st.next_id = next_id;
+            self.st.turn = turn;
+            self.st.status = status;
+            self.st.seen = seen;
+            self.level_destroyed = false;
+            self.capped = false;
+            self.dirty.any = true;
+            self.dirty.text = true;
+            self.ops.set(0);
+            self.halt.set(None);
+            self.refresh();
+            self.halt.set(None);
+            if halt == Halt::Budget {
+                self.error = Some(format!(
+                    "turn {} went over the operation budget of {} operations (moves, object \
+                     changes, property re-reads); the game is left as it was before the turn",
+                    turn + 1,
+                    self.op_budget
+                ));
+            }
+            return StepReport {
+                step: self.st.turn,
+                ..StepReport::default()
+            };
+        }
+        for p in self.history.drain(self.cursor..) {
+            self.history_cost -= p.cost();
+        }
         let objs = self.changes_since(0);
         let mut changed = Vec::new();
         for (id, before) in &objs {
@@ -820,6 +897,45 @@ impl BabaGame {
         self.refresh();
     }
 
+    /// Counts `n` operations of the turn in progress against its budget, and checks the
+    /// cancel flag. Returns true when the turn is being abandoned (over the budget or
+    /// cancelled): the caller then stops what it does (a move check fails, a refresh is
+    /// skipped), and the turn is undone when it returns.
+    pub(super) fn charge(&self, n: u64) -> bool {
+        let ops = self.ops.get().saturating_add(n);
+        self.ops.set(ops);
+        if self.halt.get().is_none() {
+            if ops > self.op_budget {
+                self.halt.set(Some(Halt::Budget));
+            } else if self
+                .cancel
+                .as_ref()
+                .is_some_and(|f| f.load(std::sync::atomic::Ordering::Relaxed))
+            {
+                self.halt.set(Some(Halt::Cancel));
+            }
+        }
+        self.halt.get().is_some()
+    }
+
+    /// True while the turn in progress is being abandoned ([`BabaGame::charge`]).
+    pub(super) fn halted(&self) -> bool {
+        self.halt.get().is_some()
+    }
+
+    /// The elementary operations the last turn took (counted as [`OPERATION_BUDGET`]
+    /// says; for an abandoned turn, those counted until it stopped).
+    pub fn last_turn_operations(&self) -> u64 {
+        self.last_ops
+    }
+
+    /// Sets the most operations one turn may take ([`OPERATION_BUDGET`] by default). For
+    /// tests and tools.
+    #[doc(hidden)]
+    pub fn set_operation_budget(&mut self, ops: u64) {
+        self.op_budget = ops;
+    }
+
     /// Bytes the undo history holds now (its entries, [`ENTRY_BYTES`] each, and each turn's
     /// counters; allocator overhead not counted). The figure [`Game::history_bytes`] reports
     /// and [`Game::set_history_budget`] is compared with.
@@ -840,6 +956,7 @@ impl Game for BabaGame {
     fn step(&mut self, input: Input) -> StepReport {
         let dir = match input {
             Input::Undo => {
+                self.error = None;
                 self.undo();
                 return StepReport {
                     step: self.st.turn,
@@ -847,6 +964,7 @@ impl Game for BabaGame {
                 };
             }
             Input::Restart => {
+                self.error = None;
                 while self.undo() {}
                 if self.dropped > 0
                     && let Some(start) = self.start.clone()
@@ -867,7 +985,7 @@ impl Game for BabaGame {
             Input::Move(d) => Some(d),
             _ => None,
         };
-        if matches!(self.st.status, Status::Won { .. }) {
+        if matches!(self.st.status, Status::Won { .. }) || self.error.is_some() {
             return StepReport {
                 step: self.st.turn,
                 ..StepReport::default()
@@ -877,6 +995,7 @@ impl Game for BabaGame {
     }
 
     fn undo(&mut self) -> bool {
+        self.error = None;
         if self.cursor == 0 {
             return false;
         }
@@ -886,6 +1005,7 @@ impl Game for BabaGame {
     }
 
     fn redo(&mut self) -> bool {
+        self.error = None;
         if self.cursor >= self.history.len() {
             return false;
         }
@@ -895,9 +1015,24 @@ impl Game for BabaGame {
     }
 
     /// Lost is not final in baba (nothing is YOU, but MOVE and SHIFT objects still move and a
-    /// YOU rule may form again); only a win ends the game.
+    /// YOU rule may form again); only a win, or a turn refused for going over the operation
+    /// budget ([`Game::error`]), ends the game.
     fn takes_turns(&self) -> bool {
-        !matches!(self.st.status, Status::Won { .. })
+        !matches!(self.st.status, Status::Won { .. }) && self.error.is_none()
+    }
+
+    /// A turn whose computation went over the operation budget ([`OPERATION_BUDGET`]): it
+    /// was refused and the game left as before it; the game takes no more turns until an
+    /// undo, redo or restart (which clear the error).
+    fn error(&self) -> Option<String> {
+        self.error.clone()
+    }
+
+    /// Honoured by turns (checked wherever the operation budget is counted): a cancelled
+    /// turn leaves the game exactly as before it, with no error. Undo, redo and restart
+    /// only swap stored changes and are not cancelled.
+    fn set_cancel_flag(&mut self, flag: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>) {
+        self.cancel = flag;
     }
 
     fn steps(&self) -> u64 {

@@ -26,7 +26,7 @@ pub mod word;
 use serde_json::Value;
 
 pub use eval::ObjId;
-pub use game::{BabaGame, ObjectView};
+pub use game::{BabaGame, OPERATION_BUDGET, ObjectView};
 pub use level::{BabaLevel, Tile};
 pub use rules::{
     Arg, Condition, FormedRule, Rule, TextTile, parse_words, sentence_tiles, words_of,

@@ -152,6 +152,9 @@ impl BabaGame {
     /// An object restricted in `d` cannot move, so when pushed or pulled it stays and acts
     /// as STOP [L5372]; [`Self::try_move`] reports the mover's own restriction first.
     fn plan(&self, id: ObjId, d: Dir, cause: Cause, pending: &HashSet<ObjId>) -> Option<Plan> {
+        if self.charge(1) {
+            return None;
+        }
         let m = self.obj(id)?;
         if self.restricted(id, d) {
             return None;
@@ -413,6 +416,9 @@ impl BabaGame {
         out: &mut Vec<(Phase, Vec<Pos>)>,
         f: impl FnOnce(&mut Self),
     ) {
+        if self.halted() {
+            return;
+        }
         let mark = self.log.len();
         f(self);
         self.cap_stacks(mark);
@@ -443,7 +449,7 @@ impl BabaGame {
             self.phase("movement", &mut out, |g| {
                 let mut movers = g.with_prop(Prop::You);
                 movers.retain(|&id| !g.has(id, Prop::Sleep));
-                g.move_round(&movers, |_, _| Some(d), Cause::You);
+                g.move_round(&movers, |_, _| Some(d), Cause::You, None);
             });
         }
         // The whole movement block reads the rules of the start of the turn: as in the real
@@ -554,23 +560,83 @@ impl BabaGame {
         }
     }
 
-    /// Moves every mover once in the direction `dir_of` gives, in ascending ID, with the
-    /// movers still to come passable (§5.1 5a).
+    /// Moves every mover once in the direction `dir_of` gives (one sub-step of the movement
+    /// block, or one round of it), as the real game's movement loop does (§5.1 5a,
+    /// docs/baba-semantics.md): in ascending ID, a mover whose way is blocked only by movers
+    /// that have not moved yet waits, and the waiting movers are tried again after the others
+    /// moved or failed. When a pass settles nobody, the first waiting mover that may still
+    /// bounce (`reversed` given: MOVE, §5.10) turns around and is tried again; when none may,
+    /// the waiting movers fail. With `reversed`, a mover blocked by anything else turns around
+    /// at once, once per turn (§5.10).
     fn move_round(
         &mut self,
         movers: &[ObjId],
         dir_of: impl Fn(&Self, ObjId) -> Option<Dir>,
         cause: Cause,
+        mut reversed: Option<&mut HashSet<ObjId>>,
     ) {
-        let mut pending: HashSet<ObjId> = movers.iter().copied().collect();
-        for &m in movers {
-            pending.remove(&m);
-            if !self.st.objs.contains_key(&m) {
-                continue;
+        let mut waiting: Vec<ObjId> = movers.to_vec();
+        while !waiting.is_empty() && !self.halted() {
+            // Movers not settled yet: the PUSH ones are passable and not pushed (the spec's
+            // pending mover, which the peer engine's batch resolution agrees with); the
+            // others that block (STOP, PULL) make a mover wait.
+            let mut unsettled: HashSet<ObjId> = waiting.iter().copied().collect();
+            let mut passable: HashSet<ObjId> = waiting
+                .iter()
+                .copied()
+                .filter(|&o| self.has(o, Prop::Push))
+                .collect();
+            let mut still = Vec::new();
+            let mut progress = false;
+            for &m in &waiting {
+                unsettled.remove(&m);
+                passable.remove(&m);
+                let Some(mut d) = dir_of(self, m).filter(|_| self.st.objs.contains_key(&m)) else {
+                    progress = true;
+                    continue;
+                };
+                if let Some(rev) = reversed.as_deref_mut()
+                    && !rev.contains(&m)
+                    && !self.restricted(m, d)
+                    && self.plan(m, d, cause, &unsettled).is_none()
+                {
+                    d = d.reverse();
+                    rev.insert(m);
+                    self.set_dir(m, d);
+                }
+                if !self.restricted(m, d)
+                    && self.plan(m, d, cause, &passable).is_none()
+                    && self.plan(m, d, cause, &unsettled).is_some()
+                {
+                    unsettled.insert(m);
+                    if self.has(m, Prop::Push) {
+                        passable.insert(m);
+                    }
+                    still.push(m);
+                    continue;
+                }
+                self.try_move(m, d, cause, &passable);
+                progress = true;
             }
-            if let Some(d) = dir_of(self, m) {
-                self.try_move(m, d, cause, &pending);
+            if !progress {
+                let turn = reversed.as_deref_mut().and_then(|rev| {
+                    let m = still.iter().copied().find(|m| !rev.contains(m))?;
+                    rev.insert(m);
+                    Some(m)
+                });
+                match turn.and_then(|m| dir_of(self, m).map(|d| (m, d))) {
+                    Some((m, d)) => self.set_dir(m, d.reverse()),
+                    None => {
+                        for &m in &still {
+                            if let Some(d) = dir_of(self, m) {
+                                self.try_move(m, d, cause, &passable);
+                            }
+                        }
+                        return;
+                    }
+                }
             }
+            waiting = still;
         }
     }
 
@@ -591,22 +657,12 @@ impl BabaGame {
                 .filter(|c| c.1 >= round)
                 .map(|c| c.0)
                 .collect();
-            let mut pending: HashSet<ObjId> = movers.iter().copied().collect();
-            for &m in &movers {
-                pending.remove(&m);
-                let Some(mut d) = self.obj(m).map(|o| o.dir) else {
-                    continue;
-                };
-                if !reversed.contains(&m)
-                    && !self.restricted(m, d)
-                    && self.plan(m, d, Cause::Move, &pending).is_none()
-                {
-                    d = d.reverse();
-                    reversed.insert(m);
-                    self.set_dir(m, d);
-                }
-                self.try_move(m, d, Cause::Move, &pending);
-            }
+            self.move_round(
+                &movers,
+                |g, m| g.obj(m).map(|o| o.dir),
+                Cause::Move,
+                Some(&mut reversed),
+            );
         }
     }
 
@@ -728,6 +784,7 @@ impl BabaGame {
                 &ids,
                 |_, id| movers.iter().find(|m| m.0 == id).map(|m| m.1),
                 Cause::Shift,
+                None,
             );
         }
     }
@@ -1007,14 +1064,18 @@ impl BabaGame {
         }
     }
 
-    /// 11 (Tier 2): each FALL object in ascending ID falls cell by cell until blocked; PUSH
-    /// counts as solid and nothing is pushed; this repeats until no FALLer moves (§5.13
-    /// step 11, AABBCC), so a faller that landed on one that fell later falls again.
-    /// Refreshes after every step that can change what the rules say (conditions are
-    /// re-evaluated after every FALL step [L4952]): one that moved text, added or removed an
-    /// object, or any step while a rule has a condition (ON, NEAR, FACING, LONELY read
-    /// positions). A plain object falling under unconditional rules changes no property, so
-    /// its fall costs its height, not a re-read of the map per cell (reliability D5).
+    /// 11 (Tier 2): each FALL object in ascending ID falls until blocked; PUSH counts as
+    /// solid and nothing is pushed; this repeats until no FALLer moves (§5.13 step 11,
+    /// AABBCC), so a faller that landed on one that fell later falls again.
+    ///
+    /// While no rule has a condition (ON, NEAR, FACING, LONELY), falling changes no object's
+    /// properties, so an object drops in one move to the last cell of its fall that it
+    /// enters plainly (nothing there is opened, eaten or swapped), found by looking down the
+    /// column; a step with a reaction is then made on its own, as below. The rules are
+    /// re-read after a drop that moved text or added or removed an object (the real game's
+    /// `fallblock` re-reads no rule while a unit falls; docs/baba-semantics.md §5.13 FALL).
+    /// While a rule has a condition, the object falls cell by cell with a refresh after
+    /// every step (conditions are re-evaluated after every FALL step [L4952]).
     fn fall(&mut self) {
         let none = HashSet::default();
         // Every pass but the last moves something one cell down at least, and a column
@@ -1026,15 +1087,20 @@ impl BabaGame {
                 let mut guard = self.height + 1;
                 while guard > 0 && self.st.objs.contains_key(&id) && self.has(id, Prop::Fall) {
                     guard -= 1;
-                    if self.plan(id, Dir::Down, Cause::Fall, &none).is_none() {
-                        break;
-                    }
+                    let conditions = self.has_conditions();
                     let edits = self.edits;
-                    if self.try_move(id, Dir::Down, Cause::Fall, &none) != Moved::Yes {
-                        break;
+                    if !conditions && let Some(t) = self.plain_drop(id) {
+                        self.set_pos(id, t);
+                    } else {
+                        if self.plan(id, Dir::Down, Cause::Fall, &none).is_none() {
+                            break;
+                        }
+                        if self.try_move(id, Dir::Down, Cause::Fall, &none) != Moved::Yes {
+                            break;
+                        }
                     }
                     moved = true;
-                    if self.edits != edits || self.has_conditions() {
+                    if self.edits != edits || conditions {
                         self.refresh();
                     }
                 }
@@ -1043,6 +1109,39 @@ impl BabaGame {
                 return;
             }
         }
+    }
+
+    /// The lowest cell that FALL object `id` reaches by plain steps down from its cell (each
+    /// a move that [`Self::try_move`] would make with no reaction: nothing in the cell is
+    /// opened, eaten, swapped or blocking), with the properties of the last refresh; `None`
+    /// when not even the first step down is plain (blocked, restricted, PHANTOM, or a step
+    /// with a reaction, which the caller makes with `try_move`).
+    fn plain_drop(&self, id: ObjId) -> Option<Pos> {
+        let o = self.obj(id)?;
+        if self.restricted(id, Dir::Down) || self.has(id, Prop::Phantom) {
+            return None;
+        }
+        let swap = self.has(id, Prop::Swap);
+        let mut at = o.pos();
+        while let Some(t) = at.step(Dir::Down, self.width, self.height) {
+            if self.charge(1) {
+                return None;
+            }
+            let plain = self.ids_in(t).iter().all(|&x| {
+                if x == id {
+                    return true;
+                }
+                let same = self.same_float(id, x);
+                let reacts = (self.open_shut(id, x) || self.eats(id, x)) && same;
+                let solid = self.impassable(x) && !(self.has(x, Prop::Weak) && same);
+                !swap && !reacts && !solid
+            });
+            if !plain {
+                break;
+            }
+            at = t;
+        }
+        (at != o.pos()).then_some(at)
     }
 
     /// True when an active rule (formed or extra) has a condition, so that properties can
