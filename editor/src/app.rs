@@ -92,7 +92,7 @@ impl TilesmithApp {
         }
         match file.or_else(default_level_file) {
             Some(f) => st.apply(Action::OpenPath(f)),
-            None => st.apply(Action::New),
+            None => st.apply(Action::New), // the default kind's new level, no dialog
         }
         st.offer_untitled_autosave();
         let mut app = Self::new(st);

@@ -5,6 +5,7 @@
 //! [`BabaDoc`] is the document (built on the generic [`MapDoc`]); [`BabaUi`] draws its palette,
 //! pages and stacks. Actions only baba has are [`BabaAction`]s.
 
+mod new;
 pub mod figure;
 pub mod look;
 mod play;
@@ -36,6 +37,8 @@ pub const ENTRY: KindEntry = KindEntry {
     new_doc: || Box::new(BabaDoc::new(BabaDoc::new_level())),
     open: |v| BabaLevel::from_json(v).map(|l| Box::new(BabaDoc::new(l)) as Box<dyn KindDoc>),
     new_ui: || Box::new(BabaUi::default()),
+    new_options: new::options,
+    new_level: new::level,
     bench_doc: |side| Box::new(BabaDoc::new(bench_level(side, side))),
 };
 
@@ -462,6 +465,10 @@ impl KindDoc for BabaDoc {
     }
 
     crate::map_doc_basics!();
+
+    fn essential_cells(&self) -> Vec<(Pos, String)> {
+        new::essential(self)
+    }
 
     fn keep_tools_of(&mut self, old: &mut dyn KindDoc) {
         if let Some(old) = old.as_any_mut().downcast_mut::<BabaDoc>() {

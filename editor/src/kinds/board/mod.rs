@@ -14,6 +14,7 @@
 //! saves as `"rules": "PATH"` relative to the level, and saving writes the edited rules text
 //! back to that file (`docs/board-editor.md`).
 
+mod new;
 pub mod ai;
 pub mod debug;
 pub mod design;
@@ -49,6 +50,8 @@ pub const ENTRY: KindEntry = KindEntry {
     new_doc: || Box::new(BoardDoc::new(new_design())),
     open: |v| Design::from_json(v).map(|l| Box::new(BoardDoc::new(l)) as Box<dyn KindDoc>),
     new_ui: || Box::new(BoardUi::default()),
+    new_options: new::options,
+    new_level: new::level,
     bench_doc: |side| Box::new(BoardDoc::new(bench_design(side))),
 };
 

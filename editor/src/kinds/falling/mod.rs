@@ -9,6 +9,7 @@
 //! Every change to the rest of the level (blocks, tumos, kicks, rules, script) is one undoable
 //! [`RestEdit`] that swaps in a whole new rest; typing merges into one step.
 
+mod new;
 mod kicks_ui;
 pub mod look;
 pub mod play;
@@ -43,6 +44,8 @@ pub const ENTRY: KindEntry = KindEntry {
     new_doc: || Box::new(FallingDoc::new(Design::new_puyo())),
     open: |v| Design::from_json(v).map(|l| Box::new(FallingDoc::new(l)) as Box<dyn KindDoc>),
     new_ui: || Box::new(FallingUi::default()),
+    new_options: new::options,
+    new_level: new::level,
     bench_doc: |side| Box::new(FallingDoc::new(bench_design(side))),
 };
 
