@@ -41,7 +41,12 @@ impl EditorState {
     /// Resizes the design, unless the resize would remove cells the kind calls essential
     /// (`KindDoc::essential_cells`) and `confirmed` is false: then it asks first
     /// ([`Pending::ConfirmResize`]), naming them.
-    pub(super) fn resize(&mut self, (width, height): (usize, usize), anchor: (u8, u8), confirmed: bool) {
+    pub(super) fn resize(
+        &mut self,
+        (width, height): (usize, usize),
+        anchor: (u8, u8),
+        confirmed: bool,
+    ) {
         let map = self.doc.map();
         let max = map.limits().0;
         let (old, new) = (map.size(), (width.clamp(1, max), height.clamp(1, max)));

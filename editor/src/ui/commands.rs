@@ -309,11 +309,15 @@ impl Command {
             Command::ZoomOut => "zoom out around the centre",
             Command::Fit => "fit the map into the canvas",
             Command::Grid => "show or hide the grid",
-            Command::PalettePanel => "show or hide the left panel (the palette); its edge drags to resize it",
+            Command::PalettePanel => {
+                "show or hide the left panel (the palette); its edge drags to resize it"
+            }
             Command::SidePanel => {
                 "show or hide the right panel (cell & level, rules, play pane); its edge drags to resize it"
             }
-            Command::ProblemsPanel => "show or hide the problems list; its top edge drags to resize it",
+            Command::ProblemsPanel => {
+                "show or hide the problems list; its top edge drags to resize it"
+            }
             Command::PlayToggle => "play the design in a separate session, or stop",
             Command::Replace => "open the Replace dialog (replace one token by another everywhere)",
             Command::Shortcuts => "this sheet",

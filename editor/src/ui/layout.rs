@@ -92,7 +92,13 @@ pub fn panels_and_canvas(ui: &mut Ui, st: &EditorState, us: &mut UiState, out: &
 /// A small pill across the middle of a panel's resize edge, so the edge shows that it can be
 /// dragged (egui lights the edge only under the pointer).
 fn paint_grip(ui: &Ui, rect: Rect, edge: Edge) {
-    let color = ui.visuals().widgets.inactive.fg_stroke.color.gamma_multiply(0.8);
+    let color = ui
+        .visuals()
+        .widgets
+        .inactive
+        .fg_stroke
+        .color
+        .gamma_multiply(0.8);
     let (len, thick) = (36.0, 4.0);
     let c = rect.center();
     let pill = match edge {
@@ -100,8 +106,7 @@ fn paint_grip(ui: &Ui, rect: Rect, edge: Edge) {
         Edge::Left => Rect::from_center_size(pos2(rect.min.x + 1.0, c.y), vec2(thick, len)),
         Edge::Top => Rect::from_center_size(pos2(c.x, rect.min.y + 1.0), vec2(len, thick)),
     };
-    ui.painter()
-        .rect_filled(pill, CornerRadius::same(2), color);
+    ui.painter().rect_filled(pill, CornerRadius::same(2), color);
 }
 
 /// The label of the button that hides a panel (`«` on the left, `»` on the right).
@@ -207,7 +212,11 @@ fn side_panel(
 /// The tab row of the side panel, with the button that hides the panel at its right.
 fn side_tabs(ui: &mut Ui, st: &EditorState, us: &UiState, out: &mut Vec<Action>) {
     ui.horizontal(|ui| {
-        let main = if st.playing() { "Play pane" } else { "Cell & level" };
+        let main = if st.playing() {
+            "Play pane"
+        } else {
+            "Cell & level"
+        };
         for (tab, label, help) in [
             (
                 SideTab::Main,

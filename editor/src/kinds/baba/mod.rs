@@ -5,9 +5,9 @@
 //! [`BabaDoc`] is the document (built on the generic [`MapDoc`]); [`BabaUi`] draws its palette,
 //! pages and stacks. Actions only baba has are [`BabaAction`]s.
 
-mod new;
 pub mod figure;
 pub mod look;
+mod new;
 mod play;
 mod ui;
 

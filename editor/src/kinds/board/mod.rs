@@ -14,12 +14,12 @@
 //! saves as `"rules": "PATH"` relative to the level, and saving writes the edited rules text
 //! back to that file (`docs/board-editor.md`).
 
-mod new;
 pub mod ai;
 pub mod debug;
 pub mod design;
 pub mod layout;
 pub mod look;
+mod new;
 pub mod play;
 mod play_ui;
 mod rules_ui;

@@ -4,9 +4,9 @@
 //! [`BoulderDoc`] is the document (built on the generic [`MapDoc`]); [`BoulderUi`] draws its
 //! palette, pages and cells. Actions only boulder has are [`BoulderAction`]s.
 
-mod new;
 pub mod edit;
 pub mod look;
+mod new;
 pub mod play;
 mod play_ui;
 pub mod rules;

@@ -52,7 +52,10 @@ pub fn level(spec: &NewLevel) -> Result<Box<dyn KindDoc>, String> {
             }
         }
     }
-    for (p, t) in [(Pos::new(1, 1), Token::Me), (Pos::new(w - 2, h - 2), Token::Exit)] {
+    for (p, t) in [
+        (Pos::new(1, 1), Token::Me),
+        (Pos::new(w - 2, h - 2), Token::Exit),
+    ] {
         if let Some(c) = l.map.get_mut(p) {
             *c = Cell::new(t);
         }

@@ -9,9 +9,9 @@
 //! Every change to the rest of the level (blocks, tumos, kicks, rules, script) is one undoable
 //! [`RestEdit`] that swaps in a whole new rest; typing merges into one step.
 
-mod new;
 mod kicks_ui;
 pub mod look;
+mod new;
 pub mod play;
 mod rules_ui;
 mod tumo_ui;

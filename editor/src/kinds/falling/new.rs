@@ -47,12 +47,11 @@ fn block(d: &Design, name: &str) -> Result<BlockId, String> {
 pub fn level(spec: &NewLevel) -> Result<Box<dyn KindDoc>, String> {
     let mut d = Design::new_puyo();
     let fill = block(&d, &spec.fill)?;
-    let border = spec
-        .border
-        .as_deref()
-        .map(|b| block(&d, b))
-        .transpose()?;
-    let (w, h) = (spec.width.clamp(3, MAX_SIDE), spec.height.clamp(3, MAX_SIDE));
+    let border = spec.border.as_deref().map(|b| block(&d, b)).transpose()?;
+    let (w, h) = (
+        spec.width.clamp(3, MAX_SIDE),
+        spec.height.clamp(3, MAX_SIDE),
+    );
     let sized = NewLevel {
         width: w,
         height: h,
