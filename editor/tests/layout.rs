@@ -312,3 +312,22 @@ fn a_baba_shrink_asks_before_it_crops_text_but_not_objects() {
     s.apply(Action::Answer(tilesmith_editor::state::Answer::Cancel));
     assert_eq!(s.map_size(), (5, 3));
 }
+
+#[test]
+fn a_fitted_map_follows_a_window_resize_and_a_zoomed_one_stays() {
+    use eframe::egui::vec2;
+    let mut h = harness(level(40, 22));
+    let z0 = h.state().state.view.zoom;
+    h.set_size(vec2(1024.0, 640.0));
+    settle(&mut h);
+    let z1 = h.state().state.view.zoom;
+    assert!(z1 < z0, "the fitted view follows the smaller window: {z0} -> {z1}");
+    // Zoomed in by hand, the view stays as it is when the window changes.
+    h.key_press(Key::Plus);
+    settle(&mut h);
+    let (_, z2, pan2) = view(&h);
+    h.set_size(vec2(1280.0, 800.0));
+    settle(&mut h);
+    let (_, z3, pan3) = view(&h);
+    assert_eq!((z3, pan3), (z2, pan2));
+}
