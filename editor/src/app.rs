@@ -228,6 +228,8 @@ impl TilesmithApp {
             .any(|a| matches!(a, Action::CanvasSize(s) if *s != canvas));
         if first || (settling && canvas_changed) || (window_resized && was_fit) {
             out.push(Action::Fit);
+            // This frame was drawn before the fit: draw it again.
+            ctx.request_repaint();
         }
         if let Some(p) = self.state.doc.play() {
             let pressed = ctx.input(|i| {
