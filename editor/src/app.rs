@@ -212,9 +212,12 @@ impl TilesmithApp {
         // A key or a click ends the settling early: what the user does then (hiding a panel)
         // keeps the view.
         let acted = ctx.input(|i| {
-            i.events
-                .iter()
-                .any(|e| matches!(e, egui::Event::Key { .. } | egui::Event::PointerButton { .. }))
+            i.events.iter().any(|e| {
+                matches!(
+                    e,
+                    egui::Event::Key { .. } | egui::Event::PointerButton { .. }
+                )
+            })
         });
         let first = self.frames == 0;
         let settling = self.frames < SETTLE_FRAMES && !acted;

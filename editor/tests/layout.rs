@@ -321,7 +321,10 @@ fn a_fitted_map_follows_a_window_resize_and_a_zoomed_one_stays() {
     h.set_size(vec2(1024.0, 640.0));
     settle(&mut h);
     let z1 = h.state().state.view.zoom;
-    assert!(z1 < z0, "the fitted view follows the smaller window: {z0} -> {z1}");
+    assert!(
+        z1 < z0,
+        "the fitted view follows the smaller window: {z0} -> {z1}"
+    );
     // Zoomed in by hand, the view stays as it is when the window changes.
     h.key_press(Key::Plus);
     settle(&mut h);
