@@ -334,3 +334,46 @@ fn a_fitted_map_follows_a_window_resize_and_a_zoomed_one_stays() {
     let (_, z3, pan3) = view(&h);
     assert_eq!((z3, pan3), (z2, pan2));
 }
+
+#[test]
+fn the_history_list_follows_the_current_entry() {
+    let mut h = harness(level(30, 20));
+    // 30 one-cell strokes: far more entries than the list shows (about ten rows).
+    for i in 0..30 {
+        let st = &mut h.state_mut().state;
+        st.apply(MapAction::CellPress {
+            pos: Pos::new(2 + i % 20, 3 + i / 20),
+            button: tilesmith_editor::tools::Button::Secondary,
+            alt: false,
+        });
+        st.apply(MapAction::CellRelease);
+        settle(&mut h);
+    }
+    let names: Vec<String> = h
+        .state()
+        .state
+        .doc
+        .map()
+        .done_names()
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    assert_eq!(names.len(), 30);
+    h.run_steps(10); // the scroll animation
+    let top = h.get_by_label("History").rect().max.y;
+    // The current entry is the last of the entries with its name; it is in the list's
+    // visible part (at most 220 points under the heading), not 30 rows down.
+    let entries = h.get_all_by_label(&names[29]).collect::<Vec<_>>();
+    let current = entries.last().unwrap().rect();
+    assert!(
+        current.max.y <= top + 230.0,
+        "the current entry is at {current:?}, the list starts at {top}"
+    );
+    // Going back to the start (as Undo all the way would) scrolls up to the first entry.
+    h.state_mut().state.apply(MapAction::HistoryGoTo(0));
+    settle(&mut h);
+    h.run_steps(10);
+    let first = h.get_by_label("(opened)").rect();
+    assert!(first.min.y >= top - 1.0, "{first:?} vs {top}");
+    assert!(h.state().state.doc.map().done_names().is_empty());
+}
