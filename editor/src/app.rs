@@ -14,6 +14,10 @@ use crate::files::{Autosave, RfdDialogs, Settings, project_dirs};
 use crate::state::{Action, EditorState, Pending, PlayAction, default_level_file};
 use crate::ui::{self, UiState};
 
+/// The first frames, during which the map is fitted whenever the canvas changes size (the
+/// panels find their sizes); the first key or click ends them early.
+pub const SETTLE_FRAMES: u32 = 10;
+
 /// How long the file must stay quiet after a change event before it is read.
 pub const WATCH_DEBOUNCE: Duration = Duration::from_millis(250);
 
@@ -50,7 +54,11 @@ pub struct TilesmithApp {
     bench: Option<Bench>,
     latched: Option<Input>,
     pending_latch_clear: Option<u64>,
-    fitted: bool,
+    /// Frames drawn so far, up to [`SETTLE_FRAMES`]: while the first frames lay the panels
+    /// out, the map is fitted again whenever the canvas changes size.
+    frames: u32,
+    /// The window's content size at the last frame, in points.
+    last_screen: Option<egui::Vec2>,
 }
 
 impl std::fmt::Debug for TilesmithApp {
@@ -73,7 +81,8 @@ impl TilesmithApp {
             bench: None,
             latched: None,
             pending_latch_clear: None,
-            fitted: false,
+            frames: 0,
+            last_screen: None,
         }
     }
 
@@ -92,7 +101,7 @@ impl TilesmithApp {
         }
         match file.or_else(default_level_file) {
             Some(f) => st.apply(Action::OpenPath(f)),
-            None => st.apply(Action::New),
+            None => st.apply(Action::New), // the default kind's new level, no dialog
         }
         st.offer_untitled_autosave();
         let mut app = Self::new(st);
@@ -187,10 +196,43 @@ impl TilesmithApp {
             let size = self.state.map_size();
             bench_frame(b, &ctx, size, &mut out);
         }
+        // A view that shows the whole map follows a resize of the window (not of a panel:
+        // panels shown, hidden, resized or switched keep the zoom and the pan).
+        let screen = ctx.content_rect().size();
+        let window_resized = self.last_screen.is_some_and(|s| s != screen);
+        self.last_screen = Some(screen);
+        let was_fit = {
+            let (w, h) = self.state.map_size();
+            let mut fitted = self.state.view;
+            fitted.fit(w, h);
+            fitted == self.state.view
+        };
+        let canvas = self.state.view.canvas;
         ui::draw(ui, &self.state, &mut self.ui, &mut out);
-        if !self.fitted && self.state.view.canvas != [800.0, 600.0] {
-            self.fitted = true;
+        // A key or a click ends the settling early: what the user does then (hiding a panel)
+        // keeps the view.
+        let acted = ctx.input(|i| {
+            i.events.iter().any(|e| {
+                matches!(
+                    e,
+                    egui::Event::Key { .. } | egui::Event::PointerButton { .. }
+                )
+            })
+        });
+        let first = self.frames == 0;
+        let settling = self.frames < SETTLE_FRAMES && !acted;
+        self.frames = if acted {
+            SETTLE_FRAMES
+        } else {
+            (self.frames + 1).min(SETTLE_FRAMES)
+        };
+        let canvas_changed = out
+            .iter()
+            .any(|a| matches!(a, Action::CanvasSize(s) if *s != canvas));
+        if first || (settling && canvas_changed) || (window_resized && was_fit) {
             out.push(Action::Fit);
+            // This frame was drawn before the fit: draw it again.
+            ctx.request_repaint();
         }
         if let Some(p) = self.state.doc.play() {
             let pressed = ctx.input(|i| {

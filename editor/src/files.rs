@@ -357,6 +357,17 @@ pub struct Settings {
     /// Whether the grid is shown.
     #[serde(deserialize_with = "lenient_bool_true")]
     pub grid: bool,
+    /// Whether the left panel (the palette) is shown (View → Palette panel, Ctrl+B).
+    #[serde(deserialize_with = "lenient_bool_true")]
+    pub show_palette: bool,
+    /// Whether the right panel (inspector, properties, rules, play pane) is shown
+    /// (View → Side panel, Ctrl+Alt+B).
+    #[serde(deserialize_with = "lenient_bool_true")]
+    pub show_side: bool,
+    /// Whether the problems list above the status bar is shown (View → Problems list,
+    /// Ctrl+J).
+    #[serde(deserialize_with = "lenient_bool_true")]
+    pub show_problems: bool,
 }
 
 impl Default for Settings {
@@ -364,6 +375,9 @@ impl Default for Settings {
         Self {
             recent: Vec::new(),
             grid: true,
+            show_palette: true,
+            show_side: true,
+            show_problems: true,
         }
     }
 }

@@ -43,8 +43,13 @@ pub fn run(file: Option<PathBuf>, bench_frames: Option<u32>) -> ExitCode {
             .ok()
             .and_then(|s| s.parse::<u32>().ok())
     });
+    // The window's size and place and the egui memory (the panels' sizes, scroll positions)
+    // are kept between runs by eframe, in the config folder beside settings.json.
+    let persistence_path = files::project_dirs().map(|(config, _)| config.join("window.ron"));
     let options = eframe::NativeOptions {
         renderer: eframe::Renderer::Glow,
+        persist_window: true,
+        persistence_path,
         glow_options: eframe::egui_glow::GlowConfiguration {
             vsync: bench.is_none(),
             ..Default::default()
@@ -52,6 +57,7 @@ pub fn run(file: Option<PathBuf>, bench_frames: Option<u32>) -> ExitCode {
         viewport: eframe::egui::ViewportBuilder::default()
             .with_inner_size([1280.0, 800.0])
             .with_min_inner_size([640.0, 400.0])
+            .with_app_id("tilesmith")
             .with_title("Tilesmith"),
         ..Default::default()
     };

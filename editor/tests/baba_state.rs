@@ -894,12 +894,23 @@ fn resize_keeps_stacks_relative_to_the_anchor() {
     s.apply(Action::Map(MapAction::Undo));
 
     // Shrink to 2 × 2 keeping the bottom-right: columns 2..=3 and rows 1..=2 stay, so only
-    // the rock and flag from (3,2) remain, at (1,1).
+    // the rock and flag from (3,2) remain, at (1,1). That crops the IS text: asked first
+    // (docs/baba-editor.md), then resized anyway.
     s.apply(Action::Map(MapAction::Resize {
         width: 2,
         height: 2,
         anchor: (2, 2),
     }));
+    assert_eq!(s.map_size(), (4, 3), "not yet: the question is open");
+    assert!(
+        matches!(&s.pending, Some(tilesmith_editor::state::Pending::ConfirmResize { lost, .. })
+            if lost == &["text_is at x 1, y 1"]),
+        "{:?}",
+        s.pending
+    );
+    s.apply(Action::Answer(
+        tilesmith_editor::state::Answer::ResizeAnyway,
+    ));
     assert_eq!(s.map_size(), (2, 2));
     assert_eq!(toks(&s, 1, 1), ["rock", "flag"]);
     assert_eq!(occupied(&s), 1);

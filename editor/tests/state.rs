@@ -365,12 +365,19 @@ fn resize_around_the_centre_and_the_top_left() {
     s.apply(Action::Map(MapAction::Undo));
     assert_eq!((bd(&s).level().width(), bd(&s).level().height()), (10, 8));
     assert_eq!(tok(&s, 1, 1), Token::Me);
-    // Shrink keeping the bottom-right: the exit at (8,6) lands at (3,2).
+    // Shrink keeping the bottom-right: the exit at (8,6) lands at (3,2), `me` at (1,1) is
+    // cropped, so the editor asks first; resized anyway.
     s.apply(Action::Map(MapAction::Resize {
         width: 5,
         height: 4,
         anchor: (2, 2),
     }));
+    assert!(
+        matches!(&s.pending, Some(Pending::ConfirmResize { lost, .. }) if lost == &["me at x 1, y 1"]),
+        "{:?}",
+        s.pending
+    );
+    s.apply(Action::Answer(Answer::ResizeAnyway));
     assert_eq!((bd(&s).level().width(), bd(&s).level().height()), (5, 4));
     assert_eq!(tok(&s, 3, 2), Token::Exit);
     assert_eq!(count(&s, Token::Me), 0);

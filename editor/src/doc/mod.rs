@@ -162,6 +162,12 @@ pub trait KindDoc: Any {
     fn has_replace_all(&self) -> bool {
         false
     }
+    /// The design's cells that a resize must not remove without asking first, each with
+    /// what it holds in a word or two (boulder: every `me` and `exit`; baba: every text
+    /// tile). The kind decides; by default none.
+    fn essential_cells(&self) -> Vec<(Pos, String)> {
+        Vec::new()
+    }
     /// Recomputes derived data after an action (caches keyed by the history generation).
     fn refresh(&mut self) {}
     /// Forgets pointer-hover state (a tool or tab switch).

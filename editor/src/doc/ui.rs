@@ -60,10 +60,6 @@ pub trait KindUi {
     fn rules_ui(&mut self, ui: &mut Ui, st: &EditorState, out: &mut Vec<Action>);
     /// The tooltip of the Rules tab.
     fn rules_help(&self) -> &'static str;
-    /// The rules page wants a wider side panel (450 points instead of 300).
-    fn wide_rules(&self) -> bool {
-        true
-    }
     /// What the base-colour texture shows: which map (a kind's own numbering) and its
     /// version; the texture is rebuilt when this changes.
     fn content_key(&self, st: &EditorState) -> (u8, u64);

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use tilesmith_engine::{Input, Pos};
 
-use super::SideTab;
+use super::{Pane, SideTab};
 use crate::campaign::CampaignAction;
 use crate::doc::KindAction;
 use crate::files::Found;
@@ -29,6 +29,18 @@ pub enum Pending {
     RestoreAutosave(Found),
     /// A message to acknowledge (e.g. a file that could not be opened).
     Message(String),
+    /// A resize would remove cells the kind calls essential (boulder: `me`, `exit`; baba:
+    /// text): resize anyway?
+    ConfirmResize {
+        /// The new width asked for, in cells.
+        width: usize,
+        /// The new height asked for, in cells.
+        height: usize,
+        /// The anchor asked for (as in [`MapAction::Resize`]).
+        anchor: (u8, u8),
+        /// The essential cells that would be removed, in words (`me at x 1, y 1`).
+        lost: Vec<String>,
+    },
 }
 
 /// The answers to a [`Pending`] question.
@@ -50,6 +62,8 @@ pub enum Answer {
     DropAutosave,
     /// Close a message.
     Ok,
+    /// Resize even though essential cells are removed.
+    ResizeAnyway,
 }
 
 /// Actions on the design's map: the generic map document of any kind.
@@ -176,12 +190,20 @@ pub enum Action {
     Locate(Pos),
     /// Show or hide the grid.
     ToggleGrid,
+    /// Show (`Some(true)`), hide (`Some(false)`) or toggle (`None`) a panel round the map
+    /// (View menu, Ctrl+B, Ctrl+Alt+B, Ctrl+J, the panels' own collapse buttons).
+    ShowPane(Pane, Option<bool>),
     /// Replace every cell of the kind's chosen pair at once (kinds without it ignore it).
     ReplaceAll,
     /// Open (true) or close the Replace dialog (Edit → Replace…, Ctrl+H).
     ShowReplace(bool),
     /// Open (true) or close the keyboard shortcut sheet (Help → Keyboard shortcuts, F1).
     ShowShortcuts(bool),
+    /// Open (true) or close the New level dialog (File → New…, Ctrl+N).
+    ShowNewLevel(bool),
+    /// A new untitled level as the New level dialog asked for it (asks first when there are
+    /// unsaved changes); closes the dialog.
+    NewLevel(crate::kinds::NewLevel),
     /// Show a page of the side panel.
     SideTab(SideTab),
     /// A new untitled level of the current kind (asks first when there are unsaved changes).

@@ -376,6 +376,15 @@ impl EditorState {
             (Pending::RestoreAutosave(found), Answer::DropAutosave) => {
                 let _ = std::fs::remove_file(&found.copy);
             }
+            (
+                Pending::ConfirmResize {
+                    width,
+                    height,
+                    anchor,
+                    ..
+                },
+                Answer::ResizeAnyway,
+            ) => self.resize_anyway(width, height, anchor),
             (Pending::Message(_), _) | (_, Answer::Cancel) => {}
             (p, _) => self.pending = Some(p),
         }
@@ -412,7 +421,7 @@ impl EditorState {
         }
     }
 
-    fn offer_autosave(&mut self) {
+    pub(super) fn offer_autosave(&mut self) {
         let Some(a) = &self.autosave else { return };
         if let Some(found) = a.find(self.path.as_deref())
             && kinds::open_doc(&found.level).is_ok()

@@ -14,6 +14,7 @@ mod campaign_ops;
 mod chooser_ops;
 mod export_ops;
 mod files_ops;
+mod level_ops;
 pub mod view;
 
 use std::path::PathBuf;
@@ -41,6 +42,18 @@ pub enum SideTab {
     /// The rules page of the kind (boulder: the rule editor, whose selected rule's matches are
     /// outlined on the canvas; baba: the live rule list).
     Rules,
+}
+
+/// The panels round the map that can be hidden (View menu): their shown flags are
+/// [`Settings::show_palette`], [`Settings::show_side`] and [`Settings::show_problems`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Pane {
+    /// The left panel: the palette.
+    Palette,
+    /// The right panel: the Cell & level / Rules / Play pane pages.
+    Side,
+    /// The problems list above the status bar.
+    Problems,
 }
 
 /// Something that becomes an open document: a kind's level type (implemented in the kind's
@@ -104,6 +117,8 @@ pub struct EditorState {
     pub replace_open: bool,
     /// The keyboard shortcut sheet is open (F1).
     pub shortcuts_open: bool,
+    /// The New level dialog is open (File → New…, Ctrl+N).
+    pub new_dialog: bool,
     /// The built-in file chooser's request, while it is shown (no native dialog available).
     pub chooser: Option<crate::files::Chooser>,
     /// True once the editor may close (no unsaved changes, or the user agreed).
@@ -177,6 +192,7 @@ impl EditorState {
             dialogs: Box::new(ScriptedDialogs::default()),
             replace_open: false,
             shortcuts_open: false,
+            new_dialog: false,
             chooser: None,
             close_ok: false,
             problems: Vec::new(),
@@ -357,6 +373,8 @@ impl EditorState {
             }
             Action::ShowReplace(on) => self.replace_open = on && self.doc.has_replace_all(),
             Action::ShowShortcuts(on) => self.shortcuts_open = on,
+            Action::ShowNewLevel(on) => self.new_dialog = on,
+            Action::NewLevel(spec) => self.new_level(spec),
             Action::SelectTool(t) => {
                 self.tool = t;
                 self.doc.map_mut().stroke_cancel();
@@ -387,6 +405,19 @@ impl EditorState {
             Action::ToggleGrid => {
                 self.settings.grid = !self.settings.grid;
                 self.save_settings();
+            }
+            Action::ShowPane(pane, on) => {
+                let s = &mut self.settings;
+                let flag = match pane {
+                    Pane::Palette => &mut s.show_palette,
+                    Pane::Side => &mut s.show_side,
+                    Pane::Problems => &mut s.show_problems,
+                };
+                let on = on.unwrap_or(!*flag);
+                if *flag != on {
+                    *flag = on;
+                    self.save_settings();
+                }
             }
             a @ (Action::ZoomAt { .. }
             | Action::ZoomIn
@@ -431,16 +462,11 @@ impl EditorState {
                 self.view.pan[1] += dy;
             }
             Action::CanvasSize(s) => {
-                // A view that shows the whole map stays so when the canvas changes size
-                // (window resized, side panel page switched).
-                let (w, h) = self.map_size();
-                let mut fitted = self.view;
-                fitted.fit(w, h);
-                let was_fit = fitted.zoom == self.view.zoom && fitted.pan == self.view.pan;
+                // The zoom and the pan (the map's offset from the canvas's top-left corner)
+                // stay as they are: a panel shown, hidden or resized, a page of the side
+                // panel switched or the window resized moves no cell on screen (issue 14).
+                // Fit (0) fits the map to the new canvas.
                 self.view.canvas = s;
-                if was_fit {
-                    self.view.fit(w, h);
-                }
             }
             Action::Locate(p) => {
                 self.view.center_on(p);
@@ -523,11 +549,7 @@ impl EditorState {
                 width,
                 height,
                 anchor,
-            } => {
-                if let Err(m) = map.resize(width, height, anchor) {
-                    self.status = m;
-                }
-            }
+            } => self.resize((width, height), anchor, false),
         }
         self.clip_selection();
     }

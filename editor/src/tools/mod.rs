@@ -459,14 +459,20 @@ pub fn rect_of<C>(cells: &[(Pos, C)]) -> Option<CellRect> {
     )
 }
 
+/// How far (columns, rows) a cell moves when a map of `old` (width, height) cells is resized
+/// to `new` with `anchor` (0–2, 0–2): by the size change times 0, ½ or 1 (rounded toward
+/// zero), so (0, 0) keeps the top-left in place, (1, 1) the centre, (2, 2) the bottom-right.
+pub fn resize_offset(old: (usize, usize), new: (usize, usize), anchor: (u8, u8)) -> (i64, i64) {
+    let off = |new: usize, old: usize, a: u8| (new as i64 - old as i64) * a.min(2) as i64 / 2;
+    (off(new.0, old.0, anchor.0), off(new.1, old.1, anchor.1))
+}
+
 /// `map` resized to `w` × `h` (each at least 1): `anchor` (0–2, 0–2) says which part stays in
 /// place ((0, 0) the top-left, (1, 1) the centre, (2, 2) the bottom-right); new cells are
 /// empty.
 pub fn resized<C: MapCell>(map: &Grid<C>, w: usize, h: usize, anchor: (u8, u8)) -> Grid<C> {
     let (w, h) = (w.max(1), h.max(1));
-    let (ow, oh) = (map.width(), map.height());
-    let off = |new: usize, old: usize, a: u8| (new as i64 - old as i64) * a.min(2) as i64 / 2;
-    let (dx, dy) = (off(w, ow, anchor.0), off(h, oh, anchor.1));
+    let (dx, dy) = resize_offset((map.width(), map.height()), (w, h), anchor);
     let mut out = Grid::new(w, h, C::empty());
     for (p, c) in map.iter() {
         let (x, y) = (p.x as i64 + dx, p.y as i64 + dy);

@@ -2,7 +2,7 @@
 
 use eframe::egui::{Key, KeyboardShortcut, Modifiers};
 
-use crate::state::{Action, EditorState, MapAction, PlayAction};
+use crate::state::{Action, EditorState, MapAction, Pane, PlayAction};
 use crate::tools::Tool;
 
 /// A command without parameters: its label, its shortcut and the action it pushes.
@@ -48,6 +48,12 @@ pub enum Command {
     Fit,
     /// Grid on/off.
     Grid,
+    /// Show or hide the left panel (the palette).
+    PalettePanel,
+    /// Show or hide the right panel (inspector, properties, rules, play pane).
+    SidePanel,
+    /// Show or hide the problems list.
+    ProblemsPanel,
     /// Start or stop playing.
     PlayToggle,
     /// Open the Replace dialog (the kind's pair of replace-all).
@@ -67,13 +73,18 @@ const CTRL_SHIFT: Modifiers = Modifiers {
     shift: true,
     ..Modifiers::COMMAND
 };
+const CTRL_ALT: Modifiers = Modifiers {
+    alt: true,
+    ..Modifiers::COMMAND
+};
 const NONE: Modifiers = Modifiers::NONE;
 
 impl Command {
     /// Every command, in the order shortcuts are tested (longer modifier sets first).
-    pub const ALL: [Command; 29] = [
+    pub const ALL: [Command; 32] = [
         Command::SaveAs,
         Command::Redo,
+        Command::SidePanel,
         Command::New,
         Command::Open,
         Command::Save,
@@ -92,6 +103,8 @@ impl Command {
         Command::ZoomOut,
         Command::Fit,
         Command::Grid,
+        Command::PalettePanel,
+        Command::ProblemsPanel,
         Command::PlayToggle,
         Command::Replace,
         Command::Shortcuts,
@@ -105,7 +118,7 @@ impl Command {
 
     /// Every command in menu order (File, Edit, View, Play, Help, then the tools): the
     /// shortcut sheet's order.
-    pub const SHEET: [Command; 29] = [
+    pub const SHEET: [Command; 32] = [
         Command::New,
         Command::Open,
         Command::Save,
@@ -127,6 +140,9 @@ impl Command {
         Command::ZoomOut,
         Command::Fit,
         Command::Grid,
+        Command::PalettePanel,
+        Command::SidePanel,
+        Command::ProblemsPanel,
         Command::PlayToggle,
         Command::Shortcuts,
         Command::Tool(Tool::Pencil),
@@ -140,7 +156,7 @@ impl Command {
     /// The label in menus.
     pub fn label(self) -> &'static str {
         match self {
-            Command::New => "New",
+            Command::New => "New…",
             Command::Open => "Open…",
             Command::Save => "Save",
             Command::SaveAs => "Save As…",
@@ -158,6 +174,9 @@ impl Command {
             Command::ZoomOut => "Zoom out",
             Command::Fit => "Fit",
             Command::Grid => "Grid",
+            Command::PalettePanel => "Palette panel",
+            Command::SidePanel => "Side panel",
+            Command::ProblemsPanel => "Problems list",
             Command::PlayToggle => "Play / stop",
             Command::Replace => "Replace…",
             Command::Shortcuts => "Keyboard shortcuts",
@@ -188,6 +207,9 @@ impl Command {
             Command::ZoomOut => sc(NONE, Key::Minus),
             Command::Fit => sc(NONE, Key::Num0),
             Command::Grid => sc(NONE, Key::G),
+            Command::PalettePanel => sc(CTRL, Key::B),
+            Command::SidePanel => sc(CTRL_ALT, Key::B),
+            Command::ProblemsPanel => sc(CTRL, Key::J),
             Command::PlayToggle => sc(NONE, Key::F5),
             Command::Replace => sc(CTRL, Key::H),
             Command::Shortcuts => sc(NONE, Key::F1),
@@ -213,6 +235,9 @@ impl Command {
                 if s.modifiers.command || s.modifiers.ctrl {
                     t.push_str("Ctrl+");
                 }
+                if s.modifiers.alt {
+                    t.push_str("Alt+");
+                }
                 if s.modifiers.shift {
                     t.push_str("Shift+");
                 }
@@ -227,7 +252,7 @@ impl Command {
     pub fn action(self, st: &EditorState) -> Action {
         let playing = st.playing();
         match self {
-            Command::New => Action::New,
+            Command::New => Action::ShowNewLevel(true),
             Command::Open => Action::Open,
             Command::Save => Action::Save,
             Command::SaveAs => Action::SaveAs,
@@ -245,6 +270,9 @@ impl Command {
             Command::ZoomOut => Action::ZoomOut,
             Command::Fit => Action::Fit,
             Command::Grid => Action::ToggleGrid,
+            Command::PalettePanel => Action::ShowPane(Pane::Palette, None),
+            Command::SidePanel => Action::ShowPane(Pane::Side, None),
+            Command::ProblemsPanel => Action::ShowPane(Pane::Problems, None),
             Command::PlayToggle => {
                 if playing {
                     Action::Play(PlayAction::Stop)
@@ -261,7 +289,7 @@ impl Command {
     /// What the command does, in a sentence (the shortcut sheet's third column).
     pub fn about(self) -> &'static str {
         match self {
-            Command::New => "a new level of the open kind",
+            Command::New => "a new level: choose its kind, size, border and fill",
             Command::Open => "open a level or campaign file",
             Command::Save => "save the level (errors allowed, and said)",
             Command::SaveAs => "save under a new name",
@@ -281,6 +309,15 @@ impl Command {
             Command::ZoomOut => "zoom out around the centre",
             Command::Fit => "fit the map into the canvas",
             Command::Grid => "show or hide the grid",
+            Command::PalettePanel => {
+                "show or hide the left panel (the palette); its edge drags to resize it"
+            }
+            Command::SidePanel => {
+                "show or hide the right panel (cell & level, rules, play pane); its edge drags to resize it"
+            }
+            Command::ProblemsPanel => {
+                "show or hide the problems list; its top edge drags to resize it"
+            }
             Command::PlayToggle => "play the design in a separate session, or stop",
             Command::Replace => "open the Replace dialog (replace one token by another everywhere)",
             Command::Shortcuts => "this sheet",

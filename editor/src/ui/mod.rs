@@ -7,14 +7,16 @@ pub mod chooser;
 pub mod commands;
 pub mod export_ui;
 pub mod help;
+pub mod layout;
 pub mod mesh;
+pub mod new_level;
 pub mod panels;
 
 use eframe::egui::{self, Event, Key, Modifiers, RichText, Ui};
 use tilesmith_engine::{Input, InputSpec};
 
 use crate::doc::ui::KindUi;
-use crate::state::{Action, Answer, EditorState, MapAction, Pending, PlayAction, SideTab};
+use crate::state::{Action, Answer, EditorState, MapAction, Pane, Pending, PlayAction};
 use commands::Command;
 
 /// UI-side state that is not part of the document: widget buffers and caches.
@@ -31,6 +33,8 @@ pub struct UiState {
     pub export: Option<crate::export::job::ExportJob>,
     /// The built-in file chooser, while it is open.
     pub chooser: chooser::ChooserSlot,
+    /// What the New level dialog has chosen so far, while it is open.
+    pub new_form: Option<crate::kinds::NewLevel>,
 }
 
 impl Default for UiState {
@@ -42,6 +46,7 @@ impl Default for UiState {
             overview: crate::campaign::ui::OverviewUi::default(),
             export: None,
             chooser: None,
+            new_form: None,
         }
     }
 }
@@ -93,30 +98,29 @@ pub fn draw(ui: &mut Ui, st: &EditorState, us: &mut UiState, out: &mut Vec<Actio
         panels::toolbar_ui(ui, st, out);
     });
     egui::Panel::bottom("status").show(ui, |ui| {
-        panels::status_ui(ui, st, us.kind.as_ref());
+        ui.horizontal(|ui| {
+            if !st.settings.show_problems {
+                let text = RichText::new(format!("Problems ({})", st.problems.len()));
+                let text = match layout::problems_color(st) {
+                    Some(c) => text.color(c),
+                    None => text,
+                };
+                let c = Command::ProblemsPanel;
+                if ui
+                    .small_button(text)
+                    .on_hover_text(format!("Show the problems list ({})", c.shortcut_text()))
+                    .clicked()
+                {
+                    out.push(Action::ShowPane(Pane::Problems, Some(true)));
+                }
+            }
+            panels::status_ui(ui, st, us.kind.as_ref());
+        });
     });
-    egui::Panel::bottom("problems")
-        .resizable(true)
-        .default_size(90.0)
-        .show(ui, |ui| {
-            panels::problems_ui(ui, st, out);
-        });
-    egui::Panel::left("palette")
-        .resizable(true)
-        .default_size(210.0)
-        .show(ui, |ui| {
-            egui::ScrollArea::vertical()
-                .id_salt("palette-scroll")
-                .show(ui, |ui| us.kind.palette_ui(ui, st, out));
-        });
-    side_panel(ui, st, us, out);
-    egui::CentralPanel::default()
-        .frame(egui::Frame::NONE)
-        .show(ui, |ui| {
-            canvas::canvas_ui(ui, st, &mut us.canvas, us.kind.as_mut(), out);
-        });
+    layout::panels_and_canvas(ui, st, us, out);
     help::replace_dialog(ui.ctx(), st, us.kind.as_mut(), out);
     help::shortcut_sheet(ui.ctx(), st, out);
+    new_level::new_level_dialog(ui.ctx(), st, &mut us.new_form, out);
     chooser::chooser_ui(ui.ctx(), st, &mut us.chooser, out);
     pending_ui(ui.ctx(), st, out);
     shortcuts(ui.ctx(), st, out);
@@ -134,65 +138,6 @@ fn autosave_warning(ui: &mut Ui, st: &EditorState) {
             .strong(),
         );
     }
-}
-
-/// The right-hand side panel: the Main page (inspector, properties, resize, history; while
-/// playing the play pane) or the Rules page, both drawn by the kind.
-fn side_panel(ui: &mut Ui, st: &EditorState, us: &mut UiState, out: &mut Vec<Action>) {
-    let rules_tab = st.side_tab == SideTab::Rules;
-    let wide = rules_tab && us.kind.wide_rules();
-    // Each page has its own panel (and width): the rule editor wants more room.
-    egui::Panel::right(if wide { "side-rules" } else { "side" })
-        .resizable(true)
-        .default_size(if wide { 450.0 } else { 300.0 })
-        .show(ui, |ui| {
-            ui.horizontal(|ui| {
-                let main = if st.playing() { "Play pane" } else { "Cell & level" };
-                for (tab, label, help) in [
-                    (SideTab::Main, main, "The cell inspector, level properties and history (while playing: the play pane)"),
-                    (SideTab::Rules, "Rules", us.kind.rules_help()),
-                ] {
-                    if ui
-                        .selectable_label(st.side_tab == tab, RichText::new(label).heading())
-                        .on_hover_text(help)
-                        .clicked()
-                        && st.side_tab != tab
-                    {
-                        out.push(Action::SideTab(tab));
-                    }
-                }
-            });
-            ui.separator();
-            egui::ScrollArea::vertical()
-                .id_salt(if rules_tab { "rules-scroll" } else { "side-scroll" })
-                .show(ui, |ui| {
-                    if rules_tab {
-                        us.kind.rules_ui(ui, st, out);
-                    } else if st.playing() {
-                        if let Some(note) = st.doc.play().and_then(|p| p.trimmed_note()) {
-                            ui.label(RichText::new(note).color(ui.visuals().warn_fg_color))
-                                .on_hover_text("The undo history of a game is kept within a memory budget (docs/reliability.md); Restart still returns to the start");
-                        }
-                        us.kind.play_ui(ui, st, out);
-                    } else {
-                        us.kind.design_ui(ui, st, out);
-                        let map = st.doc.map();
-                        match map.fixed_size() {
-                            Some(why) => {
-                                ui.label(RichText::new(why).weak());
-                            }
-                            None => {
-                                let size = (map.size(), map.limits().0);
-                                panels::resize_ui(ui, size, &mut us.panels, out);
-                            }
-                        }
-                        ui.separator();
-                        let map = st.doc.map();
-                        let (done, undone) = (map.done_names(), map.undone_names());
-                        panels::history_ui(ui, (&done, &undone, map.history_trimmed()), out);
-                    }
-                });
-        });
 }
 
 /// The modal dialog of a pending question, if any.
@@ -235,6 +180,23 @@ pub fn pending_ui(ctx: &egui::Context, st: &EditorState, out: &mut Vec<Action>) 
                     ("Restore", Answer::Restore),
                     ("Delete copy", Answer::DropAutosave),
                     ("Later", Answer::Cancel),
+                ]
+            }
+            Pending::ConfirmResize {
+                width,
+                height,
+                lost,
+                ..
+            } => {
+                ui.heading("Resize removes essential cells");
+                ui.label(format!(
+                    "Resizing to {width} × {height} with this anchor would remove: {}. \
+                     Resize anyway (Undo brings them back), or Cancel and choose another anchor?",
+                    lost.join("; ")
+                ));
+                &[
+                    ("Resize anyway", Answer::ResizeAnyway),
+                    ("Cancel", Answer::Cancel),
                 ]
             }
             Pending::Message(m) => {
@@ -312,6 +274,8 @@ pub fn shortcuts(ctx: &egui::Context, st: &EditorState, out: &mut Vec<Action>) {
         if !typing {
             let esc = if st.doc.map().stroke_last().is_some() {
                 Some(MapAction::CancelStroke.into())
+            } else if st.new_dialog {
+                Some(Action::ShowNewLevel(false))
             } else if st.shortcuts_open {
                 Some(Action::ShowShortcuts(false))
             } else if st.replace_open {

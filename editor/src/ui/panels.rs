@@ -8,7 +8,7 @@ use tilesmith_engine::Severity;
 use super::commands::Command;
 use crate::doc::ui::KindUi;
 use crate::kinds;
-use crate::state::{Action, EditorState, MapAction, PlayAction, problem_cell};
+use crate::state::{Action, EditorState, MapAction, Pane, PlayAction, problem_cell};
 use crate::tools::Tool;
 
 /// Widget buffers of the panels that are not part of the document (what is typed before
@@ -23,6 +23,9 @@ pub struct PanelState {
     pub anchor: (u8, u8),
     /// The level size the resize fields were last synced to.
     synced: (usize, usize),
+    /// The history entry marked current when the history list was last drawn (it is
+    /// scrolled into view when this changes).
+    history_current: Option<usize>,
 }
 
 impl Default for PanelState {
@@ -32,6 +35,7 @@ impl Default for PanelState {
             resize_h: 0,
             anchor: (1, 1),
             synced: (0, 0),
+            history_current: None,
         }
     }
 }
@@ -116,6 +120,21 @@ pub fn menu_ui(ui: &mut Ui, st: &EditorState, out: &mut Vec<Action>) {
                 Command::Grid,
             ] {
                 command_button(ui, c, st, out);
+            }
+            ui.separator();
+            let s = &st.settings;
+            for (c, on) in [
+                (Command::PalettePanel, s.show_palette),
+                (Command::SidePanel, s.show_side),
+                (Command::ProblemsPanel, s.show_problems),
+            ] {
+                let b = egui::Button::new(c.label())
+                    .selected(on)
+                    .shortcut_text(c.shortcut_text());
+                if ui.add(b).on_hover_text(c.about()).clicked() {
+                    out.push(c.action(st));
+                    ui.close();
+                }
             }
         });
         ui.menu_button("Play", |ui| {
@@ -289,16 +308,25 @@ pub fn resize_ui(
 }
 
 /// The history list (`done`: the applied edits, oldest first; `undone`: the next to redo
-/// first): click an entry to undo or redo up to it.
+/// first): click an entry to undo or redo up to it. When the current entry (the last edit
+/// applied) changes, the list scrolls so it is in view.
 pub fn history_ui(
     ui: &mut Ui,
     (done, undone, trimmed): (&[&str], &[&str], usize),
+    ps: &mut PanelState,
     out: &mut Vec<Action>,
 ) {
     ui.heading("History");
+    let follow = ps.history_current != Some(done.len());
+    ps.history_current = Some(done.len());
+    let follow_me = |r: &egui::Response| {
+        if follow {
+            r.scroll_to_me(None);
+        }
+    };
     egui::ScrollArea::vertical()
         .id_salt("history")
-        .max_height(160.0)
+        .max_height(220.0)
         .show(ui, |ui| {
             // Edits dropped to keep the history within its memory budget cannot be undone:
             // the first entry is then the oldest state still reachable.
@@ -307,11 +335,19 @@ pub fn history_ui(
             } else {
                 format!("({trimmed} older edit(s) dropped to save memory)")
             };
-            if ui.selectable_label(done.is_empty(), first).clicked() {
+            let r = ui.selectable_label(done.is_empty(), first);
+            if done.is_empty() {
+                follow_me(&r);
+            }
+            if r.clicked() {
                 out.push(Action::Map(MapAction::HistoryGoTo(0)));
             }
             for (i, n) in done.iter().enumerate() {
-                if ui.selectable_label(i + 1 == done.len(), *n).clicked() {
+                let r = ui.selectable_label(i + 1 == done.len(), *n);
+                if i + 1 == done.len() {
+                    follow_me(&r);
+                }
+                if r.clicked() {
                     out.push(Action::Map(MapAction::HistoryGoTo(i + 1)));
                 }
             }
@@ -327,14 +363,20 @@ pub fn history_ui(
 }
 
 /// The problems list with click-to-locate.
+///
+/// The list fills the panel whatever the number of problems (it scrolls when they do not
+/// fit), so a change of the list never changes the panel's height or moves the map.
 pub fn problems_ui(ui: &mut Ui, st: &EditorState, out: &mut Vec<Action>) {
     ui.horizontal(|ui| {
         ui.strong(format!("Problems ({})", st.problems.len()));
         ui.label(RichText::new("saving work in progress is always allowed").weak());
+        ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+            super::layout::hide_button(ui, Pane::Problems, Command::ProblemsPanel, out);
+        });
     });
-    egui::ScrollArea::vertical()
+    egui::ScrollArea::both()
         .id_salt("problems")
-        .max_height(80.0)
+        .auto_shrink([false, false])
         .show(ui, |ui| {
             if st.problems.is_empty() {
                 ui.label("No problems.");

@@ -7,6 +7,7 @@
 
 pub mod figure;
 pub mod look;
+mod new;
 mod play;
 mod repair;
 mod ui;
@@ -39,6 +40,8 @@ pub const ENTRY: KindEntry = KindEntry {
         BabaLevel::from_json_editable(v).map(|l| Box::new(BabaDoc::new(l)) as Box<dyn KindDoc>)
     },
     new_ui: || Box::new(BabaUi::default()),
+    new_options: new::options,
+    new_level: new::level,
     bench_doc: |side| Box::new(BabaDoc::new(bench_level(side, side))),
 };
 
@@ -526,6 +529,10 @@ impl KindDoc for BabaDoc {
     }
 
     crate::map_doc_basics!();
+
+    fn essential_cells(&self) -> Vec<(Pos, String)> {
+        new::essential(self)
+    }
 
     fn keep_tools_of(&mut self, old: &mut dyn KindDoc) {
         if let Some(old) = old.as_any_mut().downcast_mut::<BabaDoc>() {

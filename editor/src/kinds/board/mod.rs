@@ -19,6 +19,7 @@ pub mod debug;
 pub mod design;
 pub mod layout;
 pub mod look;
+mod new;
 pub mod play;
 mod play_ui;
 mod rules_ui;
@@ -49,6 +50,8 @@ pub const ENTRY: KindEntry = KindEntry {
     new_doc: || Box::new(BoardDoc::new(new_design())),
     open: |v| Design::from_json(v).map(|l| Box::new(BoardDoc::new(l)) as Box<dyn KindDoc>),
     new_ui: || Box::new(BoardUi::default()),
+    new_options: new::options,
+    new_level: new::level,
     bench_doc: |side| Box::new(BoardDoc::new(bench_design(side))),
 };
 

@@ -6,6 +6,7 @@
 
 pub mod edit;
 pub mod look;
+mod new;
 pub mod play;
 mod play_ui;
 pub mod rules;
@@ -39,6 +40,8 @@ pub const ENTRY: KindEntry = KindEntry {
             .map(|l| Box::new(BoulderDoc::new(l)) as Box<dyn KindDoc>)
     },
     new_ui: || Box::new(BoulderUi),
+    new_options: new::options,
+    new_level: new::level,
     bench_doc: |side| Box::new(BoulderDoc::new(bench_level(side, side))),
 };
 
@@ -316,6 +319,10 @@ impl KindDoc for BoulderDoc {
     }
 
     crate::map_doc_basics!();
+
+    fn essential_cells(&self) -> Vec<(Pos, String)> {
+        new::essential(self)
+    }
 
     fn keep_tools_of(&mut self, old: &mut dyn KindDoc) {
         if let Some(old) = old.as_any_mut().downcast_mut::<BoulderDoc>() {

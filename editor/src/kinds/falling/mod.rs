@@ -11,6 +11,7 @@
 
 mod kicks_ui;
 pub mod look;
+mod new;
 pub mod play;
 mod rules_ui;
 mod tumo_ui;
@@ -43,6 +44,8 @@ pub const ENTRY: KindEntry = KindEntry {
     new_doc: || Box::new(FallingDoc::new(Design::new_puyo())),
     open: |v| Design::from_json(v).map(|l| Box::new(FallingDoc::new(l)) as Box<dyn KindDoc>),
     new_ui: || Box::new(FallingUi::default()),
+    new_options: new::options,
+    new_level: new::level,
     bench_doc: |side| Box::new(FallingDoc::new(bench_design(side))),
 };
 
