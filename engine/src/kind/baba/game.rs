@@ -16,7 +16,7 @@ use serde_json::{Value, json};
 
 use super::eval::{Derived, Obj, ObjId, Refresh, World, active_rules, derive, implicit_rules};
 use super::level::{BabaLevel, Tile};
-use super::rules::{FormedRule, Rule, TextTile, unused_text};
+use super::rules::{FormedRule, Rule, RuleCache, TextTile, unused_text};
 use super::word::{Kind, Noun, Prop, Verb, Word};
 use crate::grid::{Dir, Grid, Pos};
 use crate::kind::{Game, Input, Layer, Status, StepReport};
@@ -188,6 +188,9 @@ pub struct BabaGame {
     conditional: bool,
     /// What the rules give each kind (valid while no rule has a condition), filled on demand.
     by_kind: FxHashMap<Kind, Derived>,
+    /// The rules each row and column of text formed at the last refresh (only the lines whose
+    /// text changed are read again).
+    rule_cache: RuleCache,
     /// True when no cell holds more than [`super::turn::STACK_CAP`] objects of one kind, so
     /// the cap need only look at the cells objects entered.
     pub(super) capped: bool,
@@ -254,6 +257,7 @@ impl BabaGame {
             holders: Holders::new(),
             conditional: false,
             by_kind: FxHashMap::default(),
+            rule_cache: RuleCache::default(),
             capped: false,
             log: Vec::new(),
             edits: 0,
@@ -639,7 +643,8 @@ impl BabaGame {
             width: self.width,
             height: self.height,
         };
-        self.cur = super::eval::refresh_indexed(&world, &self.index, &self.extra);
+        self.cur =
+            super::eval::refresh_indexed(&world, &self.index, &self.extra, &mut self.rule_cache);
         if self.cur.infinite {
             // §3.7 infinite-loop guard (Tier 2 WORD): every object vanishes, and the rules
             // are read again from what is left.
