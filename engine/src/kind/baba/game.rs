@@ -123,26 +123,37 @@ impl Holders {
 
     /// Calls `f` on every list `d` puts its object in.
     fn each_list(&mut self, d: &Derived, mut f: impl FnMut(&mut Vec<ObjId>)) {
-        for (l, &c) in self.props.iter_mut().zip(d.props.iter()) {
-            if c > 0 {
-                f(l);
-            }
+        for k in Self::lists_of(d) {
+            f(self.list_mut(k));
         }
-        let mut done = [false; Verb::ALL.len()];
+    }
+
+    /// The lists `d` puts its object in, as indices: property `p` is `p`, verb `v` is
+    /// `Prop::COUNT + v`, the vanishing list is `Prop::COUNT + Verb::ALL.len()`.
+    fn lists_of(d: &Derived) -> Vec<usize> {
+        let mut out: Vec<usize> = (0..Prop::COUNT)
+            .filter(|&p| d.props.get(p).is_some_and(|&c| c > 0))
+            .collect();
         for (v, _, _) in &d.others {
-            let k = *v as usize;
-            if done.get(k).copied().unwrap_or(false) {
-                continue;
-            }
-            if let Some(x) = done.get_mut(k) {
-                *x = true;
-            }
-            if let Some(l) = self.verbs.get_mut(k) {
-                f(l);
+            let k = Prop::COUNT + *v as usize;
+            if !out.contains(&k) {
+                out.push(k);
             }
         }
         if d.vanish {
-            f(&mut self.vanish);
+            out.push(Prop::COUNT + Verb::ALL.len());
+        }
+        out
+    }
+
+    /// The list of index `k` (see [`Holders::lists_of`]).
+    fn list_mut(&mut self, k: usize) -> &mut Vec<ObjId> {
+        if k < Prop::COUNT {
+            &mut self.props[k]
+        } else if k < Prop::COUNT + Verb::ALL.len() {
+            &mut self.verbs[k - Prop::COUNT]
+        } else {
+            &mut self.vanish
         }
     }
 
@@ -413,6 +424,10 @@ impl BabaGame {
     /// The first journal entry of each object changed since `log[mark]` (its value then),
     /// ascending ID.
     pub(super) fn changes_since(&self, mark: usize) -> Vec<(ObjId, Option<Obj>)> {
+        if self.log.len() <= mark {
+            // Most phases of a turn change nothing.
+            return Vec::new();
+        }
         let mut first: Vec<(ObjId, usize)> = self
             .log
             .iter()
@@ -432,6 +447,9 @@ impl BabaGame {
     /// The cells whose contents differ from when the journal held `mark` entries (an object
     /// added, removed, moved or turned), row-major.
     pub(super) fn changed_cells_since(&self, mark: usize) -> Vec<Pos> {
+        if self.log.len() <= mark {
+            return Vec::new();
+        }
         let mut v = Vec::new();
         for (id, before) in self.changes_since(mark) {
             if let Some(b) = before {
@@ -559,11 +577,19 @@ impl BabaGame {
 
     /// The objects that have property `p` at the last refresh and still exist, ascending ID.
     pub(super) fn with_prop(&self, p: Prop) -> Vec<ObjId> {
-        self.holders.props[p as usize]
-            .iter()
-            .copied()
-            .filter(|id| self.st.objs.contains_key(id))
-            .collect()
+        self.existing(&self.holders.props[p as usize])
+    }
+
+    /// The objects of `ids` that still exist, in the order of `ids` (one allocation: these
+    /// lists are read by every phase of every turn).
+    fn existing(&self, ids: &[ObjId]) -> Vec<ObjId> {
+        let mut v = Vec::with_capacity(ids.len());
+        v.extend(
+            ids.iter()
+                .copied()
+                .filter(|id| self.st.objs.contains_key(id)),
+        );
+        v
     }
 
     /// True when no object had property `p` at the last refresh.
@@ -574,21 +600,12 @@ impl BabaGame {
     /// The objects whose rules at the last refresh have verb `v` with a noun (IS noun, HAS,
     /// MAKE, EAT, FEAR, FOLLOW, WRITE) and that still exist, ascending ID.
     pub(super) fn with_verb(&self, v: Verb) -> Vec<ObjId> {
-        self.holders.verbs[v as usize]
-            .iter()
-            .copied()
-            .filter(|id| self.st.objs.contains_key(id))
-            .collect()
+        self.existing(&self.holders.verbs[v as usize])
     }
 
     /// The objects that `A IS NOT A` makes vanish at the last refresh and that still exist.
     pub(super) fn vanishing(&self) -> Vec<ObjId> {
-        self.holders
-            .vanish
-            .iter()
-            .copied()
-            .filter(|id| self.st.objs.contains_key(id))
-            .collect()
+        self.existing(&self.holders.vanish)
     }
 
     /// Rebuilds rules and properties (§4.2 "refresh"). The result is what a full re-read of
@@ -668,9 +685,24 @@ impl BabaGame {
             .any(|r| !r.conditions.is_empty() || r.complement == Word::Prop(Prop::Word));
         self.by_kind.clear();
         let mut holders = Holders::new();
-        for &id in self.st.objs.keys() {
-            if let Some(d) = self.cur.derived.get(&id) {
-                holders.each_list(d, |l| l.push(id));
+        // Without conditions (or WORD) every object of a kind has the same properties, so
+        // the lists of a kind are worked out once.
+        let mut by_kind: FxHashMap<Kind, Vec<usize>> = FxHashMap::default();
+        for (&id, o) in &self.st.objs {
+            let lists = match by_kind.get(&o.kind) {
+                Some(l) if !self.conditional => l,
+                _ => {
+                    let Some(d) = self.cur.derived.get(&id) else {
+                        continue;
+                    };
+                    by_kind
+                        .entry(o.kind)
+                        .insert_entry(Holders::lists_of(d))
+                        .into_mut()
+                }
+            };
+            for &k in lists.iter() {
+                holders.list_mut(k).push(id);
             }
         }
         self.holders = holders;
