@@ -131,9 +131,12 @@ impl Holders {
     /// The lists `d` puts its object in, as indices: property `p` is `p`, verb `v` is
     /// `Prop::COUNT + v`, the vanishing list is `Prop::COUNT + Verb::ALL.len()`.
     fn lists_of(d: &Derived) -> Vec<usize> {
-        let mut out: Vec<usize> = (0..Prop::COUNT)
-            .filter(|&p| d.props.get(p).is_some_and(|&c| c > 0))
-            .collect();
+        let mut out: Vec<usize> = Vec::new();
+        for (p, &c) in d.props.iter().enumerate() {
+            if c > 0 {
+                out.push(p);
+            }
+        }
         for (v, _, _) in &d.others {
             let k = Prop::COUNT + *v as usize;
             if !out.contains(&k) {
