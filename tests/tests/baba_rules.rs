@@ -262,3 +262,98 @@ fn a_sentence_of_hundreds_of_ands_is_capped_not_quadratic() {
         tilesmith_engine::kind::baba::rules::MAX_RULES_PER_SENTENCE
     );
 }
+
+/// The line cache of rule forming (`RuleCache`, issue 11's speed step) must give exactly the
+/// full re-form's rule list, order included (the order of the rules decides the order of
+/// evaluation), after any change of the text: here 3 000 random changes (a tile moved to
+/// another cell, added, removed, its word changed, or its stack index changed by its own move
+/// or by an object entering or leaving under it) on a 9×7 map dense with
+/// nouns, operators, properties, conditions and letters, one cache kept across all of them.
+#[test]
+fn rule_cache_matches_a_full_re_form_over_random_text_moves() {
+    use rand_chacha::ChaCha8Rng;
+    use rand_core::{Rng, SeedableRng};
+    use tilesmith_engine::kind::baba::{RuleCache, TextTile, form_rules};
+
+    let vocab = words_of(
+        "baba keke rock flag baba keke is is is is is and and not on near facing lonely you \
+         win push stop you win has make b a i s y o u",
+    )
+    .unwrap();
+    let (w, h) = (9usize, 7usize);
+    let mut rng = ChaCha8Rng::seed_from_u64(11);
+    let mut pick = |n: usize| (rng.next_u32() as usize) % n;
+    let mut tiles: Vec<(Pos, Word)> = Vec::new();
+    // Per cell, how many other objects lie under its text (an object entering or leaving
+    // shifts the stack index of the text above it).
+    let mut under = vec![0usize; w * h];
+    // The tiles with their stack index: the objects under them, then the order of `tiles`
+    // within the cell.
+    let as_text = |tiles: &[(Pos, Word)], under: &[usize]| -> Vec<TextTile> {
+        let mut v: Vec<TextTile> = Vec::new();
+        for (i, &(pos, word)) in tiles.iter().enumerate() {
+            let layer = under[pos.y * w + pos.x] + tiles[..i].iter().filter(|t| t.0 == pos).count();
+            v.push(TextTile { pos, layer, word });
+        }
+        v.sort_by_key(|t| (t.pos.y, t.pos.x, t.layer));
+        v
+    };
+    for _ in 0..55 {
+        tiles.push((Pos::new(pick(w), pick(h)), vocab[pick(vocab.len())]));
+    }
+    let mut cache = RuleCache::default();
+    let (mut formed_total, mut changed_lists) = (0usize, 0usize);
+    let mut last = Vec::new();
+    for step in 0..3000 {
+        match pick(10) {
+            0..=5 if !tiles.is_empty() => {
+                let k = pick(tiles.len());
+                let (dx, dy) = [(1, 0), (0, 1), (w - 1, 0), (0, h - 1)][pick(4)];
+                let p = tiles[k].0;
+                tiles[k].0 = Pos::new((p.x + dx) % w, (p.y + dy) % h);
+            }
+            6 if tiles.len() < 75 => {
+                tiles.push((Pos::new(pick(w), pick(h)), vocab[pick(vocab.len())]))
+            }
+            7 if tiles.len() > 35 => {
+                tiles.remove(pick(tiles.len()));
+            }
+            8 if !tiles.is_empty() => {
+                let k = pick(tiles.len());
+                tiles[k].1 = vocab[pick(vocab.len())];
+            }
+            9 if pick(2) == 0 => {
+                // An object enters or leaves under the text of a cell.
+                let c = pick(w * h);
+                under[c] = 1 - under[c];
+            }
+            _ if !tiles.is_empty() => {
+                // Moves a tile to the top of its cell's stack (the others' stack index drops).
+                let k = pick(tiles.len());
+                let t = tiles.remove(k);
+                tiles.push(t);
+            }
+            _ => {}
+        }
+        let texts = as_text(&tiles, &under);
+        let incremental = cache.form(w, h, &texts);
+        let full = form_rules(w, h, &texts);
+        assert_eq!(
+            incremental, full,
+            "step {step}: the cached lines differ from a full re-form"
+        );
+        formed_total += full.len();
+        changed_lists += usize::from(full != last);
+        last = full;
+    }
+    // The random text must form rules and change them often, or the check proves nothing.
+    eprintln!("{formed_total} rules formed, the list changed {changed_lists} times");
+    assert!(
+        formed_total > 1000,
+        "only {formed_total} rules formed in all"
+    );
+    assert!(
+        changed_lists > 100,
+        "the rule list changed only {changed_lists} times"
+    );
+}

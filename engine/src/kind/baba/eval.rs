@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 
 use rustc_hash::FxHashMap;
 
-use super::rules::{Arg, Condition, FormedRule, Rule, TextTile, form_rules};
+use super::rules::{Arg, Condition, FormedRule, Rule, RuleCache, TextTile};
 use super::word::{Kind, Noun, Prefix, Prep, Prop, Verb, Word};
 use crate::grid::{Dir, Pos};
 
@@ -153,18 +153,30 @@ pub const MAX_EVALUATIONS: usize = 200;
 /// decide which objects are WORD, evaluation repeats until the set of WORD objects settles,
 /// at most [`MAX_EVALUATIONS`] times (then [`Refresh::infinite`] is set).
 pub fn refresh(world: &World, extra: &[Rule]) -> Refresh {
-    refresh_indexed(world, &cell_index(world.objs), extra)
+    refresh_indexed(
+        world,
+        &cell_index(world.objs),
+        extra,
+        &mut RuleCache::default(),
+    )
 }
 
-/// [`refresh`] with the cell index of `world.objs` given (a running game keeps one).
-pub fn refresh_indexed(world: &World, index: &CellIndex, extra: &[Rule]) -> Refresh {
+/// [`refresh`] with the cell index of `world.objs` given (a running game keeps one), forming
+/// the rules through `cache` (a running game keeps one, so that only the lines whose text
+/// changed are read again).
+pub fn refresh_indexed(
+    world: &World,
+    index: &CellIndex,
+    extra: &[Rule],
+    cache: &mut RuleCache,
+) -> Refresh {
     let texts = text_tiles(world.objs, index);
     let implicit = implicit_rules();
     let mut words: Vec<TextTile> = Vec::new();
     for _ in 0..MAX_EVALUATIONS {
         let mut tiles = texts.clone();
         tiles.extend(words.iter().copied());
-        let r = evaluate(world, index, &tiles, extra, &implicit);
+        let r = evaluate(world, index, &tiles, extra, &implicit, cache);
         let word_rule = r
             .formed
             .iter()
@@ -223,8 +235,9 @@ fn evaluate(
     tiles: &[TextTile],
     extra: &[Rule],
     implicit: &[Rule],
+    cache: &mut RuleCache,
 ) -> Refresh {
-    let formed = form_rules(world.width, world.height, tiles);
+    let formed = cache.form(world.width, world.height, tiles);
     let rules = active_rules(&formed, extra, implicit);
     let mut derived = FxHashMap::default();
     derived.reserve(world.objs.len());

@@ -16,7 +16,7 @@ use serde_json::{Value, json};
 
 use super::eval::{Derived, Obj, ObjId, Refresh, World, active_rules, derive, implicit_rules};
 use super::level::{BabaLevel, Tile};
-use super::rules::{FormedRule, Rule, TextTile, unused_text};
+use super::rules::{FormedRule, Rule, RuleCache, TextTile, unused_text};
 use super::word::{Kind, Noun, Prop, Verb, Word};
 use crate::grid::{Dir, Grid, Pos};
 use crate::kind::{Game, Input, Layer, Status, StepReport};
@@ -141,26 +141,40 @@ impl Holders {
 
     /// Calls `f` on every list `d` puts its object in.
     fn each_list(&mut self, d: &Derived, mut f: impl FnMut(&mut Vec<ObjId>)) {
-        for (l, &c) in self.props.iter_mut().zip(d.props.iter()) {
+        for k in Self::lists_of(d) {
+            f(self.list_mut(k));
+        }
+    }
+
+    /// The lists `d` puts its object in, as indices: property `p` is `p`, verb `v` is
+    /// `Prop::COUNT + v`, the vanishing list is `Prop::COUNT + Verb::ALL.len()`.
+    fn lists_of(d: &Derived) -> Vec<usize> {
+        let mut out: Vec<usize> = Vec::new();
+        for (p, &c) in d.props.iter().enumerate() {
             if c > 0 {
-                f(l);
+                out.push(p);
             }
         }
-        let mut done = [false; Verb::ALL.len()];
         for (v, _, _) in &d.others {
-            let k = *v as usize;
-            if done.get(k).copied().unwrap_or(false) {
-                continue;
-            }
-            if let Some(x) = done.get_mut(k) {
-                *x = true;
-            }
-            if let Some(l) = self.verbs.get_mut(k) {
-                f(l);
+            let k = Prop::COUNT + *v as usize;
+            if !out.contains(&k) {
+                out.push(k);
             }
         }
         if d.vanish {
-            f(&mut self.vanish);
+            out.push(Prop::COUNT + Verb::ALL.len());
+        }
+        out
+    }
+
+    /// The list of index `k` (see [`Holders::lists_of`]).
+    fn list_mut(&mut self, k: usize) -> &mut Vec<ObjId> {
+        if k < Prop::COUNT {
+            &mut self.props[k]
+        } else if k < Prop::COUNT + Verb::ALL.len() {
+            &mut self.verbs[k - Prop::COUNT]
+        } else {
+            &mut self.vanish
         }
     }
 
@@ -206,6 +220,9 @@ pub struct BabaGame {
     conditional: bool,
     /// What the rules give each kind (valid while no rule has a condition), filled on demand.
     by_kind: FxHashMap<Kind, Derived>,
+    /// The rules each row and column of text formed at the last refresh (only the lines whose
+    /// text changed are read again).
+    rule_cache: RuleCache,
     /// True when no cell holds more than [`super::turn::STACK_CAP`] objects of one kind, so
     /// the cap need only look at the cells objects entered.
     pub(super) capped: bool,
@@ -286,6 +303,7 @@ impl BabaGame {
             holders: Holders::new(),
             conditional: false,
             by_kind: FxHashMap::default(),
+            rule_cache: RuleCache::default(),
             capped: false,
             log: Vec::new(),
             edits: 0,
@@ -448,6 +466,10 @@ impl BabaGame {
     /// The first journal entry of each object changed since `log[mark]` (its value then),
     /// ascending ID.
     pub(super) fn changes_since(&self, mark: usize) -> Vec<(ObjId, Option<Obj>)> {
+        if self.log.len() <= mark {
+            // Most phases of a turn change nothing.
+            return Vec::new();
+        }
         let mut first: Vec<(ObjId, usize)> = self
             .log
             .iter()
@@ -467,6 +489,9 @@ impl BabaGame {
     /// The cells whose contents differ from when the journal held `mark` entries (an object
     /// added, removed, moved or turned), row-major.
     pub(super) fn changed_cells_since(&self, mark: usize) -> Vec<Pos> {
+        if self.log.len() <= mark {
+            return Vec::new();
+        }
         let mut v = Vec::new();
         for (id, before) in self.changes_since(mark) {
             if let Some(b) = before {
@@ -595,11 +620,19 @@ impl BabaGame {
 
     /// The objects that have property `p` at the last refresh and still exist, ascending ID.
     pub(super) fn with_prop(&self, p: Prop) -> Vec<ObjId> {
-        self.holders.props[p as usize]
-            .iter()
-            .copied()
-            .filter(|id| self.st.objs.contains_key(id))
-            .collect()
+        self.existing(&self.holders.props[p as usize])
+    }
+
+    /// The objects of `ids` that still exist, in the order of `ids` (one allocation: these
+    /// lists are read by every phase of every turn).
+    fn existing(&self, ids: &[ObjId]) -> Vec<ObjId> {
+        let mut v = Vec::with_capacity(ids.len());
+        v.extend(
+            ids.iter()
+                .copied()
+                .filter(|id| self.st.objs.contains_key(id)),
+        );
+        v
     }
 
     /// True when no object had property `p` at the last refresh.
@@ -610,21 +643,12 @@ impl BabaGame {
     /// The objects whose rules at the last refresh have verb `v` with a noun (IS noun, HAS,
     /// MAKE, EAT, FEAR, FOLLOW, WRITE) and that still exist, ascending ID.
     pub(super) fn with_verb(&self, v: Verb) -> Vec<ObjId> {
-        self.holders.verbs[v as usize]
-            .iter()
-            .copied()
-            .filter(|id| self.st.objs.contains_key(id))
-            .collect()
+        self.existing(&self.holders.verbs[v as usize])
     }
 
     /// The objects that `A IS NOT A` makes vanish at the last refresh and that still exist.
     pub(super) fn vanishing(&self) -> Vec<ObjId> {
-        self.holders
-            .vanish
-            .iter()
-            .copied()
-            .filter(|id| self.st.objs.contains_key(id))
-            .collect()
+        self.existing(&self.holders.vanish)
     }
 
     /// Rebuilds rules and properties (§4.2 "refresh"). The result is what a full re-read of
@@ -681,7 +705,8 @@ impl BabaGame {
             width: self.width,
             height: self.height,
         };
-        self.cur = super::eval::refresh_indexed(&world, &self.index, &self.extra);
+        self.cur =
+            super::eval::refresh_indexed(&world, &self.index, &self.extra, &mut self.rule_cache);
         if self.cur.infinite {
             // §3.7 infinite-loop guard (Tier 2 WORD): every object vanishes, and the rules
             // are read again from what is left.
@@ -705,9 +730,24 @@ impl BabaGame {
             .any(|r| !r.conditions.is_empty() || r.complement == Word::Prop(Prop::Word));
         self.by_kind.clear();
         let mut holders = Holders::new();
-        for &id in self.st.objs.keys() {
-            if let Some(d) = self.cur.derived.get(&id) {
-                holders.each_list(d, |l| l.push(id));
+        // Without conditions (or WORD) every object of a kind has the same properties, so
+        // the lists of a kind are worked out once.
+        let mut by_kind: FxHashMap<Kind, Vec<usize>> = FxHashMap::default();
+        for (&id, o) in &self.st.objs {
+            let lists = match by_kind.get(&o.kind) {
+                Some(l) if !self.conditional => l,
+                _ => {
+                    let Some(d) = self.cur.derived.get(&id) else {
+                        continue;
+                    };
+                    by_kind
+                        .entry(o.kind)
+                        .insert_entry(Holders::lists_of(d))
+                        .into_mut()
+                }
+            };
+            for &k in lists.iter() {
+                holders.list_mut(k).push(id);
             }
         }
         self.holders = holders;

@@ -110,7 +110,24 @@ impl BabaGame {
     /// (module docs). Uses the properties of the refresh before step 13, like the objects.
     pub(super) fn level_interactions(&mut self) {
         self.level_destroyed = false;
-        let over = self.level_overlapping();
+        // Every use of `over` below is behind one of these properties of the level; without
+        // them (nearly every level) the objects are not listed at all.
+        let reads_over = [
+            Prop::Sink,
+            Prop::Weak,
+            Prop::Hot,
+            Prop::Melt,
+            Prop::Defeat,
+            Prop::You,
+            Prop::Open,
+            Prop::Shut,
+            Prop::Bonus,
+        ];
+        let over = if reads_over.iter().any(|&p| self.level_has(p)) {
+            self.level_overlapping()
+        } else {
+            Vec::new()
+        };
         let any = |g: &Self, p: Prop| {
             over.iter()
                 .any(|&o| g.st.objs.contains_key(&o) && g.has(o, p))

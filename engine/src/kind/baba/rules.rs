@@ -8,6 +8,7 @@
 //! sentence's last word. A sentence expands into one [`Rule`] per subject and complement
 //! (§3.4); prefix and phrase conditions attach to each of them.
 
+use rustc_hash::FxHashSet;
 use serde::Serialize;
 
 use super::word::{Noun, Prefix, Prep, Verb, Word};
@@ -396,67 +397,142 @@ fn parse_sequence(words: &[Word]) -> Vec<(Rule, Vec<usize>)> {
 /// row-major; a row before a column at the same cell), each with its tiles. Identical rules
 /// using the same tiles are listed once; the same rule formed by different tiles is listed
 /// once per formation (its multiplicity, §3.3).
+///
+/// This is the full re-form: [`RuleCache::form`] with an empty cache.
 pub fn form_rules(width: usize, height: usize, texts: &[TextTile]) -> Vec<FormedRule> {
-    if width == 0 || height == 0 {
-        return Vec::new();
-    }
-    let mut cells: Vec<Vec<TextTile>> = vec![Vec::new(); width * height];
-    for t in texts {
-        if t.pos.x < width && t.pos.y < height {
-            cells[t.pos.y * width + t.pos.x].push(*t);
+    RuleCache::default().form(width, height, texts)
+}
+
+/// What one line (a row or a column) held at the last [`RuleCache::form`]: its text tiles in
+/// reading order and the rules they formed.
+#[derive(Clone, Debug, Default)]
+struct LineRules {
+    tiles: Vec<TextTile>,
+    rules: Vec<FormedRule>,
+}
+
+/// Rule forming that re-reads only the lines whose text changed (a speed step of issue 11).
+///
+/// The rules a line forms depend only on the text tiles of that line (§3.3: a sentence lies
+/// within one run of one row or column; a tile's stack index is part of it), so the cache
+/// keeps, per row and per column, the tiles it was last read with and the rules they formed,
+/// and [`RuleCache::form`] reads again only the lines whose tiles differ. The result, order
+/// included, is what [`form_rules`] gives for the same tiles; a game keeps one cache across
+/// its turns.
+#[derive(Clone, Debug, Default)]
+pub struct RuleCache {
+    width: usize,
+    height: usize,
+    /// Rows top to bottom, then columns left to right.
+    lines: Vec<LineRules>,
+}
+
+impl RuleCache {
+    /// Every rule the text tiles form, as [`form_rules`]: `width` × `height` is the map
+    /// (tiles outside it are ignored).
+    pub fn form(&mut self, width: usize, height: usize, texts: &[TextTile]) -> Vec<FormedRule> {
+        if width == 0 || height == 0 {
+            return Vec::new();
         }
+        if self.width != width || self.height != height {
+            self.width = width;
+            self.height = height;
+            self.lines = vec![LineRules::default(); width + height];
+        }
+        // Within a cell the tiles keep the order of `texts` (stable sorts).
+        let mut by_row: Vec<TextTile> = texts
+            .iter()
+            .filter(|t| t.pos.x < width && t.pos.y < height)
+            .copied()
+            .collect();
+        let mut by_col = by_row.clone();
+        by_row.sort_by_key(|t| (t.pos.y, t.pos.x));
+        by_col.sort_by_key(|t| (t.pos.x, t.pos.y));
+        let mut total = 0;
+        for (vertical, sorted) in [(false, &by_row), (true, &by_col)] {
+            let line_of = |t: &TextTile| if vertical { t.pos.x } else { t.pos.y };
+            let base = if vertical { height } else { 0 };
+            let count = if vertical { width } else { height };
+            let mut rest: &[TextTile] = sorted;
+            for l in 0..count {
+                let n = rest.iter().take_while(|t| line_of(t) == l).count();
+                let (tiles, after) = rest.split_at(n);
+                rest = after;
+                let cached = &mut self.lines[base + l];
+                if cached.tiles != tiles {
+                    cached.tiles.clear();
+                    cached.tiles.extend_from_slice(tiles);
+                    cached.rules = line_rules(tiles, vertical);
+                }
+                total += cached.rules.len();
+            }
+        }
+        let mut out: Vec<FormedRule> = Vec::with_capacity(total);
+        for line in &self.lines {
+            out.extend(line.rules.iter().cloned());
+        }
+        out.sort_by_key(|r| {
+            let p = r.tiles.first().map(|t| t.pos).unwrap_or_default();
+            (p.y, p.x, r.vertical)
+        });
+        out
     }
+}
+
+/// The rules formed by the text tiles of one line (`tiles` in reading order, the tiles of a
+/// cell together), in reading order. Identical rules using the same tiles are listed once
+/// (a rule's tiles lie in three or more cells of its line, so no two lines share a rule and
+/// its tiles).
+fn line_rules(tiles: &[TextTile], vertical: bool) -> Vec<FormedRule> {
+    let along = |t: &TextTile| if vertical { t.pos.y } else { t.pos.x };
     let mut out: Vec<FormedRule> = Vec::new();
-    let mut seen = std::collections::HashSet::new();
-    let spell = Speller::new(texts);
-    let mut lines: Vec<(bool, Vec<usize>)> = Vec::new();
-    for y in 0..height {
-        lines.push((false, (0..width).map(|x| y * width + x).collect()));
-    }
-    for x in 0..width {
-        lines.push((true, (0..height).map(|y| y * width + x).collect()));
-    }
-    for (vertical, line) in lines {
-        let mut k = 0;
-        while k < line.len() {
-            if cells[line[k]].is_empty() {
-                k += 1;
-                continue;
+    let mut seen: FxHashSet<(Rule, Vec<TextTile>)> = FxHashSet::default();
+    let spell = tiles
+        .iter()
+        .any(|t| matches!(t.word, Word::Letter(_)))
+        .then(|| &*SPELLER);
+    let mut rest = tiles;
+    while let Some(first) = rest.first() {
+        // One run: the cells from `first`'s on while each next cell holds text.
+        let mut cells: Vec<&[TextTile]> = Vec::new();
+        let mut at = along(first);
+        loop {
+            let n = rest.iter().take_while(|t| along(t) == at).count();
+            if n == 0 {
+                break;
             }
-            let mut run = Vec::new();
-            while k < line.len() && !cells[line[k]].is_empty() {
-                run.push(line[k]);
-                k += 1;
-            }
-            if run.len() < 3 {
-                continue;
-            }
-            for combo in sequences(&run, &cells, &spell) {
-                let words: Vec<Word> = combo.iter().map(|t| t.0).collect();
-                for (rule, idx) in parse_sequence(&words) {
-                    let tiles: Vec<TextTile> = idx
-                        .iter()
-                        .filter_map(|&i| combo.get(i))
-                        .flat_map(|t| t.1.iter().copied())
-                        .collect();
-                    if seen.insert((rule.clone(), tiles.clone())) {
-                        out.push(FormedRule {
-                            text: rule.text(),
-                            rule,
-                            tiles,
-                            vertical,
-                        });
-                    }
+            let (cell, after) = rest.split_at(n);
+            cells.push(cell);
+            rest = after;
+            at += 1;
+        }
+        if cells.len() < 3 {
+            continue;
+        }
+        for combo in sequences(&cells, spell) {
+            let words: Vec<Word> = combo.iter().map(|t| t.0).collect();
+            for (rule, idx) in parse_sequence(&words) {
+                let tiles: Vec<TextTile> = idx
+                    .iter()
+                    .filter_map(|&i| combo.get(i))
+                    .flat_map(|t| t.1.iter().copied())
+                    .collect();
+                if seen.insert((rule.clone(), tiles.clone())) {
+                    out.push(FormedRule {
+                        text: rule.text(),
+                        rule,
+                        tiles,
+                        vertical,
+                    });
                 }
             }
         }
     }
-    out.sort_by_key(|r| {
-        let p = r.tiles.first().map(|t| t.pos).unwrap_or_default();
-        (p.y, p.x, r.vertical)
-    });
     out
 }
+
+/// The speller of every word of the vocabulary (built once, on first use).
+static SPELLER: std::sync::LazyLock<Speller> = std::sync::LazyLock::new(Speller::new);
 
 /// One element of a word sequence: a word and the tiles that write it (one text tile, or the
 /// letter tiles that spell it, in reading order).
@@ -468,45 +544,34 @@ type Item = (Word, Vec<TextTile>);
 struct Speller {
     words: std::collections::HashMap<&'static str, Word>,
     prefixes: std::collections::HashSet<String>,
-    /// False when the map holds no letter tile (then nothing is spelled).
-    any_letters: bool,
 }
 
 impl Speller {
-    fn new(texts: &[TextTile]) -> Self {
-        let any_letters = texts.iter().any(|t| matches!(t.word, Word::Letter(_)));
+    fn new() -> Self {
         let mut words = std::collections::HashMap::new();
         let mut prefixes = std::collections::HashSet::new();
-        if any_letters {
-            for w in Word::all() {
-                if matches!(w, Word::Letter(_)) {
-                    continue;
-                }
-                words.insert(w.name(), w);
-                let name = w.name();
-                for (i, _) in name.char_indices().skip(1) {
-                    prefixes.insert(name[..i].to_string());
-                }
-                prefixes.insert(name.to_string());
+        for w in Word::all() {
+            if matches!(w, Word::Letter(_)) {
+                continue;
             }
+            words.insert(w.name(), w);
+            let name = w.name();
+            for (i, _) in name.char_indices().skip(1) {
+                prefixes.insert(name[..i].to_string());
+            }
+            prefixes.insert(name.to_string());
         }
-        Self {
-            words,
-            prefixes,
-            any_letters,
-        }
+        Self { words, prefixes }
     }
 
-    /// The words spelled by letters starting at cell `run[p]` and going on along the run: one
+    /// The words spelled by letters starting at cell `p` of a run (`cells`, the tiles of each
+    /// cell of the run) and going on along the run: one
     /// letter from each cell (every combination of stacked letters), at least two letters
     /// (a single letter is no word, [L178]), each a word of the vocabulary (the spec's "words in
     /// the level's object list", [L780]: this engine has no per-level list, so every word
     /// counts). Longest first.
-    fn spelled(&self, run: &[usize], cells: &[Vec<TextTile>], p: usize) -> Vec<Item> {
+    fn spelled(&self, cells: &[&[TextTile]], p: usize) -> Vec<Item> {
         let mut out = Vec::new();
-        if !self.any_letters {
-            return out;
-        }
         let mut stack: Vec<(usize, String, Vec<TextTile>)> = vec![(p, String::new(), Vec::new())];
         // Stacked letters multiply the spellings; a few thousand steps cover every real case.
         let mut budget = 4 * MAX_COMBINATIONS;
@@ -520,10 +585,10 @@ impl Speller {
             {
                 out.push((w, tiles.clone()));
             }
-            let Some(&cell) = run.get(q) else {
+            let Some(cell) = cells.get(q) else {
                 continue;
             };
-            for t in &cells[cell] {
+            for t in *cell {
                 if let Word::Letter(l) = t.word {
                     let next = format!("{text}{}", l.spelling());
                     if self.prefixes.contains(&next) {
@@ -539,15 +604,17 @@ impl Speller {
     }
 }
 
-/// The word sequences of a run of cells (§3.3 step 2, first [`MAX_COMBINATIONS`] in order):
+/// The word sequences of a run of cells (`cells`, the tiles of each cell; §3.3 step 2, first
+/// [`MAX_COMBINATIONS`] in order):
 /// at each cell one of its texts (a letter alone stands for itself and forms no sentence) or
 /// a word spelled by letters from that cell on, which then covers as many cells as it has
-/// letters (§3.1). Without letters this is one text per cell, every combination.
-fn sequences(run: &[usize], cells: &[Vec<TextTile>], spell: &Speller) -> Vec<Vec<Item>> {
-    let options: Vec<Vec<Item>> = (0..run.len())
+/// letters (§3.1). Without letters (`spell` is `None` when the line has none) this is one
+/// text per cell, every combination.
+fn sequences(cells: &[&[TextTile]], spell: Option<&Speller>) -> Vec<Vec<Item>> {
+    let options: Vec<Vec<Item>> = (0..cells.len())
         .map(|p| {
-            let mut v = spell.spelled(run, cells, p);
-            v.extend(cells[run[p]].iter().map(|t| (t.word, vec![*t])));
+            let mut v = spell.map(|s| s.spelled(cells, p)).unwrap_or_default();
+            v.extend(cells[p].iter().map(|t| (t.word, vec![*t])));
             v
         })
         .collect();

@@ -508,6 +508,9 @@ impl BabaGame {
     /// the higher IDs vanish (no HAS). Once every cell is within the cap, only the cells that
     /// objects entered since journal entry `mark` can exceed it.
     fn cap_stacks(&mut self, mark: usize) {
+        if self.capped && self.log.len() <= mark {
+            return;
+        }
         let mut gone = Vec::new();
         if self.capped {
             let mut cells: Vec<Pos> = self
