@@ -164,7 +164,7 @@ pub struct Layer {
 }
 
 /// A running game of one kind. Created by [`GameKind::start`].
-pub trait Game {
+pub trait Game: Send {
     /// The kind's name (`boulder`, …).
     fn kind(&self) -> &'static str;
     /// `(width, height)` in cells.
