@@ -187,6 +187,11 @@ impl TilesmithApp {
             let size = self.state.map_size();
             bench_frame(b, &ctx, size, &mut out);
         }
+        // A step computing on a worker (issue 15): collect it once done, and look again soon.
+        self.state.poll_step();
+        if self.state.step_busy().is_some() {
+            ctx.request_repaint_after(Duration::from_millis(30));
+        }
         ui::draw(ui, &self.state, &mut self.ui, &mut out);
         if !self.fitted && self.state.view.canvas != [800.0, 600.0] {
             self.fitted = true;

@@ -132,6 +132,9 @@ pub enum PlayAction {
         /// The input held on the keyboard, if any.
         held: Option<Input>,
     },
+    /// Cancel the step computing on a worker thread (the play pane's Cancel, Esc): the
+    /// game stays as before the step.
+    CancelStep,
     /// Copy the play state into the design, as one undoable edit.
     UseAsDesign,
     /// Save the session as a replay file (asks where).

@@ -13,6 +13,7 @@ mod autosave_ops;
 mod campaign_ops;
 mod export_ops;
 mod files_ops;
+mod step_ops;
 pub mod view;
 
 use std::path::PathBuf;
@@ -28,6 +29,7 @@ use crate::tools::{Button, CellRect, Tool};
 pub use action::{Action, Answer, MapAction, Pending, PlayAction};
 pub use export_ops::EXPORT_SCALE;
 pub use files_ops::{default_level_file, parse_document, read_document};
+pub use step_ops::StepBusy;
 pub use view::{Viewport, ZOOM_RANGE};
 
 /// Which page the right-hand side panel shows.
@@ -326,6 +328,9 @@ impl EditorState {
     }
 
     fn apply_action(&mut self, action: Action) {
+        if self.step_refuses(&action) {
+            return;
+        }
         if self.showing_overview() {
             // The level is hidden behind the overview: its edits and play keys wait; undo
             // and redo are the campaign's.
@@ -645,13 +650,22 @@ impl EditorState {
             PlayAction::Advance { dt, held } => {
                 let Some(p) = self.doc.play_mut() else { return };
                 let input = held.unwrap_or(p.chosen);
+                // Each step may wait for its worker up to `STEP_WAIT`; a frame stops
+                // computing once it has spent `FRAME_STEP_BUDGET` (the rest is dropped).
+                let t0 = std::time::Instant::now();
                 for _ in 0..p.due(dt) {
                     self.doc.play_held(input);
-                    if !self.doc.play().is_some_and(|p| p.running) {
+                    let going = self
+                        .doc
+                        .play()
+                        .is_some_and(|p| p.running && p.computing().is_none());
+                    if !going || t0.elapsed() > crate::doc::step_job::FRAME_STEP_BUDGET {
                         break;
                     }
                 }
             }
+            // Only reached while no step computes (see `step_refuses`).
+            PlayAction::CancelStep => {}
             PlayAction::UseAsDesign => self.use_as_design(),
             PlayAction::Record => self.record(),
             PlayAction::ExportGif => self.export_gif(),

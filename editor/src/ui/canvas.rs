@@ -145,8 +145,12 @@ pub fn canvas_ui(
     let origin = rect.min + vec2(st.view.pan[0], st.view.pan[1]);
     let (x0, y0, x1, y1) = st.view.visible(w, h);
 
-    // Base colours, then the kind's cells.
-    update_texture(ui, st, kind, cache);
+    // Base colours, then the kind's cells. While a step computes on a worker the game is
+    // away: the map keeps the colours it last had, without the kind's marks.
+    let busy = st.step_busy();
+    if busy.is_none() {
+        update_texture(ui, st, kind, cache);
+    }
     let map_rect = Rect::from_min_size(origin, vec2(w as f32 * z, h as f32 * z));
     let too_large = cache.texture.is_none() && (x1 - x0) * (y1 - y0) > 400_000;
     let few = (x1 - x0) * (y1 - y0) <= BASE_MESH_MAX_CELLS;
@@ -179,7 +183,9 @@ pub fn canvas_ui(
         visible: (x0, y0, x1, y1),
         textured: cache.texture.is_some(),
     };
-    if !too_large {
+    if busy.is_some() {
+        // Nothing of the game to draw.
+    } else if !too_large {
         paint_map(&painter, st, kind, &geom, st.settings.grid, true);
     } else {
         kind.paint_overlays(&painter, st, &geom);
@@ -191,8 +197,11 @@ pub fn canvas_ui(
         StrokeKind::Outside,
     );
     cache.drawn_selection = paint_selection(&painter, st, &geom);
-    if st.playing() {
-        play_marks(ui, &painter, rect, st, kind);
+    if let Some(b) = &busy {
+        super::step_ui::busy_overlay(ui, rect, b, out);
+        play_marks(ui, &painter, rect, st, None);
+    } else if st.playing() {
+        play_marks(ui, &painter, rect, st, Some(kind));
     } else {
         paint_drag_size(ui, &painter, st);
     }
@@ -200,10 +209,17 @@ pub fn canvas_ui(
 }
 
 /// While a game is played: a frame round the canvas, the [`PLAY_BADGE`] at its top-left and,
-/// when the game is over, the kind's end banner ([`KindUi::end_banner`]) at its top centre.
+/// when the game is over, the kind's end banner ([`KindUi::end_banner`]; no `kind` while a
+/// step computes) at its top centre.
 /// The badge and the banner are labels in areas that take no pointer input (so the map under
 /// them still gets clicks, and tests and screen readers find the words).
-fn play_marks(ui: &Ui, painter: &egui::Painter, rect: Rect, st: &EditorState, kind: &dyn KindUi) {
+fn play_marks(
+    ui: &Ui,
+    painter: &egui::Painter,
+    rect: Rect,
+    st: &EditorState,
+    kind: Option<&dyn KindUi>,
+) {
     painter.rect_stroke(
         rect.shrink(1.0),
         0.0,
@@ -225,7 +241,7 @@ fn play_marks(ui: &Ui, painter: &egui::Painter, rect: Rect, st: &EditorState, ki
                     );
                 });
         });
-    if let Some(b) = kind.end_banner(st) {
+    if let Some(b) = kind.and_then(|k| k.end_banner(st)) {
         egui::Area::new(egui::Id::unique("end-banner"))
             .fixed_pos(rect.center_top() + vec2(0.0, 44.0))
             .pivot(egui::Align2::CENTER_TOP)

@@ -9,6 +9,7 @@ pub mod export_ui;
 pub mod help;
 pub mod mesh;
 pub mod panels;
+pub mod step_ui;
 
 use eframe::egui::{self, Event, Key, Modifiers, RichText, Ui};
 use tilesmith_engine::{Input, InputSpec};
@@ -168,6 +169,8 @@ fn side_panel(ui: &mut Ui, st: &EditorState, us: &mut UiState, out: &mut Vec<Act
                 .show(ui, |ui| {
                     if rules_tab {
                         us.kind.rules_ui(ui, st, out);
+                    } else if let Some(busy) = st.step_busy() {
+                        step_ui::busy_panel(ui, &busy, out);
                     } else if st.playing() {
                         if let Some(note) = st.doc.play().and_then(|p| p.trimmed_note()) {
                             ui.label(RichText::new(note).color(ui.visuals().warn_fg_color))
@@ -316,6 +319,8 @@ pub fn shortcuts(ctx: &egui::Context, st: &EditorState, out: &mut Vec<Action>) {
                 Some(Action::ShowShortcuts(false))
             } else if st.replace_open {
                 Some(Action::ShowReplace(false))
+            } else if st.step_busy().is_some() {
+                Some(PlayAction::CancelStep.into())
             } else if playing {
                 Some(PlayAction::Stop.into())
             } else {
