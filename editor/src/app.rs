@@ -95,6 +95,8 @@ impl TilesmithApp {
             None => st.apply(Action::New),
         }
         st.offer_untitled_autosave();
+        // From now on frames run: files open on a worker (issue 15).
+        st.background_loads = true;
         let mut app = Self::new(st);
         app.watching = true;
         app
@@ -189,10 +191,14 @@ impl TilesmithApp {
         }
         // A step computing on a worker (issue 15): collect it once done, and look again soon.
         self.state.poll_step();
-        if self.state.step_busy().is_some() {
+        self.state.poll_load();
+        if self.state.step_busy().is_some() || self.state.loading().is_some() {
             ctx.request_repaint_after(Duration::from_millis(30));
         }
         ui::draw(ui, &self.state, &mut self.ui, &mut out);
+        if let Some(job) = self.state.loading() {
+            ui::step_ui::load_progress(&ctx, job, &mut out);
+        }
         if !self.fitted && self.state.view.canvas != [800.0, 600.0] {
             self.fitted = true;
             out.push(Action::Fit);

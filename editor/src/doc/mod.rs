@@ -83,7 +83,7 @@ pub struct Cx<'a> {
 /// Map operations go through [`KindDoc::map`] (the generic map document). Play goes through
 /// the generic [`PlaySession`] (`dyn Game`); a kind overrides the `play_*` methods only to add
 /// what its engine offers beyond the trait.
-pub trait KindDoc: Any {
+pub trait KindDoc: Any + Send {
     /// The engine's kind (name, check, start, speed, input words).
     fn kind(&self) -> &'static dyn GameKind;
     /// What one step of play is called (`tick`, `turn`, `frame`, `ply`).

@@ -200,6 +200,8 @@ pub enum Action {
     Save,
     /// Save to a file chosen in a dialog.
     SaveAs,
+    /// Cancel opening the file being read on a worker thread (Esc): the open level stays.
+    CancelLoad,
     /// File → Export PNG…: the design as an image, to a file chosen in a dialog.
     ExportPng,
     /// An export finished (or failed, or was cancelled): the message for the status bar.

@@ -13,6 +13,7 @@ mod autosave_ops;
 mod campaign_ops;
 mod export_ops;
 mod files_ops;
+mod load_ops;
 mod step_ops;
 pub mod view;
 
@@ -29,6 +30,7 @@ use crate::tools::{Button, CellRect, Tool};
 pub use action::{Action, Answer, MapAction, Pending, PlayAction};
 pub use export_ops::EXPORT_SCALE;
 pub use files_ops::{default_level_file, parse_document, read_document};
+pub use load_ops::LoadJob;
 pub use step_ops::StepBusy;
 pub use view::{Viewport, ZOOM_RANGE};
 
@@ -109,6 +111,10 @@ pub struct EditorState {
     pub chooser: Option<crate::files::Chooser>,
     /// True once the editor may close (no unsaved changes, or the user agreed).
     pub close_ok: bool,
+    /// Open files on a worker thread (`state/load_ops.rs`), collected by the window's frames
+    /// ([`EditorState::poll_load`]). Set by the window; off (files read at once) where no
+    /// frames run, as in the state tests and the CLI.
+    pub background_loads: bool,
     /// The problems of the current level: exactly what `tilesmith check` reports for the
     /// document as it would be saved (refreshed by [`EditorState::refresh`]).
     pub problems: Vec<Problem>,
@@ -126,6 +132,9 @@ pub struct EditorState {
     problems_job: Option<((u64, u64), ProblemsAnswer)>,
     /// Set by an answer so the next file action skips the unsaved-changes question.
     confirmed: bool,
+    /// A level file being read on a worker, and one read, waiting to be opened.
+    loading: Option<load_ops::LoadJob>,
+    loaded: Option<(PathBuf, load_ops::ReadResult)>,
     /// The history generation last autosaved.
     autosaved_gen: u64,
     /// When the next autosave copy is due.
@@ -188,6 +197,9 @@ impl EditorState {
             problems_gen: None,
             problems_job: None,
             confirmed: false,
+            loading: None,
+            loaded: None,
+            background_loads: false,
             autosaved_gen: 0,
             autosave_timer: AutosaveTimer::default(),
             autosave_worker: None,
@@ -328,7 +340,7 @@ impl EditorState {
     }
 
     fn apply_action(&mut self, action: Action) {
-        if self.step_refuses(&action) {
+        if self.step_refuses(&action) || self.load_refuses(&action) {
             return;
         }
         if self.showing_overview() {

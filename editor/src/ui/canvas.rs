@@ -18,6 +18,9 @@ use crate::tools::{Button, CellRect, Tool};
 /// The words of the badge on the canvas while a game is played.
 pub const PLAY_BADGE: &str = "Playing — Esc to stop";
 
+/// The badge while a step computes on a worker thread (Esc cancels the step then).
+pub const PLAY_BADGE_BUSY: &str = "Playing — Esc cancels the step";
+
 /// The colour of the frame round the canvas and of the badge while a game is played.
 pub const PLAY_FRAME: Color32 = Color32::from_rgb(255, 150, 30);
 
@@ -209,8 +212,8 @@ pub fn canvas_ui(
 }
 
 /// While a game is played: a frame round the canvas, the [`PLAY_BADGE`] at its top-left and,
-/// when the game is over, the kind's end banner ([`KindUi::end_banner`]; no `kind` while a
-/// step computes) at its top centre.
+/// when the game is over, the kind's end banner ([`KindUi::end_banner`]) at its top centre.
+/// No `kind` while a step computes: no banner then, and the badge is [`PLAY_BADGE_BUSY`].
 /// The badge and the banner are labels in areas that take no pointer input (so the map under
 /// them still gets clicks, and tests and screen readers find the words).
 fn play_marks(
@@ -220,6 +223,11 @@ fn play_marks(
     st: &EditorState,
     kind: Option<&dyn KindUi>,
 ) {
+    let badge = if kind.is_some() {
+        PLAY_BADGE
+    } else {
+        PLAY_BADGE_BUSY
+    };
     painter.rect_stroke(
         rect.shrink(1.0),
         0.0,
@@ -236,7 +244,7 @@ fn play_marks(
                 .corner_radius(4.0)
                 .show(ui, |ui| {
                     ui.add(
-                        egui::Label::new(RichText::new(PLAY_BADGE).strong().color(Color32::BLACK))
+                        egui::Label::new(RichText::new(badge).strong().color(Color32::BLACK))
                             .selectable(false),
                     );
                 });

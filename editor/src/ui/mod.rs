@@ -319,6 +319,8 @@ pub fn shortcuts(ctx: &egui::Context, st: &EditorState, out: &mut Vec<Action>) {
                 Some(Action::ShowShortcuts(false))
             } else if st.replace_open {
                 Some(Action::ShowReplace(false))
+            } else if st.loading().is_some() {
+                Some(Action::CancelLoad)
             } else if st.step_busy().is_some() {
                 Some(PlayAction::CancelStep.into())
             } else if playing {

@@ -49,3 +49,33 @@ pub fn busy_overlay(ui: &Ui, rect: Rect, busy: &StepBusy, out: &mut Vec<Action>)
     ui.ctx()
         .request_repaint_after(std::time::Duration::from_millis(50));
 }
+
+/// The window of a file being read on a worker thread: spinner, `loading level.json… 1.2 s`
+/// and Cancel (Esc).
+pub fn load_progress(ctx: &egui::Context, job: &crate::state::LoadJob, out: &mut Vec<Action>) {
+    let name = job.path.file_name().map_or_else(
+        || job.path.display().to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    );
+    egui::Window::new("Opening")
+        .collapsible(false)
+        .resizable(false)
+        .anchor(egui::Align2::CENTER_CENTER, egui::Vec2::ZERO)
+        .show(ctx, |ui| {
+            ui.horizontal(|ui| {
+                ui.add(egui::Spinner::new().size(18.0));
+                ui.label(format!(
+                    "loading {name}… {:.1} s",
+                    job.started.elapsed().as_secs_f32()
+                ));
+                if ui
+                    .button("Cancel")
+                    .on_hover_text("Stop opening this file (Esc): the open level stays")
+                    .clicked()
+                {
+                    out.push(Action::CancelLoad);
+                }
+            });
+        });
+    ctx.request_repaint_after(std::time::Duration::from_millis(50));
+}
