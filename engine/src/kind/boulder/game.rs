@@ -428,7 +428,7 @@ impl BoulderGame {
     /// status is decided (§6 W1–W4), and the tick is recorded for undo. Returns the changed
     /// cells, or `None` when no tick was open. The cancel flag is read before each phase
     /// and once all ran: when it is set, the tick is abandoned
-    /// ([`BoulderGame::abort_open_tick`]: the game is as before the tick) and `None` returned.
+    /// (its phases are rolled back: the game is as before the tick) and `None` returned.
     pub fn finish_tick<O: TickObserver>(&mut self, obs: &mut O) -> Option<Vec<Pos>> {
         self.finish_tick_listing(obs, true)
     }
