@@ -96,7 +96,7 @@ impl TilesmithApp {
         }
         st.offer_untitled_autosave();
         // From now on frames run: files open on a worker (issue 15).
-        st.background_loads = true;
+        st.background_work = true;
         let mut app = Self::new(st);
         app.watching = true;
         app

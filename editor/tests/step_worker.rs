@@ -41,6 +41,13 @@ fn falling_level(script: &str) -> FallingLevel {
     FallingLevel::from_json(&doc).unwrap()
 }
 
+/// The state as the window sets it: long work goes on while frames are drawn.
+fn window_state(doc: impl tilesmith_editor::state::IntoDoc) -> EditorState {
+    let mut st = EditorState::new(doc);
+    st.background_work = true;
+    st
+}
+
 /// A script whose `update()` never ends on its own: every frame runs into the budget.
 const FOREVER: &str = "function update()\n  while true do end\nend\n";
 
@@ -69,7 +76,7 @@ fn wait_idle(h: &mut Harness<'static, TilesmithApp>) {
 
 #[test]
 fn a_slow_frame_computes_on_a_worker_and_cancel_restores_the_game() {
-    let mut h = harness(EditorState::new(falling_level(FOREVER)));
+    let mut h = harness(window_state(falling_level(FOREVER)));
     h.state_mut().state.apply(Action::Play(PlayAction::Start));
     settle(&mut h);
     let before = hash(&h);
@@ -122,7 +129,7 @@ fn a_slow_frame_computes_on_a_worker_and_cancel_restores_the_game() {
 
 #[test]
 fn esc_cancels_a_slow_frame() {
-    let mut h = harness(EditorState::new(falling_level(FOREVER)));
+    let mut h = harness(window_state(falling_level(FOREVER)));
     h.state_mut().state.apply(Action::Play(PlayAction::Start));
     settle(&mut h);
     let before = hash(&h);
@@ -145,7 +152,7 @@ fn esc_cancels_a_slow_frame() {
 fn a_slow_frame_left_alone_ends_as_it_would_have() {
     // Not cancelled, the frame runs into the script's budget: the game stops on that error
     // exactly as when the frame is computed outside the editor.
-    let mut h = harness(EditorState::new(falling_level(FOREVER)));
+    let mut h = harness(window_state(falling_level(FOREVER)));
     h.state_mut().state.apply(Action::Play(PlayAction::Start));
     settle(&mut h);
     h.state_mut()
@@ -190,7 +197,7 @@ fn big_boulder(side: usize, rules: usize) -> tilesmith_engine::kind::boulder::Bo
 
 #[test]
 fn a_slow_boulder_tick_shows_progress_and_cancel_restores_the_game() {
-    let mut h = harness(EditorState::new(big_boulder(400, 8)));
+    let mut h = harness(window_state(big_boulder(400, 8)));
     h.state_mut().state.apply(Action::Play(PlayAction::Start));
     settle(&mut h);
     let before = hash(&h);
@@ -240,7 +247,7 @@ fn a_large_file_opens_on_a_worker_with_cancel() {
     let mut st = EditorState::new(tilesmith_engine::kind::boulder::BoulderLevel::new(
         "small", 8, 6,
     ));
-    st.background_loads = true;
+    st.background_work = true;
     let mut h = harness(st);
     h.state_mut().state.apply(Action::OpenPath(file.clone()));
     assert!(

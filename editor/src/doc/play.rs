@@ -41,6 +41,11 @@ pub struct PlaySession {
     pub speed: f32,
     /// The input used by "Step" and while running when no key is held.
     pub chosen: Input,
+    /// Steps that outlast [`super::step_job::STEP_WAIT`] go on computing while frames are
+    /// drawn ([`PlaySession::compute`]); set by the window (from
+    /// `EditorState::background_work`). Off, a step is waited for however long it takes
+    /// (tests, exports, the CLI: no frames run to collect it).
+    pub background: bool,
     /// Fractional steps owed while running.
     acc: f64,
     /// Changes whenever the shown state may have changed (unique across sessions).
@@ -100,6 +105,7 @@ impl PlaySession {
             running: false,
             speed: 1.0,
             chosen: Input::Wait,
+            background: false,
             acc: 0.0,
             version: next_version(),
             job: None,
@@ -178,7 +184,7 @@ impl PlaySession {
     ) -> Option<StepOutcome<R>> {
         let away: Box<dyn Game> = Box::new(Away::of(self.game.as_ref()));
         let game = std::mem::replace(&mut self.game, away);
-        self.computed(StepJob::spawn(game, f))
+        self.computed(StepJob::spawn(game, f, self.background))
     }
 
     /// [`PlaySession::compute`] for a run of several steps ([`StepJob::spawn_run`]: Cancel
@@ -190,7 +196,7 @@ impl PlaySession {
     ) -> Option<StepOutcome<R>> {
         let away: Box<dyn Game> = Box::new(Away::of(self.game.as_ref()));
         let game = std::mem::replace(&mut self.game, away);
-        self.computed(StepJob::spawn_run(game, f))
+        self.computed(StepJob::spawn_run(game, f, self.background))
     }
 
     /// Records a run of `n` steps with `input` just computed, `last` the report of its last

@@ -78,13 +78,16 @@ impl Drop for StepJob {
 
 impl StepJob {
     /// Moves `game` to a new thread and runs `f` on it there with a fresh cancel flag.
-    /// Waits up to [`STEP_WAIT`]: `Ok` with the game and the outcome when the step ended by
-    /// then, else `Err` with the running job (the game stays on the thread).
+    /// With `wait`, waits up to [`STEP_WAIT`]: `Ok` with the game and the outcome when the
+    /// step ended by then, else `Err` with the running job (the game stays on the thread).
+    /// With `wait` false (no frames run to collect a pending step: tests, exports, the CLI)
+    /// it waits for the step however long it takes.
     pub fn spawn<R: Send + 'static>(
         game: Box<dyn Game>,
         f: impl FnOnce(&mut dyn Game) -> R + Send + 'static,
+        wait: bool,
     ) -> Result<(Box<dyn Game>, StepOutcome<R>), StepJob> {
-        Self::start(game, f, false)
+        Self::start(game, f, false, wait)
     }
 
     /// [`StepJob::spawn`] for a run of several steps (`f` steps the game until it is done
@@ -93,14 +96,16 @@ impl StepJob {
     pub fn spawn_run<R: Send + 'static>(
         game: Box<dyn Game>,
         f: impl FnOnce(&mut dyn Game) -> R + Send + 'static,
+        wait: bool,
     ) -> Result<(Box<dyn Game>, StepOutcome<R>), StepJob> {
-        Self::start(game, f, true)
+        Self::start(game, f, true, wait)
     }
 
     fn start<R: Send + 'static>(
         mut game: Box<dyn Game>,
         f: impl FnOnce(&mut dyn Game) -> R + Send + 'static,
         run: bool,
+        wait: bool,
     ) -> Result<(Box<dyn Game>, StepOutcome<R>), StepJob> {
         let cancel = Arc::new(AtomicBool::new(false));
         game.set_cancel_flag(Some(cancel.clone()));
@@ -121,7 +126,8 @@ impl StepJob {
             before,
             run,
         };
-        match job.rx.recv_timeout(STEP_WAIT) {
+        let limit = if wait { STEP_WAIT } else { Duration::MAX };
+        match job.rx.recv_timeout(limit) {
             Ok(done) => Ok(job.finish(done)),
             Err(RecvTimeoutError::Timeout) => Err(job),
             Err(RecvTimeoutError::Disconnected) => unreachable!("the worker always sends"),

@@ -45,7 +45,7 @@ impl EditorState {
         {
             return Some(r);
         }
-        if !self.background_loads {
+        if !self.background_work {
             return Some(read_document(p));
         }
         let (tx, rx) = channel();

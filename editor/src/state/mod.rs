@@ -111,10 +111,12 @@ pub struct EditorState {
     pub chooser: Option<crate::files::Chooser>,
     /// True once the editor may close (no unsaved changes, or the user agreed).
     pub close_ok: bool,
-    /// Open files on a worker thread (`state/load_ops.rs`), collected by the window's frames
-    /// ([`EditorState::poll_load`]). Set by the window; off (files read at once) where no
-    /// frames run, as in the state tests and the CLI.
-    pub background_loads: bool,
+    /// Open files and compute play steps on worker threads without waiting for them
+    /// (`state/load_ops.rs`, `doc/step_job.rs`), collected by the window's frames
+    /// ([`EditorState::poll_load`], [`EditorState::poll_step`]). Set by the window; off
+    /// (files read and steps computed before `apply` returns) where no frames run, as in
+    /// the state tests, exports and the CLI.
+    pub background_work: bool,
     /// The problems of the current level: exactly what `tilesmith check` reports for the
     /// document as it would be saved (refreshed by [`EditorState::refresh`]).
     pub problems: Vec<Problem>,
@@ -199,7 +201,7 @@ impl EditorState {
             confirmed: false,
             loading: None,
             loaded: None,
-            background_loads: false,
+            background_work: false,
             autosaved_gen: 0,
             autosave_timer: AutosaveTimer::default(),
             autosave_worker: None,
@@ -334,7 +336,9 @@ impl EditorState {
 
     /// Applies one action, then keeps the document's derived data in step.
     pub fn apply(&mut self, action: impl Into<Action>) {
+        self.sync_background();
         self.apply_action(action.into());
+        self.sync_background();
         self.doc.refresh();
         self.campaign_after_action();
     }

@@ -37,6 +37,15 @@ impl StepBusy {
 }
 
 impl EditorState {
+    /// Gives the play session (however it was started) the window's choice of
+    /// [`EditorState::background_work`].
+    pub(super) fn sync_background(&mut self) {
+        let on = self.background_work;
+        if let Some(p) = self.doc.play_mut() {
+            p.background = on;
+        }
+    }
+
     /// The step computing on a worker thread, if any.
     pub fn step_busy(&self) -> Option<StepBusy> {
         let p = self.doc.play()?;
