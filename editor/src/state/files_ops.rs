@@ -52,10 +52,8 @@ impl EditorState {
                     return;
                 }
                 let program = tilesmith_engine::document::is_program_path(&p);
-                // Read on a worker (a large file takes seconds); the open goes on when it
-                // arrives (state/load_ops.rs).
                 let Some(read) = self.read_in_background(&p) else {
-                    return;
+                    return; // read on a worker: the open goes on when it arrives (load_ops.rs)
                 };
                 match read {
                     Ok((doc, _)) if program || tilesmith_engine::document::is_rules_path(&p) => {
