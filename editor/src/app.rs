@@ -104,6 +104,8 @@ impl TilesmithApp {
             None => st.apply(Action::New), // the default kind's new level, no dialog
         }
         st.offer_untitled_autosave();
+        // From now on frames run: files open on a worker (issue 15).
+        st.background_work = true;
         let mut app = Self::new(st);
         app.watching = true;
         app
@@ -196,6 +198,12 @@ impl TilesmithApp {
             let size = self.state.map_size();
             bench_frame(b, &ctx, size, &mut out);
         }
+        // A step computing on a worker (issue 15): collect it once done, and look again soon.
+        self.state.poll_step();
+        self.state.poll_load();
+        if self.state.step_busy().is_some() || self.state.loading().is_some() {
+            ctx.request_repaint_after(Duration::from_millis(30));
+        }
         // A view that shows the whole map follows a resize of the window (not of a panel:
         // panels shown, hidden, resized or switched keep the zoom and the pan).
         let screen = ctx.content_rect().size();
@@ -209,6 +217,9 @@ impl TilesmithApp {
         };
         let canvas = self.state.view.canvas;
         ui::draw(ui, &self.state, &mut self.ui, &mut out);
+        if let Some(job) = self.state.loading() {
+            ui::step_ui::load_progress(&ctx, job, &mut out);
+        }
         // A key or a click ends the settling early: what the user does then (hiding a panel)
         // keeps the view.
         let acted = ctx.input(|i| {

@@ -10,6 +10,7 @@
 pub mod history;
 pub mod map;
 pub mod play;
+pub mod step_job;
 pub mod ui;
 
 use std::any::Any;
@@ -82,7 +83,7 @@ pub struct Cx<'a> {
 /// Map operations go through [`KindDoc::map`] (the generic map document). Play goes through
 /// the generic [`PlaySession`] (`dyn Game`); a kind overrides the `play_*` methods only to add
 /// what its engine offers beyond the trait.
-pub trait KindDoc: Any {
+pub trait KindDoc: Any + Send {
     /// The engine's kind (name, check, start, speed, input words).
     fn kind(&self) -> &'static dyn GameKind;
     /// What one step of play is called (`tick`, `turn`, `frame`, `ply`).
@@ -235,6 +236,19 @@ pub trait KindDoc: Any {
     }
     /// Ends a step that is half computed (a kind's debugger), so the game is between steps.
     fn play_settle(&mut self) {}
+    /// Collects the step computing on a worker thread once it is done
+    /// ([`PlaySession::poll_step`]), each frame. `Some` with the status bar's message when
+    /// it ended without being computed (`tick 12 cancelled`, `tick 12 failed: …`) or when
+    /// the kind has more to say; `None` while it computes, once a step was computed, and
+    /// when no step computes. A kind whose steps return more than a report
+    /// ([`PlaySession::compute`]) collects them itself.
+    fn play_poll(&mut self) -> Option<String> {
+        let noun = self.step_noun();
+        let p = self.play_mut()?;
+        let (step, _) = p.computing()?;
+        let words = p.poll_step().flatten()?;
+        Some(format!("{noun} {step} {words}"))
+    }
     /// The play session just started is a campaign game (spec boulder §2.2): the player plays
     /// the side to move at the start, whose win earns the points (the engine's
     /// `Game::points_earned`); a kind with several players lets the computer play the others

@@ -12,6 +12,8 @@ use serde_json::Value;
 use tilesmith_engine::replay::{Replay, ReplayLevel};
 use tilesmith_engine::{Game, GameKind, Input, Problem, Status, StepReport};
 
+use super::step_job::{Away, StepJob, StepOutcome};
+
 /// The most steps one frame may compute while running (so a slow frame cannot stall).
 pub const MAX_STEPS_PER_FRAME: usize = 8;
 
@@ -39,10 +41,20 @@ pub struct PlaySession {
     pub speed: f32,
     /// The input used by "Step" and while running when no key is held.
     pub chosen: Input,
+    /// Steps that outlast [`super::step_job::STEP_WAIT`] go on computing while frames are
+    /// drawn ([`PlaySession::compute`]); set by the window (from
+    /// `EditorState::background_work`). Off, a step is waited for however long it takes
+    /// (tests, exports, the CLI: no frames run to collect it).
+    pub background: bool,
     /// Fractional steps owed while running.
     acc: f64,
     /// Changes whenever the shown state may have changed (unique across sessions).
     version: u64,
+    /// The step computing on a worker thread (the game is there; `game` is an [`Away`]).
+    job: Option<StepJob>,
+    /// The input (and its word, for a kind with positional inputs) of the step begun by
+    /// [`PlaySession::begin_step`], recorded once the step is done.
+    staged: Option<(Input, Option<String>)>,
 }
 
 impl std::fmt::Debug for PlaySession {
@@ -93,8 +105,11 @@ impl PlaySession {
             running: false,
             speed: 1.0,
             chosen: Input::Wait,
+            background: false,
             acc: 0.0,
             version: next_version(),
+            job: None,
+            staged: None,
         }
     }
 
@@ -118,27 +133,39 @@ impl PlaySession {
         self.game.steps() + self.game.redo_len() as u64
     }
 
-    /// Starts recording a step with `input`: false (and running stops) when the game takes no more turns.
-    /// The caller then steps the game and calls [`PlaySession::end_step`].
+    /// Starts recording a step with `input`: false (and running stops) when the game takes no
+    /// more turns or a step is still computing. The caller then steps the game (through
+    /// [`PlaySession::compute`]) and calls [`PlaySession::end_step`], which records the input.
     pub fn begin_step(&mut self, input: Input) -> bool {
+        if self.job.is_some() {
+            return false;
+        }
         if !self.game.takes_turns() {
             self.running = false;
             return false;
         }
-        let n = self.game.steps() as usize;
-        self.inputs.truncate(n);
-        self.inputs.push(input);
-        if self.kind.positional_inputs() {
-            self.words.truncate(n);
-            let word = self.game.input_word(input);
-            self.words
-                .push(word.unwrap_or_else(|| input.word().to_string()));
-        }
+        let word = self
+            .kind
+            .positional_inputs()
+            .then(|| self.game.input_word(input))
+            .map(|w| w.unwrap_or_else(|| input.word().to_string()));
+        self.staged = Some((input, word));
         true
     }
 
-    /// Keeps the report of the step just computed; running stops when the game takes no more turns.
+    /// Keeps the report of the step just computed and records its input (dropping the
+    /// inputs of the steps that could have been redone); running stops when the game takes
+    /// no more turns.
     pub fn end_step(&mut self, report: StepReport) {
+        if let Some((input, word)) = self.staged.take() {
+            let n = (self.game.steps() as usize).saturating_sub(1);
+            self.inputs.truncate(n);
+            self.inputs.push(input);
+            if let Some(w) = word {
+                self.words.truncate(n);
+                self.words.push(w);
+            }
+        }
         self.report = Some(report);
         self.touch();
         if !self.game.takes_turns() {
@@ -146,9 +173,126 @@ impl PlaySession {
         }
     }
 
+    /// Computes a step on a worker thread: `f` gets the game there (with a cancel flag set
+    /// by [`PlaySession::cancel_step`]). When it ends within [`super::step_job::STEP_WAIT`]
+    /// the game is back and the outcome returned; otherwise `None`, the step stays
+    /// computing ([`PlaySession::computing`]) and [`PlaySession::poll`] gives its outcome
+    /// in a later frame. While running, the clock waits for it (no steps are owed meanwhile).
+    pub fn compute<R: Send + 'static>(
+        &mut self,
+        f: impl FnOnce(&mut dyn Game) -> R + Send + 'static,
+    ) -> Option<StepOutcome<R>> {
+        let away: Box<dyn Game> = Box::new(Away::of(self.game.as_ref()));
+        let game = std::mem::replace(&mut self.game, away);
+        self.computed(StepJob::spawn(game, f, self.background))
+    }
+
+    /// [`PlaySession::compute`] for a run of several steps ([`StepJob::spawn_run`]: Cancel
+    /// keeps the steps computed before it). The kind records the steps with
+    /// [`PlaySession::end_run`].
+    pub fn compute_run<R: Send + 'static>(
+        &mut self,
+        f: impl FnOnce(&mut dyn Game) -> R + Send + 'static,
+    ) -> Option<StepOutcome<R>> {
+        let away: Box<dyn Game> = Box::new(Away::of(self.game.as_ref()));
+        let game = std::mem::replace(&mut self.game, away);
+        self.computed(StepJob::spawn_run(game, f, self.background))
+    }
+
+    /// Records a run of `n` steps with `input` just computed, `last` the report of its last
+    /// step (dropping the inputs of the steps that could have been redone).
+    pub fn end_run(&mut self, input: Input, n: u64, last: Option<StepReport>) {
+        let at = self.game.steps().saturating_sub(n) as usize;
+        self.inputs.truncate(at);
+        self.inputs.extend(std::iter::repeat_n(input, n as usize));
+        self.report = last;
+        self.touch();
+        if !self.game.takes_turns() {
+            self.running = false;
+        }
+    }
+
+    fn computed<R: 'static>(
+        &mut self,
+        r: Result<(Box<dyn Game>, StepOutcome<R>), StepJob>,
+    ) -> Option<StepOutcome<R>> {
+        match r {
+            Ok((game, outcome)) => {
+                self.game = game;
+                Some(self.settled(outcome))
+            }
+            Err(job) => {
+                self.job = Some(job);
+                None
+            }
+        }
+    }
+
+    /// The outcome of the step computing on the worker, once it is done (the game is then
+    /// back); `None` while it computes or when no step does. `R` is the type the kind's
+    /// [`PlaySession::compute`] returned.
+    pub fn poll<R: 'static>(&mut self) -> Option<StepOutcome<R>> {
+        let (game, outcome) = self.job.as_ref()?.poll::<R>()?;
+        self.job = None;
+        self.game = game;
+        self.touch();
+        Some(self.settled(outcome))
+    }
+
+    /// Forgets the staged input of a step that was not computed (running stops then).
+    fn settled<R>(&mut self, outcome: StepOutcome<R>) -> StepOutcome<R> {
+        if !matches!(outcome, StepOutcome::Done(_)) {
+            self.staged = None;
+            self.running = false;
+        }
+        outcome
+    }
+
+    /// The step computing on a worker thread, if any: its number and when it started.
+    pub fn computing(&self) -> Option<(u64, std::time::Instant)> {
+        self.job.as_ref().map(|j| (j.step, j.started))
+    }
+
+    /// True once Cancel was pressed for the step computing.
+    pub fn cancelling(&self) -> bool {
+        self.job.as_ref().is_some_and(StepJob::cancelling)
+    }
+
+    /// Cancel: asks the step computing to stop (its outcome comes through
+    /// [`PlaySession::poll`] as [`StepOutcome::Cancelled`], the game as before).
+    pub fn cancel_step(&mut self) {
+        if let Some(j) = &self.job {
+            j.cancel();
+        }
+    }
+
+    /// [`PlaySession::poll`] for a step of [`PlaySession::step`]: records a computed step
+    /// and gives how the step ended in a few words for the status bar (`None` while it
+    /// computes, and for a step computed).
+    pub fn poll_step(&mut self) -> Option<Option<String>> {
+        let outcome = self.poll::<StepReport>()?;
+        Some(self.take_outcome(outcome))
+    }
+
+    /// Records a step's outcome; the words for the status bar unless it was computed.
+    pub fn take_outcome(&mut self, outcome: StepOutcome<StepReport>) -> Option<String> {
+        match outcome {
+            StepOutcome::Done(r) => {
+                self.end_step(r);
+                None
+            }
+            StepOutcome::Cancelled => Some("cancelled".into()),
+            StepOutcome::Failed(e) => Some(format!("failed: {e}")),
+        }
+    }
+
     /// Computes one step with `input` (the game's own undo and restart inputs go back
-    /// instead). Returns the report, or `None` when nothing was computed.
+    /// instead), on a worker thread ([`PlaySession::compute`]). Returns the report, or
+    /// `None` when nothing was computed or the step still computes.
     pub fn step(&mut self, input: Input) -> Option<&StepReport> {
+        if self.job.is_some() {
+            return None;
+        }
         match input {
             Input::Undo => {
                 self.back();
@@ -164,8 +308,8 @@ impl PlaySession {
         if !self.begin_step(input) {
             return None;
         }
-        let r = self.game.step(input);
-        self.end_step(r);
+        let outcome = self.compute(move |g| g.step(input))?;
+        self.take_outcome(outcome);
         self.report.as_ref()
     }
 

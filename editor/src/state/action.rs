@@ -146,6 +146,9 @@ pub enum PlayAction {
         /// The input held on the keyboard, if any.
         held: Option<Input>,
     },
+    /// Cancel the step computing on a worker thread (the play pane's Cancel, Esc): the
+    /// game stays as before the step.
+    CancelStep,
     /// Copy the play state into the design, as one undoable edit.
     UseAsDesign,
     /// Save the session as a replay file (asks where).
@@ -219,6 +222,8 @@ pub enum Action {
     Save,
     /// Save to a file chosen in a dialog.
     SaveAs,
+    /// Cancel opening the file being read on a worker thread (Esc): the open level stays.
+    CancelLoad,
     /// File → Export PNG…: the design as an image, to a file chosen in a dialog.
     ExportPng,
     /// An export finished (or failed, or was cancelled): the message for the status bar.

@@ -53,7 +53,10 @@ impl EditorState {
                     return;
                 }
                 let program = tilesmith_engine::document::is_program_path(&p);
-                match read_document(&p) {
+                let Some(read) = self.read_in_background(&p) else {
+                    return; // read on a worker: the open goes on when it arrives (load_ops.rs)
+                };
+                match read {
                     Ok((doc, _)) if program || tilesmith_engine::document::is_rules_path(&p) => {
                         // A program or a rules file opens as a new level: Save must not write
                         // JSON over it. An imported program is unsaved work; a rules file

@@ -15,6 +15,8 @@ mod chooser_ops;
 mod export_ops;
 mod files_ops;
 mod level_ops;
+mod load_ops;
+mod step_ops;
 pub mod view;
 
 use std::path::PathBuf;
@@ -30,6 +32,8 @@ use crate::tools::{Button, CellRect, Tool};
 pub use action::{Action, Answer, MapAction, Pending, PlayAction};
 pub use export_ops::EXPORT_SCALE;
 pub use files_ops::{default_level_file, parse_document, read_document};
+pub use load_ops::LoadJob;
+pub use step_ops::StepBusy;
 pub use view::{Viewport, ZOOM_RANGE};
 
 /// Which page the right-hand side panel shows.
@@ -123,6 +127,12 @@ pub struct EditorState {
     pub chooser: Option<crate::files::Chooser>,
     /// True once the editor may close (no unsaved changes, or the user agreed).
     pub close_ok: bool,
+    /// Open files and compute play steps on worker threads without waiting for them
+    /// (`state/load_ops.rs`, `doc/step_job.rs`), collected by the window's frames
+    /// ([`EditorState::poll_load`], [`EditorState::poll_step`]). Set by the window; off
+    /// (files read and steps computed before `apply` returns) where no frames run, as in
+    /// the state tests, exports and the CLI.
+    pub background_work: bool,
     /// The problems of the current level: exactly what `tilesmith check` reports for the
     /// document as it would be saved (refreshed by [`EditorState::refresh`]).
     pub problems: Vec<Problem>,
@@ -140,6 +150,9 @@ pub struct EditorState {
     problems_job: Option<((u64, u64), ProblemsAnswer)>,
     /// Set by an answer so the next file action skips the unsaved-changes question.
     confirmed: bool,
+    /// A level file being read on a worker, and one read, waiting to be opened.
+    loading: Option<load_ops::LoadJob>,
+    loaded: Option<(PathBuf, load_ops::ReadResult)>,
     /// The history generation last autosaved.
     autosaved_gen: u64,
     /// When the next autosave copy is due.
@@ -203,6 +216,9 @@ impl EditorState {
             problems_gen: None,
             problems_job: None,
             confirmed: false,
+            loading: None,
+            loaded: None,
+            background_work: false,
             autosaved_gen: 0,
             autosave_timer: AutosaveTimer::default(),
             autosave_worker: None,
@@ -337,12 +353,17 @@ impl EditorState {
 
     /// Applies one action, then keeps the document's derived data in step.
     pub fn apply(&mut self, action: impl Into<Action>) {
+        self.sync_background();
         self.apply_action(action.into());
+        self.sync_background();
         self.doc.refresh();
         self.campaign_after_action();
     }
 
     fn apply_action(&mut self, action: Action) {
+        if self.step_refuses(&action) || self.load_refuses(&action) {
+            return;
+        }
         if self.showing_overview() {
             // The level is hidden behind the overview: its edits and play keys wait; undo
             // and redo are the campaign's.
@@ -668,13 +689,22 @@ impl EditorState {
             PlayAction::Advance { dt, held } => {
                 let Some(p) = self.doc.play_mut() else { return };
                 let input = held.unwrap_or(p.chosen);
+                // Each step may wait for its worker up to `STEP_WAIT`; a frame stops
+                // computing once it has spent `FRAME_STEP_BUDGET` (the rest is dropped).
+                let t0 = std::time::Instant::now();
                 for _ in 0..p.due(dt) {
                     self.doc.play_held(input);
-                    if !self.doc.play().is_some_and(|p| p.running) {
+                    let going = self
+                        .doc
+                        .play()
+                        .is_some_and(|p| p.running && p.computing().is_none());
+                    if !going || t0.elapsed() > crate::doc::step_job::FRAME_STEP_BUDGET {
                         break;
                     }
                 }
             }
+            // Only reached while no step computes (see `step_refuses`).
+            PlayAction::CancelStep => {}
             PlayAction::UseAsDesign => self.use_as_design(),
             PlayAction::Record => self.record(),
             PlayAction::ExportGif => self.export_gif(),

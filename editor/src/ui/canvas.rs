@@ -18,6 +18,9 @@ use crate::tools::{Button, CellRect, Tool};
 /// The words of the badge on the canvas while a game is played.
 pub const PLAY_BADGE: &str = "Playing — Esc to stop";
 
+/// The badge while a step computes on a worker thread (Esc cancels the step then).
+pub const PLAY_BADGE_BUSY: &str = "Playing — Esc cancels the step";
+
 /// The colour of the frame round the canvas and of the badge while a game is played.
 pub const PLAY_FRAME: Color32 = Color32::from_rgb(255, 150, 30);
 
@@ -145,8 +148,12 @@ pub fn canvas_ui(
     let origin = rect.min + vec2(st.view.pan[0], st.view.pan[1]);
     let (x0, y0, x1, y1) = st.view.visible(w, h);
 
-    // Base colours, then the kind's cells.
-    update_texture(ui, st, kind, cache);
+    // Base colours, then the kind's cells. While a step computes on a worker the game is
+    // away: the map keeps the colours it last had, without the kind's marks.
+    let busy = st.step_busy();
+    if busy.is_none() {
+        update_texture(ui, st, kind, cache);
+    }
     let map_rect = Rect::from_min_size(origin, vec2(w as f32 * z, h as f32 * z));
     let too_large = cache.texture.is_none() && (x1 - x0) * (y1 - y0) > 400_000;
     let few = (x1 - x0) * (y1 - y0) <= BASE_MESH_MAX_CELLS;
@@ -179,7 +186,9 @@ pub fn canvas_ui(
         visible: (x0, y0, x1, y1),
         textured: cache.texture.is_some(),
     };
-    if !too_large {
+    if busy.is_some() {
+        // Nothing of the game to draw.
+    } else if !too_large {
         paint_map(&painter, st, kind, &geom, st.settings.grid, true);
     } else {
         kind.paint_overlays(&painter, st, &geom);
@@ -191,8 +200,11 @@ pub fn canvas_ui(
         StrokeKind::Outside,
     );
     cache.drawn_selection = paint_selection(&painter, st, &geom);
-    if st.playing() {
-        play_marks(ui, &painter, rect, st, kind);
+    if let Some(b) = &busy {
+        super::step_ui::busy_overlay(ui, rect, b, out);
+        play_marks(ui, &painter, rect, st, None);
+    } else if st.playing() {
+        play_marks(ui, &painter, rect, st, Some(kind));
     } else {
         paint_drag_size(ui, &painter, st);
     }
@@ -201,9 +213,21 @@ pub fn canvas_ui(
 
 /// While a game is played: a frame round the canvas, the [`PLAY_BADGE`] at its top-left and,
 /// when the game is over, the kind's end banner ([`KindUi::end_banner`]) at its top centre.
+/// No `kind` while a step computes: no banner then, and the badge is [`PLAY_BADGE_BUSY`].
 /// The badge and the banner are labels in areas that take no pointer input (so the map under
 /// them still gets clicks, and tests and screen readers find the words).
-fn play_marks(ui: &Ui, painter: &egui::Painter, rect: Rect, st: &EditorState, kind: &dyn KindUi) {
+fn play_marks(
+    ui: &Ui,
+    painter: &egui::Painter,
+    rect: Rect,
+    st: &EditorState,
+    kind: Option<&dyn KindUi>,
+) {
+    let badge = if kind.is_some() {
+        PLAY_BADGE
+    } else {
+        PLAY_BADGE_BUSY
+    };
     painter.rect_stroke(
         rect.shrink(1.0),
         0.0,
@@ -220,12 +244,12 @@ fn play_marks(ui: &Ui, painter: &egui::Painter, rect: Rect, st: &EditorState, ki
                 .corner_radius(4.0)
                 .show(ui, |ui| {
                     ui.add(
-                        egui::Label::new(RichText::new(PLAY_BADGE).strong().color(Color32::BLACK))
+                        egui::Label::new(RichText::new(badge).strong().color(Color32::BLACK))
                             .selectable(false),
                     );
                 });
         });
-    if let Some(b) = kind.end_banner(st) {
+    if let Some(b) = kind.and_then(|k| k.end_banner(st)) {
         egui::Area::new(egui::Id::unique("end-banner"))
             .fixed_pos(rect.center_top() + vec2(0.0, 44.0))
             .pivot(egui::Align2::CENTER_TOP)

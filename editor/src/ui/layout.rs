@@ -194,6 +194,8 @@ fn side_panel(
                 .show(ui, |ui| {
                     if rules_tab {
                         us.kind.rules_ui(ui, st, out);
+                    } else if let Some(busy) = st.step_busy() {
+                        super::step_ui::busy_panel(ui, &busy, out);
                     } else if st.playing() {
                         if let Some(note) = st.doc.play().and_then(|p| p.trimmed_note()) {
                             ui.label(RichText::new(note).color(ui.visuals().warn_fg_color))

@@ -11,6 +11,7 @@ pub mod layout;
 pub mod mesh;
 pub mod new_level;
 pub mod panels;
+pub mod step_ui;
 
 use eframe::egui::{self, Event, Key, Modifiers, RichText, Ui};
 use tilesmith_engine::{Input, InputSpec};
@@ -280,6 +281,10 @@ pub fn shortcuts(ctx: &egui::Context, st: &EditorState, out: &mut Vec<Action>) {
                 Some(Action::ShowShortcuts(false))
             } else if st.replace_open {
                 Some(Action::ShowReplace(false))
+            } else if st.loading().is_some() {
+                Some(Action::CancelLoad)
+            } else if st.step_busy().is_some() {
+                Some(PlayAction::CancelStep.into())
             } else if playing {
                 Some(PlayAction::Stop.into())
             } else {

@@ -407,10 +407,9 @@ pub fn problems_ui(ui: &mut Ui, st: &EditorState, out: &mut Vec<Action>) {
 /// The status bar: the hovered cell (as the kind describes it), the status message.
 pub fn status_ui(ui: &mut Ui, st: &EditorState, kind: &dyn KindUi) {
     ui.horizontal(|ui| {
-        match st
-            .hover
-            .and_then(|p| kind.describe_cell(st, p).map(|t| (p, t)))
-        {
+        // While a step computes the game is away: no cell to describe.
+        let hover = st.hover.filter(|_| st.step_busy().is_none());
+        match hover.and_then(|p| kind.describe_cell(st, p).map(|t| (p, t))) {
             Some((p, text)) => {
                 match kind.cell_place(st, p) {
                     Some(place) => ui.monospace(format!("{place}: {text}")),

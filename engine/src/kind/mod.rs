@@ -163,8 +163,11 @@ pub struct Layer {
     pub dir: Option<Dir>,
 }
 
-/// A running game of one kind. Created by [`GameKind::start`].
-pub trait Game {
+/// A running game of one kind. Created by [`GameKind::start`]. `Send`: the editor moves a
+/// game to a worker thread for a step and back ([`Game::set_cancel_flag`]), so a kind keeps
+/// no `Rc` or other thread-bound state in its game (falling's Lua state is built with mlua's
+/// `send` feature).
+pub trait Game: Send {
     /// The kind's name (`boulder`, …).
     fn kind(&self) -> &'static str;
     /// `(width, height)` in cells.

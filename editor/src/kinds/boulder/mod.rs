@@ -477,6 +477,12 @@ impl KindDoc for BoulderDoc {
         }
     }
 
+    fn play_poll(&mut self) -> Option<String> {
+        let p = self.play.as_mut()?;
+        let (tick, _) = p.session.computing()?;
+        Some(format!("tick {tick} {}", p.poll()?))
+    }
+
     fn use_play_state(&mut self, name: &str) -> Result<(), String> {
         let Some(p) = &self.play else {
             return Err("not playing".into());

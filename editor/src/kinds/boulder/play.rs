@@ -19,6 +19,7 @@ use tilesmith_engine::{Game as _, Input, Pos, StepReport};
 
 use super::rules::{RuleList, RuleRef};
 use crate::doc::play::PlaySession;
+use crate::doc::step_job::StepOutcome;
 
 /// A tick being computed phase by phase in the tick debugger.
 #[derive(Clone, Debug)]
@@ -224,9 +225,35 @@ impl BoulderPlay {
         if !self.session.begin_step(input) {
             return;
         }
-        let (report, records) = self.game_mut().step_detailed(input);
-        self.records = records;
-        self.ticked(report);
+        let outcome =
+            self.session.compute(
+                move |g| match g.as_any_mut().downcast_mut::<BoulderGame>() {
+                    Some(b) => b.step_detailed(input),
+                    None => (g.step(input), Vec::new()),
+                },
+            );
+        if let Some(o) = outcome {
+            self.take_outcome(o);
+        }
+    }
+
+    /// Collects the tick computing on a worker thread once it is done; the words for the
+    /// status bar when it was not computed (see [`crate::doc::KindDoc::play_poll`]).
+    pub fn poll(&mut self) -> Option<String> {
+        let o = self.session.poll::<(StepReport, Vec<PhaseRecord>)>()?;
+        self.take_outcome(o)
+    }
+
+    fn take_outcome(&mut self, o: StepOutcome<(StepReport, Vec<PhaseRecord>)>) -> Option<String> {
+        match o {
+            StepOutcome::Done((report, records)) => {
+                self.records = records;
+                self.ticked(report);
+                None
+            }
+            StepOutcome::Cancelled => Some("cancelled".into()),
+            StepOutcome::Failed(e) => Some(format!("failed: {e}")),
+        }
     }
 
     /// After a tick: keep its report, check the breakpoints, stop at the end of the game.

@@ -539,9 +539,10 @@ impl KindDoc for FallingDoc {
             FallingAction::RemoveBlock(id) => self.remove_block(*id, cx),
             FallingAction::MoveBlockDown(id) => self.move_block_down(*id),
             FallingAction::RunToPlacement => {
-                if let Some(p) = &mut self.play {
-                    let n = p.run_to_placement();
-                    *cx.status = format!("ran {n} frame(s) to the next placement");
+                if let Some(p) = &mut self.play
+                    && let Some(words) = p.run_to_placement()
+                {
+                    *cx.status = words;
                 }
             }
         }
@@ -574,6 +575,10 @@ impl KindDoc for FallingDoc {
         if let Some(p) = &mut self.play {
             p.held(input);
         }
+    }
+
+    fn play_poll(&mut self) -> Option<String> {
+        self.play.as_mut()?.poll()
     }
 }
 

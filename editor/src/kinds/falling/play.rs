@@ -12,6 +12,7 @@ use tilesmith_engine::{Game as _, Grid, Input, Pos, Problem, Status};
 
 use super::{FallingAction, FallingDoc, look};
 use crate::doc::play::PlaySession;
+use crate::doc::step_job::StepOutcome;
 use crate::doc::ui::MapGeom;
 use crate::state::{Action, PlayAction};
 
@@ -31,6 +32,49 @@ pub struct FallingPlay {
     pub session: PlaySession,
     /// The key held on the last running frame, and for how many frames before this one.
     held: Option<(Input, u32)>,
+    /// The job on the worker is a run to the next placement ([`PlacementRun`]).
+    placement_pending: bool,
+}
+
+/// What a run to the next placement did.
+#[derive(Debug)]
+struct PlacementRun {
+    /// Frames computed (each one step of the history).
+    frames: u32,
+    /// Stopped by Cancel (the frame being computed then was abandoned).
+    cancelled: bool,
+    /// The report of the last frame computed.
+    last: Option<tilesmith_engine::StepReport>,
+}
+
+/// The run to the next placement, on the worker: frames with no key until a tumo was placed
+/// and the field settled, the game stops, [`MAX_FRAMES_TO_PLACEMENT`] frames pass, or a
+/// frame is cancelled (it changes no step count).
+fn placement_run(g: &mut dyn tilesmith_engine::Game) -> PlacementRun {
+    let mut run = PlacementRun {
+        frames: 0,
+        cancelled: false,
+        last: None,
+    };
+    let mut placed = false;
+    while run.frames < MAX_FRAMES_TO_PLACEMENT && g.takes_turns() {
+        let before = g.steps();
+        let r = g.step(Input::Wait);
+        if g.steps() == before {
+            run.cancelled = true;
+            break;
+        }
+        run.frames += 1;
+        run.last = Some(r);
+        let Some(f) = g.as_any().downcast_ref::<FallingGame>() else {
+            break;
+        };
+        placed |= !f.last_frame().placed.is_empty();
+        if placed && f.is_settled() {
+            break;
+        }
+    }
+    run
 }
 
 impl FallingPlay {
@@ -42,6 +86,7 @@ impl FallingPlay {
         Ok(Self {
             session: PlaySession::new(&Falling, design, seed)?,
             held: None,
+            placement_pending: false,
         })
     }
 
@@ -66,20 +111,55 @@ impl FallingPlay {
     }
 
     /// Plays frames with no key until a tumo has been placed and the field has settled (or
-    /// the game ends, or [`MAX_FRAMES_TO_PLACEMENT`] frames pass). Returns the frames played.
-    pub fn run_to_placement(&mut self) -> u32 {
-        let mut placed = false;
-        for n in 1..=MAX_FRAMES_TO_PLACEMENT {
-            if !self.session.game.takes_turns() {
-                return n - 1;
-            }
-            self.step(Input::Wait);
-            placed |= !self.game().last_frame().placed.is_empty();
-            if placed && self.game().is_settled() {
-                return n;
+    /// the game ends, or [`MAX_FRAMES_TO_PLACEMENT`] frames pass), on a worker thread (each
+    /// frame one step of the history). `Some` with the words for the status bar when the
+    /// run ended within the wait; `None` while it computes (collected by
+    /// [`FallingPlay::poll`]). Cancel keeps the frames computed before it.
+    pub fn run_to_placement(&mut self) -> Option<String> {
+        if self.session.computing().is_some() {
+            return None;
+        }
+        let outcome = self.session.compute_run(placement_run);
+        match outcome {
+            Some(o) => Some(self.ran(o)),
+            None => {
+                self.placement_pending = true;
+                None
             }
         }
-        MAX_FRAMES_TO_PLACEMENT
+    }
+
+    /// Collects the step or run computing on a worker thread once it is done; the words for
+    /// the status bar (see [`crate::doc::KindDoc::play_poll`]).
+    pub fn poll(&mut self) -> Option<String> {
+        if !self.placement_pending {
+            let (frame, _) = self.session.computing()?;
+            let words = self.session.poll_step().flatten()?;
+            return Some(format!("frame {frame} {words}"));
+        }
+        let o = self.session.poll::<PlacementRun>()?;
+        self.placement_pending = false;
+        Some(self.ran(o))
+    }
+
+    /// Records a run to the next placement; its words for the status bar.
+    fn ran(&mut self, o: StepOutcome<PlacementRun>) -> String {
+        match o {
+            StepOutcome::Done(run) => {
+                self.session
+                    .end_run(Input::Wait, u64::from(run.frames), run.last);
+                if run.cancelled {
+                    format!(
+                        "run to the next placement cancelled after {} frame(s)",
+                        run.frames
+                    )
+                } else {
+                    format!("ran {} frame(s) to the next placement", run.frames)
+                }
+            }
+            StepOutcome::Cancelled => "run to the next placement cancelled".into(),
+            StepOutcome::Failed(e) => format!("run to the next placement failed: {e}"),
+        }
     }
 
     /// The running game.

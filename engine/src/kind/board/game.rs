@@ -5,6 +5,7 @@
 
 use std::hash::{Hash, Hasher};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use rustc_hash::{FxHashMap, FxHasher};
 use serde_json::{Value, json};
@@ -82,6 +83,8 @@ pub struct BoardGame {
     grid: Vec<Option<PosId>>,
     /// Whether the last [`Game::step`] played a turn (for [`Game::trace`]).
     last_played: bool,
+    /// Abandons a ply's move generation ([`Game::set_cancel_flag`]).
+    cancel: Option<Arc<AtomicBool>>,
 }
 
 impl BoardGame {
@@ -112,6 +115,7 @@ impl BoardGame {
             seen: FxHashMap::default(),
             grid,
             last_played: false,
+            cancel: None,
         };
         if let Some(k) = g.repetition_key() {
             g.seen.insert(k, 1);
@@ -333,21 +337,31 @@ impl BoardGame {
     }
 
     /// Works out the status and the legal turns of the current position.
+    /// Decides the status of the current position and lists its legal turns (move
+    /// generation, the long part of a ply).
     fn settle(&mut self) {
+        self.settle_or_cancel(None);
+    }
+
+    /// [`BoardGame::settle`], abandoned when `cancel` is set during move generation: false
+    /// then, and `legal`, `status` and `gen_error` are left as they were.
+    fn settle_or_cancel(&mut self, cancel: Option<&AtomicBool>) -> bool {
         let rules = Arc::clone(&self.level.rules);
         let history = self.history();
-        self.legal.clear();
-        self.gen_error = None;
-        let outcome = match self.engine.try_outcome(&self.pos, &history) {
-            Ok(o) => o,
+        let (outcome, turns) = match self.engine.settle_with(&self.pos, &history, cancel) {
+            Ok(r) => r,
+            Err(_) if cancel.is_some_and(|c| c.load(Ordering::Relaxed)) => return false,
             Err(e) => {
+                self.legal.clear();
                 self.status = Status::Lost {
                     reason: format!("{GEN_FAILED}{e}"),
                 };
                 self.gen_error = Some(e);
-                return;
+                return true;
             }
         };
+        self.legal.clear();
+        self.gen_error = None;
         self.status = match outcome {
             // One player: only a win condition wins; any other end (a loss, count or draw
             // condition, no move left) loses.
@@ -368,26 +382,20 @@ impl BoardGame {
                 },
                 None => Status::Draw { reason: o.reason },
             },
-            None => match self.engine.turns(&self.pos) {
-                Ok(turns) if !turns.is_empty() => {
-                    self.legal = turns;
-                    Status::Running
-                }
-                // `outcome` ends a game whose player to move has no turn, so this is not
-                // reached by the rules; it is kept so that a game never runs without moves.
-                Ok(_) => Status::Draw {
-                    reason: format!(
-                        "{} has no legal move",
-                        self.to_move_name().unwrap_or_default()
-                    ),
-                },
-                Err(e) => {
-                    let reason = format!("{GEN_FAILED}{e}");
-                    self.gen_error = Some(e);
-                    Status::Lost { reason }
-                }
+            None if !turns.is_empty() => {
+                self.legal = turns;
+                Status::Running
+            }
+            // `outcome` ends a game whose player to move has no turn, so this is not
+            // reached by the rules; it is kept so that a game never runs without moves.
+            None => Status::Draw {
+                reason: format!(
+                    "{} has no legal move",
+                    self.to_move_name().unwrap_or_default()
+                ),
             },
         };
+        true
     }
 
     fn to_move_name(&self) -> Option<String> {
@@ -408,8 +416,10 @@ impl BoardGame {
         v
     }
 
-    /// Plays `turn` (legal in the current position) and records it for undo.
-    fn play(&mut self, turn: TurnMove) -> StepReport {
+    /// Plays `turn` (legal in the current position) and records it for undo. `None` when
+    /// the cancel flag was set during the new position's move generation: the ply is then
+    /// taken back (position, repetition count, history) and the game is as before.
+    fn play(&mut self, turn: TurnMove) -> Option<StepReport> {
         let before = self.pos.clone();
         self.engine.play_turn(&mut self.pos, &turn);
         let cells: Vec<(PosId, Option<Piece>)> = before
@@ -428,7 +438,7 @@ impl BoardGame {
         let done = Done {
             turn,
             cells,
-            reserve: (before.reserve != self.pos.reserve).then_some(before.reserve),
+            reserve: (before.reserve != self.pos.reserve).then(|| before.reserve.clone()),
             turn_index: before.turn,
             last: before.last,
             partial: before.partial,
@@ -436,13 +446,28 @@ impl BoardGame {
         };
         self.history_total += done.bytes();
         self.done.push_back(done);
+        let cancel = self.cancel.clone();
+        if !self.settle_or_cancel(cancel.as_deref()) {
+            if let Some(d) = self.done.pop_back() {
+                self.history_total -= d.bytes();
+            }
+            if let Some(k) = key
+                && let Some(n) = self.seen.get_mut(&k)
+            {
+                *n -= 1;
+                if *n == 0 {
+                    self.seen.remove(&k);
+                }
+            }
+            self.pos = before;
+            return None;
+        }
         self.trim_history();
-        self.settle();
-        StepReport {
+        Some(StepReport {
             step: self.steps(),
             changed,
             ..StepReport::default()
-        }
+        })
     }
 
     /// Drops the oldest plies while the history holds more than its budget, always keeping
@@ -506,11 +531,14 @@ impl Game for BoardGame {
             }
             Input::Choice(n) if !self.status.is_over() => {
                 match self.legal.get(n as usize).cloned() {
-                    Some(turn) => {
-                        self.undone.clear();
-                        self.last_played = true;
-                        self.play(turn)
-                    }
+                    Some(turn) => match self.play(turn) {
+                        Some(report) => {
+                            self.undone.clear();
+                            self.last_played = true;
+                            report
+                        }
+                        None => self.no_change(),
+                    },
                     None => self.no_change(),
                 }
             }
@@ -548,7 +576,10 @@ impl Game for BoardGame {
         let Some(turn) = self.undone.pop() else {
             return false;
         };
-        self.play(turn);
+        if self.play(turn.clone()).is_none() {
+            self.undone.push(turn);
+            return false;
+        }
         true
     }
 
@@ -567,6 +598,13 @@ impl Game for BoardGame {
     fn set_history_budget(&mut self, bytes: usize) {
         self.history_budget = bytes;
         self.trim_history();
+    }
+
+    /// Honoured: the flag is read after each move block run while generating the moves of
+    /// the position a ply reaches (the long part of a ply); a set flag takes the ply back.
+    /// Undo and restart are not cancelled.
+    fn set_cancel_flag(&mut self, flag: Option<Arc<AtomicBool>>) {
+        self.cancel = flag;
     }
 
     fn history_trimmed(&self) -> u64 {

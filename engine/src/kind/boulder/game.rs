@@ -1,5 +1,8 @@
 //! A running boulder game: the tick (spec boulder §4.2), its phases, and undo/redo of ticks.
 
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng as _;
 use serde_json::{Value, json};
@@ -83,6 +86,8 @@ pub struct BoulderGame {
     /// The RNG as the game began, for a restart after ticks were dropped.
     start_rng: ChaCha8Rng,
     open: Option<OpenTick>,
+    /// Abandons a tick between its phases ([`Game::set_cancel_flag`]).
+    cancel: Option<Arc<AtomicBool>>,
 }
 
 impl BoulderGame {
@@ -123,6 +128,7 @@ impl BoulderGame {
             history_total: 0,
             trimmed: 0,
             open: None,
+            cancel: None,
         }
     }
 
@@ -352,14 +358,18 @@ impl BoulderGame {
             return (self.step(input), records);
         }
         let mut c = Collector::default();
-        while let Some(phase) = self.run_next_phase(&mut c) {
+        while !self.cancel_requested()
+            && let Some(phase) = self.run_next_phase(&mut c)
+        {
             let changes = self.last_phase_changes();
             if !changes.is_empty() {
                 records.push((phase, changes));
             }
         }
-        let changed = self.finish_tick(&mut c).unwrap_or_default();
-        (self.report(changed, c), records)
+        match self.finish_tick(&mut c) {
+            Some(changed) => (self.report(changed, c), records),
+            None => (self.unchanged_report(), Vec::new()),
+        }
     }
 
     /// The step report of the tick just finished, from the `changed` fields returned by
@@ -385,9 +395,40 @@ impl BoulderGame {
         }
     }
 
+    /// True when the cancel flag ([`Game::set_cancel_flag`]) is set.
+    fn cancel_requested(&self) -> bool {
+        self.cancel
+            .as_ref()
+            .is_some_and(|c| c.load(Ordering::Relaxed))
+    }
+
+    /// Abandons the open tick: the board's journal of the tick is played back (the same
+    /// patch an undo applies), and the globals, RNG, status and tick counter are those the
+    /// tick began with. The history is untouched (the tick was never recorded).
+    fn abort_open_tick(&mut self) {
+        let Some(open) = self.open.take() else { return };
+        let mut patch = self.board.end_tick();
+        self.board.swap_patch(&mut patch);
+        self.globals = open.globals;
+        self.rng = open.rng;
+        self.status = open.status;
+        self.tick -= 1;
+        self.entered_exit = false;
+    }
+
+    /// The report of a step that changed nothing (a cancelled tick).
+    fn unchanged_report(&self) -> StepReport {
+        StepReport {
+            step: self.tick - self.start_tick,
+            ..StepReport::default()
+        }
+    }
+
     /// Runs the open tick's remaining phases, then ends it: `ticks` goes up by one (§6 T2), the
     /// status is decided (§6 W1–W4), and the tick is recorded for undo. Returns the changed
-    /// cells, or `None` when no tick was open.
+    /// cells, or `None` when no tick was open. The cancel flag is read before each phase
+    /// and once all ran: when it is set, the tick is abandoned
+    /// (its phases are rolled back: the game is as before the tick) and `None` returned.
     pub fn finish_tick<O: TickObserver>(&mut self, obs: &mut O) -> Option<Vec<Pos>> {
         self.finish_tick_listing(obs, true)
     }
@@ -399,7 +440,11 @@ impl BoulderGame {
         obs: &mut O,
         list: bool,
     ) -> Option<Vec<Pos>> {
-        while self.run_next_phase(obs).is_some() {}
+        while !self.cancel_requested() && self.run_next_phase(obs).is_some() {}
+        if self.cancel_requested() {
+            self.abort_open_tick();
+            return None;
+        }
         let open = self.open.take()?;
         let t = &mut self.globals[Global::Ticks as usize];
         *t = t.saturating_add(1);
@@ -558,8 +603,10 @@ impl Game for BoulderGame {
             _ => {}
         }
         let mut c = Collector::default();
-        let changed = self.tick_with(input, &mut c).unwrap_or_default();
-        self.report(changed, c)
+        match self.tick_with(input, &mut c) {
+            Some(changed) => self.report(changed, c),
+            None => self.unchanged_report(),
+        }
     }
 
     fn undo(&mut self) -> bool {
@@ -596,6 +643,12 @@ impl Game for BoulderGame {
     fn set_history_budget(&mut self, bytes: usize) {
         self.history_budget = bytes;
         self.trim_history();
+    }
+
+    /// Honoured: the flag is read before each phase of a tick (reset, each `pre` rule, each
+    /// main rule, each `post` rule) and at its end; a set flag abandons the tick.
+    fn set_cancel_flag(&mut self, flag: Option<Arc<AtomicBool>>) {
+        self.cancel = flag;
     }
 
     fn history_trimmed(&self) -> u64 {

@@ -20,6 +20,8 @@
 //! proportional to what changed.
 
 use std::collections::VecDeque;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use rand_chacha::ChaCha8Rng;
 use rand_core::{Rng as _, SeedableRng as _};
@@ -224,6 +226,8 @@ pub struct FallingGame {
     report: FrameReport,
     req: Requests,
     mask: Vec<bool>,
+    /// Abandons a frame while it computes ([`Game::set_cancel_flag`]).
+    cancel: Option<Arc<AtomicBool>>,
 }
 
 /// A uniform draw from `0..n` (n ≥ 1) by rejection, so every outcome is equally likely.
@@ -372,6 +376,7 @@ impl FallingGame {
             },
             req: Requests::new(n),
             mask: vec![false; n],
+            cancel: None,
             level,
         };
         if let Some(src) = g.level.script.clone() {
@@ -618,6 +623,7 @@ impl FallingGame {
         let mut fresh = FallingGame::new(self.level.clone(), self.seed);
         fresh.history_limit = self.history_limit;
         fresh.history_budget = self.history_budget;
+        fresh.set_cancel(self.cancel.take());
         *self = fresh;
     }
 
@@ -1319,12 +1325,43 @@ impl FallingGame {
         }
     }
 
-    /// Runs one frame and records it for undo; returns the changed cells, row-major.
-    fn record_frame(&mut self, input: Input) -> Vec<Pos> {
+    /// Sets the cancel flag, the script's too.
+    fn set_cancel(&mut self, flag: Option<Arc<AtomicBool>>) {
+        if let Some(script) = self.script.as_mut() {
+            script.set_cancel_flag(flag.clone());
+        }
+        self.cancel = flag;
+    }
+
+    /// True when the cancel flag is set.
+    fn cancelled(&self) -> bool {
+        self.cancel
+            .as_ref()
+            .is_some_and(|c| c.load(Ordering::Relaxed))
+    }
+
+    /// Runs one frame and records it for undo; returns the changed cells, row-major. `None`
+    /// when the cancel flag was set by the end of the frame (the script stops at once when
+    /// it is set; the built-in rules of a frame are short): the frame is then rolled back,
+    /// from `prev_cells`, `prev_moving` (the field as the last frame left it) and the
+    /// counters kept here, so the game is exactly as before and the redo list untouched.
+    fn record_frame(&mut self, input: Input) -> Option<Vec<Pos>> {
         let small = self.s;
         let big = self.b.clone();
         let before = self.active().map(|a| a.cells).unwrap_or_default();
         self.frame(input);
+        if self.cancelled() {
+            self.field.cells.copy_from_slice(&self.prev_cells);
+            self.moving.copy_from_slice(&self.prev_moving);
+            self.s = small;
+            self.b = big;
+            self.rng.set_word_pos(small.rng_word);
+            self.report = FrameReport {
+                frame: self.s.frames,
+                ..FrameReport::default()
+            };
+            return None;
+        }
         self.s.rng_word = self.rng.get_word_pos();
         let mut cells = Vec::new();
         let mut moving = Vec::new();
@@ -1385,7 +1422,7 @@ impl FallingGame {
         self.history.push_back(patch);
         self.cursor += 1;
         self.trim_history();
-        changed
+        Some(changed)
     }
 
     /// Swaps the state with patch `i` (undo and redo are the same operation).
@@ -1464,7 +1501,7 @@ impl Game for FallingGame {
             Input::Restart if self.trimmed > 0 => self.rebuild_start(),
             Input::Restart => while self.undo() {},
             _ if !self.b.status.is_over() => {
-                let changed = self.record_frame(input);
+                let changed = self.record_frame(input).unwrap_or_default();
                 return StepReport {
                     step: self.steps(),
                     changed,
@@ -1516,6 +1553,12 @@ impl Game for FallingGame {
 
     fn history_trimmed(&self) -> u64 {
         self.trimmed
+    }
+
+    /// Honoured: the level's script stops within [`super::fpgdl::HOOK_INTERVAL`] Lua
+    /// instructions of the flag being set, and the frame is rolled back.
+    fn set_cancel_flag(&mut self, flag: Option<Arc<AtomicBool>>) {
+        self.set_cancel(flag);
     }
 
     fn status(&self) -> Status {

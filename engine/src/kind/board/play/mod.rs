@@ -33,6 +33,9 @@ use ctx::{Ctx, Tables};
 pub const MAX_BLOCK_STEPS: u32 = 100_000;
 /// The most steps one generation (one position, one player, every block) may take.
 pub const MAX_GEN_STEPS: u64 = 20_000_000;
+/// The message of the [`GenError`] of a move generation stopped by a cancel flag
+/// ([`crate::Game::set_cancel_flag`]).
+pub const CANCELLED: &str = "move generation was cancelled";
 /// The most primitives one generation (one position, one player) may write.
 pub const MAX_PRIMITIVES: usize = 1_000_000;
 /// The most parts a chain of partial moves may have.
@@ -256,7 +259,14 @@ impl Move {
 /// `d4.attr=1` (set-attribute), `xd4` (capture).
 pub fn describe_primitive(rules: &Rules, p: &Primitive) -> String {
     let t = Tables::new(rules);
-    turns::primitive_text(&Ctx { rules, t: &t }, p)
+    turns::primitive_text(
+        &Ctx {
+            rules,
+            t: &t,
+            cancel: None,
+        },
+        p,
+    )
 }
 
 /// One whole turn: the moves played in it (one, or a chain of partial moves; none for a
@@ -315,6 +325,29 @@ impl Engine {
         Ctx {
             rules: &self.rules,
             t: &self.tables,
+            cancel: None,
+        }
+    }
+
+    /// [`Engine::try_outcome`] and then [`Engine::turns`] when the game goes on, stopping
+    /// with the error [`CANCELLED`] once `cancel` is set (checked after each move block
+    /// run): a board game's ply honours [`crate::Game::set_cancel_flag`] through it.
+    ///
+    /// # Errors
+    /// As [`Engine::try_outcome`] and [`Engine::turns`], or [`CANCELLED`].
+    pub(crate) fn settle_with(
+        &self,
+        pos: &Position,
+        history: &[Position],
+        cancel: Option<&std::sync::atomic::AtomicBool>,
+    ) -> Result<(Option<Outcome>, Vec<TurnMove>), GenError> {
+        let ctx = Ctx {
+            cancel,
+            ..self.ctx()
+        };
+        match outcome_in(&ctx, pos, history)? {
+            Some(o) => Ok((Some(o), Vec::new())),
+            None => Ok((None, turns::report(&ctx, pos)?.legal)),
         }
     }
 
@@ -458,7 +491,14 @@ pub fn try_turns(rules: &Rules, pos: &Position) -> Result<Vec<TurnMove>, GenErro
 /// As [`try_turns`].
 pub fn turn_report(rules: &Rules, pos: &Position) -> Result<TurnReport, GenError> {
     let t = Tables::new(rules);
-    turns::report(&Ctx { rules, t: &t }, pos)
+    turns::report(
+        &Ctx {
+            rules,
+            t: &t,
+            cancel: None,
+        },
+        pos,
+    )
 }
 
 /// Every move generated for the player to move in `pos`, before the legality filter and
@@ -470,7 +510,14 @@ pub fn turn_report(rules: &Rules, pos: &Position) -> Result<TurnReport, GenError
 /// As [`try_turns`].
 pub fn moves(rules: &Rules, pos: &Position) -> Result<Vec<Move>, GenError> {
     let t = Tables::new(rules);
-    moves_in(&Ctx { rules, t: &t }, pos)
+    moves_in(
+        &Ctx {
+            rules,
+            t: &t,
+            cancel: None,
+        },
+        pos,
+    )
 }
 
 fn moves_in(ctx: &Ctx, pos: &Position) -> Result<Vec<Move>, GenError> {
@@ -551,7 +598,15 @@ pub fn play_turn(rules: &Rules, pos: &mut Position, turn: &TurnMove) {
 /// `move generation failed: ` and the error. Use [`try_outcome`] to tell a failure apart.
 pub fn outcome(rules: &Rules, pos: &Position, history: &[Position]) -> Option<Outcome> {
     let t = Tables::new(rules);
-    outcome_or_failure(&Ctx { rules, t: &t }, pos, history)
+    outcome_or_failure(
+        &Ctx {
+            rules,
+            t: &t,
+            cancel: None,
+        },
+        pos,
+        history,
+    )
 }
 
 /// Whether the game has ended in `pos`, given the positions before it (`history`, oldest
@@ -582,7 +637,15 @@ pub fn try_outcome(
     history: &[Position],
 ) -> Result<Option<Outcome>, GenError> {
     let t = Tables::new(rules);
-    outcome_in(&Ctx { rules, t: &t }, pos, history)
+    outcome_in(
+        &Ctx {
+            rules,
+            t: &t,
+            cancel: None,
+        },
+        pos,
+        history,
+    )
 }
 
 fn outcome_in(
@@ -638,7 +701,15 @@ pub fn try_perft(
     end: PerftEnd,
 ) -> Result<u64, GenError> {
     let t = Tables::new(rules);
-    perft::Perft::new(&Ctx { rules, t: &t }, end).run(pos, depth, 0)
+    perft::Perft::new(
+        &Ctx {
+            rules,
+            t: &t,
+            cancel: None,
+        },
+        end,
+    )
+    .run(pos, depth, 0)
 }
 
 /// Plays uniformly random legal turns from `pos` (choices from `rng`) until the game ends or
@@ -653,5 +724,14 @@ pub fn random_playout(
     max_plies: u32,
 ) -> Result<Playout, GenError> {
     let t = Tables::new(rules);
-    perft::playout(&Ctx { rules, t: &t }, pos, rng, max_plies)
+    perft::playout(
+        &Ctx {
+            rules,
+            t: &t,
+            cancel: None,
+        },
+        pos,
+        rng,
+        max_plies,
+    )
 }

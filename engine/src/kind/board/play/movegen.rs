@@ -11,6 +11,8 @@ use super::super::rules::{
     AddKind, Cond, GoTarget, Instr, Loc, MoveDef, MoveTypeId, NO_POS, PieceId, PlayerId, PosId,
     Span,
 };
+use std::sync::atomic::Ordering;
+
 use super::ctx::Ctx;
 use super::{
     GenError, MAX_BLOCK_STEPS, MAX_GEN_STEPS, MAX_PRIMITIVES, Origin, Piece, Position, Primitive,
@@ -84,6 +86,8 @@ pub(crate) enum Stop {
     GenSteps,
     /// Probe mode: a move capturing on the target was found.
     Found,
+    /// The cancel flag of [`Ctx::cancel`] was set.
+    Cancelled,
 }
 
 enum Sink<'a> {
@@ -155,6 +159,10 @@ pub(crate) fn attacked_by_others(
 
 fn budget_error(stop: Stop, span: Span) -> GenError {
     match stop {
+        Stop::Cancelled => GenError {
+            span,
+            message: super::CANCELLED.to_string(),
+        },
         Stop::GenSteps => GenError {
             span,
             message: format!("move generation ran more than {MAX_GEN_STEPS} steps in one position"),
@@ -319,6 +327,8 @@ fn run_one(
             scratch.gen_steps = scratch.gen_steps.saturating_sub(used);
             if scratch.gen_steps == 0 {
                 Err((Stop::GenSteps, md.span))
+            } else if ctx.cancel.is_some_and(|c| c.load(Ordering::Relaxed)) {
+                Err((Stop::Cancelled, md.span))
             } else {
                 Ok(())
             }

@@ -29,9 +29,8 @@
 //! * The level: `shadow` true, no built-in clear rules or fall laws, a random sequence of
 //!   every tumo, an empty field, and `script` = the whole program.
 
-use std::cell::RefCell;
 use std::collections::BTreeMap;
-use std::rc::Rc;
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use mlua::{Lua, Table, Value};
 use serde_json::{Value as Json, json};
@@ -87,7 +86,7 @@ pub fn import_program(source: &str) -> Result<Json, ScriptError> {
     check_size(source)?;
     let sandbox = Sandbox::new()?;
     let main = sandbox.compile(source)?;
-    let rec = Rc::new(RefCell::new(Recorder::default()));
+    let rec = Arc::new(Mutex::new(Recorder::default()));
     sandbox.run(|lua| {
         let env = sandbox.fresh_env()?;
         install(lua, &env, &rec)?;
@@ -97,7 +96,7 @@ pub fn import_program(source: &str) -> Result<Json, ScriptError> {
             _ => Err(mlua::Error::runtime(NO_UPDATE)),
         }
     })?;
-    let rec = rec.borrow();
+    let rec = lock(&rec);
     to_level(&rec, source)
 }
 
@@ -125,8 +124,14 @@ fn block_index(rec: &Recorder, v: &Value, fname: &str) -> mlua::Result<usize> {
     }
 }
 
-fn install(lua: &Lua, env: &Table, rec: &Rc<RefCell<Recorder>>) -> mlua::Result<()> {
-    let r = Rc::clone(rec);
+/// The recorder, locked (the callbacks that share it must be `Send`: mlua's `send` feature,
+/// which lets a falling game's Lua state move to a worker thread with its game).
+fn lock(rec: &Mutex<Recorder>) -> MutexGuard<'_, Recorder> {
+    rec.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+fn install(lua: &Lua, env: &Table, rec: &Arc<Mutex<Recorder>>) -> mlua::Result<()> {
+    let r = Arc::clone(rec);
     env.raw_set(
         "setFieldSize",
         lua.create_function(move |_, (w, h): (Value, Value)| {
@@ -145,26 +150,26 @@ fn install(lua: &Lua, env: &Table, rec: &Rc<RefCell<Recorder>>) -> mlua::Result<
                     w * h
                 )));
             }
-            r.borrow_mut().size = Some((w, h));
+            lock(&r).size = Some((w, h));
             Ok(())
         })?,
     )?;
-    let r = Rc::clone(rec);
+    let r = Arc::clone(rec);
     env.raw_set(
         "getFieldWidth",
-        lua.create_function(move |_, ()| Ok(r.borrow().size.map_or(0, |s| s.0)))?,
+        lua.create_function(move |_, ()| Ok(lock(&r).size.map_or(0, |s| s.0)))?,
     )?;
-    let r = Rc::clone(rec);
+    let r = Arc::clone(rec);
     env.raw_set(
         "getFieldHeight",
-        lua.create_function(move |_, ()| Ok(r.borrow().size.map_or(0, |s| s.1)))?,
+        lua.create_function(move |_, ()| Ok(lock(&r).size.map_or(0, |s| s.1)))?,
     )?;
     for (name, on) in [("setQuickTurn", true), ("setHardDrop", false)] {
-        let r = Rc::clone(rec);
+        let r = Arc::clone(rec);
         env.raw_set(
             name,
             lua.create_function(move |_, v: Value| {
-                let mut rec = r.borrow_mut();
+                let mut rec = lock(&r);
                 if on {
                     rec.quick_turn = truth(&v);
                 } else {
@@ -174,12 +179,12 @@ fn install(lua: &Lua, env: &Table, rec: &Rc<RefCell<Recorder>>) -> mlua::Result<
             })?,
         )?;
     }
-    let r = Rc::clone(rec);
+    let r = Arc::clone(rec);
     env.raw_set(
         "createBlockPattern",
         lua.create_function(move |_, id: Value| {
             let id = int_arg(&id, 1, "createBlockPattern")?;
-            let mut rec = r.borrow_mut();
+            let mut rec = lock(&r);
             let next = rec.blocks.len() + 1;
             match usize::try_from(id) {
                 Ok(i) if i >= 1 && i < next => Ok(()),
@@ -197,21 +202,21 @@ fn install(lua: &Lua, env: &Table, rec: &Rc<RefCell<Recorder>>) -> mlua::Result<
             }
         })?,
     )?;
-    let r = Rc::clone(rec);
+    let r = Arc::clone(rec);
     env.raw_set(
         "setBlockForm",
         lua.create_function(move |_, (id, form): (Value, Value)| {
-            let mut rec = r.borrow_mut();
+            let mut rec = lock(&r);
             let i = block_index(&rec, &id, "setBlockForm")?;
             rec.blocks[i].form = int_arg(&form, 2, "setBlockForm")?;
             Ok(())
         })?,
     )?;
-    let r = Rc::clone(rec);
+    let r = Arc::clone(rec);
     env.raw_set(
         "setBlockFormColor",
         lua.create_function(move |_, (id, cr, cg, cb): (Value, Value, Value, Value)| {
-            let mut rec = r.borrow_mut();
+            let mut rec = lock(&r);
             let i = block_index(&rec, &id, "setBlockFormColor")?;
             let mut color = [0u8; 3];
             for (k, v) in [cr, cg, cb].iter().enumerate() {
@@ -226,7 +231,7 @@ fn install(lua: &Lua, env: &Table, rec: &Rc<RefCell<Recorder>>) -> mlua::Result<
             Ok(())
         })?,
     )?;
-    let r = Rc::clone(rec);
+    let r = Arc::clone(rec);
     env.raw_set(
         "setTumo",
         lua.create_function(move |lua, (arrays, tumo, rot): (Value, Value, Value)| {
@@ -258,7 +263,7 @@ fn install(lua: &Lua, env: &Table, rec: &Rc<RefCell<Recorder>>) -> mlua::Result<
                 })?;
             let grid = read_grid(&arrays)?;
             let line = caller_line(lua);
-            r.borrow_mut()
+            lock(&r)
                 .tumos
                 .entry(tumo)
                 .or_default()

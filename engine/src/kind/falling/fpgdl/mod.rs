@@ -121,7 +121,8 @@ impl ScriptError {
     }
 }
 
-/// A loaded script, ready to run `update()` once a frame. Not `Send` (it owns a Lua state).
+/// A loaded script, ready to run `update()` once a frame. `Send` (mlua's `send` feature), so
+/// a game can move to a worker thread with its Lua state.
 pub struct Script {
     sandbox: Sandbox,
     main: Function,
@@ -191,6 +192,13 @@ impl Script {
     /// A run-time error or a budget exceeded; `req` is then unspecified.
     pub fn update(&mut self, view: &dyn FieldView, req: &mut Requests) -> Result<(), ScriptError> {
         self.frame(view, req, true)
+    }
+
+    /// Gives the script a flag that stops a run of `update()` within [`HOOK_INTERVAL`]
+    /// instructions (or one step of a host loop) once another thread sets it; that run fails
+    /// with the error `cancelled`. `None` removes the flag.
+    pub fn set_cancel_flag(&mut self, flag: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>) {
+        self.sandbox.set_cancel_flag(flag);
     }
 
     fn frame(

@@ -23,7 +23,8 @@
 
 use std::cell::Cell;
 use std::cmp::Ordering;
-use std::rc::Rc;
+use std::sync::atomic::{AtomicBool, Ordering as AtomicOrdering};
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Instant;
 
 use mlua::chunk::ChunkMode;
@@ -85,6 +86,8 @@ enum Stop {
     Instructions,
     Time,
     Memory,
+    /// The cancel flag ([`Sandbox::set_cancel_flag`]) was set: not the script's fault.
+    Cancelled,
 }
 
 impl Stop {
@@ -102,7 +105,26 @@ impl Stop {
                 "memory limit exceeded: a script may use at most {} MiB",
                 MEMORY_LIMIT >> 20
             ),
+            Stop::Cancelled => "cancelled".to_string(),
         }
+    }
+}
+
+/// A value shared by the hook and the host functions: a `Cell` that is `Sync`, since the
+/// Lua state (and so its callbacks) may move to another thread with its game (the editor
+/// computes long steps on a worker). Never contended: one thread runs the state at a time.
+#[derive(Debug, Default)]
+struct Slot<T>(Mutex<T>);
+
+impl<T: Copy> Slot<T> {
+    fn new(v: T) -> Self {
+        Slot(Mutex::new(v))
+    }
+    fn get(&self) -> T {
+        *self.0.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+    fn set(&self, v: T) {
+        *self.0.lock().unwrap_or_else(PoisonError::into_inner) = v;
     }
 }
 
@@ -110,13 +132,15 @@ impl Stop {
 #[derive(Debug)]
 struct Guard {
     /// Instructions left in this run.
-    remaining: Cell<i64>,
+    remaining: Slot<i64>,
     /// When this run must have finished.
-    deadline: Cell<Option<Instant>>,
+    deadline: Slot<Option<Instant>>,
     /// Why this run was stopped, once it was.
-    stop: Cell<Option<Stop>>,
+    stop: Slot<Option<Stop>>,
     /// The script line where the hook last saw the script running.
-    line: Cell<Option<usize>>,
+    line: Slot<Option<usize>>,
+    /// Set by another thread to abandon the run ([`Sandbox::set_cancel_flag`]).
+    cancel: Mutex<Option<Arc<AtomicBool>>>,
 }
 
 impl Guard {
@@ -130,6 +154,15 @@ impl Guard {
     /// After a run: any Lua code that would still run stops at the first hook.
     fn disarm(&self) {
         self.remaining.set(0);
+    }
+
+    /// True when the cancel flag is set.
+    fn cancelled(&self) -> bool {
+        self.cancel
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .as_ref()
+            .is_some_and(|c| c.load(AtomicOrdering::Relaxed))
     }
 
     fn halt(&self, why: Stop) -> mlua::Error {
@@ -155,6 +188,9 @@ impl Guard {
         }
         if self.deadline.get().is_some_and(|d| Instant::now() > d) {
             return Err(self.halt(Stop::Time));
+        }
+        if self.cancelled() {
+            return Err(self.halt(Stop::Cancelled));
         }
         Ok(())
     }
@@ -182,7 +218,7 @@ impl Guard {
 /// A Lua state set up as the sandbox.
 pub(super) struct Sandbox {
     lua: Lua,
-    guard: Rc<Guard>,
+    guard: Arc<Guard>,
     /// Host function: a fresh environment table (base functions, copies of the libraries,
     /// no-op setup functions).
     make_env: Function,
@@ -194,11 +230,12 @@ impl Sandbox {
     /// # Errors
     /// Only if Lua cannot be set up (out of memory).
     pub(super) fn new() -> Result<Sandbox, ScriptError> {
-        let guard = Rc::new(Guard {
-            remaining: Cell::new(0),
-            deadline: Cell::new(None),
-            stop: Cell::new(None),
-            line: Cell::new(None),
+        let guard = Arc::new(Guard {
+            remaining: Slot::new(0),
+            deadline: Slot::new(None),
+            stop: Slot::new(None),
+            line: Slot::new(None),
+            cancel: Mutex::new(None),
         });
         let lua = Lua::new_with(
             StdLib::TABLE | StdLib::STRING | StdLib::MATH,
@@ -208,7 +245,7 @@ impl Sandbox {
         let make_env = setup(&lua, &guard).map_err(|e| host_error(&e))?;
         lua.set_memory_limit(MEMORY_LIMIT)
             .map_err(|e| host_error(&e))?;
-        let hook_guard = Rc::clone(&guard);
+        let hook_guard = Arc::clone(&guard);
         lua.set_hook(
             HookTriggers::new().every_nth_instruction(HOOK_INTERVAL),
             move |_, debug| {
@@ -245,6 +282,17 @@ impl Sandbox {
     /// `table`, and the setup functions as no-ops. Call inside [`Sandbox::run`].
     pub(super) fn fresh_env(&self) -> mlua::Result<Table> {
         self.make_env.call(())
+    }
+
+    /// Gives the sandbox a flag that stops a run at the next hook (every [`HOOK_INTERVAL`]
+    /// instructions) or host loop step once another thread sets it; the run then fails with
+    /// the error `cancelled`. `None` removes it.
+    pub(super) fn set_cancel_flag(&self, flag: Option<Arc<AtomicBool>>) {
+        *self
+            .guard
+            .cancel
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner) = flag;
     }
 
     /// Runs `f` under fresh budgets; any error becomes a [`ScriptError`].
@@ -363,7 +411,7 @@ fn describe(e: &mlua::Error) -> ScriptError {
 
 /// Removes what a script must not have, installs the replacements and returns the function
 /// that makes fresh environments.
-fn setup(lua: &Lua, guard: &Rc<Guard>) -> mlua::Result<Function> {
+fn setup(lua: &Lua, guard: &Arc<Guard>) -> mlua::Result<Function> {
     let g = lua.globals();
     let string: Table = g.raw_get("string")?;
     let math: Table = g.raw_get("math")?;
@@ -412,7 +460,7 @@ fn setup(lua: &Lua, guard: &Rc<Guard>) -> mlua::Result<Function> {
     let raw_format: Function = string.raw_get("format")?;
     {
         let raw = raw_tostring.clone();
-        let guard = Rc::clone(guard);
+        let guard = Arc::clone(guard);
         string.raw_set(
             "format",
             lua.create_function(move |lua, args: MultiValue| {
@@ -454,7 +502,7 @@ fn setup(lua: &Lua, guard: &Rc<Guard>) -> mlua::Result<Function> {
 
     for name in ["pcall", "xpcall"] {
         let raw: Function = g.raw_get(name)?;
-        let guard = Rc::clone(guard);
+        let guard = Arc::clone(guard);
         g.raw_set(
             name,
             lua.create_function(move |_, args: MultiValue| {
@@ -466,7 +514,7 @@ fn setup(lua: &Lua, guard: &Rc<Guard>) -> mlua::Result<Function> {
     }
 
     {
-        let guard = Rc::clone(guard);
+        let guard = Arc::clone(guard);
         g.raw_set(
             "next",
             lua.create_function(move |_, (t, k): (Value, Value)| {
@@ -478,14 +526,14 @@ fn setup(lua: &Lua, guard: &Rc<Guard>) -> mlua::Result<Function> {
         )?;
     }
     {
-        let guard = Rc::clone(guard);
+        let guard = Arc::clone(guard);
         g.raw_set(
             "pairs",
             lua.create_function(move |lua, v: Value| ordered_pairs(lua, &guard, v))?,
         )?;
     }
     {
-        let guard = Rc::clone(guard);
+        let guard = Arc::clone(guard);
         table.raw_set(
             "sort",
             lua.create_function(move |_, (t, cmp): (Value, Option<Function>)| {
@@ -497,21 +545,21 @@ fn setup(lua: &Lua, guard: &Rc<Guard>) -> mlua::Result<Function> {
         )?;
     }
     {
-        let guard = Rc::clone(guard);
+        let guard = Arc::clone(guard);
         table.raw_set(
             "insert",
             lua.create_function(move |_, args: MultiValue| table_insert(&guard, args))?,
         )?;
     }
     {
-        let guard = Rc::clone(guard);
+        let guard = Arc::clone(guard);
         table.raw_set(
             "remove",
             lua.create_function(move |_, args: MultiValue| table_remove(&guard, args))?,
         )?;
     }
     {
-        let guard = Rc::clone(guard);
+        let guard = Arc::clone(guard);
         let raw_move: Function = table.raw_get("move")?;
         table.raw_set(
             "move",
@@ -655,7 +703,7 @@ fn sorted_keys(guard: &Guard, t: &Table) -> mlua::Result<Vec<Value>> {
     Ok(keys)
 }
 
-fn ordered_pairs(lua: &Lua, guard: &Rc<Guard>, v: Value) -> mlua::Result<MultiValue> {
+fn ordered_pairs(lua: &Lua, guard: &Arc<Guard>, v: Value) -> mlua::Result<MultiValue> {
     let Value::Table(t) = v else {
         return Err(bad_table("pairs", &v));
     };
