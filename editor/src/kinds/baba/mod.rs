@@ -387,7 +387,7 @@ impl BabaDoc {
     /// (board order, implicit rules not included), each with its text tiles.
     pub fn rules(&self) -> &[FormedRule] {
         match &self.play {
-            Some(p) => p.game().rules(),
+            Some(p) => p.rules(),
             None => &self.rules,
         }
     }
@@ -678,6 +678,12 @@ impl KindDoc for BabaDoc {
         if let Some(p) = &mut self.play {
             p.go_to(t);
         }
+    }
+
+    fn play_poll(&mut self) -> Option<String> {
+        let p = self.play.as_mut()?;
+        let (turn, _) = p.session.computing()?;
+        Some(format!("turn {turn} {}", p.poll()?))
     }
 
     /// The game's own restart (undoable with Z, as in the game).

@@ -4,7 +4,7 @@
 
 use eframe::egui::{self, Color32, Painter, RichText, Sense, Stroke, StrokeKind, Ui, vec2};
 use tilesmith_engine::kind::baba::{Kind, Tile, WordClass, palette};
-use tilesmith_engine::{Dir, Game as _, Input, Pos, Status};
+use tilesmith_engine::{Dir, Input, Pos, Status};
 
 use super::look as look_baba;
 use super::{BabaAction, BabaDoc, BabaPlay, Stack, StackMode};
@@ -425,14 +425,14 @@ fn input_label(i: Input) -> &'static str {
 /// lost.
 pub fn play_ui(ui: &mut Ui, d: &BabaDoc, out: &mut Vec<Action>) {
     let Some(p) = &d.play else { return };
-    let status = p.game().status();
+    let status = p.status();
     banner_ui(ui, p, &status);
     ui.label(format!("turn {}   status {}", p.turn(), status.word()));
     pad_ui(ui, &status, out);
     actions_ui(ui, p, out);
     ui.separator();
     ui.strong(format!("Active rules in turn {}", p.turn()));
-    if p.game().rules().is_empty() {
+    if p.rules().is_empty() {
         ui.label(RichText::new("(none)").italics());
     }
     rule_rows(ui, d, out);
@@ -540,7 +540,7 @@ fn actions_ui(ui: &mut Ui, p: &BabaPlay, out: &mut Vec<Action>) {
             p.turn() > 0,
         );
         if ui
-            .add_enabled(p.game().redo_len() > 0, egui::Button::new("Redo turn"))
+            .add_enabled(p.redo_len() > 0, egui::Button::new("Redo turn"))
             .on_hover_text("Step forward again through turns that were undone")
             .clicked()
         {
@@ -578,7 +578,7 @@ fn actions_ui(ui: &mut Ui, p: &BabaPlay, out: &mut Vec<Action>) {
 fn turns_ui(ui: &mut Ui, p: &BabaPlay, out: &mut Vec<Action>) {
     ui.strong("Turns");
     // One row per turn, only the visible rows are laid out (sessions can be long).
-    let reachable = p.turn() as usize + p.game().redo_len();
+    let reachable = p.turn() as usize + p.redo_len();
     let row_h =
         ui.text_style_height(&egui::TextStyle::Button) + ui.spacing().button_padding.y * 2.0;
     egui::ScrollArea::both()
@@ -772,7 +772,7 @@ impl KindUi for BabaUi {
 
     fn end_banner(&self, st: &EditorState) -> Option<Banner> {
         let p = doc(st)?.play.as_ref()?;
-        match p.game().status() {
+        match p.status() {
             Status::Won { .. } => Some(Banner {
                 text: format!("Level won in {} turns!", p.turn()),
                 fill: WON_FILL,
