@@ -6,6 +6,10 @@
 //! target/release/examples/keke_replay`
 //!
 //! An argument `largest` replays only the 10 levels of largest area (the bench's second set).
+//! An argument `per-level` times each level alone instead (its solution replayed again and
+//! again for at least 100 ms after a warm-up, level start included) and prints one line per
+//! level, `set id moves ns-per-turn`: the per-level side of the comparison with Keke's
+//! simulator in BENCHMARKS.md ("Keke replay").
 
 use std::hint::black_box;
 
@@ -14,8 +18,42 @@ use tilesmith_engine::{Game, Status};
 use tilesmith_tests::corpus;
 use tilesmith_tests::keke::load_all;
 
+/// Replays `l`'s solution once from its start; the moves played.
+fn replay_one(l: &tilesmith_tests::keke::KekeLevel) -> u64 {
+    let mut g = BabaGame::new(l.level.clone(), 0);
+    let mut moves = 0;
+    for i in &l.inputs {
+        g.step(*i);
+        moves += 1;
+        if matches!(g.status(), Status::Won { .. }) {
+            break;
+        }
+    }
+    black_box(&g);
+    moves
+}
+
 fn main() {
     let mut levels = load_all(&corpus("baba").join("keke"));
+    // `KEKE_ONLY="full_biy 166"` keeps one level (for profiling it).
+    if let Ok(only) = std::env::var("KEKE_ONLY") {
+        levels.retain(|l| format!("{} {}", l.set, l.id) == only);
+    }
+    if std::env::args().nth(1).as_deref() == Some("per-level") {
+        for l in &levels {
+            let warm = std::time::Instant::now();
+            while warm.elapsed().as_millis() < 20 {
+                replay_one(l);
+            }
+            let (start, mut moves) = (std::time::Instant::now(), 0u64);
+            while start.elapsed().as_millis() < 100 {
+                moves += replay_one(l);
+            }
+            let ns = start.elapsed().as_nanos() as f64 / moves.max(1) as f64;
+            println!("{} {} {} {ns:.0}", l.set, l.id, replay_one(l));
+        }
+        return;
+    }
     if std::env::args().nth(1).as_deref() == Some("largest") {
         levels.sort_by_key(|l| std::cmp::Reverse(l.level.map.width() * l.level.map.height()));
         levels.truncate(10);
