@@ -4,8 +4,8 @@
 //! step (same state hash, same history), with "… cancelled" in the status bar.
 //!
 //! The slow steps are genuinely slow levels: a falling level whose script loops until its
-//! budget (10 million Lua instructions or 1 s, whichever comes first), and a large boulder
-//! level with many rules.
+//! budget (10 million Lua instructions or 1 s, whichever comes first), a large boulder
+//! level with many rules, and a baba level where one turn moves 20 000 kekes.
 
 #![allow(clippy::unwrap_used)] // test helpers panic on purpose when a fixture is wrong
 
@@ -289,4 +289,74 @@ fn a_large_file_opens_on_a_worker_with_cancel() {
     settle(&mut h);
     assert_eq!(h.state().state.map_size(), (1000, 1000));
     assert_eq!(h.state().state.path.as_deref(), Some(file.as_path()));
+}
+
+/// A `side` × `side` level: BABA IS YOU and KEKE IS MOVE on row 0, baba at (0, 1) and a keke
+/// in every other cell of the rows below: one turn moves tens of thousands of kekes.
+fn crowd(side: usize) -> tilesmith_engine::kind::baba::BabaLevel {
+    let mut map = vec![vec![Value::Null; side]; side];
+    let words = [
+        "text_baba",
+        "text_is",
+        "text_you",
+        "",
+        "text_keke",
+        "text_is",
+        "text_move",
+    ];
+    for (x, w) in words.iter().enumerate().filter(|(_, w)| !w.is_empty()) {
+        map[0][x] = json!(w);
+    }
+    map[1][0] = json!("baba");
+    for (y, row) in map.iter_mut().enumerate().skip(2) {
+        for (x, c) in row.iter_mut().enumerate() {
+            if (x + y) % 2 == 0 {
+                *c = json!("keke");
+            }
+        }
+    }
+    let doc = json!({"kind": "baba", "width": side, "height": side, "map": map});
+    tilesmith_engine::kind::baba::BabaLevel::from_json(&doc).unwrap_or_else(|p| panic!("{p:#?}"))
+}
+
+#[test]
+fn a_slow_baba_turn_computes_on_a_worker_and_cancel_restores_the_game() {
+    let mut h = harness(window_state(crowd(200)));
+    h.state_mut().state.apply(Action::Play(PlayAction::Start));
+    settle(&mut h);
+    let before = hash(&h);
+    let right = Input::Move(tilesmith_engine::Dir::Right);
+    h.state_mut()
+        .state
+        .apply(Action::Play(PlayAction::Step(Some(right))));
+    assert!(
+        busy(&h),
+        "a turn moving 20 000 kekes takes longer than a frame"
+    );
+    for _ in 0..2 {
+        h.step();
+    }
+    assert!(busy(&h));
+    assert!(h.query_all_by_label_contains("computing turn 1…").count() >= 1);
+    // The rules list and the canvas are drawn from what was seen before the turn.
+    h.query_all_by_label("Cancel").next().unwrap().click();
+    h.step();
+    wait_idle(&mut h);
+    assert_eq!(
+        hash(&h),
+        before,
+        "the cancelled turn left the game as it was"
+    );
+    assert_eq!(h.state().state.status, "turn 1 cancelled");
+    assert!(h.state().state.doc.play().unwrap().inputs.is_empty());
+    // Left alone, the same turn is computed and logged: baba one cell right.
+    h.state_mut()
+        .state
+        .apply(Action::Play(PlayAction::Step(Some(right))));
+    wait_idle(&mut h);
+    let p = h.state().state.doc.play().unwrap();
+    assert_eq!(p.game.steps(), 1);
+    assert_eq!(p.inputs, vec![right]);
+    let layers = p.game.layers(tilesmith_engine::Pos::new(1, 1));
+    assert!(layers.iter().any(|l| l.token == "baba"), "{layers:?}");
 }

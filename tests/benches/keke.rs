@@ -9,29 +9,13 @@
 //!
 //! Run: `cargo bench -p tilesmith-tests --bench keke`.
 
-use std::hint::black_box;
-
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use tilesmith_engine::kind::baba::BabaGame;
-use tilesmith_engine::{Game, Status};
 use tilesmith_tests::corpus;
-use tilesmith_tests::keke::{KekeLevel, load_all};
+use tilesmith_tests::keke::{self, KekeLevel, load_all};
 
 /// Plays every level's solution once; returns the moves played.
 fn replay(levels: &[KekeLevel]) -> u64 {
-    let mut moves = 0;
-    for l in levels {
-        let mut g = BabaGame::new(l.level.clone(), 0);
-        for i in &l.inputs {
-            g.step(*i);
-            moves += 1;
-            if matches!(g.status(), Status::Won { .. }) {
-                break;
-            }
-        }
-        black_box(&g);
-    }
-    moves
+    levels.iter().map(keke::replay).sum()
 }
 
 fn bench(c: &mut Criterion) {
@@ -52,7 +36,7 @@ fn bench(c: &mut Criterion) {
         }
         let mut g = c.benchmark_group("keke replay");
         g.throughput(Throughput::Elements(moves));
-        g.bench_function(name, |b| b.iter(|| replay(black_box(set))));
+        g.bench_function(name, |b| b.iter(|| replay(std::hint::black_box(set))));
         g.finish();
     }
 }

@@ -11,27 +11,8 @@
 //! level, `set id moves ns-per-turn`: the per-level side of the comparison with Keke's
 //! simulator in BENCHMARKS.md ("Keke replay").
 
-use std::hint::black_box;
-
-use tilesmith_engine::kind::baba::BabaGame;
-use tilesmith_engine::{Game, Status};
 use tilesmith_tests::corpus;
-use tilesmith_tests::keke::load_all;
-
-/// Replays `l`'s solution once from its start; the moves played.
-fn replay_one(l: &tilesmith_tests::keke::KekeLevel) -> u64 {
-    let mut g = BabaGame::new(l.level.clone(), 0);
-    let mut moves = 0;
-    for i in &l.inputs {
-        g.step(*i);
-        moves += 1;
-        if matches!(g.status(), Status::Won { .. }) {
-            break;
-        }
-    }
-    black_box(&g);
-    moves
-}
+use tilesmith_tests::keke::{load_all, replay};
 
 fn main() {
     let mut levels = load_all(&corpus("baba").join("keke"));
@@ -43,14 +24,14 @@ fn main() {
         for l in &levels {
             let warm = std::time::Instant::now();
             while warm.elapsed().as_millis() < 20 {
-                replay_one(l);
+                replay(l);
             }
             let (start, mut moves) = (std::time::Instant::now(), 0u64);
             while start.elapsed().as_millis() < 100 {
-                moves += replay_one(l);
+                moves += replay(l);
             }
             let ns = start.elapsed().as_nanos() as f64 / moves.max(1) as f64;
-            println!("{} {} {} {ns:.0}", l.set, l.id, replay_one(l));
+            println!("{} {} {} {ns:.0}", l.set, l.id, replay(l));
         }
         return;
     }
@@ -58,17 +39,6 @@ fn main() {
         levels.sort_by_key(|l| std::cmp::Reverse(l.level.map.width() * l.level.map.height()));
         levels.truncate(10);
     }
-    let mut moves = 0u64;
-    for l in &levels {
-        let mut g = BabaGame::new(l.level.clone(), 0);
-        for i in &l.inputs {
-            g.step(*i);
-            moves += 1;
-            if matches!(g.status(), Status::Won { .. }) {
-                break;
-            }
-        }
-        black_box(&g);
-    }
+    let moves: u64 = levels.iter().map(replay).sum();
     println!("{} levels, {moves} moves played", levels.len());
 }

@@ -149,3 +149,22 @@ pub fn load_all(dir: &Path) -> Vec<KekeLevel> {
     }
     out
 }
+
+/// Replays `l`'s solution once from the level's start, to its end or to the win, whichever
+/// comes first (the Keke validator stops at the win too); the moves played. The workload of
+/// the `keke` bench and the `keke_replay` example (the game is passed through
+/// [`std::hint::black_box`] so that nothing is optimised away).
+pub fn replay(l: &KekeLevel) -> u64 {
+    use tilesmith_engine::Game as _;
+    let mut g = tilesmith_engine::kind::baba::BabaGame::new(l.level.clone(), 0);
+    let mut moves = 0;
+    for i in &l.inputs {
+        g.step(*i);
+        moves += 1;
+        if matches!(g.status(), tilesmith_engine::Status::Won { .. }) {
+            break;
+        }
+    }
+    std::hint::black_box(&g);
+    moves
+}
