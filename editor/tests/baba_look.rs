@@ -353,3 +353,15 @@ fn the_canvas_mesh_of_a_figure_is_the_figure() {
         assert_eq!(m.indices, alone.indices, "{name}");
     }
 }
+
+/// Text tiles show their word in capitals; the letters ♯ and ♭ show `#` and `b` (the game's
+/// tiles show the signs, which the editor's fonts lack; a capital B would read as the letter B).
+#[test]
+fn sharp_and_flat_tiles_show_their_signs_not_their_token_names() {
+    let label = |token: &str| look::label(Kind::from_token(token).unwrap());
+    assert_eq!(label("text_sharp"), "#");
+    assert_eq!(label("text_flat"), "b");
+    assert_eq!(label("text_b"), "B");
+    assert_eq!(label("text_7"), "7");
+    assert_eq!(label("text_baba"), "BABA");
+}

@@ -15,7 +15,7 @@ use tilesmith_engine::Dir;
 
 use super::figure;
 use crate::ui::mesh::MeshExt as _;
-use tilesmith_engine::kind::baba::{Kind, Noun, Tile, WordClass};
+use tilesmith_engine::kind::baba::{Kind, Noun, Tile, Word, WordClass};
 
 /// The background of a baba cell with no object.
 pub const EMPTY: Color32 = Color32::from_rgb(21, 24, 31);
@@ -169,8 +169,20 @@ pub fn stack_color(stack: &[Tile]) -> Color32 {
 pub fn label(k: Kind) -> String {
     match k {
         Kind::Entity(n) => n.name().to_uppercase(),
-        Kind::Text(w) => w.name().to_uppercase(),
+        Kind::Text(w) => word_label(w),
         Kind::Unknown(_) => "?".into(),
+    }
+}
+
+/// What a text tile shows: its word in capitals; for the letters ♯ and ♭ (tokens
+/// `text_sharp`, `text_flat`), whose signs the game's tiles show, `#` and a lower-case `b`, the
+/// usual typed stand-ins (the editor's fonts have no ♯ or ♭ glyph, and a capital B would be
+/// the letter B).
+pub fn word_label(w: Word) -> String {
+    match w {
+        Word::Letter(l) if l.name() == "sharp" => "#".into(),
+        Word::Letter(l) if l.name() == "flat" => "b".into(),
+        _ => w.name().to_uppercase(),
     }
 }
 
@@ -206,7 +218,7 @@ pub fn paint_tile(p: &Painter, r: Rect, t: &Tile, look: TileLook) {
                 StrokeKind::Inside,
             );
             if z >= 10.0 {
-                let text = w.name().to_uppercase();
+                let text = word_label(w);
                 p.text(
                     r.center(),
                     Align2::CENTER_CENTER,
@@ -369,7 +381,7 @@ pub fn mesh_stack(
                 Color32::from_rgb(12, 12, 16),
             );
             if z >= 10.0 {
-                let text = w.name().to_uppercase();
+                let text = word_label(w);
                 let font = fit_font(&text, z * 0.84, z * 0.4);
                 texts.push((r.center(), text, font, col));
             }

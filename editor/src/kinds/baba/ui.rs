@@ -59,7 +59,7 @@ fn entry(ui: &mut Ui, d: &BabaDoc, k: Option<Kind>, out: &mut Vec<Action>) {
     ui.horizontal(|ui| {
         let r = tile_swatch(ui, k, d.facing, 20.0);
         let name = match k {
-            Some(Kind::Text(w)) => w.name().to_uppercase(),
+            Some(Kind::Text(w)) => look_baba::word_label(w),
             Some(k) => k.token(),
             None => "eraser".into(),
         };
