@@ -16,6 +16,8 @@ pub mod fpgdl;
 pub mod game;
 pub mod level;
 pub mod shape;
+#[cfg(test)]
+mod repair_tests;
 
 pub use field::{BlockId, Field, Requests};
 pub use game::{ActiveView, ClearEvent, FallingGame, FrameReport, PendingClear};
