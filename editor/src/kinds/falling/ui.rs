@@ -323,6 +323,8 @@ impl KindUi for FallingUi {
         let level = &d.design().rest;
         let mut s = if b == EMPTY {
             "empty".to_string()
+        } else if let Some(u) = d.unknown_description(b) {
+            u
         } else {
             let k = level.blocks.get(b as usize - 1)?;
             format!("{} (id {b}, {})", k.name, role_name(k.role))
@@ -374,6 +376,7 @@ impl KindUi for FallingUi {
                         look::paint_block(painter, g.cell_rect(pos), k, 1.0);
                     }
                 }
+                super::repair::paint_unknown(painter, g, d);
                 if let Some(s) = &d.map.stroke {
                     for (pos, b) in s.preview.iter().filter(|(p, _)| g.shows(*p)) {
                         let r = g.cell_rect(*pos);

@@ -15,9 +15,9 @@ pub mod field;
 pub mod fpgdl;
 pub mod game;
 pub mod level;
-pub mod shape;
 #[cfg(test)]
 mod repair_tests;
+pub mod shape;
 
 pub use field::{BlockId, Field, Requests};
 pub use game::{ActiveView, ClearEvent, FallingGame, FrameReport, PendingClear};

@@ -58,7 +58,10 @@ fn falling_unknown_character_and_short_row_open_and_save_unchanged() {
     let p = FallingLevel::check(&saved);
     let cells: Vec<Option<Pos>> = p.iter().map(|p| p.cell).collect();
     assert_eq!(p.len(), 3, "{p:?}");
-    assert!(cells.contains(&Some(Pos::new(3, 1))), "short row at its first missing cell");
+    assert!(
+        cells.contains(&Some(Pos::new(3, 1))),
+        "short row at its first missing cell"
+    );
     assert!(cells.contains(&Some(Pos::new(1, 2))));
     assert!(cells.contains(&Some(Pos::new(3, 2))));
 }
