@@ -146,6 +146,31 @@ fn open_see_the_problems_fix_save_and_check_clean() {
 }
 
 #[test]
+fn the_eyedropper_copies_an_unknown_character_and_names_it() {
+    let file = write("pick.json", &broken());
+    let mut h = harness(open(&file));
+    h.state_mut().state.apply(Action::Map(MapAction::CellPress {
+        pos: Pos::new(1, 2),
+        button: Button::Primary,
+        alt: true,
+    }));
+    h.state_mut()
+        .state
+        .apply(Action::Map(MapAction::CellRelease));
+    settle(&mut h);
+    h.get_by_label_contains("left: unknown \"r\"");
+    h.state_mut().state.apply(Action::Map(MapAction::CellPress {
+        pos: Pos::new(0, 0),
+        button: Button::Primary,
+        alt: false,
+    }));
+    h.state_mut()
+        .state
+        .apply(Action::Map(MapAction::CellRelease));
+    assert_eq!(h.state().state.doc_json()["field"][0], json!("r..."));
+}
+
+#[test]
 fn other_falling_errors_still_refuse_the_file() {
     let mut bad = broken();
     bad["legend"]["G"] = json!("gren");

@@ -73,8 +73,20 @@ pub(super) fn swatch(ui: &mut Ui, level: &FallingLevel, b: BlockId, size: f32) -
     resp
 }
 
-/// The name of block `b` (`eraser` for [`EMPTY`]).
+/// The name of block `b` (`eraser` for [`EMPTY`]; in repair mode `unknown "r"` or `missing
+/// cell` for a brush taken with the eyedropper from such a cell).
 pub(super) fn block_name(level: &FallingLevel, b: BlockId) -> String {
+    if super::repair::is_unknown(b) {
+        return level.unknown_char(b).map_or_else(
+            || "missing cell".into(),
+            |c| {
+                format!(
+                    "unknown {}",
+                    tilesmith_engine::problem::quote(&c.to_string())
+                )
+            },
+        );
+    }
     (b as usize)
         .checked_sub(1)
         .and_then(|i| level.blocks.get(i))
