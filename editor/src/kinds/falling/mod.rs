@@ -13,6 +13,7 @@ mod kicks_ui;
 pub mod look;
 mod new;
 pub mod play;
+mod repair;
 mod rules_ui;
 mod tumo_ui;
 mod ui;
@@ -42,7 +43,9 @@ pub const ENTRY: KindEntry = KindEntry {
     about: "Falling blocks (FPGDL): tumos, clear rules, fall laws, Lua rule programs",
     engine: &Falling,
     new_doc: || Box::new(FallingDoc::new(Design::new_puyo())),
-    open: |v| Design::from_json(v).map(|l| Box::new(FallingDoc::new(l)) as Box<dyn KindDoc>),
+    open: |v| {
+        <Design as MapLevel>::from_json(v).map(|l| Box::new(FallingDoc::new(l)) as Box<dyn KindDoc>)
+    },
     new_ui: || Box::new(FallingUi::default()),
     new_options: new::options,
     new_level: new::level,
@@ -185,8 +188,9 @@ impl MapLevel for Design {
         v.as_u64().and_then(|n| BlockId::try_from(n).ok())
     }
 
+    /// Repair mode (docs/editor.md): unknown field characters and short rows are kept.
     fn from_json(doc: &Value) -> Result<Self, Vec<Problem>> {
-        FallingLevel::from_json(doc).map(Self::from_level)
+        FallingLevel::from_json_editable(doc).map(Self::from_level)
     }
 
     fn to_json(&self) -> Value {
@@ -368,7 +372,7 @@ impl FallingDoc {
         let mut d = self.map.level.clone();
         d.rest.blocks = blocks;
         for c in d.map.cells_mut() {
-            if *c != EMPTY {
+            if *c != EMPTY && !repair::is_unknown(*c) {
                 *c = map(*c);
             }
         }
@@ -426,6 +430,9 @@ impl FallingDoc {
         self.map
             .push_level(&format!("Remove block kind \"{}\"", removed.name), d);
         for b in [&mut self.primary, &mut self.secondary] {
+            if repair::is_unknown(*b) {
+                continue;
+            }
             *b = match (*b).cmp(&id) {
                 std::cmp::Ordering::Less => *b,
                 std::cmp::Ordering::Equal => EMPTY,

@@ -73,8 +73,20 @@ pub(super) fn swatch(ui: &mut Ui, level: &FallingLevel, b: BlockId, size: f32) -
     resp
 }
 
-/// The name of block `b` (`eraser` for [`EMPTY`]).
+/// The name of block `b` (`eraser` for [`EMPTY`]; in repair mode `unknown "r"` or `missing
+/// cell` for a brush taken with the eyedropper from such a cell).
 pub(super) fn block_name(level: &FallingLevel, b: BlockId) -> String {
+    if super::repair::is_unknown(b) {
+        return level.unknown_char(b).map_or_else(
+            || "missing cell".into(),
+            |c| {
+                format!(
+                    "unknown {}",
+                    tilesmith_engine::problem::quote(&c.to_string())
+                )
+            },
+        );
+    }
     (b as usize)
         .checked_sub(1)
         .and_then(|i| level.blocks.get(i))
@@ -323,6 +335,8 @@ impl KindUi for FallingUi {
         let level = &d.design().rest;
         let mut s = if b == EMPTY {
             "empty".to_string()
+        } else if let Some(u) = d.unknown_description(b) {
+            u
         } else {
             let k = level.blocks.get(b as usize - 1)?;
             format!("{} (id {b}, {})", k.name, role_name(k.role))
@@ -374,6 +388,7 @@ impl KindUi for FallingUi {
                         look::paint_block(painter, g.cell_rect(pos), k, 1.0);
                     }
                 }
+                super::repair::paint_unknown(painter, g, d);
                 if let Some(s) = &d.map.stroke {
                     for (pos, b) in s.preview.iter().filter(|(p, _)| g.shows(*p)) {
                         let r = g.cell_rect(*pos);

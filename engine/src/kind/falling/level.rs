@@ -22,6 +22,13 @@ pub const MAX_SIDE: usize = 256;
 pub const MAX_CELLS: usize = 65_536;
 /// Largest number of block kinds (ids 1–99; spec A2 reserves 100 and above).
 pub const MAX_BLOCK_KINDS: usize = 99;
+/// Repair mode: the first block id that stands for an unknown field character (a character
+/// that is not a `legend` key), index 0 of [`FallingLevel::unknown`]; ids from here to
+/// [`MISSING_CELL`] − 1 are unknown characters (docs/editor.md, "Repair mode").
+pub const UNKNOWN_FIRST: BlockId = 100;
+/// Repair mode: the block id of a cell missing from a short `field` row (padded for display,
+/// not written back).
+pub const MISSING_CELL: BlockId = 255;
 /// Largest number of tumos.
 pub const MAX_TUMOS: usize = 64;
 /// Largest number of rotation states of one tumo.
@@ -434,6 +441,11 @@ pub struct FallingLevel {
     /// Unknown members of the rule objects, `sequence`, `timing`, `score` and `goal`,
     /// written back unchanged.
     pub rule_extra: RuleExtras,
+    /// Repair mode ([`FallingLevel::from_json_editable`]): the field characters that are not
+    /// `legend` keys, in order of first appearance; field cell id [`UNKNOWN_FIRST`] + i holds
+    /// character i and is written back as it. Empty for a level read by
+    /// [`FallingLevel::from_json`].
+    pub unknown: Vec<char>,
 }
 
 /// A tumo waiting in the queue of next tumos, with the kinds its labels will have.
@@ -856,6 +868,7 @@ impl FallingLevel {
             state: None,
             extra: Map::new(),
             rule_extra: RuleExtras::default(),
+            unknown: Vec::new(),
         }
     }
 
@@ -870,6 +883,46 @@ impl FallingLevel {
             Some(l) if cx.p.iter().all(|x| !x.is_error()) => Ok(l),
             _ => Err(cx.p.into_iter().filter(Problem::is_error).collect()),
         }
+    }
+
+    /// Reads a level document of kind `falling` for the editor's repair mode (docs/editor.md,
+    /// "Repair mode"): a `field` character that is not a `legend` key becomes a cell of id
+    /// [`UNKNOWN_FIRST`] + i, the character kept as [`FallingLevel::unknown`]`[i]` and written
+    /// back unchanged by [`FallingLevel::to_json`]; a row shorter than the field's width is
+    /// padded with [`MISSING_CELL`] cells (not written back); the field's width is the largest
+    /// of `width` and the rows' lengths. The problems are those of [`FallingLevel::check`] on
+    /// [`FallingLevel::to_json`], which the editor lists.
+    ///
+    /// # Errors
+    /// Every other error, as [`FallingLevel::from_json`] (a bad legend, tumo, rule, a field
+    /// whose row count is not `height`, a row that is not a string), or more than 155 distinct
+    /// unknown characters.
+    pub fn from_json_editable(doc: &Value) -> Result<Self, Vec<crate::problem::Problem>> {
+        let mut cx = Ctx {
+            editable: true,
+            ..Ctx::default()
+        };
+        let level = parse_level(doc, &mut cx);
+        match level {
+            Some(l) if cx.p.iter().all(|x| !x.is_error()) => Ok(l),
+            _ => Err(cx.p.into_iter().filter(Problem::is_error).collect()),
+        }
+    }
+
+    /// True when the field holds an unknown character or a missing cell (repair mode): the
+    /// level cannot be played as it is.
+    pub fn has_unknown(&self) -> bool {
+        self.field.cells.iter().any(|&c| c >= UNKNOWN_FIRST)
+    }
+
+    /// The unknown character of field cell id `id` (repair mode), `None` for a block id, an
+    /// id of no character of this level or [`MISSING_CELL`].
+    pub fn unknown_char(&self, id: BlockId) -> Option<char> {
+        if id == MISSING_CELL {
+            return None;
+        }
+        let i = id.checked_sub(UNKNOWN_FIRST)?;
+        self.unknown.get(i as usize).copied()
     }
 
     /// Every problem of a document: its errors when it has any, else its warnings (unknown
@@ -1003,7 +1056,7 @@ impl FallingLevel {
     pub fn complete_legend(&mut self) {
         let mut present = BTreeSet::new();
         for &c in &self.field.cells {
-            if c != EMPTY {
+            if c != EMPTY && c < UNKNOWN_FIRST {
                 present.insert(c);
             }
         }
@@ -1028,14 +1081,24 @@ impl FallingLevel {
     }
 
     /// The field as rows of legend characters, top first (`.` empty; `?` for a block kind
-    /// without a legend character, which [`FallingLevel::complete_legend`] prevents).
+    /// without a legend character, which [`FallingLevel::complete_legend`] prevents). Repair
+    /// mode: an unknown character's cell is written as the character, and [`MISSING_CELL`]s
+    /// at a row's end are left out (so an untouched short row stays short); one before a
+    /// written cell is written `.` so that later cells keep their columns.
     pub fn field_rows(&self) -> Vec<String> {
         let f = &self.field;
         (0..f.height)
             .map(|y| {
-                (0..f.width)
-                    .map(|x| match f.cells[y * f.width + x] {
-                        EMPTY => '.',
+                let row = &f.cells[y * f.width..(y + 1) * f.width];
+                let end = row
+                    .iter()
+                    .rposition(|&c| c != MISSING_CELL)
+                    .map_or(0, |i| i + 1);
+                row[..end]
+                    .iter()
+                    .map(|&id| match id {
+                        EMPTY | MISSING_CELL => '.',
+                        id if id >= UNKNOWN_FIRST => self.unknown_char(id).unwrap_or('?'),
                         id => self.legend_char(id).unwrap_or('?'),
                     })
                     .collect()
@@ -1291,6 +1354,10 @@ fn kicks_to_json(k: &Kicks) -> Value {
 struct Ctx {
     p: Vec<Problem>,
     kept: RuleExtras,
+    /// Repair mode: unknown field characters and short rows are kept, not errors.
+    editable: bool,
+    /// Repair mode: the unknown field characters found, in order.
+    unknown: Vec<char>,
 }
 
 /// `"a", "b", "c"` for a message, at most 12 names.
@@ -1811,6 +1878,7 @@ fn parse_level(doc: &Value, cx: &mut Ctx) -> Option<FallingLevel> {
         state: state?,
         extra,
         rule_extra: std::mem::take(&mut cx.kept),
+        unknown: std::mem::take(&mut cx.unknown),
     })
 }
 
@@ -2816,6 +2884,9 @@ fn parse_field(
         return None;
     }
     let map: BTreeMap<char, BlockId> = legend.iter().copied().collect();
+    if cx.editable {
+        return editable_field(rows, width, &map, cx);
+    }
     let mut ok = true;
     let mut errors = 0usize;
     for (y, row) in rows.iter().enumerate() {
@@ -2876,6 +2947,59 @@ fn parse_field(
         );
     }
     ok.then_some(field)
+}
+
+/// The field in repair mode ([`FallingLevel::from_json_editable`]): as wide as the widest of
+/// `width` and the rows, short rows padded with [`MISSING_CELL`], characters that are not
+/// legend keys kept as unknown cells. `None` (with an error) for a row that is not a string,
+/// a field over [`MAX_CELLS`] or too many distinct unknown characters.
+fn editable_field(
+    rows: &[Value],
+    width: usize,
+    map: &BTreeMap<char, BlockId>,
+    cx: &mut Ctx,
+) -> Option<Field> {
+    let path = JsonPath::root().key("field");
+    let mut strs = Vec::with_capacity(rows.len());
+    for (y, row) in rows.iter().enumerate() {
+        strs.push(cx.string(row, &path.index(y), &format!("row {y} of \"field\""))?);
+    }
+    let longest = strs.iter().map(|s| s.chars().count()).max().unwrap_or(0);
+    let w = width.max(longest);
+    if w > MAX_SIDE || w * strs.len() > MAX_CELLS {
+        cx.err(
+            path,
+            format!("a \"field\" row has {longest} cells; at most {MAX_SIDE} and {MAX_CELLS} cells in all"),
+        );
+        return None;
+    }
+    let most = (MISSING_CELL - UNKNOWN_FIRST) as usize;
+    let mut field = Field::new(w, strs.len());
+    field.cells.fill(MISSING_CELL);
+    for (y, s) in strs.iter().enumerate() {
+        for (x, c) in s.chars().enumerate() {
+            let id = match (c, map.get(&c)) {
+                ('.', _) => EMPTY,
+                (_, Some(&b)) => b,
+                _ => match cx.unknown.iter().position(|&u| u == c) {
+                    Some(i) => UNKNOWN_FIRST + i as BlockId,
+                    None if cx.unknown.len() < most => {
+                        cx.unknown.push(c);
+                        UNKNOWN_FIRST + (cx.unknown.len() - 1) as BlockId
+                    }
+                    None => {
+                        cx.err(
+                            path.index(y),
+                            format!("more than {most} different characters of \"field\" are not in \"legend\""),
+                        );
+                        return None;
+                    }
+                },
+            };
+            field.cells[y * w + x] = id;
+        }
+    }
+    Some(field)
 }
 
 /// The field cells the blocks of `state` of `t` cover with the grid's top-left cell at

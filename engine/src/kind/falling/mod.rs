@@ -15,6 +15,8 @@ pub mod field;
 pub mod fpgdl;
 pub mod game;
 pub mod level;
+#[cfg(test)]
+mod repair_tests;
 pub mod shape;
 
 pub use field::{BlockId, Field, Requests};
