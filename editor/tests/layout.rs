@@ -42,9 +42,21 @@ fn view(h: &Harness<'static, TilesmithApp>) -> (Rect, f32, [f32; 2]) {
 #[test]
 fn switching_side_panel_pages_keeps_the_zoom_and_the_map_in_place() {
     let mut h = harness(level(40, 22));
-    let before = view(&h);
+    let fitted = view(&h);
     // The first frames fit the 40×22 map into the canvas.
-    assert!(before.1 > 8.0, "fitted zoom {}", before.1);
+    assert!(fitted.1 > 8.0, "fitted zoom {}", fitted.1);
+    // Zoomed in and panned by hand, so that a switch that re-fits or resets the view shows.
+    h.state_mut().state.apply(Action::ZoomIn);
+    h.state_mut().state.apply(Action::Pan([37.0, -21.0]));
+    settle(&mut h);
+    let before = view(&h);
+    assert!(
+        before.1 > fitted.1,
+        "zoomed in: {} > {}",
+        before.1,
+        fitted.1
+    );
+    assert_ne!(before.2, fitted.2, "panned");
     for (tab, page) in [("Rules", SideTab::Rules), ("Cell & level", SideTab::Main)] {
         h.get_by_label(tab).click();
         settle(&mut h);
@@ -55,9 +67,11 @@ fn switching_side_panel_pages_keeps_the_zoom_and_the_map_in_place() {
     // Playing shows the play pane on the same page: still no move.
     h.get_by_label("Start playing").click();
     settle(&mut h);
-    h.get_by_label("Rules").click();
-    settle(&mut h);
-    assert_eq!(view(&h), before, "while playing, on the Rules tab");
+    for tab in ["Rules", "Play pane"] {
+        h.get_by_label(tab).click();
+        settle(&mut h);
+        assert_eq!(view(&h), before, "while playing, on the {tab} tab");
+    }
 }
 
 #[test]
