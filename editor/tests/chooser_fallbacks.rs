@@ -205,3 +205,53 @@ fn new_campaign_falls_back_to_the_chooser_too() {
     assert!(st.showing_overview(), "{}", st.status);
     assert!(dir.path().join("tour.json").is_file());
 }
+
+/// The unsaved-changes question of an untitled level, answered Save, opens the built-in
+/// chooser (no native Save As); once it saved there, what asked goes on: Quit closes, Open
+/// opens. Cancelling the chooser keeps the level and does nothing else.
+#[test]
+fn save_for_the_unsaved_question_goes_on_after_the_chooser_saved() {
+    use tilesmith_editor::state::{Answer, MapAction, Pending};
+    use tilesmith_editor::tools::Button;
+    let dir = tempfile::tempdir().unwrap();
+    let other = dir.path().join("other.json");
+    std::fs::write(&other, BoulderLevel::new("other", 6, 3).to_pretty_string()).unwrap();
+    let edited = || {
+        let mut st = EditorState::new(BoulderLevel::new("untitled", 5, 5));
+        st.dialogs = no_native();
+        st.apply(Action::Map(MapAction::CellPress {
+            pos: tilesmith_engine::Pos::new(2, 2),
+            button: Button::Primary,
+            alt: false,
+        }));
+        st.apply(Action::Map(MapAction::CellRelease));
+        assert!(st.dirty() && st.path.is_none());
+        st
+    };
+    // Quit → Save → chooser → saved → closes.
+    let mut st = edited();
+    st.apply(Action::Quit);
+    assert!(matches!(st.pending, Some(Pending::Unsaved { .. })));
+    st.apply(Action::Answer(Answer::Save));
+    assert_eq!(
+        st.chooser.as_ref().map(|c| c.purpose),
+        Some(ChooserFor::SaveLevel)
+    );
+    assert!(!st.close_ok, "not before the level is saved");
+    let saved = dir.path().join("saved.json");
+    st.apply(Action::ChooserDone(vec![saved.clone()]));
+    assert!(saved.is_file() && !st.dirty());
+    assert!(st.close_ok, "saved, then quit: {}", st.status);
+    // Open → Save → chooser → saved → the other level opens.
+    let mut st = edited();
+    st.apply(Action::OpenPath(other.clone()));
+    st.apply(Action::Answer(Answer::Save));
+    st.apply(Action::ChooserDone(vec![dir.path().join("saved2.json")]));
+    assert_eq!(st.path.as_deref(), Some(other.as_path()), "{}", st.status);
+    // Cancelled chooser: nothing saved, still the edited untitled level, no quit.
+    let mut st = edited();
+    st.apply(Action::Quit);
+    st.apply(Action::Answer(Answer::Save));
+    st.apply(Action::ChooserDone(Vec::new()));
+    assert!(st.dirty() && st.path.is_none() && !st.close_ok);
+}

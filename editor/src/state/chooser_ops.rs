@@ -30,6 +30,7 @@ impl EditorState {
     /// [`ChooserFor::with_extension`], for the images); "cancelled" when none.
     pub(super) fn chooser_done(&mut self, files: Vec<PathBuf>) {
         let Some(c) = self.chooser.take() else { return };
+        let then = self.after_chooser_save.take();
         let Some(first) = files.first().cloned() else {
             self.status = "cancelled".into();
             return;
@@ -40,7 +41,14 @@ impl EditorState {
                 self.confirmed = true;
                 self.apply(Action::OpenPath(first));
             }
-            ChooserFor::SaveLevel => self.save_to(&first),
+            ChooserFor::SaveLevel => {
+                self.save_to(&first);
+                // Saved for the unsaved-changes question: now do what it was asked for.
+                if let Some(then) = then.filter(|_| !self.dirty()) {
+                    self.confirmed = true;
+                    self.apply(*then);
+                }
+            }
             ChooserFor::AddLevels => self.campaign_action(CampaignAction::AddFiles(files)),
             ChooserFor::NewCampaign => self.new_campaign_at(first),
             ChooserFor::SaveCampaignAs => self.save_campaign(Some(first)),

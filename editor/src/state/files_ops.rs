@@ -359,6 +359,10 @@ impl EditorState {
                 if !self.dirty() {
                     self.confirmed = true;
                     self.apply(*then);
+                } else if self.chooser.is_some() {
+                    // An untitled level without a native dialog: the built-in chooser asks
+                    // where; the action goes on once it saved there.
+                    self.after_chooser_save = Some(then);
                 }
             }
             (Pending::Unsaved { then }, Answer::Discard) => {

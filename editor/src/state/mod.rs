@@ -125,6 +125,9 @@ pub struct EditorState {
     pub new_dialog: bool,
     /// The built-in file chooser's request, while it is shown (no native dialog available).
     pub chooser: Option<crate::files::Chooser>,
+    /// What the unsaved-changes question was asked for (Open, New, Quit…) when its Save
+    /// opened the built-in chooser: done once the chooser saved the level.
+    after_chooser_save: Option<Box<Action>>,
     /// True once the editor may close (no unsaved changes, or the user agreed).
     pub close_ok: bool,
     /// Open files and compute play steps on worker threads without waiting for them
@@ -207,6 +210,7 @@ impl EditorState {
             shortcuts_open: false,
             new_dialog: false,
             chooser: None,
+            after_chooser_save: None,
             close_ok: false,
             problems: Vec::new(),
             clipboard_out: None,
