@@ -5,8 +5,6 @@
 
 #![allow(clippy::unwrap_used)] // test helpers panic on purpose when a fixture is wrong
 
-use std::path::PathBuf;
-
 use egui_kittest::kittest::Queryable as _;
 use serde_json::{Value, json};
 use tilesmith_editor::kinds::boulder::{BoulderAction, BoulderDoc};
@@ -16,12 +14,9 @@ use tilesmith_engine::kind::boulder::{BoulderLevel, Cell, Token};
 
 mod common;
 use common::{harness, settle};
-
-fn dir() -> PathBuf {
-    let d = std::env::temp_dir().join(format!("tilesmith-repair-{}", std::process::id()));
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
+#[allow(dead_code)] // each test file uses some of the helpers
+mod repair_common;
+use repair_common::*;
 
 fn broken() -> Value {
     json!({
@@ -33,16 +28,6 @@ fn broken() -> Value {
             ["wall", "wall", "wall", "wall"]
         ]
     })
-}
-
-fn write(name: &str, v: &Value) -> PathBuf {
-    let p = dir().join(name);
-    std::fs::write(&p, serde_json::to_string_pretty(v).unwrap()).unwrap();
-    p
-}
-
-fn check_file(p: &std::path::Path) -> Vec<tilesmith_engine::Problem> {
-    tilesmith_engine::load_file(p).unwrap().check()
 }
 
 #[test]

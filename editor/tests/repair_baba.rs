@@ -6,7 +6,7 @@
 
 #![allow(clippy::unwrap_used)] // test helpers panic on purpose when a fixture is wrong
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use egui_kittest::kittest::Queryable as _;
 use serde_json::{Value, json};
@@ -17,12 +17,9 @@ use tilesmith_engine::kind::baba::{BabaLevel, Kind, Tile};
 
 mod common;
 use common::{harness, settle};
-
-fn dir() -> PathBuf {
-    let d = std::env::temp_dir().join(format!("tilesmith-repair-baba-{}", std::process::id()));
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
+#[allow(dead_code)] // each test file uses some of the helpers
+mod repair_common;
+use repair_common::*;
 
 /// BABA IS YOU and FLAG IS WIN (so a fixed level has no warning either), a misspelt rock, a
 /// misspelt WIN on top of a flag, and a last row one cell short.
@@ -35,20 +32,6 @@ fn broken() -> Value {
             ["text_flag", "text_is", "text_win"]
         ]
     })
-}
-
-fn write(name: &str, v: &Value) -> PathBuf {
-    let p = dir().join(name);
-    std::fs::write(&p, serde_json::to_string_pretty(v).unwrap()).unwrap();
-    p
-}
-
-fn saved(p: &Path) -> Value {
-    serde_json::from_str(&std::fs::read_to_string(p).unwrap()).unwrap()
-}
-
-fn check_file(p: &Path) -> Vec<tilesmith_engine::Problem> {
-    tilesmith_engine::load_file(p).unwrap().check()
 }
 
 fn tile(t: &str) -> Tile {

@@ -7,7 +7,7 @@
 
 #![allow(clippy::unwrap_used)] // test helpers panic on purpose when a fixture is wrong
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use egui_kittest::kittest::Queryable as _;
 use serde_json::{Value, json};
@@ -20,12 +20,9 @@ use tilesmith_engine::kind::falling::level::{MISSING_CELL, UNKNOWN_FIRST};
 
 mod common;
 use common::{harness, settle};
-
-fn dir() -> PathBuf {
-    let d = std::env::temp_dir().join(format!("tilesmith-repair-falling-{}", std::process::id()));
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
+#[allow(dead_code)] // each test file uses some of the helpers
+mod repair_common;
+use repair_common::*;
 
 /// A 4 × 3 level with a legend of `R` and `G`: row 1 is one cell short and row 2 holds `r`
 /// (no legend key; the designer meant `R`).
@@ -38,16 +35,6 @@ fn broken() -> Value {
         "legend": {"R": "red", "G": "green"},
         "field": ["....", "R.G", "GrR."]
     })
-}
-
-fn write(name: &str, v: &Value) -> PathBuf {
-    let p = dir().join(name);
-    std::fs::write(&p, serde_json::to_string_pretty(v).unwrap()).unwrap();
-    p
-}
-
-fn saved(p: &Path) -> Value {
-    serde_json::from_str(&std::fs::read_to_string(p).unwrap()).unwrap()
 }
 
 fn open(file: &Path) -> EditorState {
