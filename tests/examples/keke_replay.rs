@@ -35,6 +35,32 @@ fn main() {
         }
         return;
     }
+    if std::env::args().nth(1).as_deref() == Some("reps") {
+        let n: u32 = std::env::args()
+            .nth(2)
+            .and_then(|a| a.parse().ok())
+            .unwrap_or(1);
+        let moves: u64 = (0..n).map(|_| levels.iter().map(replay).sum::<u64>()).sum();
+        println!("{} levels × {n}, {moves} moves played", levels.len());
+        return;
+    }
+    if std::env::args().nth(1).as_deref() == Some("hashes") {
+        use tilesmith_engine::Game as _;
+        for l in &levels {
+            let mut g = tilesmith_engine::kind::baba::BabaGame::new(l.level.clone(), 0);
+            let (mut h, mut moves) = (g.state_hash(), 0);
+            for i in &l.inputs {
+                g.step(*i);
+                moves += 1;
+                h = h.rotate_left(7) ^ g.state_hash();
+                if matches!(g.status(), tilesmith_engine::Status::Won { .. }) {
+                    break;
+                }
+            }
+            println!("{} {} {moves} {h:016x}", l.set, l.id);
+        }
+        return;
+    }
     if std::env::args().nth(1).as_deref() == Some("largest") {
         levels.sort_by_key(|l| std::cmp::Reverse(l.level.map.width() * l.level.map.height()));
         levels.truncate(10);

@@ -596,6 +596,17 @@ impl BabaGame {
         }
     }
 
+    /// What the last refresh gave `id`; no property at all for an object it did not read.
+    pub(super) fn props_of(&self, id: ObjId) -> &Derived {
+        static NONE: Derived = Derived {
+            props: [0; super::word::Prop::COUNT],
+            others: Vec::new(),
+            vanish: false,
+            negs: Vec::new(),
+        };
+        self.cur.derived.get(&id).unwrap_or(&NONE)
+    }
+
     pub(super) fn derived(&self, id: ObjId) -> Option<&Derived> {
         self.cur.derived.get(&id)
     }

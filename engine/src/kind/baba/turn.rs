@@ -156,10 +156,13 @@ impl BabaGame {
             return None;
         }
         let m = self.obj(id)?;
-        if self.restricted(id, d) {
+        // The mover's and each occupant's properties are read once: this runs for every
+        // mover of every pass of the move loop.
+        let mp = self.props_of(id);
+        if mp.has(Prop::Still) || mp.has(Prop::locked(d)) {
             return None;
         }
-        if self.has(id, Prop::Phantom) && cause != Cause::Fall {
+        if mp.has(Prop::Phantom) && cause != Cause::Fall {
             // Tier 2 (§5.1 step 4): no collision, no push, no move-time destruction; at the
             // edge the object enters the boundary (no target).
             return Some(Plan {
@@ -183,29 +186,36 @@ impl BabaGame {
             }
             return Some(plan);
         }
+        // Only a SWAP mover needs every occupant (§5.1 7.5); recording them for every dry
+        // run allocated on each blocked move.
+        let swapper = mp.has(Prop::Swap);
+        let m_float = mp.has(Prop::Float);
+        let eater = mp.others.iter().any(|(v, _, _)| *v == Verb::Eat);
         for &o in occupants {
             if o == id {
                 continue;
             }
-            plan.occupants.push(o);
-            let imp = self.impassable(o);
+            if swapper {
+                plan.occupants.push(o);
+            }
+            let op = self.props_of(o);
+            let imp = op.has(Prop::Stop) || op.has(Prop::Push) || op.has(Prop::Pull);
             if imp && pending.contains(&o) {
                 continue;
             }
-            if self.open_shut(id, o)
-                && self.same_float(id, o)
-                && !(self.has(id, Prop::Safe) && self.has(o, Prop::Safe))
-            {
+            let same_float = op.has(Prop::Float) == m_float;
+            let open_shut = (mp.has(Prop::Open) && op.has(Prop::Shut))
+                || (mp.has(Prop::Shut) && op.has(Prop::Open));
+            if open_shut && same_float && !(mp.has(Prop::Safe) && op.has(Prop::Safe)) {
                 plan.open.push(o);
                 continue;
             }
-            if self.eats(id, o) && self.same_float(id, o) && !self.has(o, Prop::Safe) {
+            if eater && self.eats(id, o) && same_float && !op.has(Prop::Safe) {
                 plan.eaten.push(o);
                 continue;
             }
             if cause != Cause::Fall
-                && (self.has(id, Prop::Swap)
-                    || (self.has(o, Prop::Swap) && !self.restricted(o, d.reverse())))
+                && (swapper || (op.has(Prop::Swap) && !self.restricted(o, d.reverse())))
             {
                 plan.swap.push(o);
                 continue;
@@ -213,18 +223,18 @@ impl BabaGame {
             if !imp {
                 continue;
             }
-            if self.has(o, Prop::Push) && cause != Cause::Fall {
+            if op.has(Prop::Push) && cause != Cause::Fall {
                 if self.plan(o, d, Cause::Push, pending).is_some() {
                     plan.pushed.push(o);
                     continue;
                 }
-                if self.has(o, Prop::Weak) && self.same_float(id, o) {
+                if op.has(Prop::Weak) && same_float {
                     plan.push_fail.push(o);
                     continue;
                 }
                 return None;
             }
-            if self.has(o, Prop::Weak) && self.same_float(id, o) {
+            if op.has(Prop::Weak) && same_float {
                 continue;
             }
             return None;
@@ -328,6 +338,21 @@ impl BabaGame {
         cause: Cause,
         pending: &HashSet<ObjId>,
     ) -> Moved {
+        self.try_move_planned(id, d, cause, pending, None)
+    }
+
+    /// [`Self::try_move`] with the dry run already done: `planned` is `Some(plan(id, d,
+    /// cause, pending))` computed on the current state (nothing changed since), or `None` to
+    /// compute it here. The move loop plans each mover before deciding whether it waits, and
+    /// planning again for the move itself doubled the cost of a crowded round.
+    fn try_move_planned(
+        &mut self,
+        id: ObjId,
+        d: Dir,
+        cause: Cause,
+        pending: &HashSet<ObjId>,
+        planned: Option<Option<Plan>>,
+    ) -> Moved {
         let Some(origin) = self.obj(id).map(Obj::pos) else {
             return Moved::Failed;
         };
@@ -337,7 +362,11 @@ impl BabaGame {
         if self.restricted(id, d) {
             return Moved::Restricted;
         }
-        let Some(plan) = self.plan(id, d, cause, pending) else {
+        let planned = match planned {
+            Some(p) => p,
+            None => self.plan(id, d, cause, pending),
+        };
+        let Some(plan) = planned else {
             if self.has(id, Prop::Weak) {
                 self.destroy(id);
                 return Moved::Destroyed;
@@ -579,16 +608,18 @@ impl BabaGame {
         mut reversed: Option<&mut HashSet<ObjId>>,
     ) {
         let mut waiting: Vec<ObjId> = movers.to_vec();
+        // Movers not settled yet: the PUSH ones are passable and not pushed (the spec's
+        // pending mover, which the peer engine's batch resolution agrees with); the others
+        // that block (STOP, PULL) make a mover wait. A pass takes each mover out as it comes
+        // to it and puts the waiting ones back, so at the end of a pass the sets hold exactly
+        // the movers of the next pass.
+        let mut unsettled: HashSet<ObjId> = waiting.iter().copied().collect();
+        let mut passable: HashSet<ObjId> = waiting
+            .iter()
+            .copied()
+            .filter(|&o| self.has(o, Prop::Push))
+            .collect();
         while !waiting.is_empty() && !self.halted() {
-            // Movers not settled yet: the PUSH ones are passable and not pushed (the spec's
-            // pending mover, which the peer engine's batch resolution agrees with); the
-            // others that block (STOP, PULL) make a mover wait.
-            let mut unsettled: HashSet<ObjId> = waiting.iter().copied().collect();
-            let mut passable: HashSet<ObjId> = waiting
-                .iter()
-                .copied()
-                .filter(|&o| self.has(o, Prop::Push))
-                .collect();
             let mut still = Vec::new();
             let mut progress = false;
             for &m in &waiting {
@@ -598,19 +629,34 @@ impl BabaGame {
                     progress = true;
                     continue;
                 };
+                // The dry run with every unsettled mover passable, for the direction `d`
+                // (kept while `d` stands: nothing changes between the checks below).
+                let mut if_settled: Option<bool> = None;
                 if let Some(rev) = reversed.as_deref_mut()
                     && !rev.contains(&m)
                     && !self.restricted(m, d)
-                    && self.plan(m, d, cause, &unsettled).is_none()
                 {
-                    d = d.reverse();
-                    rev.insert(m);
-                    self.set_dir(m, d);
+                    if self.plan(m, d, cause, &unsettled).is_none() {
+                        d = d.reverse();
+                        rev.insert(m);
+                        self.set_dir(m, d);
+                    } else {
+                        if_settled = Some(true);
+                    }
                 }
-                if !self.restricted(m, d)
-                    && self.plan(m, d, cause, &passable).is_none()
-                    && self.plan(m, d, cause, &unsettled).is_some()
-                {
+                if self.restricted(m, d) {
+                    self.try_move(m, d, cause, &passable);
+                    progress = true;
+                    continue;
+                }
+                let plan = self.plan(m, d, cause, &passable);
+                // `passable` is part of `unsettled`: with the same size they are equal, and
+                // the second dry run would repeat the first.
+                let waits = plan.is_none()
+                    && unsettled.len() != passable.len()
+                    && *if_settled
+                        .get_or_insert_with(|| self.plan(m, d, cause, &unsettled).is_some());
+                if waits {
                     unsettled.insert(m);
                     if self.has(m, Prop::Push) {
                         passable.insert(m);
@@ -618,7 +664,7 @@ impl BabaGame {
                     still.push(m);
                     continue;
                 }
-                self.try_move(m, d, cause, &passable);
+                self.try_move_planned(m, d, cause, &passable, Some(plan));
                 progress = true;
             }
             if !progress {
