@@ -207,8 +207,13 @@ pub struct BabaGame {
     pub(super) extra: Vec<Rule>,
     /// The last refresh.
     pub(super) cur: Refresh,
-    /// The objects of each cell, ascending ID (kept by [`BabaGame::set_obj`]).
+    /// The objects of each cell, ascending ID (kept by [`BabaGame::set_obj`]); a cell that
+    /// held objects may keep an empty list.
     pub(super) index: FxHashMap<Pos, Vec<ObjId>>,
+    /// `st.objs` again, hashed: the turn looks objects up by ID thousands of times a turn,
+    /// and the ordered map (kept for ascending-ID iteration and undo) is several times
+    /// slower to search (kept by [`BabaGame::set_obj`] and `rebuild_index`).
+    pub(super) live: FxHashMap<ObjId, Obj>,
     /// The number of text objects in each cell that holds any.
     text_at: FxHashMap<Pos, u32>,
     /// What changed since the last refresh.
@@ -308,6 +313,7 @@ impl BabaGame {
             log: Vec::new(),
             edits: 0,
             index: FxHashMap::default(),
+            live: FxHashMap::default(),
             history: std::collections::VecDeque::new(),
             history_cost: 0,
             cursor: 0,
@@ -346,6 +352,7 @@ impl BabaGame {
     /// Rebuilds the cell index from the objects, and has the next refresh re-read everything.
     fn rebuild_index(&mut self) {
         self.index = super::eval::cell_index(&self.st.objs);
+        self.live = self.st.objs.iter().map(|(&id, &o)| (id, o)).collect();
         self.text_at.clear();
         for o in self.st.objs.values().filter(|o| o.kind.is_text()) {
             *self.text_at.entry(o.pos()).or_default() += 1;
@@ -365,8 +372,14 @@ impl BabaGame {
     /// journals the previous value in `log`, and notes what the next refresh must re-read.
     pub(super) fn set_obj(&mut self, id: ObjId, new: Option<Obj>) -> Option<Obj> {
         let old = match new {
-            Some(o) => self.st.objs.insert(id, o),
-            None => self.st.objs.remove(&id),
+            Some(o) => {
+                self.live.insert(id, o);
+                self.st.objs.insert(id, o)
+            }
+            None => {
+                self.live.remove(&id);
+                self.st.objs.remove(&id)
+            }
         };
         if old == new {
             return old;
@@ -379,13 +392,13 @@ impl BabaGame {
             // Turned only: the rules read it only through conditions (`conditional`).
             return old;
         }
+        // A cell emptied keeps its (empty) list: objects go back and forth between the same
+        // cells, and freeing and allocating the list on every move cost more than the move.
         if let Some(p) = from
             && let Some(cell) = self.index.get_mut(&p)
+            && let Ok(k) = cell.binary_search(&id)
         {
-            cell.retain(|&x| x != id);
-            if cell.is_empty() {
-                self.index.remove(&p);
-            }
+            cell.remove(k);
         }
         if let Some(p) = to {
             let cell = self.index.entry(p).or_default();
@@ -436,7 +449,7 @@ impl BabaGame {
 
     /// Removes an object; `None` when it does not exist.
     pub(super) fn remove_obj(&mut self, id: ObjId) -> Option<Obj> {
-        if !self.st.objs.contains_key(&id) {
+        if !self.live.contains_key(&id) {
             return None;
         }
         self.set_obj(id, None)
@@ -444,7 +457,7 @@ impl BabaGame {
 
     /// Moves an object to `pos`.
     pub(super) fn move_obj(&mut self, id: ObjId, pos: Pos) {
-        if let Some(&o) = self.st.objs.get(&id) {
+        if let Some(&o) = self.live.get(&id) {
             self.set_obj(
                 id,
                 Some(Obj {
@@ -458,7 +471,10 @@ impl BabaGame {
 
     /// Turns an object to face `dir`.
     pub(super) fn turn_obj(&mut self, id: ObjId, dir: Dir) {
-        if let Some(&o) = self.st.objs.get(&id) {
+        // Every move turns its mover first, mostly to the facing it already has.
+        if let Some(&o) = self.live.get(&id)
+            && o.dir != dir
+        {
             self.set_obj(id, Some(Obj { dir, ..o }));
         }
     }
@@ -482,7 +498,7 @@ impl BabaGame {
         first
             .into_iter()
             .filter_map(|(_, k)| self.log.get(k).copied())
-            .filter(|(id, before)| self.st.objs.get(id) != before.as_ref())
+            .filter(|(id, before)| self.live.get(id) != before.as_ref())
             .collect()
     }
 
@@ -497,7 +513,7 @@ impl BabaGame {
             if let Some(b) = before {
                 v.push(b.pos());
             }
-            if let Some(n) = self.st.objs.get(&id) {
+            if let Some(n) = self.live.get(&id) {
                 v.push(n.pos());
             }
         }
@@ -547,7 +563,7 @@ impl BabaGame {
             .into_iter()
             .flatten()
             .filter_map(|&id| {
-                self.st.objs.get(&id).map(|o| ObjectView {
+                self.live.get(&id).map(|o| ObjectView {
                     id,
                     kind: o.kind,
                     pos,
@@ -638,11 +654,7 @@ impl BabaGame {
     /// lists are read by every phase of every turn).
     fn existing(&self, ids: &[ObjId]) -> Vec<ObjId> {
         let mut v = Vec::with_capacity(ids.len());
-        v.extend(
-            ids.iter()
-                .copied()
-                .filter(|id| self.st.objs.contains_key(id)),
-        );
+        v.extend(ids.iter().copied().filter(|id| self.live.contains_key(id)));
         v
     }
 
@@ -788,7 +800,7 @@ impl BabaGame {
             return Status::won(1);
         }
         for id in self.with_prop(Prop::You) {
-            let Some(o) = self.st.objs.get(&id) else {
+            let Some(o) = self.live.get(&id) else {
                 continue;
             };
             any_you = true;
@@ -870,7 +882,7 @@ impl BabaGame {
             if let Some(b) = before {
                 changed.push(b.pos());
             }
-            if let Some(n) = self.st.objs.get(id) {
+            if let Some(n) = self.live.get(id) {
                 changed.push(n.pos());
             }
         }
@@ -1134,7 +1146,7 @@ impl Game for BabaGame {
             .get(&pos)
             .into_iter()
             .flatten()
-            .filter_map(|id| self.st.objs.get(id))
+            .filter_map(|id| self.live.get(id))
             .map(|o| Layer {
                 token: o.kind.token(),
                 dir: (!o.kind.is_text()).then_some(o.dir),

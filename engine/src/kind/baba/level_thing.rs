@@ -56,7 +56,7 @@ impl BabaGame {
             let Some(c) = colour_of(|p| d.get(p)) else {
                 continue;
             };
-            let Some(o) = self.st.objs.get(&id) else {
+            let Some(o) = self.live.get(&id) else {
                 continue;
             };
             let pos = o.pos();
@@ -147,7 +147,7 @@ impl BabaGame {
         }
         if self.level_has(Prop::Hot) {
             for &o in &over {
-                if self.st.objs.contains_key(&o) && self.has(o, Prop::Melt) {
+                if self.live.contains_key(&o) && self.has(o, Prop::Melt) {
                     self.destroy(o);
                 }
             }
@@ -160,7 +160,7 @@ impl BabaGame {
         }
         if self.level_has(Prop::Defeat) {
             for &o in &over {
-                if self.st.objs.contains_key(&o) && self.has(o, Prop::You) {
+                if self.live.contains_key(&o) && self.has(o, Prop::You) {
                     self.destroy(o);
                 }
             }
@@ -177,7 +177,7 @@ impl BabaGame {
                     return;
                 }
                 for &o in &over {
-                    if self.st.objs.contains_key(&o) && self.has(o, b) {
+                    if self.live.contains_key(&o) && self.has(o, b) {
                         self.destroy(o);
                     }
                 }

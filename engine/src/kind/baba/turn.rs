@@ -43,6 +43,18 @@ struct Plan {
     occupants: Vec<ObjId>,
 }
 
+/// Where a pass of the move loop stands after a pass that settled nobody
+/// ([`BabaGame::move_round`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Replay {
+    /// A normal pass: every mover is planned.
+    Off,
+    /// Before the mover that turned: the movers wait again as in the last pass.
+    Before(ObjId),
+    /// The mover that turned waited again: so do the movers after it.
+    After,
+}
+
 /// The outcome of [`BabaGame::try_move`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Moved {
@@ -99,7 +111,7 @@ impl Rand32 {
 
 impl BabaGame {
     fn obj(&self, id: ObjId) -> Option<&Obj> {
-        self.st.objs.get(&id)
+        self.live.get(&id)
     }
 
     fn float(&self, id: ObjId) -> bool {
@@ -381,7 +393,7 @@ impl BabaGame {
         };
         // 7.1 OPEN/SHUT, before the position change.
         for &o in &plan.open {
-            if !self.st.objs.contains_key(&o) {
+            if !self.live.contains_key(&o) {
                 continue;
             }
             self.destroy(o);
@@ -395,14 +407,14 @@ impl BabaGame {
         }
         // 7.3 pushes, then the WEAK ones that could not move.
         for &o in &plan.pushed {
-            if self.st.objs.contains_key(&o) {
+            if self.live.contains_key(&o) {
                 self.try_move(o, d, Cause::Push, pending);
             }
         }
         for &o in &plan.push_fail {
             self.destroy(o);
         }
-        if !self.st.objs.contains_key(&id) {
+        if !self.live.contains_key(&id) {
             return Moved::Destroyed;
         }
         // 7.4 the move.
@@ -546,7 +558,7 @@ impl BabaGame {
                 .log
                 .iter()
                 .skip(mark)
-                .filter_map(|(id, _)| self.st.objs.get(id).map(Obj::pos))
+                .filter_map(|(id, _)| self.live.get(id).map(Obj::pos))
                 .collect();
             cells.sort_unstable_by_key(|p| (p.y, p.x));
             cells.dedup();
@@ -619,13 +631,41 @@ impl BabaGame {
             .copied()
             .filter(|&o| self.has(o, Prop::Push))
             .collect();
+        // After a pass in which nobody settled, the one mover turned around (`turned`) is the
+        // only change: dry runs do not read facings, and the pending sets are as they were.
+        // So the movers before it wait again without planning, and when it waits too, so do
+        // the movers after it (`Replay`).
+        let mut turned: Option<ObjId> = None;
+        let mut still = Vec::new();
         while !waiting.is_empty() && !self.halted() {
-            let mut still = Vec::new();
+            still.clear();
             let mut progress = false;
+            let mut replay = match turned.take() {
+                Some(x) => Replay::Before(x),
+                None => Replay::Off,
+            };
             for &m in &waiting {
                 unsettled.remove(&m);
                 passable.remove(&m);
-                let Some(mut d) = dir_of(self, m).filter(|_| self.st.objs.contains_key(&m)) else {
+                let again = match replay {
+                    Replay::Before(x) => x != m,
+                    Replay::After => true,
+                    Replay::Off => false,
+                };
+                if again {
+                    unsettled.insert(m);
+                    if self.has(m, Prop::Push) {
+                        passable.insert(m);
+                    }
+                    still.push(m);
+                    continue;
+                }
+                if replay != Replay::Off {
+                    // `m` is the mover that turned: planned below; if it waits, the rest do.
+                    replay = Replay::After;
+                }
+                let Some(mut d) = dir_of(self, m).filter(|_| self.live.contains_key(&m)) else {
+                    replay = Replay::Off;
                     progress = true;
                     continue;
                 };
@@ -645,6 +685,7 @@ impl BabaGame {
                     }
                 }
                 if self.restricted(m, d) {
+                    replay = Replay::Off;
                     self.try_move(m, d, cause, &passable);
                     progress = true;
                     continue;
@@ -664,6 +705,7 @@ impl BabaGame {
                     still.push(m);
                     continue;
                 }
+                replay = Replay::Off;
                 self.try_move_planned(m, d, cause, &passable, Some(plan));
                 progress = true;
             }
@@ -674,7 +716,10 @@ impl BabaGame {
                     Some(m)
                 });
                 match turn.and_then(|m| dir_of(self, m).map(|d| (m, d))) {
-                    Some((m, d)) => self.set_dir(m, d.reverse()),
+                    Some((m, d)) => {
+                        self.set_dir(m, d.reverse());
+                        turned = Some(m);
+                    }
                     None => {
                         for &m in &still {
                             if let Some(d) = dir_of(self, m) {
@@ -685,7 +730,7 @@ impl BabaGame {
                     }
                 }
             }
-            waiting = still;
+            std::mem::swap(&mut waiting, &mut still);
         }
     }
 
@@ -1134,7 +1179,7 @@ impl BabaGame {
             let mut moved = false;
             for id in fallers {
                 let mut guard = self.height + 1;
-                while guard > 0 && self.st.objs.contains_key(&id) && self.has(id, Prop::Fall) {
+                while guard > 0 && self.live.contains_key(&id) && self.has(id, Prop::Fall) {
                     guard -= 1;
                     let conditions = self.has_conditions();
                     let edits = self.edits;
@@ -1260,7 +1305,7 @@ impl BabaGame {
     fn interactions(&mut self) {
         for s in self.with_prop(Prop::Sink) {
             let others = self.overlapping(s);
-            if !others.is_empty() && self.st.objs.contains_key(&s) {
+            if !others.is_empty() && self.live.contains_key(&s) {
                 self.destroy(s);
                 for o in others {
                     self.destroy(o);
@@ -1289,7 +1334,7 @@ impl BabaGame {
             }
         }
         for o in self.with_prop(Prop::Open) {
-            if !self.st.objs.contains_key(&o) {
+            if !self.live.contains_key(&o) {
                 continue;
             }
             let shuts: Vec<ObjId> = self
