@@ -334,8 +334,8 @@ fn level_rules_formed_by_text_and_by_letters() {
 
 #[test]
 fn a_shift_level_moves_every_object_one_cell_its_way() {
-    // [L6092]: each object overlapping a SHIFT level moves the level's way; the level faces
-    // DOWN at the start [L526], and the real game's `levelshift` turns the objects too.
+    // [L6084]: each object overlapping a SHIFT level moves the level's way; the level faces
+    // DOWN at the start [L528], and the real game's `levelshift` turns the objects too.
     check(
         "R .
          . .",
@@ -355,7 +355,7 @@ fn a_shift_level_moves_every_object_one_cell_its_way() {
          [BABA]+R .",
         false,
     );
-    // Several LEVEL IS SHIFT rules still give one move [L6094]; a SHIFT object under the rock
+    // Several LEVEL IS SHIFT rules still give one move [L6086]; a SHIFT object under the rock
     // would give two.
     check(
         "R
@@ -593,7 +593,8 @@ fn level_eat_destroys_every_b_floating_or_not() {
         "K . K",
         false,
     );
-    // LEVEL EAT TEXT eats text [L2065]; LEVEL EAT ALL every entity but no text [L2117].
+    // LEVEL EAT TEXT eats text [L2063–L2065]; LEVEL EAT ALL every entity but no text
+    // [L2115–L2117].
     check("[BABA] R", &["level eat text"], ".", ". R", false);
     check("[BABA] R K", &["level eat all"], ".", "[BABA] . .", false);
     // The rule's conditions are the level's: LEVEL ON KEKE EAT ROCK needs a KEKE.
@@ -604,7 +605,7 @@ fn level_eat_destroys_every_b_floating_or_not() {
 #[test]
 fn eating_the_level_needs_level_icons_so_it_does_nothing_here() {
     // The real game's `levelblock` destroys the level for `A EAT LEVEL` and `LEVEL EAT LEVEL`
-    // only when a level icon exists [L2071–L2083]; this engine has none.
+    // only when a level icon exists [L2071–L2085]; this engine has none.
     let mut g = game("[ROCK] [EAT] [LEVEL] R K", &[]);
     assert!(g.rules().iter().any(|r| r.text == "rock eat level"));
     play(&mut g, ".");
@@ -614,7 +615,8 @@ fn eating_the_level_needs_level_icons_so_it_does_nothing_here() {
 
 #[test]
 fn level_has_make_fear_follow_and_write_act_on_level_icons_only() {
-    // [L1981–L2051, L2121–L2160, L1465, L1531]: for the level itself these do nothing.
+    // [L1981–L2051, L2123–L2157, L1465–L1471, L1531–L1533]: for the level itself these do
+    // nothing (the real game finds their units by name, and for LEVEL those are level icons).
     let mut g = game("[LEVEL] [MAKE] [KEKE] . R", &[]);
     assert!(g.rules().iter().any(|r| r.text == "level make keke"));
     play(&mut g, ". .");

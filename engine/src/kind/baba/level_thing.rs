@@ -31,21 +31,21 @@
 //! the rules are read), and a YOU level turns to the input before the YOU moves (its
 //! `movecommand`, unless the level is STILL or LOCKED that way).
 //!
-//! * **SHIFT level** [L6092]: in step 2e, after the SHIFTers' moves, every object with the
+//! * **SHIFT level** [L6084–L6086]: in step 2e, after the SHIFTers' moves, every object with the
 //!   level's float state turns to the level's facing and, unless STILL, LOCKED that way or
 //!   SLEEP, makes one SHIFT move that way, however many LEVEL IS SHIFT rules hold (the
 //!   real game's `movecommand`, SHIFT take, `levelshift`);
-//! * **TELE level** [L6090]: at the start of step 13, unless the level is STILL or LOCKED
+//! * **TELE level** [L6082]: at the start of step 13, unless the level is STILL or LOCKED
 //!   towards its facing, every object with the level's float state goes to a random cell of
 //!   the level, once per LEVEL IS TELE rule up to three times (its `levelblock`); STILL and
 //!   the cell's contents do not stop it, and its facing is kept;
-//! * **LEVEL EAT B** [L2053–L2069]: at the start of step 13, every B that is not SAFE is
+//! * **LEVEL EAT B** [L2053–L2065]: at the start of step 13, every B that is not SAFE is
 //!   destroyed (with HAS), floating or not (its `levelblock`, `eat`);
-//! * `A EAT LEVEL`, `LEVEL EAT LEVEL` [L1381, L2071]: the real game's `levelblock` destroys the
-//!   level for these only when a level icon exists, so without level icons (this engine has
-//!   none) they do nothing; `LEVEL HAS/MAKE/FEAR/FOLLOW/WRITE B`, `A FEAR LEVEL` and
-//!   `A FOLLOW LEVEL` act only on level icons [L1465, L1531, L1981–L2051, L2121–L2160], so
-//!   they do nothing either.
+//! * `A EAT LEVEL`, `LEVEL EAT LEVEL` [L1381–L1387, L2071–L2085]: the real game's
+//!   `levelblock` destroys the level for these only when a level icon exists, so without
+//!   level icons (this engine has none) they do nothing; `LEVEL HAS/MAKE/FEAR/FOLLOW/WRITE B`,
+//!   `A FEAR LEVEL` and `A FOLLOW LEVEL` act only on level icons [L1465–L1471, L1531–L1533,
+//!   L1981–L2051, L2123–L2157], so they do nothing either.
 
 use super::eval::{ObjId, dir_from_props, subject_covers};
 use super::game::BabaGame;
@@ -252,10 +252,10 @@ impl BabaGame {
         }
     }
 
-    /// Step 2e, after the SHIFTers (module docs, [L6092]): each object with the level's float
-    /// state, ascending ID, turns to the level's facing and, unless STILL, LOCKED that way or
-    /// SLEEP, makes one SHIFT move that way; the moves are resolved together as one round of
-    /// the movement block. One move however many LEVEL IS SHIFT rules hold.
+    /// Step 2e, after the SHIFTers (module docs, [L6084–L6086]): each object with the level's
+    /// float state, ascending ID, turns to the level's facing and, unless STILL, LOCKED that
+    /// way or SLEEP, makes one SHIFT move that way; the moves are resolved together as one
+    /// round of the movement block. One move however many LEVEL IS SHIFT rules hold.
     pub(super) fn level_shift_phase(&mut self) {
         if !self.level_has(Prop::Shift) {
             return;
@@ -282,7 +282,7 @@ impl BabaGame {
         self.level_eat();
     }
 
-    /// TELE level [L6090]: unless the level is STILL or LOCKED towards its facing, once per
+    /// TELE level [L6082]: unless the level is STILL or LOCKED towards its facing, once per
     /// LEVEL IS TELE rule (at most 3), each object in ascending ID draws a column then a row
     /// (the turn's seeded generator, [`Rand32`], seed + turn − 1 as for TELE objects, so
     /// replays and undo give the same cells) and, when it has the level's float state, goes
@@ -308,7 +308,7 @@ impl BabaGame {
         }
     }
 
-    /// LEVEL EAT B [L2053–L2069]: every object that B names (TEXT: every text, ALL: every
+    /// LEVEL EAT B [L2053–L2065]: every object that B names (TEXT: every text, ALL: every
     /// entity) and that is not SAFE is destroyed, with HAS, whatever its float state; the
     /// objects are listed before any is destroyed, so what HAS spawns stays.
     fn level_eat(&mut self) {
