@@ -6,6 +6,7 @@
 
 #![allow(clippy::unwrap_used)] // helpers panic on purpose when a fixture is wrong
 
+use tilesmith_engine::grid::{Dir, Pos};
 use tilesmith_engine::kind::baba::{BabaGame, BabaLevel, Prop, Word, WordClass};
 use tilesmith_engine::kind::{Game, Status};
 use tilesmith_tests::baba::{board, find, game, norm, play, show};
@@ -327,6 +328,321 @@ fn level_rules_formed_by_text_and_by_letters() {
     );
     play(&mut g, ".");
     assert!(won(&g));
+}
+
+// ---- the level's SHIFT, TELE, EAT and facing (§5.13 LEVEL) ----
+
+#[test]
+fn a_shift_level_moves_every_object_one_cell_its_way() {
+    // [L6084]: each object overlapping a SHIFT level moves the level's way; the level faces
+    // DOWN at the start [L528], and the real game's `levelshift` turns the objects too.
+    check(
+        "R .
+         . .",
+        &["level is shift"],
+        ".",
+        ". .
+         Rv .",
+        true,
+    );
+    // Text overlaps the level as well, and the edge stops the move.
+    check(
+        "[BABA] .
+         R      .",
+        &["level is shift"],
+        ".",
+        ".      .
+         [BABA]+R .",
+        false,
+    );
+    // Several LEVEL IS SHIFT rules still give one move [L6086]; a SHIFT object under the rock
+    // would give two.
+    check(
+        "R
+         .
+         .",
+        &["level is shift", "level is shift"],
+        ".",
+        ".
+         Rv
+         .",
+        true,
+    );
+}
+
+#[test]
+fn a_shift_level_goes_the_way_its_dir_faces() {
+    // LEVEL IS RIGHT faces the level right from the start (the real game's `startblock`).
+    let mut g = game("R . .", &["level is shift", "level is right"]);
+    assert_eq!(g.level_dir(), Dir::Right);
+    play(&mut g, ".");
+    assert_eq!(show(&g, true), ". R> .");
+    play(&mut g, ". .");
+    assert_eq!(show(&g, true), ". . R>", "the edge stops it");
+    // LEVEL IS UP.
+    check(
+        ".
+         R",
+        &["level is shift", "level is up"],
+        ".",
+        "R^
+         .",
+        true,
+    );
+}
+
+#[test]
+fn a_shift_level_move_is_an_ordinary_shift_move() {
+    // A STOP wall that cannot move (at the edge) blocks the rock above it; both turn down.
+    check(
+        "R
+         W",
+        &["level is shift", "wall is stop"],
+        ".",
+        "Rv
+         Wv",
+        true,
+    );
+    // When the wall moves too, the rock follows it, as SHIFT movers are resolved together.
+    check(
+        "R
+         W
+         .",
+        &["level is shift", "wall is stop"],
+        ".",
+        ".
+         R
+         W",
+        false,
+    );
+    // A floating BOX does not overlap the level, so it does not shift, but it is pushed (and,
+    // pushed, turns the way it goes).
+    check(
+        "R
+         X
+         .",
+        &["level is shift", "box is push", "box is float"],
+        ".",
+        ".
+         Rv
+         Xv",
+        true,
+    );
+    // STILL and SLEEP objects turn but stay; a floating level moves only the floating ones.
+    check(
+        "R K B
+         . . .",
+        &["level is shift", "keke is still", "baba is sleep"],
+        ".",
+        ". Kv Bv
+         Rv . .",
+        true,
+    );
+    check(
+        "R K
+         . .",
+        &["level is shift", "level is float", "keke is float"],
+        ".",
+        "R> .
+         .  Kv",
+        true,
+    );
+}
+
+#[test]
+fn a_you_level_turns_to_the_input() {
+    // The real game's `movecommand` turns a YOU level to the input before the moves, so the
+    // SHIFT of the same turn already goes that way.
+    let mut g = game("R . .", &["level is you", "level is shift"]);
+    play(&mut g, "R");
+    assert_eq!(show(&g, true), ". R> .");
+    assert_eq!(g.level_dir(), Dir::Right);
+    // A STILL level does not turn.
+    let mut g = game("R . .", &["level is you", "level is still"]);
+    play(&mut g, "R");
+    assert_eq!(g.level_dir(), Dir::Down);
+}
+
+#[test]
+fn the_level_facing_follows_a_dir_rule_formed_in_play_and_undo_restores_it() {
+    let mut g = game(
+        ".       .    .      .
+         [LEVEL] [IS] .      .
+         .       .    [LEFT] .
+         .       .    B      .",
+        &[YOU],
+    );
+    assert_eq!(g.level_dir(), Dir::Down);
+    let start = g.state_hash();
+    play(&mut g, "U");
+    assert!(g.rules().iter().any(|r| r.text == "level is left"));
+    assert_eq!(g.level_dir(), Dir::Left);
+    // Breaking the rule leaves the level facing left (the facing is state, like an object's).
+    play(&mut g, "U");
+    assert!(!g.rules().iter().any(|r| r.text == "level is left"));
+    assert_eq!(g.level_dir(), Dir::Left);
+    play(&mut g, "undo undo");
+    assert_eq!(g.level_dir(), Dir::Down);
+    assert_eq!(g.state_hash(), start);
+    play(&mut g, "U");
+    play(&mut g, "restart");
+    assert_eq!(g.level_dir(), Dir::Down);
+}
+
+#[test]
+fn a_tele_level_sends_every_object_to_random_cells_the_same_way_each_time() {
+    let board_text = "R . . . .
+                      . . . . .
+                      . . K . .
+                      . . . . .
+                      . . . . [BABA]";
+    let tele = ["level is tele"];
+    let mut g = game(board_text, &tele);
+    let mut cells = std::collections::BTreeSet::new();
+    let mut trace = Vec::new();
+    for _ in 0..6 {
+        play(&mut g, ".");
+        assert_eq!(g.objects().len(), 3, "TELE keeps every object");
+        let r = find(&g, 'R')[0];
+        assert_eq!(r.dir, Dir::Right, "TELE keeps the facing");
+        cells.insert((r.pos.x, r.pos.y));
+        trace.push(show(&g, false));
+    }
+    assert!(cells.len() > 1, "the rock went to several cells: {trace:?}");
+    // The same level, seed and inputs give the same cells (the turn's seeded generator).
+    let mut g2 = game(board_text, &tele);
+    for expected in &trace {
+        play(&mut g2, ".");
+        assert_eq!(&show(&g2, false), expected);
+    }
+    // Undo restores the cells before the teleport, and redoing the turn gives it again.
+    play(&mut g2, "undo");
+    assert_eq!(show(&g2, false), trace[4]);
+    play(&mut g2, ".");
+    assert_eq!(show(&g2, false), trace[5]);
+    // Up to three LEVEL IS TELE rules each teleport once more; a fourth adds nothing.
+    let runs = |n: usize| {
+        let rules = vec!["level is tele"; n];
+        let mut g = game(board_text, &rules);
+        (0..6)
+            .map(|_| {
+                play(&mut g, ".");
+                show(&g, false)
+            })
+            .collect::<Vec<_>>()
+    };
+    assert_ne!(runs(1), runs(2));
+    assert_ne!(runs(2), runs(3));
+    assert_eq!(runs(3), runs(4));
+}
+
+#[test]
+fn a_tele_level_moves_only_what_overlaps_it_and_not_when_still() {
+    // A floating rock does not overlap the level; a STILL level does not teleport anything.
+    let board_text = "R . . .
+                      . . . .
+                      . . . K";
+    for rules in [
+        &["level is tele", "rock is float"][..],
+        &["level is tele", "level is still"][..],
+    ] {
+        let mut g = game(board_text, rules);
+        play(&mut g, ". . . .");
+        assert_eq!(find(&g, 'R')[0].pos, Pos::new(0, 0), "{rules:?}");
+    }
+    // STILL objects still go: the level moves them, they do not move themselves.
+    let mut g = game(board_text, &["level is tele", "rock is still"]);
+    let mut moved = false;
+    for _ in 0..6 {
+        play(&mut g, ".");
+        moved |= find(&g, 'R')[0].pos != Pos::new(0, 0);
+    }
+    assert!(moved);
+}
+
+#[test]
+fn level_eat_destroys_every_b_floating_or_not() {
+    // [L2053–L2057]: every B is destroyed, float ignored.
+    check("R . K R", &["level eat rock"], ".", ". . K .", false);
+    check(
+        "R . K R",
+        &["level eat rock", "rock is float"],
+        ".",
+        ". . K .",
+        false,
+    );
+    check(
+        "R . K R",
+        &["level eat rock", "level is float"],
+        ".",
+        ". . K .",
+        false,
+    );
+    // SAFE rocks are not eaten; eaten rocks leave what they HAVE.
+    check(
+        "R K",
+        &["level eat rock", "rock is safe"],
+        ".",
+        "R K",
+        false,
+    );
+    check(
+        "R . K",
+        &["level eat rock", "rock has keke"],
+        ".",
+        "K . K",
+        false,
+    );
+    // LEVEL EAT TEXT eats text [L2063–L2065]; LEVEL EAT ALL every entity but no text
+    // [L2115–L2117].
+    check("[BABA] R", &["level eat text"], ".", ". R", false);
+    check("[BABA] R K", &["level eat all"], ".", "[BABA] . .", false);
+    // The rule's conditions are the level's: LEVEL ON KEKE EAT ROCK needs a KEKE.
+    check("R .", &["level on keke eat rock"], ".", "R .", false);
+    check("R K", &["level on keke eat rock"], ".", ". K", false);
+}
+
+#[test]
+fn eating_the_level_needs_level_icons_so_it_does_nothing_here() {
+    // The real game's `levelblock` destroys the level for `A EAT LEVEL` and `LEVEL EAT LEVEL`
+    // only when a level icon exists [L2071–L2085]; this engine has none.
+    let mut g = game("[ROCK] [EAT] [LEVEL] R K", &[]);
+    assert!(g.rules().iter().any(|r| r.text == "rock eat level"));
+    play(&mut g, ".");
+    assert_eq!(show(&g, false), "[ROCK] [EAT] [LEVEL] R K");
+    check("R K", &["level eat level"], ".", "R K", false);
+}
+
+#[test]
+fn level_has_make_fear_follow_and_write_act_on_level_icons_only() {
+    // [L1981–L2051, L2123–L2157, L1465–L1471, L1531–L1533]: for the level itself these do
+    // nothing (the real game finds their units by name, and for LEVEL those are level icons).
+    let mut g = game("[LEVEL] [MAKE] [KEKE] . R", &[]);
+    assert!(g.rules().iter().any(|r| r.text == "level make keke"));
+    play(&mut g, ". .");
+    assert_eq!(show(&g, false), "[LEVEL] [MAKE] [KEKE] . R");
+    check(
+        ". R> . K> .",
+        &[
+            "level has keke",
+            "level fear rock",
+            "level follow rock",
+            "level write win",
+            "keke fear level",
+            "keke follow level",
+        ],
+        ". .",
+        ". R> . K> .",
+        true,
+    );
+    // A destroyed level leaves nothing, whatever it HAS.
+    check(
+        "R .",
+        &["level is sink", "level has keke"],
+        ".",
+        ". .",
+        false,
+    );
 }
 
 // ---- colours ----

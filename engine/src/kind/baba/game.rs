@@ -31,6 +31,9 @@ pub(super) struct State {
     pub seen: std::collections::BTreeSet<super::word::Noun>,
     pub turn: u64,
     pub status: Status,
+    /// Tier 2: the level's facing (§2 "The level": DOWN at the start [L522–L528]), which
+    /// `LEVEL IS SHIFT` moves the objects in (level_thing.rs).
+    pub level_dir: Dir,
 }
 
 /// One object as seen from outside: for the editor, tests and tools.
@@ -86,6 +89,8 @@ struct Patch {
     next_id: ObjId,
     turn: u64,
     status: Status,
+    /// The level's facing on the other side.
+    level_dir: Dir,
     /// The ALL set on the other side, when the turn changed it.
     seen: Option<BTreeSet<Noun>>,
 }
@@ -298,6 +303,7 @@ impl BabaGame {
                 seen: std::collections::BTreeSet::new(),
                 turn: 0,
                 status: Status::Running,
+                level_dir: Dir::Down,
             },
             width,
             height,
@@ -334,6 +340,7 @@ impl BabaGame {
         }
         g.rebuild_index();
         g.refresh();
+        g.face_level();
         g.st.status = g.compute_status(false);
         g
     }
@@ -529,6 +536,10 @@ impl BabaGame {
         self.dirty.any = true;
         self.dirty.text = true;
         self.refresh();
+        if self.st.turn == 0 {
+            // At the level start the level faces what its rules say (level_thing.rs).
+            self.face_level();
+        }
         self.st.status = self.compute_status(false);
     }
 
@@ -832,6 +843,7 @@ impl BabaGame {
             self.start = Some(Box::new(self.st.clone()));
         }
         let (next_id, turn, status) = (self.st.next_id, self.st.turn, self.st.status.clone());
+        let level_dir = self.st.level_dir;
         let seen = self.st.seen.clone();
         self.log.clear();
         self.ops.set(0);
@@ -851,6 +863,7 @@ impl BabaGame {
             self.st.next_id = next_id;
             self.st.turn = turn;
             self.st.status = status;
+            self.st.level_dir = level_dir;
             self.st.seen = seen;
             self.level_destroyed = false;
             self.capped = false;
@@ -894,6 +907,7 @@ impl BabaGame {
             next_id,
             turn,
             status,
+            level_dir,
             seen: (seen != self.st.seen).then_some(seen),
         };
         self.history_cost += patch.cost();
@@ -934,6 +948,7 @@ impl BabaGame {
             next_id: 0,
             turn: 0,
             status: Status::Running,
+            level_dir: Dir::Down,
             seen: None,
         };
         let Some(mut p) = self.history.get_mut(k).map(|p| std::mem::replace(p, empty)) else {
@@ -947,6 +962,7 @@ impl BabaGame {
         std::mem::swap(&mut self.st.next_id, &mut p.next_id);
         std::mem::swap(&mut self.st.turn, &mut p.turn);
         std::mem::swap(&mut self.st.status, &mut p.status);
+        std::mem::swap(&mut self.st.level_dir, &mut p.level_dir);
         if let Some(seen) = &mut p.seen {
             std::mem::swap(&mut self.st.seen, seen);
         }
@@ -1168,6 +1184,11 @@ impl Game for BabaGame {
         h.write_u64(self.st.next_id);
         h.write_u64(self.st.turn);
         h.write(self.st.status.word().as_bytes());
+        if self.st.level_dir != Dir::Down {
+            // Only a level that turned adds its facing, so the hashes of every game whose
+            // level keeps its start facing are as before the level had one.
+            h.write_u64(self.st.level_dir.value() as u64);
+        }
         h.finish()
     }
 

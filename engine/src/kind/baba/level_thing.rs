@@ -22,12 +22,36 @@
 //!   keeps the game from being lost (something is YOU);
 //! * STOP (the implicit LEVEL IS STOP [L483]), PUSH, PULL, MOVE, FALL, SWAP, MORE, WORD and
 //!   SLEEP have no effect inside the level [L6022–L6126] (PUSH, PULL, MOVE, YOU and FALL move
-//!   the level on its parent map: meta behaviour, not modelled); TELE and SHIFT levels are
-//!   not implemented; the colours, BEST and HIDE are cosmetic ([`BabaGame::level_tint`]).
+//!   the level on its parent map: meta behaviour, not modelled); the colours, BEST and HIDE are
+//!   cosmetic ([`BabaGame::level_tint`]).
+//!
+//! The level also has a **facing** ([`BabaGame::level_dir`], DOWN at the start [L522–L528]):
+//! `LEVEL IS UP/DOWN/LEFT/RIGHT` turn it at the level start (the real game's `startblock`), in
+//! step 5 with the objects' DIRs and at the end of every turn (its `domaprotation`, run after
+//! the rules are read), and a YOU level turns to the input before the YOU moves (its
+//! `movecommand`, unless the level is STILL or LOCKED that way).
+//!
+//! * **SHIFT level** [L6084–L6086]: in step 2e, after the SHIFTers' moves, every object with the
+//!   level's float state turns to the level's facing and, unless STILL, LOCKED that way or
+//!   SLEEP, makes one SHIFT move that way, however many LEVEL IS SHIFT rules hold (the
+//!   real game's `movecommand`, SHIFT take, `levelshift`);
+//! * **TELE level** [L6082]: at the start of step 13, unless the level is STILL or LOCKED
+//!   towards its facing, every object with the level's float state goes to a random cell of
+//!   the level, once per LEVEL IS TELE rule up to three times (its `levelblock`); STILL and
+//!   the cell's contents do not stop it, and its facing is kept;
+//! * **LEVEL EAT B** [L2053–L2065]: at the start of step 13, every B that is not SAFE is
+//!   destroyed (with HAS), floating or not (its `levelblock`, `eat`);
+//! * `A EAT LEVEL`, `LEVEL EAT LEVEL` [L1381–L1387, L2071–L2085]: the real game's
+//!   `levelblock` destroys the level for these only when a level icon exists, so without
+//!   level icons (this engine has none) they do nothing; `LEVEL HAS/MAKE/FEAR/FOLLOW/WRITE B`,
+//!   `A FEAR LEVEL` and `A FOLLOW LEVEL` act only on level icons [L1465–L1471, L1531–L1533,
+//!   L1981–L2051, L2123–L2157], so they do nothing either.
 
-use super::eval::ObjId;
+use super::eval::{ObjId, dir_from_props, subject_covers};
 use super::game::BabaGame;
-use super::word::Prop;
+use super::turn::{Cause, Rand32};
+use super::word::{Noun, Prop, Verb, Word};
+use crate::grid::{Dir, Pos};
 
 impl BabaGame {
     /// The count of property `p` on the level itself at the last refresh (Tier 2 LEVEL rules;
@@ -197,6 +221,122 @@ impl BabaGame {
         }
     }
 
+    /// The level's facing (Tier 2, §2 "The level"): DOWN at the start [L522–L528], turned by
+    /// `LEVEL IS UP/DOWN/LEFT/RIGHT` and by the input while the level is YOU (module docs);
+    /// `LEVEL IS SHIFT` moves the objects this way. Undo and restart restore it.
+    pub fn level_dir(&self) -> Dir {
+        self.st.level_dir
+    }
+
+    /// Turns the level to the DIR its rules give at the last refresh, if any (several DIRs:
+    /// chosen as for an object, [`dir_from_props`]); the real game's `startblock` and
+    /// `domaprotation`.
+    pub(super) fn face_level(&mut self) {
+        if let Some(d) = dir_from_props(&self.cur.level, self.st.level_dir) {
+            self.st.level_dir = d;
+        }
+    }
+
+    /// True when the level may not move (so not turn, nor TELE) towards `d`: STILL, or LOCKED
+    /// that way (the real game's `isstill_or_locked` for the level).
+    fn level_restricted(&self, d: Dir) -> bool {
+        self.level_has(Prop::Still) || self.level_has(Prop::locked(d))
+    }
+
+    /// Step 2a, before the YOU moves: a YOU level turns to the input `d` unless it is
+    /// restricted that way (the real game's `movecommand`, `levelmove`; the move itself is on
+    /// the parent map, not modelled).
+    pub(super) fn level_turn_to_input(&mut self, d: Dir) {
+        if self.level_has(Prop::You) && !self.level_restricted(d) {
+            self.st.level_dir = d;
+        }
+    }
+
+    /// Step 2e, after the SHIFTers (module docs, [L6084–L6086]): each object with the level's
+    /// float state, ascending ID, turns to the level's facing and, unless STILL, LOCKED that
+    /// way or SLEEP, makes one SHIFT move that way; the moves are resolved together as one
+    /// round of the movement block. One move however many LEVEL IS SHIFT rules hold.
+    pub(super) fn level_shift_phase(&mut self) {
+        if !self.level_has(Prop::Shift) {
+            return;
+        }
+        let d = self.st.level_dir;
+        let over = self.level_overlapping();
+        let mut movers = Vec::new();
+        for id in over {
+            self.turn_obj(id, d);
+            if !self.has(id, Prop::Still)
+                && !self.has(id, Prop::locked(d))
+                && !self.has(id, Prop::Sleep)
+            {
+                movers.push(id);
+            }
+        }
+        self.move_round(&movers, |_, _| Some(d), Cause::Shift, None);
+    }
+
+    /// The start of step 13 (module docs): the level's TELE, then LEVEL EAT, with the
+    /// properties of the refresh before step 13.
+    pub(super) fn level_tele_and_eat(&mut self) {
+        self.level_tele();
+        self.level_eat();
+    }
+
+    /// TELE level [L6082]: unless the level is STILL or LOCKED towards its facing, once per
+    /// LEVEL IS TELE rule (at most 3), each object in ascending ID draws a column then a row
+    /// (the turn's seeded generator, [`Rand32`], seed + turn − 1 as for TELE objects, so
+    /// replays and undo give the same cells) and, when it has the level's float state, goes
+    /// there. Objects without it draw too (the real game draws for every unit).
+    fn level_tele(&mut self) {
+        let passes = self.cur.level.get(Prop::Tele).min(3);
+        if passes == 0 || self.level_restricted(self.st.level_dir) {
+            return;
+        }
+        let seed = self.seed.wrapping_add(self.st.turn.wrapping_sub(1)) as u32;
+        // A stream of its own, apart from the TELE objects' in step 8 of the same turn.
+        let mut rng = Rand32::new(seed ^ LEVEL_TELE_STREAM);
+        let fl = self.level_has(Prop::Float);
+        for _ in 0..passes {
+            let ids: Vec<ObjId> = self.st.objs.keys().copied().collect();
+            for id in ids {
+                let x = rng.below(self.width);
+                let y = rng.below(self.height);
+                if self.st.objs.contains_key(&id) && self.has(id, Prop::Float) == fl {
+                    self.move_obj(id, Pos::new(x, y));
+                }
+            }
+        }
+    }
+
+    /// LEVEL EAT B [L2053–L2065]: every object that B names (TEXT: every text, ALL: every
+    /// entity) and that is not SAFE is destroyed, with HAS, whatever its float state; the
+    /// objects are listed before any is destroyed, so what HAS spawns stays.
+    fn level_eat(&mut self) {
+        let food: Vec<Noun> = self
+            .cur
+            .level
+            .others
+            .iter()
+            .filter_map(|(v, w, _)| match (v, w) {
+                (Verb::Eat, Word::Noun(n)) => Some(*n),
+                _ => None,
+            })
+            .collect();
+        if food.is_empty() {
+            return;
+        }
+        let eaten: Vec<ObjId> = self
+            .st
+            .objs
+            .iter()
+            .filter(|(_, o)| food.iter().any(|&n| subject_covers(n, false, o.kind)))
+            .map(|(&id, _)| id)
+            .collect();
+        for id in eaten {
+            self.destroy(id);
+        }
+    }
+
     /// True when the level is YOU (it counts as something being YOU).
     pub(super) fn level_is_you(&self) -> bool {
         self.level_has(Prop::You)
@@ -220,6 +360,9 @@ impl BabaGame {
             || (you && (any(Prop::Win) || any(Prop::End) || empty_win))
     }
 }
+
+/// Mixed into the turn's seed for the TELE level's random cells (ASCII "LEVT").
+const LEVEL_TELE_STREAM: u32 = 0x4C45_5654;
 
 /// The colour with the highest count (ties: the first in [`Prop::COLOURS`]).
 fn colour_of(count: impl Fn(Prop) -> u16) -> Option<Prop> {

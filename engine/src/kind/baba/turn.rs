@@ -485,8 +485,9 @@ impl BabaGame {
         // 1. start
         self.refresh();
         let mut transformed: HashSet<ObjId> = HashSet::default();
-        // 2a YOU
+        // 2a YOU (Tier 2: a YOU level first turns to the input, level_thing.rs)
         if let Some(d) = input {
+            self.level_turn_to_input(d);
             self.phase("movement", &mut out, |g| {
                 let mut movers = g.with_prop(Prop::You);
                 movers.retain(|&id| !g.has(id, Prop::Sleep));
@@ -503,6 +504,8 @@ impl BabaGame {
         self.phase("movement", &mut out, |g| g.fear_phase());
         // 2e SHIFT
         self.phase("movement", &mut out, |g| g.shift_phase());
+        // 2e, Tier 2: LEVEL IS SHIFT, after the SHIFTers (level_thing.rs)
+        self.phase("movement", &mut out, |g| g.level_shift_phase());
         self.refresh();
         // 3. boundary cleanup: positions never leave the map in this engine (no PHANTOM).
         // 4. transformation pass 1
@@ -535,8 +538,10 @@ impl BabaGame {
         // are YOU or overlap a YOU go at the same time (Tier 2), then DONE objects vanish.
         let won = matches!(self.compute_status(true), Status::Won { .. });
         self.phase("win", &mut out, |g| g.bonus_and_done(won));
-        // 15. end
+        // 15. end (Tier 2: the level faces its DIR, as the real game's `domaprotation` after
+        // every rule read)
         self.refresh();
+        self.face_level();
         self.st.status = if won {
             Status::won(1)
         } else {
@@ -612,7 +617,7 @@ impl BabaGame {
     /// bounce (`reversed` given: MOVE, §5.10) turns around and is tried again; when none may,
     /// the waiting movers fail. With `reversed`, a mover blocked by anything else turns around
     /// at once, once per turn (§5.10).
-    fn move_round(
+    pub(super) fn move_round(
         &mut self,
         movers: &[ObjId],
         dir_of: impl Fn(&Self, ObjId) -> Option<Dir>,
@@ -1018,6 +1023,8 @@ impl BabaGame {
     /// 5: DIRs (not on turn 0, which never runs a turn).
     fn apply_dirs(&mut self) {
         self.follow();
+        // Tier 2: the level's DIRs (level_thing.rs).
+        self.face_level();
         let mut ids: Vec<ObjId> = [Prop::Up, Prop::Down, Prop::Left, Prop::Right]
             .into_iter()
             .flat_map(|p| self.with_prop(p))
@@ -1303,6 +1310,9 @@ impl BabaGame {
     /// 13: SINK → WEAK → HOT/MELT → DEFEAT → OPEN/SHUT → EAT (§5.11), each on the state the
     /// previous one left, without a refresh between them.
     fn interactions(&mut self) {
+        // Tier 2: first the level's TELE and EAT (level_thing.rs), as the real game's
+        // `levelblock` runs before its `block`.
+        self.level_tele_and_eat();
         for s in self.with_prop(Prop::Sink) {
             let others = self.overlapping(s);
             if !others.is_empty() && self.live.contains_key(&s) {
