@@ -493,20 +493,29 @@ impl BabaGame {
             // Most phases of a turn change nothing.
             return Vec::new();
         }
-        let mut first: Vec<(ObjId, usize)> = self
-            .log
-            .iter()
-            .enumerate()
-            .skip(mark)
-            .map(|(k, (id, _))| (*id, k))
-            .collect();
-        first.sort_unstable();
-        first.dedup_by_key(|e| e.0);
-        first
-            .into_iter()
-            .filter_map(|(_, k)| self.log.get(k).copied())
-            .filter(|(id, before)| self.live.get(id) != before.as_ref())
-            .collect()
+        let since = self.log.get(mark..).unwrap_or_default();
+        let mut out: Vec<(ObjId, Option<Obj>)> = Vec::with_capacity(since.len());
+        if since.len() <= 32 {
+            // A phase changes a handful of objects: finding each one's first entry by looking
+            // through those taken is cheaper than sorting the entries.
+            for &(id, before) in since {
+                if !out.iter().any(|e| e.0 == id) {
+                    out.push((id, before));
+                }
+            }
+            out.sort_unstable_by_key(|e| e.0);
+        } else {
+            let mut first: Vec<(ObjId, usize)> = since
+                .iter()
+                .enumerate()
+                .map(|(k, (id, _))| (*id, k))
+                .collect();
+            first.sort_unstable();
+            first.dedup_by_key(|e| e.0);
+            out.extend(first.into_iter().filter_map(|(_, k)| since.get(k).copied()));
+        }
+        out.retain(|(id, before)| self.live.get(id) != before.as_ref());
+        out
     }
 
     /// The cells whose contents differ from when the journal held `mark` entries (an object
@@ -524,7 +533,7 @@ impl BabaGame {
                 v.push(n.pos());
             }
         }
-        v.sort_by_key(|p| (p.y, p.x));
+        v.sort_unstable_by_key(|p| (p.y, p.x));
         v.dedup();
         v
     }
@@ -899,7 +908,7 @@ impl BabaGame {
                 changed.push(n.pos());
             }
         }
-        changed.sort_by_key(|p| (p.y, p.x));
+        changed.sort_unstable_by_key(|p| (p.y, p.x));
         changed.dedup();
         self.log.clear();
         let patch = Patch {

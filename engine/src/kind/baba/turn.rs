@@ -470,7 +470,7 @@ impl BabaGame {
         match out.iter_mut().find(|(p, _)| *p == Phase::Main(name)) {
             Some((_, v)) => {
                 v.extend(changed);
-                v.sort_by_key(|p| (p.y, p.x));
+                v.sort_unstable_by_key(|p| (p.y, p.x));
                 v.dedup();
             }
             None => out.push((Phase::Main(name), changed)),
@@ -559,10 +559,22 @@ impl BabaGame {
         }
         let mut gone = Vec::new();
         if self.capped {
-            let mut cells: Vec<Pos> = self
-                .log
+            // Most phases leave every cell they touched with at most STACK_CAP objects of
+            // any kind: nothing to collect or sort then.
+            let crowded = |(id, _): &(ObjId, Option<Obj>)| {
+                self.live
+                    .get(id)
+                    .is_some_and(|o| self.ids_in(o.pos()).len() > STACK_CAP)
+            };
+            let Some(log) = self.log.get(mark..) else {
+                return;
+            };
+            if !log.iter().any(crowded) {
+                return;
+            }
+            let mut cells: Vec<Pos> = log
                 .iter()
-                .skip(mark)
+                .filter(|e| crowded(e))
                 .filter_map(|(id, _)| self.live.get(id).map(Obj::pos))
                 .collect();
             cells.sort_unstable_by_key(|p| (p.y, p.x));
@@ -630,12 +642,20 @@ impl BabaGame {
         // that block (STOP, PULL) make a mover wait. A pass takes each mover out as it comes
         // to it and puts the waiting ones back, so at the end of a pass the sets hold exactly
         // the movers of the next pass.
-        let mut unsettled: HashSet<ObjId> = waiting.iter().copied().collect();
-        let mut passable: HashSet<ObjId> = waiting
-            .iter()
-            .copied()
-            .filter(|&o| self.has(o, Prop::Push))
-            .collect();
+        // A lone mover takes itself out of both sets before its dry run: they start empty
+        // (and allocate nothing).
+        let crowd = |g: &Self, push: bool| -> HashSet<ObjId> {
+            if movers.len() < 2 {
+                return HashSet::default();
+            }
+            movers
+                .iter()
+                .copied()
+                .filter(|&o| !push || g.has(o, Prop::Push))
+                .collect()
+        };
+        let mut unsettled = crowd(self, false);
+        let mut passable = crowd(self, true);
         // After a pass in which nobody settled, the one mover turned around (`turned`) is the
         // only change: dry runs do not read facings, and the pending sets are as they were.
         // So the movers before it wait again without planning, and when it waits too, so do
@@ -1058,7 +1078,7 @@ impl BabaGame {
             }
         }
         for v in pads.values_mut() {
-            v.sort_by_key(|p| (p.y, p.x));
+            v.sort_unstable_by_key(|p| (p.y, p.x));
         }
         let mut travellers: Vec<(ObjId, Vec<Pos>)> = Vec::new();
         for (&id, o) in &self.st.objs {
