@@ -335,7 +335,7 @@ fn level_rules_formed_by_text_and_by_letters() {
 #[test]
 fn a_shift_level_moves_every_object_one_cell_its_way() {
     // [L6084]: each object overlapping a SHIFT level moves the level's way; the level faces
-    // DOWN at the start [L528], and the real game's `levelshift` turns the objects too.
+    // DOWN at the start [L528], and the real game's `movecommand` (its SHIFT take) turns the objects too.
     check(
         "R .
          . .",
@@ -461,6 +461,49 @@ fn a_you_level_turns_to_the_input() {
     let mut g = game("R . .", &["level is you", "level is still"]);
     play(&mut g, "R");
     assert_eq!(g.level_dir(), Dir::Down);
+    // LOCKED RIGHT stops only the turn to the right; SLEEP does not stop it (the real game's
+    // `movecommand` checks STILL and LOCKED for the level, not SLEEP).
+    let mut g = game("R . .", &["level is you", "level is lockedright"]);
+    play(&mut g, "R");
+    assert_eq!(g.level_dir(), Dir::Down);
+    play(&mut g, "U");
+    assert_eq!(g.level_dir(), Dir::Up);
+    let mut g = game("R . .", &["level is you", "level is sleep"]);
+    play(&mut g, "L");
+    assert_eq!(g.level_dir(), Dir::Left);
+    // Undo and redo restore the facing, and two states that differ only in it hash apart.
+    let before = g.state_hash();
+    play(&mut g, "U");
+    assert_eq!(g.level_dir(), Dir::Up);
+    let after = g.state_hash();
+    assert_ne!(before, after);
+    play(&mut g, "undo");
+    assert_eq!((g.level_dir(), g.state_hash()), (Dir::Left, before));
+    assert!(g.redo());
+    assert_eq!((g.level_dir(), g.state_hash()), (Dir::Up, after));
+}
+
+#[test]
+fn of_several_level_dir_rules_the_last_in_rule_order_stands_every_turn() {
+    // The real game's `domaprotation` walks the level's rules in order and each DIR rule sets
+    // the facing, so the last one stands, turn after turn [L6092–L6094] (an object with the
+    // same two rules is a different matter: §5.1).
+    for (rules, facing) in [
+        (["level is left", "level is right"], Dir::Right),
+        (["level is right", "level is left"], Dir::Left),
+    ] {
+        let mut g = game("R . .", &rules);
+        assert_eq!(g.level_dir(), facing, "{rules:?} at the start");
+        for _ in 0..3 {
+            play(&mut g, ".");
+            assert_eq!(g.level_dir(), facing, "{rules:?}");
+        }
+    }
+    // Rules replaced at the level start leave no facing behind.
+    let mut g = game("R . .", &["level is left"]);
+    assert_eq!(g.level_dir(), Dir::Left);
+    g.set_extra_rules(Vec::new());
+    assert_eq!(g.level_dir(), Dir::Down);
 }
 
 #[test]
@@ -545,11 +588,40 @@ fn a_tele_level_moves_only_what_overlaps_it_and_not_when_still() {
     for rules in [
         &["level is tele", "rock is float"][..],
         &["level is tele", "level is still"][..],
+        // LOCKED towards its facing (DOWN) stops it too; LOCKED another way does not.
+        &["level is tele", "level is lockeddown"][..],
     ] {
         let mut g = game(board_text, rules);
         play(&mut g, ". . . .");
         assert_eq!(find(&g, 'R')[0].pos, Pos::new(0, 0), "{rules:?}");
     }
+    // What does overlap it goes: the keke beside the floating rock, and text.
+    let moved = |rules: &[&str], who: char, from: Pos| {
+        let mut g = game("R . . .\n . . . .\n . . . K\n [BABA] . . .", rules);
+        let mut moved = false;
+        for _ in 0..6 {
+            play(&mut g, ".");
+            moved |= match who {
+                't' => g
+                    .objects()
+                    .iter()
+                    .any(|o| o.kind.is_text() && o.pos != from),
+                c => find(&g, c)[0].pos != from,
+            };
+        }
+        moved
+    };
+    assert!(moved(
+        &["level is tele", "rock is float"],
+        'K',
+        Pos::new(3, 2)
+    ));
+    assert!(moved(
+        &["level is tele", "level is lockedup"],
+        'R',
+        Pos::new(0, 0)
+    ));
+    assert!(moved(&["level is tele"], 't', Pos::new(0, 3)));
     // STILL objects still go: the level moves them, they do not move themselves.
     let mut g = game(board_text, &["level is tele", "rock is still"]);
     let mut moved = false;
@@ -603,13 +675,45 @@ fn level_eat_destroys_every_b_floating_or_not() {
 }
 
 #[test]
-fn eating_the_level_needs_level_icons_so_it_does_nothing_here() {
-    // The real game's `levelblock` destroys the level for `A EAT LEVEL` and `LEVEL EAT LEVEL`
-    // only when a level icon exists [L2071–L2085]; this engine has none.
+fn an_object_that_eats_the_level_destroys_it_unless_safe() {
+    // [L1381–L1387] and the real game's `levelblock`: `A EAT LEVEL` destroys the level (every
+    // object, without HAS) as soon as an A exists (with the rule's conditions), whatever the
+    // floats; a SAFE level is spared.
     let mut g = game("[ROCK] [EAT] [LEVEL] R K", &[]);
     assert!(g.rules().iter().any(|r| r.text == "rock eat level"));
     play(&mut g, ".");
-    assert_eq!(show(&g, false), "[ROCK] [EAT] [LEVEL] R K");
+    assert_eq!(show(&g, false), ". . . . .");
+    check(
+        "R K",
+        &["rock eat level", "rock is float"],
+        ".",
+        ". .",
+        false,
+    );
+    check(
+        "R K",
+        &["rock eat level", "level is safe"],
+        ".",
+        "R K",
+        false,
+    );
+    check(
+        "R K",
+        &["rock eat level", "keke has baba"],
+        ".",
+        ". .",
+        false,
+    );
+    // No rock, or its condition unmet: nothing happens.
+    check("B K", &["rock eat level"], ".", "B K", false);
+    check("R K", &["rock near baba eat level"], ".", "R K", false);
+    check("R B", &["rock near baba eat level"], ".", ". .", false);
+}
+
+#[test]
+fn the_level_eating_itself_needs_level_icons_so_it_does_nothing_here() {
+    // `LEVEL EAT LEVEL` destroys the level only when a level icon exists [L2071–L2085]; this
+    // engine has none.
     check("R K", &["level eat level"], ".", "R K", false);
 }
 

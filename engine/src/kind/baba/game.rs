@@ -546,7 +546,9 @@ impl BabaGame {
         self.dirty.text = true;
         self.refresh();
         if self.st.turn == 0 {
-            // At the level start the level faces what its rules say (level_thing.rs).
+            // At the level start the level faces DOWN, or what its rules say (level_thing.rs):
+            // rules replaced at turn 0 must not leave the facing the old ones gave.
+            self.st.level_dir = Dir::Down;
             self.face_level();
         }
         self.st.status = self.compute_status(false);

@@ -34,20 +34,25 @@
 //! * **SHIFT level** [L6084–L6086]: in step 2e, after the SHIFTers' moves, every object with the
 //!   level's float state turns to the level's facing and, unless STILL, LOCKED that way or
 //!   SLEEP, makes one SHIFT move that way, however many LEVEL IS SHIFT rules hold (the
-//!   real game's `movecommand`, SHIFT take, `levelshift`);
+//!   real game's `movecommand`, its SHIFT take (take 8), where a local `levelshift` marks it);
 //! * **TELE level** [L6082]: at the start of step 13, unless the level is STILL or LOCKED
 //!   towards its facing, every object with the level's float state goes to a random cell of
 //!   the level, once per LEVEL IS TELE rule up to three times (its `levelblock`); STILL and
 //!   the cell's contents do not stop it, and its facing is kept;
 //! * **LEVEL EAT B** [L2053–L2065]: at the start of step 13, every B that is not SAFE is
 //!   destroyed (with HAS), floating or not (its `levelblock`, `eat`);
-//! * `A EAT LEVEL`, `LEVEL EAT LEVEL` [L1381–L1387, L2071–L2085]: the real game's
-//!   `levelblock` destroys the level for these only when a level icon exists, so without
-//!   level icons (this engine has none) they do nothing; `LEVEL HAS/MAKE/FEAR/FOLLOW/WRITE B`,
+//! * **A EAT LEVEL** [L1381–L1387]: at the start of step 13, before LEVEL EAT B, the level is
+//!   destroyed when an object exists whose rules make it EAT LEVEL, whatever the floats
+//!   (its `levelblock`; a SAFE level is spared);
+//! * `LEVEL EAT LEVEL` [L2071–L2085]: the real game's `levelblock` destroys the level for it
+//!   only when a level icon exists, so without level icons (this engine has none) it does
+//!   nothing; `LEVEL HAS/MAKE/FEAR/FOLLOW/WRITE B`,
 //!   `A FEAR LEVEL` and `A FOLLOW LEVEL` act only on level icons [L1465–L1471, L1531–L1533,
 //!   L1981–L2051, L2123–L2157], so they do nothing either.
 
-use super::eval::{ObjId, dir_from_props, subject_covers};
+use super::eval::{
+    ObjId, World, active_rules, implicit_rules, level_condition_holds, subject_covers,
+};
 use super::game::BabaGame;
 use super::turn::{Cause, Rand32};
 use super::word::{Noun, Prop, Verb, Word};
@@ -228,11 +233,36 @@ impl BabaGame {
         self.st.level_dir
     }
 
-    /// Turns the level to the DIR its rules give at the last refresh, if any (several DIRs:
-    /// chosen as for an object, [`dir_from_props`]); the real game's `startblock` and
-    /// `domaprotation`.
+    /// Turns the level to the DIR of its last `LEVEL IS UP/DOWN/LEFT/RIGHT` rule in rule order
+    /// whose conditions hold and that no `LEVEL IS NOT` rule cancels (the refresh's level
+    /// properties), if any: the real game's `domaprotation`, which walks the level's rules in
+    /// order and lets each DIR rule set the facing, so the last one stands [L6092–L6094]. The
+    /// answer does not depend on the facing before, so applying it twice changes nothing.
     pub(super) fn face_level(&mut self) {
-        if let Some(d) = dir_from_props(&self.cur.level, self.st.level_dir) {
+        let implicit = implicit_rules();
+        let world = World {
+            objs: &self.st.objs,
+            width: self.width,
+            height: self.height,
+        };
+        // The last such rule in rule order: found from the end.
+        let last = active_rules(&self.cur.formed, &self.extra, &implicit)
+            .into_iter()
+            .rev()
+            .filter(|r| {
+                r.subject == Noun::LEVEL && !r.subject_negated && r.verb == Verb::Is && !r.negated
+            })
+            .filter_map(|r| match r.complement {
+                Word::Prop(p) => p.dir().filter(|_| self.cur.level.has(p)).map(|d| (r, d)),
+                _ => None,
+            })
+            .find(|(r, _)| {
+                r.conditions
+                    .iter()
+                    .all(|c| level_condition_holds(&world, &self.index, c))
+            })
+            .map(|(_, d)| d);
+        if let Some(d) = last {
             self.st.level_dir = d;
         }
     }
@@ -265,18 +295,15 @@ impl BabaGame {
         let mut movers = Vec::new();
         for id in over {
             self.turn_obj(id, d);
-            if !self.has(id, Prop::Still)
-                && !self.has(id, Prop::locked(d))
-                && !self.has(id, Prop::Sleep)
-            {
+            if !self.restricted(id, d) && !self.has(id, Prop::Sleep) {
                 movers.push(id);
             }
         }
         self.move_round(&movers, |_, _| Some(d), Cause::Shift, None);
     }
 
-    /// The start of step 13 (module docs): the level's TELE, then LEVEL EAT, with the
-    /// properties of the refresh before step 13.
+    /// The start of step 13 (module docs): the level's TELE, then A EAT LEVEL and LEVEL EAT B,
+    /// with the properties of the refresh before step 13.
     pub(super) fn level_tele_and_eat(&mut self) {
         self.level_tele();
         self.level_eat();
@@ -301,7 +328,7 @@ impl BabaGame {
             for id in ids {
                 let x = rng.below(self.width);
                 let y = rng.below(self.height);
-                if self.st.objs.contains_key(&id) && self.has(id, Prop::Float) == fl {
+                if self.live.contains_key(&id) && self.has(id, Prop::Float) == fl {
                     self.move_obj(id, Pos::new(x, y));
                 }
             }
@@ -312,6 +339,9 @@ impl BabaGame {
     /// entity) and that is not SAFE is destroyed, with HAS, whatever its float state; the
     /// objects are listed before any is destroyed, so what HAS spawns stays.
     fn level_eat(&mut self) {
+        if self.level_eaten() && self.destroy_level() {
+            return;
+        }
         let food: Vec<Noun> = self
             .cur
             .level
@@ -335,6 +365,20 @@ impl BabaGame {
         for id in eaten {
             self.destroy(id);
         }
+    }
+
+    /// `A EAT LEVEL` [L1381–L1387]: true when an object exists whose rules (conditions
+    /// included) make it EAT LEVEL, whatever its float state and the level's: the real game's
+    /// `levelblock` destroys the level then (unless it is SAFE) as soon as it finds one such
+    /// object (`findall` on the rule's subject, with the rule's conditions).
+    fn level_eaten(&self) -> bool {
+        self.with_verb(Verb::Eat).into_iter().any(|id| {
+            self.derived(id).is_some_and(|d| {
+                d.others
+                    .iter()
+                    .any(|&(v, w, _)| v == Verb::Eat && w == Word::Noun(Noun::LEVEL))
+            })
+        })
     }
 
     /// True when the level is YOU (it counts as something being YOU).

@@ -156,7 +156,7 @@ impl BabaGame {
 
     /// True when `id` may not change position in `d`: STILL, or (Tier 2) LOCKED in `d`
     /// (§5.1 step 2, §5.13).
-    fn restricted(&self, id: ObjId, d: Dir) -> bool {
+    pub(super) fn restricted(&self, id: ObjId, d: Dir) -> bool {
         self.has(id, Prop::Still) || self.has(id, Prop::locked(d))
     }
 
