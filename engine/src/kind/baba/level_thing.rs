@@ -239,6 +239,12 @@ impl BabaGame {
     /// order and lets each DIR rule set the facing, so the last one stands [L6092–L6094]. The
     /// answer does not depend on the facing before, so applying it twice changes nothing.
     pub(super) fn face_level(&mut self) {
+        if ![Prop::Up, Prop::Down, Prop::Left, Prop::Right]
+            .iter()
+            .any(|&p| self.cur.level.has(p))
+        {
+            return;
+        }
         let implicit = implicit_rules();
         let world = World {
             objs: &self.st.objs,
