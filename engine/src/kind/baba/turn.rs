@@ -639,13 +639,14 @@ impl BabaGame {
         let mut waiting: Vec<ObjId> = movers.to_vec();
         // Movers not settled yet: the PUSH ones are passable and not pushed (the spec's
         // pending mover, which the peer engine's batch resolution agrees with); the others
-        // that block (STOP, PULL) make a mover wait. A pass takes each mover out as it comes
-        // to it and puts the waiting ones back, so at the end of a pass the sets hold exactly
-        // the movers of the next pass.
-        // A lone mover takes itself out of both sets before its dry run: they start empty
-        // (and allocate nothing).
+        // that block (STOP, PULL) make a mover wait. A mover leaves both sets when it settles
+        // (moves, fails or drops out); while it is planned it is still in them, which changes
+        // nothing: a dry run never meets its own mover (pushes, pulls and EMPTY pushes look
+        // ahead of it), so only the size comparison below counts it out. A lone mover needs
+        // no sets at all (nothing else can be pending).
+        let crowded = movers.len() >= 2;
         let crowd = |g: &Self, push: bool| -> HashSet<ObjId> {
-            if movers.len() < 2 {
+            if !crowded {
                 return HashSet::default();
             }
             movers
@@ -670,18 +671,12 @@ impl BabaGame {
                 None => Replay::Off,
             };
             for &m in &waiting {
-                unsettled.remove(&m);
-                passable.remove(&m);
                 let again = match replay {
                     Replay::Before(x) => x != m,
                     Replay::After => true,
                     Replay::Off => false,
                 };
                 if again {
-                    unsettled.insert(m);
-                    if self.has(m, Prop::Push) {
-                        passable.insert(m);
-                    }
                     still.push(m);
                     continue;
                 }
@@ -691,6 +686,8 @@ impl BabaGame {
                 }
                 let Some(mut d) = dir_of(self, m).filter(|_| self.live.contains_key(&m)) else {
                     replay = Replay::Off;
+                    unsettled.remove(&m);
+                    passable.remove(&m);
                     progress = true;
                     continue;
                 };
@@ -711,26 +708,28 @@ impl BabaGame {
                 }
                 if self.restricted(m, d) {
                     replay = Replay::Off;
+                    unsettled.remove(&m);
+                    passable.remove(&m);
                     self.try_move(m, d, cause, &passable);
                     progress = true;
                     continue;
                 }
                 let plan = self.plan(m, d, cause, &passable);
-                // `passable` is part of `unsettled`: with the same size they are equal, and
-                // the second dry run would repeat the first.
+                // `passable` is part of `unsettled`: when they hold the same movers other than
+                // `m`, the second dry run would repeat the first.
                 let waits = plan.is_none()
-                    && unsettled.len() != passable.len()
+                    && crowded
+                    && unsettled.len() - 1
+                        != passable.len() - usize::from(self.has(m, Prop::Push))
                     && *if_settled
                         .get_or_insert_with(|| self.plan(m, d, cause, &unsettled).is_some());
                 if waits {
-                    unsettled.insert(m);
-                    if self.has(m, Prop::Push) {
-                        passable.insert(m);
-                    }
                     still.push(m);
                     continue;
                 }
                 replay = Replay::Off;
+                unsettled.remove(&m);
+                passable.remove(&m);
                 self.try_move_planned(m, d, cause, &passable, Some(plan));
                 progress = true;
             }
