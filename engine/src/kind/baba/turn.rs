@@ -719,8 +719,7 @@ impl BabaGame {
                 // `m`, the second dry run would repeat the first.
                 let waits = plan.is_none()
                     && crowded
-                    && unsettled.len() - 1
-                        != passable.len() - usize::from(self.has(m, Prop::Push))
+                    && unsettled.len() - 1 != passable.len() - usize::from(self.has(m, Prop::Push))
                     && *if_settled
                         .get_or_insert_with(|| self.plan(m, d, cause, &unsettled).is_some());
                 if waits {
