@@ -80,14 +80,57 @@ pub struct World<'a> {
     pub height: usize,
 }
 
-/// The objects in each cell, ascending ID.
-pub type CellIndex = FxHashMap<Pos, Vec<ObjId>>;
+/// The objects in each cell, ascending ID: a dense grid of lists, row-major (x = column from
+/// the left, y = row from the top). A cell that held objects may keep an empty list, so readers
+/// treat "no list" and "an empty list" alike. Dense because a turn asks for cells thousands of
+/// times; at most [`super::level::MAX_CELLS`] lists, as the level's own map.
+#[derive(Clone, Debug, Default)]
+pub struct CellIndex {
+    width: usize,
+    height: usize,
+    cells: Vec<Vec<ObjId>>,
+}
 
-/// Builds the cell index of `objs`.
-pub fn cell_index(objs: &BTreeMap<ObjId, Obj>) -> CellIndex {
-    let mut m: CellIndex = FxHashMap::default();
+impl CellIndex {
+    /// An index of `width` × `height` empty cells.
+    pub fn new(width: usize, height: usize) -> Self {
+        Self {
+            width,
+            height,
+            cells: vec![Vec::new(); width * height],
+        }
+    }
+
+    /// The objects of cell `p`, ascending ID; `None` outside the grid.
+    pub fn get(&self, p: &Pos) -> Option<&Vec<ObjId>> {
+        if p.x >= self.width || p.y >= self.height {
+            return None;
+        }
+        self.cells.get(p.y * self.width + p.x)
+    }
+
+    /// The objects of cell `p` to change; `None` outside the grid.
+    pub fn get_mut(&mut self, p: &Pos) -> Option<&mut Vec<ObjId>> {
+        if p.x >= self.width || p.y >= self.height {
+            return None;
+        }
+        self.cells.get_mut(p.y * self.width + p.x)
+    }
+
+    /// Every cell's list, row-major.
+    pub fn values(&self) -> impl Iterator<Item = &Vec<ObjId>> {
+        self.cells.iter()
+    }
+}
+
+/// Builds the cell index of `objs` on a `width` × `height` map (objects outside it are left
+/// out).
+pub fn cell_index(objs: &BTreeMap<ObjId, Obj>, width: usize, height: usize) -> CellIndex {
+    let mut m = CellIndex::new(width, height);
     for (&id, o) in objs {
-        m.entry(o.pos()).or_default().push(id);
+        if let Some(cell) = m.get_mut(&o.pos()) {
+            cell.push(id);
+        }
     }
     m
 }
@@ -155,7 +198,7 @@ pub const MAX_EVALUATIONS: usize = 200;
 pub fn refresh(world: &World, extra: &[Rule]) -> Refresh {
     refresh_indexed(
         world,
-        &cell_index(world.objs),
+        &cell_index(world.objs, world.width, world.height),
         extra,
         &mut RuleCache::default(),
     )

@@ -214,7 +214,7 @@ pub struct BabaGame {
     pub(super) cur: Refresh,
     /// The objects of each cell, ascending ID (kept by [`BabaGame::set_obj`]); a cell that
     /// held objects may keep an empty list.
-    pub(super) index: FxHashMap<Pos, Vec<ObjId>>,
+    pub(super) index: super::eval::CellIndex,
     /// `st.objs` again, hashed: the turn looks objects up by ID thousands of times a turn,
     /// and the ordered map (kept for ascending-ID iteration and undo) is several times
     /// slower to search (kept by [`BabaGame::set_obj`] and `rebuild_index`).
@@ -318,7 +318,7 @@ impl BabaGame {
             capped: false,
             log: Vec::new(),
             edits: 0,
-            index: FxHashMap::default(),
+            index: super::eval::CellIndex::default(),
             live: FxHashMap::default(),
             history: std::collections::VecDeque::new(),
             history_cost: 0,
@@ -358,7 +358,7 @@ impl BabaGame {
 
     /// Rebuilds the cell index from the objects, and has the next refresh re-read everything.
     fn rebuild_index(&mut self) {
-        self.index = super::eval::cell_index(&self.st.objs);
+        self.index = super::eval::cell_index(&self.st.objs, self.width, self.height);
         self.live = self.st.objs.iter().map(|(&id, &o)| (id, o)).collect();
         self.text_at.clear();
         for o in self.st.objs.values().filter(|o| o.kind.is_text()) {
@@ -407,11 +407,11 @@ impl BabaGame {
         {
             cell.remove(k);
         }
-        if let Some(p) = to {
-            let cell = self.index.entry(p).or_default();
-            if let Err(k) = cell.binary_search(&id) {
-                cell.insert(k, id);
-            }
+        if let Some(p) = to
+            && let Some(cell) = self.index.get_mut(&p)
+            && let Err(k) = cell.binary_search(&id)
+        {
+            cell.insert(k, id);
         }
         let is_text = old.or(new).is_some_and(|o| o.kind.is_text());
         if is_text {
@@ -524,13 +524,26 @@ impl BabaGame {
         if self.log.len() <= mark {
             return Vec::new();
         }
-        let mut v = Vec::new();
-        for (id, before) in self.changes_since(mark) {
-            if let Some(b) = before {
-                v.push(b.pos());
+        let since = self.log.get(mark..).unwrap_or_default();
+        let mut v = Vec::with_capacity(2 * since.len());
+        let mut cell = |id: &ObjId, before: &Option<Obj>| {
+            let now = self.live.get(id);
+            if before.as_ref() != now {
+                v.extend(before.map(|b| b.pos()));
+                v.extend(now.map(Obj::pos));
             }
-            if let Some(n) = self.live.get(&id) {
-                v.push(n.pos());
+        };
+        if since.len() <= 32 {
+            // As `changes_since`, without its list: an object's first entry holds its value
+            // before the phase.
+            for (k, (id, before)) in since.iter().enumerate() {
+                if !since.iter().take(k).any(|e| e.0 == *id) {
+                    cell(id, before);
+                }
+            }
+        } else {
+            for (id, before) in self.changes_since(mark) {
+                cell(&id, &before);
             }
         }
         v.sort_unstable_by_key(|p| (p.y, p.x));
