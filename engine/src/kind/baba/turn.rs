@@ -31,16 +31,41 @@ pub(super) enum Cause {
     Fall,
 }
 
-/// What a dry-run of a move found in the destination (§5.1 step 5).
+/// What a dry-run of a move found in the destination (§5.1 step 5): the target cell and the
+/// objects the move acts on, each with its part, in the order found. One list rather than one
+/// per part: most dry runs find nothing to act on, and the plan is built, moved and dropped for
+/// every mover of every pass.
 #[derive(Default, Debug)]
 struct Plan {
     target: Option<Pos>,
-    open: Vec<ObjId>,
-    eaten: Vec<ObjId>,
-    swap: Vec<ObjId>,
-    pushed: Vec<ObjId>,
-    push_fail: Vec<ObjId>,
-    occupants: Vec<ObjId>,
+    acts: Vec<(Act, ObjId)>,
+}
+
+/// The part an object plays in a planned move (§5.1 step 7).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Act {
+    /// Destroyed with the mover by OPEN/SHUT (7.1).
+    Open,
+    /// Eaten by the mover (7.2).
+    Eaten,
+    /// Pushed ahead (7.3).
+    Pushed,
+    /// A WEAK object that could not be pushed: destroyed (7.3).
+    PushFail,
+    /// Swaps places with the mover (7.5).
+    Swap,
+    /// In the target cell, recorded for a SWAP mover (7.5).
+    Occupant,
+}
+
+impl Plan {
+    /// The objects playing `act`, in the order found.
+    fn each(&self, act: Act) -> impl Iterator<Item = ObjId> + '_ {
+        self.acts
+            .iter()
+            .filter(move |(a, _)| *a == act)
+            .map(|&(_, o)| o)
+    }
 }
 
 /// Where a pass of the move loop stands after a pass that settled nobody
@@ -192,7 +217,11 @@ impl BabaGame {
             // Tier 2: an object-free cell whose EMPTY is PUSH pushes on; STOP/PULL block.
             let e = self.empty_at(t);
             if e.has(Prop::Push) {
-                plan.pushed = self.plan_empty_push(t, d, pending)?;
+                plan.acts = self
+                    .plan_empty_push(t, d, pending)?
+                    .into_iter()
+                    .map(|o| (Act::Pushed, o))
+                    .collect();
             } else if e.has(Prop::Stop) || e.has(Prop::Pull) {
                 return None;
             }
@@ -208,7 +237,7 @@ impl BabaGame {
                 continue;
             }
             if swapper {
-                plan.occupants.push(o);
+                plan.acts.push((Act::Occupant, o));
             }
             let op = self.props_of(o);
             let imp = op.has(Prop::Stop) || op.has(Prop::Push) || op.has(Prop::Pull);
@@ -219,17 +248,17 @@ impl BabaGame {
             let open_shut = (mp.has(Prop::Open) && op.has(Prop::Shut))
                 || (mp.has(Prop::Shut) && op.has(Prop::Open));
             if open_shut && same_float && !(mp.has(Prop::Safe) && op.has(Prop::Safe)) {
-                plan.open.push(o);
+                plan.acts.push((Act::Open, o));
                 continue;
             }
             if eater && self.eats(id, o) && same_float && !op.has(Prop::Safe) {
-                plan.eaten.push(o);
+                plan.acts.push((Act::Eaten, o));
                 continue;
             }
             if cause != Cause::Fall
                 && (swapper || (op.has(Prop::Swap) && !self.restricted(o, d.reverse())))
             {
-                plan.swap.push(o);
+                plan.acts.push((Act::Swap, o));
                 continue;
             }
             if !imp {
@@ -237,11 +266,11 @@ impl BabaGame {
             }
             if op.has(Prop::Push) && cause != Cause::Fall {
                 if self.plan(o, d, Cause::Push, pending).is_some() {
-                    plan.pushed.push(o);
+                    plan.acts.push((Act::Pushed, o));
                     continue;
                 }
                 if op.has(Prop::Weak) && same_float {
-                    plan.push_fail.push(o);
+                    plan.acts.push((Act::PushFail, o));
                     continue;
                 }
                 return None;
@@ -392,7 +421,7 @@ impl BabaGame {
             return Moved::Destroyed;
         };
         // 7.1 OPEN/SHUT, before the position change.
-        for &o in &plan.open {
+        for o in plan.each(Act::Open) {
             if !self.live.contains_key(&o) {
                 continue;
             }
@@ -402,16 +431,16 @@ impl BabaGame {
             }
         }
         // 7.2 EAT.
-        for &o in &plan.eaten {
+        for o in plan.each(Act::Eaten) {
             self.destroy(o);
         }
         // 7.3 pushes, then the WEAK ones that could not move.
-        for &o in &plan.pushed {
+        for o in plan.each(Act::Pushed) {
             if self.live.contains_key(&o) {
                 self.try_move(o, d, Cause::Push, pending);
             }
         }
-        for &o in &plan.push_fail {
+        for o in plan.each(Act::PushFail) {
             self.destroy(o);
         }
         if !self.live.contains_key(&id) {
@@ -421,13 +450,13 @@ impl BabaGame {
         self.set_pos(id, t);
         // 7.5 SWAP.
         if self.has(id, Prop::Swap) {
-            for &o in &plan.occupants {
+            for o in plan.each(Act::Occupant) {
                 if self.obj(o).is_some_and(|x| x.pos() == t) {
                     self.set_pos(o, origin);
                 }
             }
         } else {
-            for &o in &plan.swap {
+            for o in plan.each(Act::Swap) {
                 if self.obj(o).is_some_and(|x| x.pos() == t) {
                     self.set_pos(o, origin);
                 }
@@ -691,12 +720,22 @@ impl BabaGame {
                     progress = true;
                     continue;
                 };
+                // The mover's own properties, read once: STILL or LOCKED in a direction
+                // (`restricted`), PUSH.
+                let (locked, push) = {
+                    let p = self.props_of(m);
+                    let still = p.has(Prop::Still);
+                    let locked = Dir::ALL.map(|x| still || p.has(Prop::locked(x)));
+                    (locked, p.has(Prop::Push))
+                };
+                // `Dir::ALL` is in discriminant order, 1 to 4.
+                let restricted = |d: Dir| locked.get(d as usize - 1).copied().unwrap_or(true);
                 // The dry run with every unsettled mover passable, for the direction `d`
                 // (kept while `d` stands: nothing changes between the checks below).
                 let mut if_settled: Option<bool> = None;
                 if let Some(rev) = reversed.as_deref_mut()
                     && !rev.contains(&m)
-                    && !self.restricted(m, d)
+                    && !restricted(d)
                 {
                     if self.plan(m, d, cause, &unsettled).is_none() {
                         d = d.reverse();
@@ -706,7 +745,7 @@ impl BabaGame {
                         if_settled = Some(true);
                     }
                 }
-                if self.restricted(m, d) {
+                if restricted(d) {
                     replay = Replay::Off;
                     unsettled.remove(&m);
                     passable.remove(&m);
@@ -719,7 +758,7 @@ impl BabaGame {
                 // `m`, the second dry run would repeat the first.
                 let waits = plan.is_none()
                     && crowded
-                    && unsettled.len() - 1 != passable.len() - usize::from(self.has(m, Prop::Push))
+                    && unsettled.len() - 1 != passable.len() - usize::from(push)
                     && *if_settled
                         .get_or_insert_with(|| self.plan(m, d, cause, &unsettled).is_some());
                 if waits {
