@@ -118,6 +118,10 @@ struct Dirty {
     /// or left a cell holding text (the text's stack index changes), or the extra rules or
     /// the whole state were replaced.
     text: bool,
+    /// Everything must be read again: the extra rules or the whole state were replaced, or a
+    /// turn was abandoned (the objects' properties may not follow from the rules of the last
+    /// refresh).
+    full: bool,
     /// Objects added since the last refresh.
     added: Vec<ObjId>,
     /// Objects removed since the last refresh.
@@ -366,6 +370,7 @@ impl BabaGame {
         }
         self.dirty.any = true;
         self.dirty.text = true;
+        self.dirty.full = true;
         self.capped = false;
     }
 
@@ -557,6 +562,7 @@ impl BabaGame {
         self.extra = rules;
         self.dirty.any = true;
         self.dirty.text = true;
+        self.dirty.full = true;
         self.refresh();
         if self.st.turn == 0 {
             // At the level start the level faces DOWN, or what its rules say (level_thing.rs):
@@ -719,10 +725,29 @@ impl BabaGame {
             return;
         }
         let dirty = std::mem::take(&mut self.dirty);
-        if dirty.text || self.conditional {
+        if dirty.full || self.conditional {
             self.charge(self.st.objs.len() as u64);
             self.full_refresh();
             return;
+        }
+        if dirty.text {
+            // Text moved. Without conditions (and WORD), what the rules give an object depends
+            // on its kind and the rule list alone: when the text still forms the same rules in
+            // the same order, every object read at the last refresh keeps its properties, and
+            // only the rule list (its tiles) and the objects added or removed need reading.
+            let texts = super::eval::text_tiles(&self.st.objs, &self.index);
+            self.charge(texts.len() as u64);
+            let formed = self.rule_cache.form(self.width, self.height, &texts);
+            let same = formed
+                .iter()
+                .map(|f| &f.rule)
+                .eq(self.cur.formed.iter().map(|f| &f.rule));
+            if !same {
+                self.charge(self.st.objs.len() as u64);
+                self.full_refresh();
+                return;
+            }
+            self.cur.formed = formed;
         }
         self.charge((dirty.added.len() + dirty.removed.len()) as u64);
         if dirty.added.is_empty() && dirty.removed.is_empty() {
@@ -893,6 +918,7 @@ impl BabaGame {
             self.capped = false;
             self.dirty.any = true;
             self.dirty.text = true;
+            self.dirty.full = true;
             self.ops.set(0);
             self.halt.set(None);
             self.refresh();
