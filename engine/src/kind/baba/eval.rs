@@ -213,13 +213,31 @@ pub fn refresh_indexed(
     extra: &[Rule],
     cache: &mut RuleCache,
 ) -> Refresh {
+    refresh_formed(world, index, extra, cache, None)
+}
+
+/// [`refresh_indexed`] with the rules the text tiles form already formed (`formed`: what
+/// `cache` gives for [`text_tiles`] of `world`, or `None` to form them here); a game that
+/// formed them to see whether they changed passes them on instead of forming them twice.
+pub fn refresh_formed(
+    world: &World,
+    index: &CellIndex,
+    extra: &[Rule],
+    cache: &mut RuleCache,
+    mut formed: Option<Vec<FormedRule>>,
+) -> Refresh {
     let texts = text_tiles(world.objs, index);
     let implicit = implicit_rules();
     let mut words: Vec<TextTile> = Vec::new();
     for _ in 0..MAX_EVALUATIONS {
         let mut tiles = texts.clone();
         tiles.extend(words.iter().copied());
-        let r = evaluate(world, index, &tiles, extra, &implicit, cache);
+        // The given rules are those of the text tiles alone (the first evaluation).
+        let formed = match formed.take() {
+            Some(f) if words.is_empty() => f,
+            _ => cache.form(world.width, world.height, &tiles),
+        };
+        let r = evaluate(world, index, formed, extra, &implicit);
         let word_rule = r
             .formed
             .iter()
@@ -275,12 +293,10 @@ fn word_tiles(
 fn evaluate(
     world: &World,
     index: &CellIndex,
-    tiles: &[TextTile],
+    formed: Vec<FormedRule>,
     extra: &[Rule],
     implicit: &[Rule],
-    cache: &mut RuleCache,
 ) -> Refresh {
-    let formed = cache.form(world.width, world.height, tiles);
     let rules = active_rules(&formed, extra, implicit);
     let mut derived = FxHashMap::default();
     derived.reserve(world.objs.len());

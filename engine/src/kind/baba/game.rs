@@ -744,7 +744,7 @@ impl BabaGame {
                 .eq(self.cur.formed.iter().map(|f| &f.rule));
             if !same {
                 self.charge(self.st.objs.len() as u64);
-                self.full_refresh();
+                self.full_refresh_formed(Some(formed));
                 return;
             }
             self.cur.formed = formed;
@@ -783,13 +783,23 @@ impl BabaGame {
 
     /// Re-reads the rules from the text and every object's properties.
     fn full_refresh(&mut self) {
+        self.full_refresh_formed(None);
+    }
+
+    /// [`Self::full_refresh`] with the rules of the text tiles already formed, if given.
+    fn full_refresh_formed(&mut self, formed: Option<Vec<FormedRule>>) {
         let world = World {
             objs: &self.st.objs,
             width: self.width,
             height: self.height,
         };
-        self.cur =
-            super::eval::refresh_indexed(&world, &self.index, &self.extra, &mut self.rule_cache);
+        self.cur = super::eval::refresh_formed(
+            &world,
+            &self.index,
+            &self.extra,
+            &mut self.rule_cache,
+            formed,
+        );
         if self.cur.infinite {
             // §3.7 infinite-loop guard (Tier 2 WORD): every object vanishes, and the rules
             // are read again from what is left.
