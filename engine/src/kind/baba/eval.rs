@@ -138,21 +138,22 @@ pub fn cell_index(objs: &BTreeMap<ObjId, Obj>, width: usize, height: usize) -> C
 /// The text tiles among `objs`, with their stack index (ascending ID within the cell), in
 /// reading order (row, column, stack index). Only the text objects are looked at.
 pub fn text_tiles(objs: &BTreeMap<ObjId, Obj>, index: &CellIndex) -> Vec<TextTile> {
-    let mut v: Vec<TextTile> = objs
-        .iter()
-        .filter_map(|(id, o)| match o.kind {
-            Kind::Text(word) => {
-                let layer = index.get(&o.pos())?.iter().position(|x| x == id)?;
-                Some(TextTile {
-                    pos: o.pos(),
-                    layer,
-                    word,
-                })
-            }
-            Kind::Entity(_) | Kind::Unknown(_) => None,
-        })
-        .collect();
-    v.sort_by_key(|t| (t.pos.y, t.pos.x, t.layer));
+    // Sized for every object at once: growing it tile by tile reallocated several times a
+    // refresh.
+    let mut v: Vec<TextTile> = Vec::with_capacity(objs.len());
+    v.extend(objs.iter().filter_map(|(id, o)| match o.kind {
+        Kind::Text(word) => {
+            let layer = index.get(&o.pos())?.iter().position(|x| x == id)?;
+            Some(TextTile {
+                pos: o.pos(),
+                layer,
+                word,
+            })
+        }
+        Kind::Entity(_) | Kind::Unknown(_) => None,
+    }));
+    // (cell, stack index) is unique, so the order of equal keys cannot matter.
+    v.sort_unstable_by_key(|t| (t.pos.y, t.pos.x, t.layer));
     v
 }
 

@@ -869,7 +869,8 @@ impl BabaGame {
         if allow_win && self.level_wins(empty_you, empty_win) {
             return Status::won(1);
         }
-        for id in self.with_prop(Prop::You) {
+        // Read in place (this runs twice a turn): the holders of YOU that still exist.
+        for &id in &self.holders.props[Prop::You as usize] {
             let Some(o) = self.live.get(&id) else {
                 continue;
             };
@@ -950,7 +951,7 @@ impl BabaGame {
             self.history_cost -= p.cost();
         }
         let objs = self.changes_since(0);
-        let mut changed = Vec::new();
+        let mut changed = Vec::with_capacity(2 * objs.len());
         for (id, before) in &objs {
             if let Some(b) = before {
                 changed.push(b.pos());

@@ -440,11 +440,13 @@ impl RuleCache {
             self.lines = vec![LineRules::default(); width + height];
         }
         // Within a cell the tiles keep the order of `texts` (stable sorts).
-        let mut by_row: Vec<TextTile> = texts
-            .iter()
-            .filter(|t| t.pos.x < width && t.pos.y < height)
-            .copied()
-            .collect();
+        let mut by_row: Vec<TextTile> = Vec::with_capacity(texts.len());
+        by_row.extend(
+            texts
+                .iter()
+                .filter(|t| t.pos.x < width && t.pos.y < height)
+                .copied(),
+        );
         let mut by_col = by_row.clone();
         by_row.sort_by_key(|t| (t.pos.y, t.pos.x));
         by_col.sort_by_key(|t| (t.pos.x, t.pos.y));

@@ -1082,10 +1082,11 @@ impl BabaGame {
         self.follow();
         // Tier 2: the level's DIRs (level_thing.rs).
         self.face_level();
-        let mut ids: Vec<ObjId> = [Prop::Up, Prop::Down, Prop::Left, Prop::Right]
-            .into_iter()
-            .flat_map(|p| self.with_prop(p))
-            .collect();
+        let dirs = [Prop::Up, Prop::Down, Prop::Left, Prop::Right];
+        if dirs.iter().all(|&p| self.nobody(p)) {
+            return;
+        }
+        let mut ids: Vec<ObjId> = dirs.into_iter().flat_map(|p| self.with_prop(p)).collect();
         ids.sort_unstable();
         ids.dedup();
         for id in ids {
@@ -1358,9 +1359,12 @@ impl BabaGame {
         let Some(pos) = self.obj(id).map(Obj::pos) else {
             return Vec::new();
         };
-        self.ids_at(pos)
-            .into_iter()
-            .filter(|&x| x != id && self.same_float(x, id))
+        // No copy of the cell, and no list at all when nothing overlaps (most calls).
+        let fl = self.float(id);
+        self.ids_in(pos)
+            .iter()
+            .copied()
+            .filter(|&x| x != id && self.float(x) == fl)
             .collect()
     }
 
