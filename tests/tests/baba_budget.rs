@@ -159,3 +159,29 @@ fn no_real_level_comes_near_the_budget() {
     assert!(max.0 > 0);
     assert!(max.0 * 1000 < OPERATION_BUDGET, "{max:?}");
 }
+
+#[test]
+fn an_undo_right_after_a_turn_that_used_the_whole_budget_still_reads_the_rules_again() {
+    // Baba pushes ROCK up out of ROCK IS WIN; the undo puts it back, so its refresh must
+    // form the rule again. Undo is not a turn: the turn's count (exactly the budget here)
+    // must not stop the undo's refresh half-way (review finding, session 9).
+    let board = ". .      .    .
+                 . [ROCK] [IS] [WIN]
+                 . B      .    .";
+    let rock_is_win = |g: &BabaGame| g.rules().iter().any(|r| r.text == "rock is win");
+    let mut g = game(board, &["baba is you"]);
+    assert!(rock_is_win(&g));
+    play(&mut g, "U");
+    assert!(!rock_is_win(&g));
+    let cost = g.last_turn_operations();
+    assert!(g.undo());
+    assert!(rock_is_win(&g));
+    g.set_operation_budget(cost);
+    play(&mut g, "U");
+    assert!(g.error().is_none(), "the turn fits the budget exactly");
+    assert!(!rock_is_win(&g));
+    assert!(g.undo());
+    assert!(rock_is_win(&g), "the undo read the rules again");
+    assert!(g.redo());
+    assert!(!rock_is_win(&g), "so did the redo");
+}

@@ -65,8 +65,9 @@ pub const MIN_HISTORY_TURNS: usize = 64;
 /// The most elementary operations one turn may take by default (issue 15; reliability.md,
 /// "Step budgets"). Counted: each move check (one per object a move looks at, pushes
 /// included), each change to an object (move, turn, creation, removal), each object whose
-/// properties a refresh reads again, and each cell a falling object looks down. The most a
-/// turn of any Keke or shipped level takes is 437 (`tests/tests/baba_budget.rs`); a turn
+/// properties a refresh reads again (each text tile when only the rule list is read again),
+/// and each cell a falling object looks down. The most a turn of any Keke or shipped level
+/// takes is 444 (`tests/tests/baba_budget.rs`); a turn
 /// that would go over this budget is refused with [`Game::error`], the game left as before
 /// it (docs/baba-semantics.md, "Operation budget").
 pub const OPERATION_BUDGET: u64 = 100_000_000;
@@ -115,8 +116,7 @@ struct Dirty {
     /// Any object changed.
     any: bool,
     /// The rules may read differently: text was added, removed or moved, or an object entered
-    /// or left a cell holding text (the text's stack index changes), or the extra rules or
-    /// the whole state were replaced.
+    /// or left a cell holding text (the text's stack index changes).
     text: bool,
     /// Everything must be read again: the extra rules or the whole state were replaced, or a
     /// turn was abandoned (the objects' properties may not follow from the rules of the last
@@ -717,9 +717,12 @@ impl BabaGame {
 
     /// Rebuilds rules and properties (§4.2 "refresh"). The result is what a full re-read of
     /// every object gives; only what changed since the last refresh is re-read: nothing when
-    /// no object changed; the added and removed objects only when no text moved (or was added
-    /// or removed, or had an object enter or leave its cell) and no rule has a condition,
-    /// since an object's properties then depend on its kind alone; everything otherwise.
+    /// no object changed; while no rule has a condition or WORD (an object's properties then
+    /// depend on its kind and the rule list alone), the added and removed objects when no text
+    /// moved (or was added or removed, or had an object enter or leave its cell), and the rule
+    /// list too when text moved but still forms the same rules in the same order; everything
+    /// otherwise, and after the extra rules or the whole state were replaced or a turn was
+    /// abandoned (`Dirty::full`).
     pub(super) fn refresh(&mut self) {
         if !self.dirty.any || self.halted() {
             return;
@@ -1015,6 +1018,10 @@ impl BabaGame {
         let Some(mut p) = self.history.get_mut(k).map(|p| std::mem::replace(p, empty)) else {
             return;
         };
+        // Undo and redo are not turns: they start their own count, so the last turn's
+        // operations (or a cancel of it) cannot stop the refresh below half-way.
+        self.ops.set(0);
+        self.halt.set(None);
         // The ALL set swapped in may differ in size from the one swapped out.
         let before = p.cost();
         for (id, val) in &mut p.objs {
@@ -1115,6 +1122,8 @@ impl Game for BabaGame {
                     self.cursor = 0;
                     self.dropped = 0;
                     self.rebuild_index();
+                    self.ops.set(0);
+                    self.halt.set(None);
                     self.refresh();
                 }
                 return StepReport {

@@ -720,13 +720,11 @@ impl BabaGame {
                     progress = true;
                     continue;
                 };
-                // The mover's own properties, read once: STILL or LOCKED in a direction
-                // (`restricted`), PUSH.
-                let (locked, push) = {
+                // The mover's own restrictions, read once: STILL or LOCKED in a direction.
+                let locked = {
                     let p = self.props_of(m);
                     let still = p.has(Prop::Still);
-                    let locked = Dir::ALL.map(|x| still || p.has(Prop::locked(x)));
-                    (locked, p.has(Prop::Push))
+                    Dir::ALL.map(|x| still || p.has(Prop::locked(x)))
                 };
                 // `Dir::ALL` is in discriminant order, 1 to 4.
                 let restricted = |d: Dir| locked.get(d as usize - 1).copied().unwrap_or(true);
@@ -758,7 +756,8 @@ impl BabaGame {
                 // `m`, the second dry run would repeat the first.
                 let waits = plan.is_none()
                     && crowded
-                    && unsettled.len() - 1 != passable.len() - usize::from(push)
+                    && unsettled.len().saturating_sub(1)
+                        != passable.len() - usize::from(passable.contains(&m))
                     && *if_settled
                         .get_or_insert_with(|| self.plan(m, d, cause, &unsettled).is_some());
                 if waits {
