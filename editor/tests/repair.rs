@@ -48,30 +48,19 @@ fn open_see_the_problem_fix_save_and_check_clean() {
         d.level().map.get(Pos::new(4, 2)).unwrap().token,
         Token::Unknown
     );
-    let hint = h.get_by_label_contains("unknown token \"stonee\" (did you mean \"stone\"?)");
-    hint.click();
-    settle(&mut h);
-    let sel = h
-        .state()
-        .state
-        .selection
-        .expect("the click selects the cell");
-    assert_eq!((sel.x0, sel.y0, sel.x1, sel.y1), (2, 1, 2, 1));
+    assert_eq!(
+        click_selects(&mut h, "unknown token \"stonee\" (did you mean \"stone\"?)"),
+        (2, 1, 2, 1)
+    );
     // The short row's problem selects its first missing field (drawn as a "…" cell).
-    h.get_by_label_contains("row 2 has 4 fields but row 0 has 5")
-        .click();
-    settle(&mut h);
-    let sel = h
-        .state()
-        .state
-        .selection
-        .expect("the click selects the cell");
-    assert_eq!((sel.x0, sel.y0, sel.x1, sel.y1), (4, 2, 4, 2));
+    assert_eq!(
+        click_selects(&mut h, "row 2 has 4 fields but row 0 has 5"),
+        (4, 2, 4, 2)
+    );
 
     // Saving before the fix keeps what could not be read, exactly.
     h.state_mut().state.apply(Action::Save);
-    let saved: Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
-    assert_eq!(saved["map"], broken()["map"]);
+    assert_eq!(saved(&file)["map"], broken()["map"]);
 
     // Fix both fields, save, and the file checks clean.
     for (pos, t) in [

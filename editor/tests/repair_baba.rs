@@ -69,15 +69,10 @@ fn open_see_the_problems_fix_save_and_check_clean() {
     assert_eq!(d.tile_name(&at(3, 2)[0]), "missing cell");
 
     // The problems list suggests the fixes; a click selects the cell.
-    h.get_by_label_contains("unknown token \"rokc\" (did you mean \"rock\"?)")
-        .click();
-    settle(&mut h);
-    let sel = h
-        .state()
-        .state
-        .selection
-        .expect("the click selects the cell");
-    assert_eq!((sel.x0, sel.y0, sel.x1, sel.y1), (1, 1, 1, 1));
+    assert_eq!(
+        click_selects(&mut h, "unknown token \"rokc\" (did you mean \"rock\"?)"),
+        (1, 1, 1, 1)
+    );
     h.get_by_label_contains(
         "unknown word \"wim\" in text tile \"text_wim\" (did you mean \"text_win\"?)",
     );
@@ -129,15 +124,10 @@ fn open_see_the_problems_fix_save_and_check_clean() {
 fn a_click_on_a_short_row_selects_its_first_missing_cell() {
     let file = write("short.json", &broken());
     let mut h = harness(open(&file));
-    h.get_by_label_contains("row 2 has 3 cells but row 0 has 4")
-        .click();
-    settle(&mut h);
-    let sel = h
-        .state()
-        .state
-        .selection
-        .expect("the click selects the cell");
-    assert_eq!((sel.x0, sel.y0, sel.x1, sel.y1), (3, 2, 3, 2));
+    assert_eq!(
+        click_selects(&mut h, "row 2 has 3 cells but row 0 has 4"),
+        (3, 2, 3, 2)
+    );
     assert_eq!(h.state().state.inspect, Some(Pos::new(3, 2)));
 }
 
@@ -167,12 +157,8 @@ fn a_level_with_unknown_entries_cannot_be_played() {
 #[test]
 fn the_command_line_hints_over_the_baba_vocabulary() {
     let file = write("cli.json", &broken());
-    let o = std::process::Command::new(env!("CARGO_BIN_EXE_tilesmith"))
-        .args(["check".as_ref(), file.as_os_str()])
-        .output()
-        .unwrap();
-    assert_eq!(o.status.code(), Some(1));
-    let err = String::from_utf8_lossy(&o.stdout) + String::from_utf8_lossy(&o.stderr);
+    let (code, err) = check_cli(&file);
+    assert_eq!(code, Some(1));
     let text = std::fs::read_to_string(&file).unwrap();
     let line = |s: &str| 1 + text.lines().position(|l| l.contains(s)).unwrap();
     let f = file.display();

@@ -74,24 +74,15 @@ fn open_see_the_problems_fix_save_and_check_clean() {
     assert_eq!(at(0, 2), 2, "the readable cells stay what they are");
 
     // The problems list shows both, as `tilesmith check` words them; a click selects.
-    h.get_by_label_contains("row 2, column 1: \"r\" is not in \"legend\" (known: \"G\", \"R\")")
-        .click();
-    settle(&mut h);
-    let sel = h
-        .state()
-        .state
-        .selection
-        .expect("the click selects the cell");
-    assert_eq!((sel.x0, sel.y0, sel.x1, sel.y1), (1, 2, 1, 2));
-    h.get_by_label_contains("row 1 of \"field\" has 3 cells but \"width\" is 4")
-        .click();
-    settle(&mut h);
-    let sel = h.state().state.selection.unwrap();
     assert_eq!(
-        (sel.x0, sel.y0),
-        (3, 1),
-        "the short row's first missing cell"
+        click_selects(
+            &mut h,
+            "row 2, column 1: \"r\" is not in \"legend\" (known: \"G\", \"R\")"
+        ),
+        (1, 2, 1, 2)
     );
+    let (x0, y0, _, _) = click_selects(&mut h, "row 1 of \"field\" has 3 cells but \"width\" is 4");
+    assert_eq!((x0, y0), (3, 1), "the short row's first missing cell");
 
     // Saving before the fix keeps what could not be read, exactly.
     h.state_mut().state.apply(Action::Save);
@@ -170,12 +161,8 @@ fn other_falling_errors_still_refuse_the_file() {
 #[test]
 fn the_command_line_output_is_unchanged() {
     let file = write("cli.json", &broken());
-    let o = std::process::Command::new(env!("CARGO_BIN_EXE_tilesmith"))
-        .args(["check".as_ref(), file.as_os_str()])
-        .output()
-        .unwrap();
-    assert_eq!(o.status.code(), Some(1));
-    let out = String::from_utf8_lossy(&o.stdout) + String::from_utf8_lossy(&o.stderr);
+    let (code, out) = check_cli(&file);
+    assert_eq!(code, Some(1));
     let text = std::fs::read_to_string(&file).unwrap();
     let line = 1 + text.lines().position(|l| l.contains("GrR.")).unwrap();
     let f = file.display();
