@@ -7,7 +7,6 @@
 #![allow(clippy::unwrap_used)] // test helpers panic on purpose when a fixture is wrong
 
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
 
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable as _;
@@ -21,7 +20,7 @@ use tilesmith_engine::{Dir, Input};
 mod campaign_fixture;
 #[allow(dead_code)] // only `settle` is used: the harness below allows egui_file's glyphs
 mod common;
-use common::settle;
+use common::{settle, wait_export};
 
 const WHY: &str = "no native file dialog (test)";
 
@@ -125,23 +124,6 @@ fn recording_a_replay_uses_the_chooser_and_writes_the_replay() {
     )
     .unwrap();
     assert_eq!(played.len(), steps, "{r}");
-}
-
-/// Runs frames until the status bar reports the export's end (at most 30 s).
-fn wait_export(h: &mut Harness<'static, TilesmithApp>) -> String {
-    let start = Instant::now();
-    loop {
-        settle(h);
-        let s = h.state().state.status.clone();
-        if s.starts_with("exported") || s.starts_with("export failed") {
-            return s;
-        }
-        assert!(
-            start.elapsed() < Duration::from_secs(30),
-            "export hangs: {s}"
-        );
-        std::thread::sleep(Duration::from_millis(20));
-    }
 }
 
 #[test]

@@ -4,35 +4,14 @@
 
 #![allow(clippy::unwrap_used)] // test helpers panic on purpose when a fixture is wrong
 
-use std::time::{Duration, Instant};
-
-use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable as _;
-use tilesmith_editor::app::TilesmithApp;
 use tilesmith_editor::files::ScriptedDialogs;
 use tilesmith_editor::state::{Action, EXPORT_SCALE, EditorState, PlayAction};
 use tilesmith_engine::Pos;
 use tilesmith_engine::kind::boulder::{BoulderLevel, Cell, Token};
 
 mod common;
-use common::{harness, settle};
-
-/// Runs frames until the status bar reports the export's end (at most 30 s).
-fn wait_export(h: &mut Harness<'static, TilesmithApp>) -> String {
-    let start = Instant::now();
-    loop {
-        settle(h);
-        let s = h.state().state.status.clone();
-        if s.starts_with("exported") || s.starts_with("export failed") {
-            return s;
-        }
-        assert!(
-            start.elapsed() < Duration::from_secs(30),
-            "export hangs: {s}"
-        );
-        std::thread::sleep(Duration::from_millis(20));
-    }
-}
+use common::{harness, settle, wait_export};
 
 #[test]
 fn file_menu_exports_the_design_as_png() {

@@ -23,3 +23,21 @@ pub fn harness(state: EditorState) -> Harness<'static, TilesmithApp> {
 pub fn settle(h: &mut Harness<'static, TilesmithApp>) {
     h.run_steps(3);
 }
+
+/// Runs frames until the status bar reports the end of an export (at most 30 s); the status.
+#[allow(dead_code)] // used by the export tests only
+pub fn wait_export(h: &mut Harness<'static, TilesmithApp>) -> String {
+    let start = std::time::Instant::now();
+    loop {
+        settle(h);
+        let s = h.state().state.status.clone();
+        if s.starts_with("exported") || s.starts_with("export failed") {
+            return s;
+        }
+        assert!(
+            start.elapsed() < std::time::Duration::from_secs(30),
+            "export hangs: {s}"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+}
