@@ -60,6 +60,18 @@ fn busy(h: &Harness<'static, TilesmithApp>) -> bool {
     h.state().state.step_busy().is_some()
 }
 
+/// Starts play, then asks for one step with `input` (computed on the worker); the game's
+/// `hash` before the step.
+fn start_and_step(h: &mut Harness<'static, TilesmithApp>, input: Input) -> (u64, u64, usize) {
+    h.state_mut().state.apply(Action::Play(PlayAction::Start));
+    settle(h);
+    let before = hash(h);
+    h.state_mut()
+        .state
+        .apply(Action::Play(PlayAction::Step(Some(input))));
+    before
+}
+
 /// Runs frames until no step computes (at most 20 s).
 fn wait_idle(h: &mut Harness<'static, TilesmithApp>) {
     let start = Instant::now();
@@ -77,14 +89,9 @@ fn wait_idle(h: &mut Harness<'static, TilesmithApp>) {
 #[test]
 fn a_slow_frame_computes_on_a_worker_and_cancel_restores_the_game() {
     let mut h = harness(window_state(falling_level(FOREVER)));
-    h.state_mut().state.apply(Action::Play(PlayAction::Start));
-    settle(&mut h);
-    let before = hash(&h);
-    assert_eq!(before.1, 0);
     // One frame of the game: its script runs until cancelled (or its budget).
-    h.state_mut()
-        .state
-        .apply(Action::Play(PlayAction::Step(Some(Input::Wait))));
+    let before = start_and_step(&mut h, Input::Wait);
+    assert_eq!(before.1, 0);
     assert!(
         busy(&h),
         "apply returned while the frame computes on the worker"
@@ -130,12 +137,7 @@ fn a_slow_frame_computes_on_a_worker_and_cancel_restores_the_game() {
 #[test]
 fn esc_cancels_a_slow_frame() {
     let mut h = harness(window_state(falling_level(FOREVER)));
-    h.state_mut().state.apply(Action::Play(PlayAction::Start));
-    settle(&mut h);
-    let before = hash(&h);
-    h.state_mut()
-        .state
-        .apply(Action::Play(PlayAction::Step(Some(Input::Wait))));
+    let before = start_and_step(&mut h, Input::Wait);
     assert!(busy(&h));
     h.key_press(eframe::egui::Key::Escape);
     h.step();
@@ -153,11 +155,7 @@ fn a_slow_frame_left_alone_ends_as_it_would_have() {
     // Not cancelled, the frame runs into the script's budget: the game stops on that error
     // exactly as when the frame is computed outside the editor.
     let mut h = harness(window_state(falling_level(FOREVER)));
-    h.state_mut().state.apply(Action::Play(PlayAction::Start));
-    settle(&mut h);
-    h.state_mut()
-        .state
-        .apply(Action::Play(PlayAction::Step(Some(Input::Wait))));
+    start_and_step(&mut h, Input::Wait);
     wait_idle(&mut h);
     let p = h.state().state.doc.play().unwrap();
     assert_eq!(p.game.steps(), 1);
@@ -198,13 +196,8 @@ fn big_boulder(side: usize, rules: usize) -> tilesmith_engine::kind::boulder::Bo
 #[test]
 fn a_slow_boulder_tick_shows_progress_and_cancel_restores_the_game() {
     let mut h = harness(window_state(big_boulder(400, 8)));
-    h.state_mut().state.apply(Action::Play(PlayAction::Start));
-    settle(&mut h);
-    let before = hash(&h);
     let right = Input::Move(tilesmith_engine::Dir::Right);
-    h.state_mut()
-        .state
-        .apply(Action::Play(PlayAction::Step(Some(right))));
+    let before = start_and_step(&mut h, right);
     assert!(busy(&h), "a tick of 160 000 fields and eight rules is long");
     // Frames go on; the overlay and the side panel's box show the tick.
     for _ in 0..3 {
@@ -322,13 +315,8 @@ fn crowd(side: usize) -> tilesmith_engine::kind::baba::BabaLevel {
 #[test]
 fn a_slow_baba_turn_computes_on_a_worker_and_cancel_restores_the_game() {
     let mut h = harness(window_state(crowd(200)));
-    h.state_mut().state.apply(Action::Play(PlayAction::Start));
-    settle(&mut h);
-    let before = hash(&h);
     let right = Input::Move(tilesmith_engine::Dir::Right);
-    h.state_mut()
-        .state
-        .apply(Action::Play(PlayAction::Step(Some(right))));
+    let before = start_and_step(&mut h, right);
     assert!(
         busy(&h),
         "a turn moving 20 000 kekes takes longer than a frame"
