@@ -182,9 +182,14 @@ impl PlaySession {
         &mut self,
         f: impl FnOnce(&mut dyn Game) -> R + Send + 'static,
     ) -> Option<StepOutcome<R>> {
-        let away: Box<dyn Game> = Box::new(Away::of(self.game.as_ref()));
-        let game = std::mem::replace(&mut self.game, away);
+        let game = self.send_away();
         self.computed(StepJob::spawn(game, f, self.background))
+    }
+
+    /// Takes the game out for a worker, leaving its stand-in ([`Away`]) in its place.
+    fn send_away(&mut self) -> Box<dyn Game> {
+        let away: Box<dyn Game> = Box::new(Away::of(self.game.as_ref()));
+        std::mem::replace(&mut self.game, away)
     }
 
     /// [`PlaySession::compute`] for a run of several steps ([`StepJob::spawn_run`]: Cancel
@@ -194,8 +199,7 @@ impl PlaySession {
         &mut self,
         f: impl FnOnce(&mut dyn Game) -> R + Send + 'static,
     ) -> Option<StepOutcome<R>> {
-        let away: Box<dyn Game> = Box::new(Away::of(self.game.as_ref()));
-        let game = std::mem::replace(&mut self.game, away);
+        let game = self.send_away();
         self.computed(StepJob::spawn_run(game, f, self.background))
     }
 

@@ -25,12 +25,22 @@ impl EditorState {
     /// files, when no native dialog is available).
     pub(super) fn export_png(&mut self) {
         let name = format!("{}.png", self.export_stem());
+        if let Some(path) = self.pick_export_path(ChooserFor::ExportPng, name) {
+            self.export_png_to(path);
+        }
+    }
+
+    /// The native save dialog for an image named `name` in the level's folder: the chosen
+    /// path; `None` when the user cancelled, or when no native dialog is available, after
+    /// opening the built-in chooser for `what` instead (it exports when answered).
+    fn pick_export_path(&mut self, what: ChooserFor, name: String) -> Option<PathBuf> {
         let dir = self.doc_dir();
         self.dialogs.set_dir(&dir);
-        match self.dialogs.pick_save_image(&name) {
-            Some(path) => self.export_png_to(path),
-            None => self.builtin_chooser(ChooserFor::ExportPng, dir, name),
+        let path = self.dialogs.pick_save_image(&name);
+        if path.is_none() {
+            self.builtin_chooser(what, dir, name);
         }
+        path
     }
 
     /// Exports the design as a PNG image to `path`.
@@ -51,11 +61,8 @@ impl EditorState {
         if self.doc.play().is_none() {
             return;
         }
-        let dir = self.doc_dir();
-        self.dialogs.set_dir(&dir);
-        match self.dialogs.pick_save_image(&name) {
-            Some(path) => self.export_gif_to(path),
-            None => self.builtin_chooser(ChooserFor::ExportGif, dir, name),
+        if let Some(path) = self.pick_export_path(ChooserFor::ExportGif, name) {
+            self.export_gif_to(path);
         }
     }
 
