@@ -491,24 +491,18 @@ impl BabaGame {
         }
     }
 
-    /// The first journal entry of each object changed since `log[mark]` (its value then),
-    /// ascending ID.
-    pub(super) fn changes_since(&self, mark: usize) -> Vec<(ObjId, Option<Obj>)> {
-        if self.log.len() <= mark {
-            // Most phases of a turn change nothing.
-            return Vec::new();
-        }
+    /// Calls `f` with each object's first journal entry since `log[mark]` (its ID and its
+    /// value then), in no set order.
+    fn each_first_entry(&self, mark: usize, mut f: impl FnMut(ObjId, Option<Obj>)) {
         let since = self.log.get(mark..).unwrap_or_default();
-        let mut out: Vec<(ObjId, Option<Obj>)> = Vec::with_capacity(since.len());
         if since.len() <= 32 {
-            // A phase changes a handful of objects: finding each one's first entry by looking
-            // through those taken is cheaper than sorting the entries.
-            for &(id, before) in since {
-                if !out.iter().any(|e| e.0 == id) {
-                    out.push((id, before));
+            // A phase changes a handful of objects: looking back through the entries before
+            // is cheaper than sorting them.
+            for (k, &(id, before)) in since.iter().enumerate() {
+                if !since.iter().take(k).any(|e| e.0 == id) {
+                    f(id, before);
                 }
             }
-            out.sort_unstable_by_key(|e| e.0);
         } else {
             let mut first: Vec<(ObjId, usize)> = since
                 .iter()
@@ -517,40 +511,38 @@ impl BabaGame {
                 .collect();
             first.sort_unstable();
             first.dedup_by_key(|e| e.0);
-            out.extend(first.into_iter().filter_map(|(_, k)| since.get(k).copied()));
+            for (_, k) in first {
+                if let Some(&(id, before)) = since.get(k) {
+                    f(id, before);
+                }
+            }
         }
-        out.retain(|(id, before)| self.live.get(id) != before.as_ref());
+    }
+
+    /// The first journal entry of each object changed since `log[mark]` (its value then),
+    /// ascending ID; objects changed back to that value are left out.
+    pub(super) fn changes_since(&self, mark: usize) -> Vec<(ObjId, Option<Obj>)> {
+        let mut out = Vec::with_capacity(self.log.len().saturating_sub(mark));
+        self.each_first_entry(mark, |id, before| {
+            if self.live.get(&id) != before.as_ref() {
+                out.push((id, before));
+            }
+        });
+        out.sort_unstable_by_key(|e| e.0);
         out
     }
 
     /// The cells whose contents differ from when the journal held `mark` entries (an object
     /// added, removed, moved or turned), row-major.
     pub(super) fn changed_cells_since(&self, mark: usize) -> Vec<Pos> {
-        if self.log.len() <= mark {
-            return Vec::new();
-        }
-        let since = self.log.get(mark..).unwrap_or_default();
-        let mut v = Vec::with_capacity(2 * since.len());
-        let mut cell = |id: &ObjId, before: &Option<Obj>| {
-            let now = self.live.get(id);
+        let mut v = Vec::with_capacity(2 * self.log.len().saturating_sub(mark));
+        self.each_first_entry(mark, |id, before| {
+            let now = self.live.get(&id);
             if before.as_ref() != now {
                 v.extend(before.map(|b| b.pos()));
                 v.extend(now.map(Obj::pos));
             }
-        };
-        if since.len() <= 32 {
-            // As `changes_since`, without its list: an object's first entry holds its value
-            // before the phase.
-            for (k, (id, before)) in since.iter().enumerate() {
-                if !since.iter().take(k).any(|e| e.0 == *id) {
-                    cell(id, before);
-                }
-            }
-        } else {
-            for (id, before) in self.changes_since(mark) {
-                cell(&id, &before);
-            }
-        }
+        });
         v.sort_unstable_by_key(|p| (p.y, p.x));
         v.dedup();
         v
