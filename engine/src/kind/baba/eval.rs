@@ -12,6 +12,102 @@ use crate::grid::{Dir, Pos};
 /// An object's internal ID: assigned at creation, ascending = processing order (§2).
 pub type ObjId = u64;
 
+/// A table of values by object ID, dense: slot `id` holds the value of object `id` while it
+/// has one. IDs are handed out in order from 1 and never reused, so the table is as long as
+/// the largest ID given so far. A turn looks objects and their properties up by ID thousands
+/// of times, which a hash map made a large part of its cost; iteration is in ascending ID.
+#[derive(Clone, Debug)]
+pub struct ById<T> {
+    slots: Vec<Option<T>>,
+    len: usize,
+}
+
+impl<T> Default for ById<T> {
+    fn default() -> Self {
+        Self {
+            slots: Vec::new(),
+            len: 0,
+        }
+    }
+}
+
+impl<T> ById<T> {
+    /// The value of object `id`, if it has one.
+    #[inline]
+    pub fn get(&self, id: &ObjId) -> Option<&T> {
+        usize::try_from(*id)
+            .ok()
+            .and_then(|i| self.slots.get(i))
+            .and_then(Option::as_ref)
+    }
+
+    /// True when object `id` has a value.
+    #[inline]
+    pub fn contains_key(&self, id: &ObjId) -> bool {
+        self.get(id).is_some()
+    }
+
+    /// Sets the value of object `id`; returns the one it replaces.
+    pub fn insert(&mut self, id: ObjId, v: T) -> Option<T> {
+        let i = usize::try_from(id).unwrap_or(usize::MAX);
+        if i >= self.slots.len() {
+            // An ID is at most one more than the number of objects ever made, so this grows
+            // the table by the objects made since it last grew.
+            self.slots.resize_with(i.saturating_add(1), || None);
+        }
+        let old = self.slots.get_mut(i).and_then(|s| s.replace(v));
+        if old.is_none() {
+            self.len += 1;
+        }
+        old
+    }
+
+    /// Removes the value of object `id` and returns it.
+    pub fn remove(&mut self, id: &ObjId) -> Option<T> {
+        let old = usize::try_from(*id)
+            .ok()
+            .and_then(|i| self.slots.get_mut(i))
+            .and_then(Option::take);
+        if old.is_some() {
+            self.len -= 1;
+        }
+        old
+    }
+
+    /// The number of objects with a value.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// True when no object has a value.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Makes room for IDs up to `n` without growing again.
+    pub fn reserve(&mut self, n: usize) {
+        self.slots.reserve(n.saturating_sub(self.slots.len()));
+    }
+
+    /// Every object's value, ascending ID.
+    pub fn iter(&self) -> impl Iterator<Item = (ObjId, &T)> {
+        self.slots
+            .iter()
+            .enumerate()
+            .filter_map(|(i, s)| Some((i as ObjId, s.as_ref()?)))
+    }
+}
+
+impl<T> FromIterator<(ObjId, T)> for ById<T> {
+    fn from_iter<I: IntoIterator<Item = (ObjId, T)>>(iter: I) -> Self {
+        let mut t = Self::default();
+        for (id, v) in iter {
+            t.insert(id, v);
+        }
+        t
+    }
+}
+
 /// One object in a running baba game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Obj {
@@ -84,11 +180,18 @@ pub struct World<'a> {
 /// the left, y = row from the top). A cell that held objects may keep an empty list, so readers
 /// treat "no list" and "an empty list" alike. Dense because a turn asks for cells thousands of
 /// times; at most [`super::level::MAX_CELLS`] lists, as the level's own map.
+///
+/// Each cell also carries the time of its last change (a counter that every change through
+/// [`CellIndex::get_mut`] or [`CellIndex::touch`] advances), so that the move loop can tell
+/// whether a waiting mover's way changed since it was planned.
 #[derive(Clone, Debug, Default)]
 pub struct CellIndex {
     width: usize,
     height: usize,
     cells: Vec<Vec<ObjId>>,
+    /// The [`Self::clock`] of each cell's last change, row-major.
+    stamp: Vec<u64>,
+    clock: u64,
 }
 
 impl CellIndex {
@@ -98,7 +201,18 @@ impl CellIndex {
             width,
             height,
             cells: vec![Vec::new(); width * height],
+            stamp: vec![0; width * height],
+            clock: 0,
         }
+    }
+
+    /// An index of `width` × `height` empty cells whose clock starts after `clock` with every
+    /// cell changed then: a rebuilt index stays later than the one it replaces.
+    pub fn after(width: usize, height: usize, clock: u64) -> Self {
+        let mut m = Self::new(width, height);
+        m.clock = clock + 1;
+        m.stamp.fill(m.clock);
+        m
     }
 
     /// The objects of cell `p`, ascending ID; `None` outside the grid.
@@ -109,12 +223,41 @@ impl CellIndex {
         self.cells.get(p.y * self.width + p.x)
     }
 
-    /// The objects of cell `p` to change; `None` outside the grid.
+    /// The objects of cell `p` to change (the cell counts as changed now); `None` outside the
+    /// grid.
     pub fn get_mut(&mut self, p: &Pos) -> Option<&mut Vec<ObjId>> {
+        self.touch(p);
         if p.x >= self.width || p.y >= self.height {
             return None;
         }
         self.cells.get_mut(p.y * self.width + p.x)
+    }
+
+    /// Marks cell `p` as changed now without changing its objects (something about them that
+    /// a reader of the cell depends on changed). Nothing outside the grid.
+    pub fn touch(&mut self, p: &Pos) {
+        if p.x < self.width && p.y < self.height {
+            self.clock += 1;
+            if let Some(s) = self.stamp.get_mut(p.y * self.width + p.x) {
+                *s = self.clock;
+            }
+        }
+    }
+
+    /// The time now: every later change to a cell gives it a larger stamp.
+    pub fn clock(&self) -> u64 {
+        self.clock
+    }
+
+    /// True when cell `p` changed after time `t` (a [`Self::clock`] reading); false outside
+    /// the grid.
+    pub fn changed_since(&self, p: &Pos, t: u64) -> bool {
+        p.x < self.width
+            && p.y < self.height
+            && self
+                .stamp
+                .get(p.y * self.width + p.x)
+                .is_some_and(|&s| s > t)
     }
 
     /// Every cell's list, row-major.
@@ -126,7 +269,17 @@ impl CellIndex {
 /// Builds the cell index of `objs` on a `width` × `height` map (objects outside it are left
 /// out).
 pub fn cell_index(objs: &BTreeMap<ObjId, Obj>, width: usize, height: usize) -> CellIndex {
-    let mut m = CellIndex::new(width, height);
+    cell_index_after(objs, width, height, 0)
+}
+
+/// [`cell_index`] with a clock that starts after `clock` ([`CellIndex::after`]).
+pub fn cell_index_after(
+    objs: &BTreeMap<ObjId, Obj>,
+    width: usize,
+    height: usize,
+    clock: u64,
+) -> CellIndex {
+    let mut m = CellIndex::after(width, height, clock);
     for (&id, o) in objs {
         if let Some(cell) = m.get_mut(&o.pos()) {
             cell.push(id);
@@ -163,7 +316,7 @@ pub struct Refresh {
     /// Rules formed by the text on the grid (and by WORD objects, Tier 2), board order.
     pub formed: Vec<FormedRule>,
     /// Derived properties per object.
-    pub derived: FxHashMap<ObjId, Derived>,
+    pub derived: ById<Derived>,
     /// The active rules whose subject is EMPTY (Tier 2), evaluated per object-free cell on
     /// demand by [`empty_derived`].
     pub empty_rules: Vec<Rule>,
@@ -263,11 +416,7 @@ pub fn refresh_formed(
 
 /// The entities that are WORD, as noun text tiles of their own name in their cells (with
 /// their stack index among the cell's objects), cell order.
-fn word_tiles(
-    world: &World,
-    index: &CellIndex,
-    derived: &FxHashMap<ObjId, Derived>,
-) -> Vec<TextTile> {
+fn word_tiles(world: &World, index: &CellIndex, derived: &ById<Derived>) -> Vec<TextTile> {
     let mut v = Vec::new();
     for (&id, o) in world.objs {
         let Kind::Entity(n) = o.kind else {
@@ -299,8 +448,13 @@ fn evaluate(
     implicit: &[Rule],
 ) -> Refresh {
     let rules = active_rules(&formed, extra, implicit);
-    let mut derived = FxHashMap::default();
-    derived.reserve(world.objs.len());
+    let mut derived = ById::default();
+    derived.reserve(
+        world
+            .objs
+            .last_key_value()
+            .map_or(0, |(&id, _)| id as usize + 1),
+    );
     // Without conditions, what the rules give an object depends on its kind only (`derive`),
     // so each kind is evaluated once.
     let conditional = rules.iter().any(|r| !r.conditions.is_empty());

@@ -14,7 +14,9 @@ use rustc_hash::FxHashMap;
 use serde::Serialize;
 use serde_json::{Value, json};
 
-use super::eval::{Derived, Obj, ObjId, Refresh, World, active_rules, derive, implicit_rules};
+use super::eval::{
+    ById, Derived, Obj, ObjId, Refresh, World, active_rules, derive, implicit_rules,
+};
 use super::level::{BabaLevel, Tile};
 use super::rules::{FormedRule, Rule, RuleCache, TextTile, unused_text};
 use super::word::{Kind, Noun, Prop, Verb, Word};
@@ -219,10 +221,10 @@ pub struct BabaGame {
     /// The objects of each cell, ascending ID (kept by [`BabaGame::set_obj`]); a cell that
     /// held objects may keep an empty list.
     pub(super) index: super::eval::CellIndex,
-    /// `st.objs` again, hashed: the turn looks objects up by ID thousands of times a turn,
-    /// and the ordered map (kept for ascending-ID iteration and undo) is several times
-    /// slower to search (kept by [`BabaGame::set_obj`] and `rebuild_index`).
-    pub(super) live: FxHashMap<ObjId, Obj>,
+    /// `st.objs` again, dense by ID ([`ById`]): the turn looks objects up by ID thousands of
+    /// times a turn, and the ordered map (kept for undo) is several times slower to search
+    /// (kept by [`BabaGame::set_obj`] and `rebuild_index`).
+    pub(super) live: ById<Obj>,
     /// The number of text objects in each cell that holds any.
     text_at: FxHashMap<Pos, u32>,
     /// What changed since the last refresh.
@@ -323,7 +325,7 @@ impl BabaGame {
             log: Vec::new(),
             edits: 0,
             index: super::eval::CellIndex::default(),
-            live: FxHashMap::default(),
+            live: ById::default(),
             history: std::collections::VecDeque::new(),
             history_cost: 0,
             cursor: 0,
@@ -362,7 +364,14 @@ impl BabaGame {
 
     /// Rebuilds the cell index from the objects, and has the next refresh re-read everything.
     fn rebuild_index(&mut self) {
-        self.index = super::eval::cell_index(&self.st.objs, self.width, self.height);
+        // The clock goes on from the old index's, so that no reader of stamps taken before the
+        // rebuild sees a cell as unchanged.
+        self.index = super::eval::cell_index_after(
+            &self.st.objs,
+            self.width,
+            self.height,
+            self.index.clock(),
+        );
         self.live = self.st.objs.iter().map(|(&id, &o)| (id, o)).collect();
         self.text_at.clear();
         for o in self.st.objs.values().filter(|o| o.kind.is_text()) {

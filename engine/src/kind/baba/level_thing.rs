@@ -81,7 +81,7 @@ impl BabaGame {
     /// cosmetic colours). For the editor, which draws each such object in its colour.
     pub fn tinted(&self) -> Vec<(crate::grid::Pos, usize, Prop)> {
         let mut out = Vec::new();
-        for (&id, d) in &self.cur.derived {
+        for (id, d) in self.cur.derived.iter() {
             let Some(c) = colour_of(|p| d.get(p)) else {
                 continue;
             };

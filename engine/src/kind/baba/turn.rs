@@ -68,16 +68,76 @@ impl Plan {
     }
 }
 
-/// Where a pass of the move loop stands after a pass that settled nobody
-/// ([`BabaGame::move_round`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Replay {
-    /// A normal pass: every mover is planned.
-    Off,
-    /// Before the mover that turned: the movers wait again as in the last pass.
-    Before(ObjId),
-    /// The mover that turned waited again: so do the movers after it.
-    After,
+/// The movers of a round of the move loop that have not settled yet, by ID: a dense bit set
+/// (slot `id` is bit `id`), as the dry runs ask about each occupant they meet.
+#[derive(Clone, Debug, Default)]
+pub(super) struct Pending {
+    bits: Vec<u64>,
+    len: usize,
+}
+
+impl Pending {
+    fn slot(id: ObjId) -> (usize, u64) {
+        ((id / 64) as usize, 1 << (id % 64))
+    }
+
+    /// True when mover `id` is in the set.
+    #[inline]
+    pub(super) fn contains(&self, id: &ObjId) -> bool {
+        let (w, b) = Self::slot(*id);
+        self.bits.get(w).is_some_and(|x| x & b != 0)
+    }
+
+    /// Adds mover `id`.
+    fn insert(&mut self, id: ObjId) {
+        let (w, b) = Self::slot(id);
+        if w >= self.bits.len() {
+            self.bits.resize(w + 1, 0);
+        }
+        if let Some(x) = self.bits.get_mut(w)
+            && *x & b == 0
+        {
+            *x |= b;
+            self.len += 1;
+        }
+    }
+
+    /// Removes mover `id`.
+    fn remove(&mut self, id: &ObjId) {
+        let (w, b) = Self::slot(*id);
+        if let Some(x) = self.bits.get_mut(w)
+            && *x & b != 0
+        {
+            *x &= !b;
+            self.len -= 1;
+        }
+    }
+
+    /// The number of movers in the set.
+    fn len(&self) -> usize {
+        self.len
+    }
+}
+
+impl FromIterator<ObjId> for Pending {
+    fn from_iter<I: IntoIterator<Item = ObjId>>(iter: I) -> Self {
+        let mut p = Self::default();
+        for id in iter {
+            p.insert(id);
+        }
+        p
+    }
+}
+
+/// Why a mover waited in a pass of the move loop ([`BabaGame::move_round`]): its position,
+/// direction and whether it had bounced then, and the cell index's clock when it was planned.
+/// While all four hold and no cell of its way changed, planning it again would wait again.
+#[derive(Clone, Copy, Debug)]
+struct Wait {
+    pos: Pos,
+    d: Dir,
+    bounced: bool,
+    at: u64,
 }
 
 /// The outcome of [`BabaGame::try_move`].
@@ -188,7 +248,7 @@ impl BabaGame {
     /// Dry-run of a move of `id` one cell in `d` (§5.1 steps 3–6). `None` = the move fails.
     /// An object restricted in `d` cannot move, so when pushed or pulled it stays and acts
     /// as STOP [L5372]; [`Self::try_move`] reports the mover's own restriction first.
-    fn plan(&self, id: ObjId, d: Dir, cause: Cause, pending: &HashSet<ObjId>) -> Option<Plan> {
+    fn plan(&self, id: ObjId, d: Dir, cause: Cause, pending: &Pending) -> Option<Plan> {
         if self.charge(1) {
             return None;
         }
@@ -286,7 +346,7 @@ impl BabaGame {
     /// Pushing the EMPTY of the object-free cell `from` one cell in `d` (Tier 2, the peer's
     /// EMPTY IS PUSH): the objects of the next cell are pushed, a next empty PUSH cell pushes
     /// on, and the boundary blocks. Returns the objects to push, or `None` when blocked.
-    fn plan_empty_push(&self, from: Pos, d: Dir, pending: &HashSet<ObjId>) -> Option<Vec<ObjId>> {
+    fn plan_empty_push(&self, from: Pos, d: Dir, pending: &Pending) -> Option<Vec<ObjId>> {
         let t = from.step(d, self.width, self.height)?;
         let occupants = self.ids_at(t);
         if occupants.is_empty() {
@@ -372,13 +432,7 @@ impl BabaGame {
     }
 
     /// Moves `id` one cell in `d` with all reactions (§5.1).
-    pub(super) fn try_move(
-        &mut self,
-        id: ObjId,
-        d: Dir,
-        cause: Cause,
-        pending: &HashSet<ObjId>,
-    ) -> Moved {
+    pub(super) fn try_move(&mut self, id: ObjId, d: Dir, cause: Cause, pending: &Pending) -> Moved {
         self.try_move_planned(id, d, cause, pending, None)
     }
 
@@ -391,7 +445,7 @@ impl BabaGame {
         id: ObjId,
         d: Dir,
         cause: Cause,
-        pending: &HashSet<ObjId>,
+        pending: &Pending,
         planned: Option<Option<Plan>>,
     ) -> Moved {
         let Some(origin) = self.obj(id).map(Obj::pos) else {
@@ -665,7 +719,6 @@ impl BabaGame {
         cause: Cause,
         mut reversed: Option<&mut HashSet<ObjId>>,
     ) {
-        let mut waiting: Vec<ObjId> = movers.to_vec();
         // Movers not settled yet: the PUSH ones are passable and not pushed (the spec's
         // pending mover, which the peer engine's batch resolution agrees with); the others
         // that block (STOP, PULL) make a mover wait. A mover leaves both sets when it settles
@@ -674,9 +727,9 @@ impl BabaGame {
         // ahead of it), so only the size comparison below counts it out. A lone mover needs
         // no sets at all (nothing else can be pending).
         let crowded = movers.len() >= 2;
-        let crowd = |g: &Self, push: bool| -> HashSet<ObjId> {
+        let crowd = |g: &Self, push: bool| -> Pending {
             if !crowded {
-                return HashSet::default();
+                return Pending::default();
             }
             movers
                 .iter()
@@ -686,40 +739,36 @@ impl BabaGame {
         };
         let mut unsettled = crowd(self, false);
         let mut passable = crowd(self, true);
-        // After a pass in which nobody settled, the one mover turned around (`turned`) is the
-        // only change: dry runs do not read facings, and the pending sets are as they were.
-        // So the movers before it wait again without planning, and when it waits too, so do
-        // the movers after it (`Replay`).
-        let mut turned: Option<ObjId> = None;
+        // Each waiting mover with why it waited ([`Wait`]): in the next pass it is planned
+        // again only when its way changed ([`Self::waits_still`]). Its way changes when an
+        // object enters or leaves a cell of it, or when a mover there settles (leaves the
+        // pending sets), which `settled` marks; dry runs read nothing else that can change
+        // within a round (properties are fixed until the next refresh).
+        let mut waiting: Vec<(ObjId, Option<Wait>)> = movers.iter().map(|&m| (m, None)).collect();
         let mut still = Vec::new();
+        let settled = |g: &mut Self, m: ObjId, unsettled: &mut Pending, passable: &mut Pending| {
+            unsettled.remove(&m);
+            passable.remove(&m);
+            if let Some(p) = g.obj(m).map(Obj::pos) {
+                g.index.touch(&p);
+            }
+        };
         while !waiting.is_empty() && !self.halted() {
             still.clear();
             let mut progress = false;
-            let mut replay = match turned.take() {
-                Some(x) => Replay::Before(x),
-                None => Replay::Off,
-            };
-            for &m in &waiting {
-                let again = match replay {
-                    Replay::Before(x) => x != m,
-                    Replay::After => true,
-                    Replay::Off => false,
-                };
-                if again {
-                    still.push(m);
-                    continue;
-                }
-                if replay != Replay::Off {
-                    // `m` is the mover that turned: planned below; if it waits, the rest do.
-                    replay = Replay::After;
-                }
+            for &(m, why) in &waiting {
                 let Some(mut d) = dir_of(self, m).filter(|_| self.live.contains_key(&m)) else {
-                    replay = Replay::Off;
-                    unsettled.remove(&m);
-                    passable.remove(&m);
+                    settled(self, m, &mut unsettled, &mut passable);
                     progress = true;
                     continue;
                 };
+                let bounced = reversed.as_deref().is_some_and(|rev| rev.contains(&m));
+                if let Some(w) = why
+                    && self.waits_still(m, &w, d, bounced)
+                {
+                    still.push((m, why));
+                    continue;
+                }
                 // The mover's own restrictions, read once: STILL or LOCKED in a direction.
                 let locked = {
                     let p = self.props_of(m);
@@ -744,9 +793,7 @@ impl BabaGame {
                     }
                 }
                 if restricted(d) {
-                    replay = Replay::Off;
-                    unsettled.remove(&m);
-                    passable.remove(&m);
+                    settled(self, m, &mut unsettled, &mut passable);
                     self.try_move(m, d, cause, &passable);
                     progress = true;
                     continue;
@@ -761,28 +808,31 @@ impl BabaGame {
                     && *if_settled
                         .get_or_insert_with(|| self.plan(m, d, cause, &unsettled).is_some());
                 if waits {
-                    still.push(m);
+                    let why = self.obj(m).map(|o| Wait {
+                        pos: o.pos(),
+                        d,
+                        bounced: reversed.as_deref().is_some_and(|rev| rev.contains(&m)),
+                        at: self.index.clock(),
+                    });
+                    still.push((m, why));
                     continue;
                 }
-                replay = Replay::Off;
-                unsettled.remove(&m);
-                passable.remove(&m);
+                settled(self, m, &mut unsettled, &mut passable);
                 self.try_move_planned(m, d, cause, &passable, Some(plan));
                 progress = true;
             }
             if !progress {
+                // Nobody settled: the first waiting mover that may still bounce turns around
+                // (its direction changes, so it is planned again; the others wait again).
                 let turn = reversed.as_deref_mut().and_then(|rev| {
-                    let m = still.iter().copied().find(|m| !rev.contains(m))?;
+                    let m = still.iter().map(|w| w.0).find(|m| !rev.contains(m))?;
                     rev.insert(m);
                     Some(m)
                 });
                 match turn.and_then(|m| dir_of(self, m).map(|d| (m, d))) {
-                    Some((m, d)) => {
-                        self.set_dir(m, d.reverse());
-                        turned = Some(m);
-                    }
+                    Some((m, d)) => self.set_dir(m, d.reverse()),
                     None => {
-                        for &m in &still {
+                        for &(m, _) in &still {
                             if let Some(d) = dir_of(self, m) {
                                 self.try_move(m, d, cause, &passable);
                             }
@@ -793,6 +843,47 @@ impl BabaGame {
             }
             std::mem::swap(&mut waiting, &mut still);
         }
+    }
+
+    /// True when mover `m`, which waited for the reason `w`, would wait again: it still faces
+    /// `w.d` (now `d`) from `w.pos`, has bounced as it had (`bounced`), and no cell of its way
+    /// changed since. Its way is the cells a dry run from there can read: the cell ahead, and
+    /// the next one for as long as a cell holds a PUSH object (its push goes on). A cell that
+    /// changed may change that reach, but it fails the check first. An object-free cell while
+    /// EMPTY has rules fails it too: what EMPTY is there can depend on conditions read
+    /// elsewhere.
+    /// Counts one operation, as a dry run of the mover alone would: a crowded round's passes
+    /// still cost at least one operation per waiting mover.
+    fn waits_still(&self, m: ObjId, w: &Wait, d: Dir, bounced: bool) -> bool {
+        #[cfg(test)]
+        if tests::NO_WAIT_MEMO.with(std::cell::Cell::get) {
+            return false;
+        }
+        if self.charge(1) {
+            return false;
+        }
+        if d != w.d || bounced != w.bounced || self.obj(m).is_none_or(|o| o.pos() != w.pos) {
+            return false;
+        }
+        let push = !self.nobody(Prop::Push);
+        let empty = !self.cur.empty_rules.is_empty();
+        let mut at = w.pos;
+        while let Some(next) = at.step(d, self.width, self.height) {
+            if self.index.changed_since(&next, w.at) {
+                return false;
+            }
+            let ids = self.ids_in(next);
+            if ids.is_empty() && empty {
+                return false;
+            }
+            if !(push && ids.iter().any(|&o| self.has(o, Prop::Push))) {
+                break;
+            }
+            at = next;
+        }
+        #[cfg(test)]
+        tests::WAIT_MEMO_HITS.with(|c| c.set(c.get() + 1));
+        true
     }
 
     /// 2b: MOVE objects take as many steps as their MOVE count, in rounds; each bounces once
@@ -830,7 +921,7 @@ impl BabaGame {
     fn fear_phase(&mut self) {
         // Only the objects that fear something act.
         let ids = self.with_verb(Verb::Fear);
-        let none = HashSet::default();
+        let none = Pending::default();
         for id in ids {
             let (Some(o), Some(d)) = (self.obj(id).copied(), self.derived(id).cloned()) else {
                 continue;
@@ -1235,7 +1326,7 @@ impl BabaGame {
     /// While a rule has a condition, the object falls cell by cell with a refresh after
     /// every step (conditions are re-evaluated after every FALL step [L4952]).
     fn fall(&mut self) {
-        let none = HashSet::default();
+        let none = Pending::default();
         // Every pass but the last moves something one cell down at least, and a column
         // settles within its height of passes.
         for _ in 0..=self.height {
@@ -1449,6 +1540,92 @@ fn spawn_kind(from: Kind, w: Word) -> Option<Kind> {
 #[cfg(test)]
 mod tests {
     use super::Rand32;
+    use crate::Game as _;
+    use crate::grid::Dir;
+    use crate::input::Input;
+    use crate::kind::baba::{BabaGame, BabaLevel};
+    use rand_chacha::ChaCha8Rng;
+    use rand_core::{Rng as _, SeedableRng as _};
+    use serde_json::{Value, json};
+
+    thread_local! {
+        /// Plan every waiting mover again in each pass (the move loop before [`super::Wait`]),
+        /// as the reference the memo is checked against.
+        pub(super) static NO_WAIT_MEMO: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+        /// How often a waiting mover was found still waiting without a dry run.
+        pub(super) static WAIT_MEMO_HITS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+    }
+
+    /// A random crowded board: six rules from the top three rows (ROCK IS MOVE always, so
+    /// that rounds are crowded), movers, pushers, pullers and walls below, random facings.
+    fn crowded_board(rng: &mut ChaCha8Rng) -> Value {
+        const W: usize = 9;
+        const H: usize = 10;
+        let pick = |rng: &mut ChaCha8Rng, from: &[&'static str]| {
+            from[rng.next_u32() as usize % from.len()]
+        };
+        let mut map = vec![vec![Value::Null; W]; H];
+        let props = ["move", "stop", "push", "pull", "you", "move", "stop"];
+        let nouns = ["rock", "keke", "baba", "wall"];
+        for k in 0..6 {
+            let (y, x) = (k / 2, (k % 2) * 4);
+            let (noun, prop) = if k == 0 {
+                ("rock", "move")
+            } else {
+                (pick(rng, &nouns), pick(rng, &props))
+            };
+            for (i, w) in [noun, "is", prop].into_iter().enumerate() {
+                map[y][x + i] = json!(format!("text_{w}"));
+            }
+        }
+        for row in map.iter_mut().skip(3) {
+            for cell in row.iter_mut() {
+                if rng.next_u32() % 100 < 45 {
+                    let noun = pick(rng, &["rock", "rock", "keke", "baba", "wall"]);
+                    let dir = 1 + rng.next_u32() % 4;
+                    *cell = json!({"token": noun, "values": {"direction": dir}});
+                }
+            }
+        }
+        json!({"kind": "baba", "width": W, "height": H, "map": map})
+    }
+
+    #[test]
+    fn a_waiting_mover_skipped_for_an_unchanged_way_moves_as_if_planned_again() {
+        // The move loop skips the dry runs of a waiting mover whose way did not change
+        // (`waits_still`). On random crowded boards, every turn must end in the same state
+        // as with every waiting mover planned again.
+        let mut rng = ChaCha8Rng::seed_from_u64(7);
+        WAIT_MEMO_HITS.with(|c| c.set(0));
+        let inputs = [
+            Input::Move(Dir::Left),
+            Input::Move(Dir::Right),
+            Input::Move(Dir::Up),
+            Input::Move(Dir::Down),
+            Input::Wait,
+        ];
+        for n in 0..300 {
+            let doc = crowded_board(&mut rng);
+            let level = BabaLevel::from_json(&doc).expect("a valid board");
+            let mut memo = BabaGame::new(level.clone(), 0);
+            let mut plain = BabaGame::new(level, 0);
+            for turn in 1..=12 {
+                let input = inputs[rng.next_u32() as usize % inputs.len()];
+                memo.step(input);
+                NO_WAIT_MEMO.with(|c| c.set(true));
+                plain.step(input);
+                NO_WAIT_MEMO.with(|c| c.set(false));
+                assert_eq!(
+                    memo.state_hash(),
+                    plain.state_hash(),
+                    "board {n}, turn {turn} ({input:?}) differs: {doc}"
+                );
+            }
+        }
+        // The boards must exercise the skip, or the comparison shows nothing.
+        let hits = WAIT_MEMO_HITS.with(std::cell::Cell::get);
+        assert!(hits > 1000, "only {hits} waiting movers were skipped");
+    }
 
     #[test]
     fn peer_rng_examples() {
