@@ -5,6 +5,10 @@
 //! `cargo build --release -p tilesmith-tests --example keke_replay && valgrind --tool=callgrind
 //! target/release/examples/keke_replay`
 //!
+//! `hashes` prints per level a hash of the state after every turn, and `reports` one of what
+//! every turn reports (changed cells, per phase): run before and after a change to the turn,
+//! they show that it changed nothing.
+//!
 //! An argument `largest` replays only the 10 levels of largest area (the bench's second set).
 //! An argument `per-level` times each level alone instead (its solution replayed again and
 //! again for at least 100 ms after a warm-up, level start included) and prints one line per
@@ -42,6 +46,30 @@ fn main() {
             .unwrap_or(1);
         let moves: u64 = (0..n).map(|_| levels.iter().map(replay).sum::<u64>()).sum();
         println!("{} levels × {n}, {moves} moves played", levels.len());
+        return;
+    }
+    if std::env::args().nth(1).as_deref() == Some("reports") {
+        // Like `hashes`, for what each turn reports: its changed cells and each phase's.
+        use tilesmith_engine::Game as _;
+        for l in &levels {
+            let mut g = tilesmith_engine::kind::baba::BabaGame::new(l.level.clone(), 0);
+            let mut h = std::collections::hash_map::DefaultHasher::new();
+            let mut moves = 0;
+            for i in &l.inputs {
+                let r = g.step(*i);
+                moves += 1;
+                std::hash::Hash::hash(&format!("{:?} {:?}", r.changed, r.phases), &mut h);
+                if matches!(g.status(), tilesmith_engine::Status::Won { .. }) {
+                    break;
+                }
+            }
+            println!(
+                "{} {} {moves} {:016x}",
+                l.set,
+                l.id,
+                std::hash::Hasher::finish(&h)
+            );
+        }
         return;
     }
     if std::env::args().nth(1).as_deref() == Some("hashes") {

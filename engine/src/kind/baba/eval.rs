@@ -1,8 +1,6 @@
 //! The rule refresh: rules from the text on the grid, conditions per object, and the resulting
 //! properties (spec baba §3.5–§3.7, §5.3).
 
-use std::collections::BTreeMap;
-
 use rustc_hash::FxHashMap;
 
 use super::rules::{Arg, Condition, FormedRule, Rule, RuleCache, TextTile};
@@ -12,13 +10,14 @@ use crate::grid::{Dir, Pos};
 /// An object's internal ID: assigned at creation, ascending = processing order (§2).
 pub type ObjId = u64;
 
-/// A table of values by object ID, dense: slot `id` holds the value of object `id` while it
-/// has one. IDs are handed out in order from 1 and never reused, so the table is as long as
-/// the largest ID given so far. A turn looks objects and their properties up by ID thousands
-/// of times, which a hash map made a large part of its cost; iteration is in ascending ID.
+/// A table of values by object ID, dense: slot `id` holds object `id`'s value (with its ID,
+/// so that iteration lends IDs as a map's does) while it has one. IDs are handed out in order
+/// from 1 and never reused, so the table is as long as the largest ID given so far. A turn
+/// looks objects and their properties up by ID thousands of times, which an ordered or hashed
+/// map made a large part of its cost. Iteration is in ascending ID, as the ordered map's was.
 #[derive(Clone, Debug)]
 pub struct ById<T> {
-    slots: Vec<Option<T>>,
+    slots: Vec<Option<(ObjId, T)>>,
     len: usize,
 }
 
@@ -31,6 +30,13 @@ impl<T> Default for ById<T> {
     }
 }
 
+impl<T: PartialEq> PartialEq for ById<T> {
+    /// Equal when the same IDs have equal values (however long the tables grew).
+    fn eq(&self, other: &Self) -> bool {
+        self.len == other.len && self.iter().eq(other.iter())
+    }
+}
+
 impl<T> ById<T> {
     /// The value of object `id`, if it has one.
     #[inline]
@@ -38,7 +44,7 @@ impl<T> ById<T> {
         usize::try_from(*id)
             .ok()
             .and_then(|i| self.slots.get(i))
-            .and_then(Option::as_ref)
+            .and_then(|s| s.as_ref().map(|(_, v)| v))
     }
 
     /// True when object `id` has a value.
@@ -55,7 +61,11 @@ impl<T> ById<T> {
             // the table by the objects made since it last grew.
             self.slots.resize_with(i.saturating_add(1), || None);
         }
-        let old = self.slots.get_mut(i).and_then(|s| s.replace(v));
+        let old = self
+            .slots
+            .get_mut(i)
+            .and_then(|s| s.replace((id, v)))
+            .map(|(_, v)| v);
         if old.is_none() {
             self.len += 1;
         }
@@ -67,7 +77,8 @@ impl<T> ById<T> {
         let old = usize::try_from(*id)
             .ok()
             .and_then(|i| self.slots.get_mut(i))
-            .and_then(Option::take);
+            .and_then(Option::take)
+            .map(|(_, v)| v);
         if old.is_some() {
             self.len -= 1;
         }
@@ -84,17 +95,46 @@ impl<T> ById<T> {
         self.len == 0
     }
 
-    /// Makes room for IDs up to `n` without growing again.
+    /// Makes room for IDs below `n` without growing again.
     pub fn reserve(&mut self, n: usize) {
         self.slots.reserve(n.saturating_sub(self.slots.len()));
     }
 
-    /// Every object's value, ascending ID.
-    pub fn iter(&self) -> impl Iterator<Item = (ObjId, &T)> {
-        self.slots
-            .iter()
-            .enumerate()
-            .filter_map(|(i, s)| Some((i as ObjId, s.as_ref()?)))
+    /// Every object's ID and value, ascending ID.
+    pub fn iter(&self) -> Iter<'_, T> {
+        fn lend<T>(s: &Option<(ObjId, T)>) -> Option<(&ObjId, &T)> {
+            s.as_ref().map(|(id, v)| (id, v))
+        }
+        self.slots.iter().filter_map(lend)
+    }
+
+    /// Every ID with a value, ascending.
+    pub fn keys(&self) -> impl DoubleEndedIterator<Item = &ObjId> {
+        self.iter().map(|(id, _)| id)
+    }
+
+    /// Every value, ascending ID.
+    pub fn values(&self) -> impl DoubleEndedIterator<Item = &T> {
+        self.iter().map(|(_, v)| v)
+    }
+
+    /// The largest ID with a value, and its value.
+    pub fn last_key_value(&self) -> Option<(&ObjId, &T)> {
+        self.iter().next_back()
+    }
+}
+
+/// The iterator of [`ById::iter`].
+pub type Iter<'a, T> = std::iter::FilterMap<
+    std::slice::Iter<'a, Option<(ObjId, T)>>,
+    fn(&'a Option<(ObjId, T)>) -> Option<(&'a ObjId, &'a T)>,
+>;
+
+impl<'a, T> IntoIterator for &'a ById<T> {
+    type Item = (&'a ObjId, &'a T);
+    type IntoIter = Iter<'a, T>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.iter()
     }
 }
 
@@ -169,7 +209,7 @@ impl Derived {
 /// The objects and the grid size: what a refresh reads.
 pub struct World<'a> {
     /// Objects by ID, ascending.
-    pub objs: &'a BTreeMap<ObjId, Obj>,
+    pub objs: &'a ById<Obj>,
     /// Map width.
     pub width: usize,
     /// Map height.
@@ -268,17 +308,12 @@ impl CellIndex {
 
 /// Builds the cell index of `objs` on a `width` × `height` map (objects outside it are left
 /// out).
-pub fn cell_index(objs: &BTreeMap<ObjId, Obj>, width: usize, height: usize) -> CellIndex {
+pub fn cell_index(objs: &ById<Obj>, width: usize, height: usize) -> CellIndex {
     cell_index_after(objs, width, height, 0)
 }
 
 /// [`cell_index`] with a clock that starts after `clock` ([`CellIndex::after`]).
-pub fn cell_index_after(
-    objs: &BTreeMap<ObjId, Obj>,
-    width: usize,
-    height: usize,
-    clock: u64,
-) -> CellIndex {
+pub fn cell_index_after(objs: &ById<Obj>, width: usize, height: usize, clock: u64) -> CellIndex {
     let mut m = CellIndex::after(width, height, clock);
     for (&id, o) in objs {
         if let Some(cell) = m.get_mut(&o.pos()) {
@@ -290,7 +325,7 @@ pub fn cell_index_after(
 
 /// The text tiles among `objs`, with their stack index (ascending ID within the cell), in
 /// reading order (row, column, stack index). Only the text objects are looked at.
-pub fn text_tiles(objs: &BTreeMap<ObjId, Obj>, index: &CellIndex) -> Vec<TextTile> {
+pub fn text_tiles(objs: &ById<Obj>, index: &CellIndex) -> Vec<TextTile> {
     // Sized for every object at once: growing it tile by tile reallocated several times a
     // refresh.
     let mut v: Vec<TextTile> = Vec::with_capacity(objs.len());

@@ -7,7 +7,7 @@
 //! (each changed object's value before the turn, IDs included), so undo and redo restore a turn
 //! exactly (§2, (C)) with memory proportional to what changed. The turn itself is in `turn.rs`.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 
 use rustc_hash::FxHashMap;
 
@@ -26,7 +26,7 @@ use crate::kind::{Game, Input, Layer, Status, StepReport};
 /// The saved part of a game: what undo restores.
 #[derive(Clone, Debug, PartialEq)]
 pub(super) struct State {
-    pub objs: BTreeMap<ObjId, Obj>,
+    pub objs: ById<Obj>,
     pub next_id: ObjId,
     /// Tier 2 ALL: every object noun that has existed since the level start, as an entity or
     /// as noun text (§5.13).
@@ -221,10 +221,6 @@ pub struct BabaGame {
     /// The objects of each cell, ascending ID (kept by [`BabaGame::set_obj`]); a cell that
     /// held objects may keep an empty list.
     pub(super) index: super::eval::CellIndex,
-    /// `st.objs` again, dense by ID ([`ById`]): the turn looks objects up by ID thousands of
-    /// times a turn, and the ordered map (kept for undo) is several times slower to search
-    /// (kept by [`BabaGame::set_obj`] and `rebuild_index`).
-    pub(super) live: ById<Obj>,
     /// The number of text objects in each cell that holds any.
     text_at: FxHashMap<Pos, u32>,
     /// What changed since the last refresh.
@@ -242,9 +238,21 @@ pub struct BabaGame {
     /// True when no cell holds more than [`super::turn::STACK_CAP`] objects of one kind, so
     /// the cap need only look at the cells objects entered.
     pub(super) capped: bool,
-    /// Every change to an object since the journal was cleared (each turn starts one): the
-    /// object's ID and its value before the change.
+    /// The journal of the turn: each object changed since it was cleared (each turn starts
+    /// one), once, with its value before its first change, in the order of first changes.
+    /// Restoring these values undoes the turn.
     pub(super) log: Vec<(ObjId, Option<Obj>)>,
+    /// The same for the phase in progress ([`Self::begin_phase`]): each object changed since
+    /// the phase began, once, with its value then.
+    pub(super) phase_log: Vec<(ObjId, Option<Obj>)>,
+    /// For each object (by ID), the journal and phase epochs in which it was last entered in
+    /// `log` and `phase_log`: an object is entered at its first change of each, without
+    /// looking through them.
+    logged: Vec<(u32, u32)>,
+    /// The epoch of `log`, advanced each time it is cleared ([`Self::clear_journal`]).
+    log_epoch: u32,
+    /// The epoch of `phase_log`, advanced by [`Self::begin_phase`].
+    phase_epoch: u32,
     /// Counts the changes that can change the rules or the set of objects: an object added
     /// or removed, a text object moved. A step that leaves it unchanged moved only non-text
     /// objects, which changes no object's properties unless a rule has a condition (FALL
@@ -282,7 +290,7 @@ impl BabaGame {
     /// (§2 (C)). The rules are read at once (turn 0: a refresh only, §4.2). [`Kind::Unknown`]
     /// entries (a level read in repair mode) are left out.
     pub fn new(level: BabaLevel, seed: u64) -> Self {
-        let mut objs = BTreeMap::new();
+        let mut objs = ById::default();
         let mut next_id: ObjId = 1;
         for (pos, stack) in level.map.iter() {
             // An entry the editor could not read (repair mode) is not part of the game.
@@ -323,9 +331,12 @@ impl BabaGame {
             rule_cache: RuleCache::default(),
             capped: false,
             log: Vec::new(),
+            phase_log: Vec::new(),
+            logged: Vec::new(),
+            log_epoch: 1,
+            phase_epoch: 1,
             edits: 0,
             index: super::eval::CellIndex::default(),
-            live: ById::default(),
             history: std::collections::VecDeque::new(),
             history_cost: 0,
             cursor: 0,
@@ -372,7 +383,6 @@ impl BabaGame {
             self.height,
             self.index.clock(),
         );
-        self.live = self.st.objs.iter().map(|(&id, &o)| (id, o)).collect();
         self.text_at.clear();
         for o in self.st.objs.values().filter(|o| o.kind.is_text()) {
             *self.text_at.entry(o.pos()).or_default() += 1;
@@ -393,20 +403,14 @@ impl BabaGame {
     /// journals the previous value in `log`, and notes what the next refresh must re-read.
     pub(super) fn set_obj(&mut self, id: ObjId, new: Option<Obj>) -> Option<Obj> {
         let old = match new {
-            Some(o) => {
-                self.live.insert(id, o);
-                self.st.objs.insert(id, o)
-            }
-            None => {
-                self.live.remove(&id);
-                self.st.objs.remove(&id)
-            }
+            Some(o) => self.st.objs.insert(id, o),
+            None => self.st.objs.remove(&id),
         };
         if old == new {
             return old;
         }
         self.charge(1);
-        self.log.push((id, old));
+        self.journal(id, old);
         self.dirty.any = true;
         let (from, to) = (old.map(|o| o.pos()), new.map(|o| o.pos()));
         if from == to {
@@ -470,7 +474,7 @@ impl BabaGame {
 
     /// Removes an object; `None` when it does not exist.
     pub(super) fn remove_obj(&mut self, id: ObjId) -> Option<Obj> {
-        if !self.live.contains_key(&id) {
+        if !self.st.objs.contains_key(&id) {
             return None;
         }
         self.set_obj(id, None)
@@ -478,7 +482,7 @@ impl BabaGame {
 
     /// Moves an object to `pos`.
     pub(super) fn move_obj(&mut self, id: ObjId, pos: Pos) {
-        if let Some(&o) = self.live.get(&id) {
+        if let Some(&o) = self.st.objs.get(&id) {
             self.set_obj(
                 id,
                 Some(Obj {
@@ -493,68 +497,78 @@ impl BabaGame {
     /// Turns an object to face `dir`.
     pub(super) fn turn_obj(&mut self, id: ObjId, dir: Dir) {
         // Every move turns its mover first, mostly to the facing it already has.
-        if let Some(&o) = self.live.get(&id)
+        if let Some(&o) = self.st.objs.get(&id)
             && o.dir != dir
         {
             self.set_obj(id, Some(Obj { dir, ..o }));
         }
     }
 
-    /// Calls `f` with each object's first journal entry since `log[mark]` (its ID and its
-    /// value then), in no set order.
-    fn each_first_entry(&self, mark: usize, mut f: impl FnMut(ObjId, Option<Obj>)) {
-        let since = self.log.get(mark..).unwrap_or_default();
-        if since.len() <= 32 {
-            // A phase changes a handful of objects: looking back through the entries before
-            // is cheaper than sorting them.
-            for (k, &(id, before)) in since.iter().enumerate() {
-                if !since.iter().take(k).any(|e| e.0 == id) {
-                    f(id, before);
-                }
-            }
-        } else {
-            let mut first: Vec<(ObjId, usize)> = since
-                .iter()
-                .enumerate()
-                .map(|(k, (id, _))| (*id, k))
-                .collect();
-            first.sort_unstable();
-            first.dedup_by_key(|e| e.0);
-            for (_, k) in first {
-                if let Some(&(id, before)) = since.get(k) {
-                    f(id, before);
-                }
-            }
+    /// Enters object `id`'s value `before` its change in the turn's and the phase's journals,
+    /// unless it is already in them.
+    fn journal(&mut self, id: ObjId, before: Option<Obj>) {
+        let i = usize::try_from(id).unwrap_or(usize::MAX);
+        if i >= self.logged.len() {
+            self.logged.resize(i.saturating_add(1), (0, 0));
+        }
+        let Some(mark) = self.logged.get_mut(i) else {
+            return;
+        };
+        if mark.0 != self.log_epoch {
+            mark.0 = self.log_epoch;
+            self.log.push((id, before));
+        }
+        if mark.1 != self.phase_epoch {
+            mark.1 = self.phase_epoch;
+            self.phase_log.push((id, before));
         }
     }
 
-    /// The first journal entry of each object changed since `log[mark]` (its value then),
-    /// ascending ID; objects changed back to that value are left out.
-    pub(super) fn changes_since(&self, mark: usize) -> Vec<(ObjId, Option<Obj>)> {
-        let mut out = Vec::with_capacity(self.log.len().saturating_sub(mark));
-        self.each_first_entry(mark, |id, before| {
-            if self.live.get(&id) != before.as_ref() {
-                out.push((id, before));
-            }
-        });
+    /// Empties the turn's journal (and the phase's).
+    pub(super) fn clear_journal(&mut self) {
+        self.log.clear();
+        self.log_epoch = self.log_epoch.wrapping_add(1);
+        if self.log_epoch == 0 {
+            // After 4 billion turns, old marks could match again: forget them all.
+            self.logged.iter_mut().for_each(|m| m.0 = 0);
+            self.log_epoch = 1;
+        }
+        self.begin_phase();
+    }
+
+    /// Starts a phase: its journal `phase_log` is emptied.
+    pub(super) fn begin_phase(&mut self) {
+        self.phase_log.clear();
+        self.phase_epoch = self.phase_epoch.wrapping_add(1);
+        if self.phase_epoch == 0 {
+            self.logged.iter_mut().for_each(|m| m.1 = 0);
+            self.phase_epoch = 1;
+        }
+    }
+
+    /// The objects the turn changed, with their values before it, ascending ID; objects
+    /// changed back to that value are left out.
+    pub(super) fn turn_changes(&self) -> Vec<(ObjId, Option<Obj>)> {
+        let mut out: Vec<(ObjId, Option<Obj>)> = self
+            .log
+            .iter()
+            .filter(|(id, before)| self.st.objs.get(id) != before.as_ref())
+            .copied()
+            .collect();
         out.sort_unstable_by_key(|e| e.0);
         out
     }
 
-    /// The cells whose contents differ from when the journal held `mark` entries (an object
-    /// added, removed, moved or turned), row-major.
-    pub(super) fn changed_cells_since(&self, mark: usize) -> Vec<Pos> {
-        let mut v = Vec::with_capacity(2 * self.log.len().saturating_sub(mark));
-        self.each_first_entry(mark, |id, before| {
-            let now = self.live.get(&id);
+    /// Adds to `v` the cells whose contents differ from when the phase began (an object
+    /// added, removed, moved or turned there), in no set order and possibly twice.
+    pub(super) fn phase_cells(&self, v: &mut Vec<Pos>) {
+        for (id, before) in &self.phase_log {
+            let now = self.st.objs.get(id);
             if before.as_ref() != now {
                 v.extend(before.map(|b| b.pos()));
                 v.extend(now.map(Obj::pos));
             }
-        });
-        v.sort_unstable_by_key(|p| (p.y, p.x));
-        v.dedup();
-        v
+        }
     }
 
     /// Adds rules that hold as if formed by text outside the map (the spec's "Rules:" lines,
@@ -605,7 +619,7 @@ impl BabaGame {
             .into_iter()
             .flatten()
             .filter_map(|&id| {
-                self.live.get(&id).map(|o| ObjectView {
+                self.st.objs.get(&id).map(|o| ObjectView {
                     id,
                     kind: o.kind,
                     pos,
@@ -696,7 +710,11 @@ impl BabaGame {
     /// lists are read by every phase of every turn).
     fn existing(&self, ids: &[ObjId]) -> Vec<ObjId> {
         let mut v = Vec::with_capacity(ids.len());
-        v.extend(ids.iter().copied().filter(|id| self.live.contains_key(id)));
+        v.extend(
+            ids.iter()
+                .copied()
+                .filter(|id| self.st.objs.contains_key(id)),
+        );
         v
     }
 
@@ -875,7 +893,7 @@ impl BabaGame {
         }
         // Read in place (this runs twice a turn): the holders of YOU that still exist.
         for &id in &self.holders.props[Prop::You as usize] {
-            let Some(o) = self.live.get(&id) else {
+            let Some(o) = self.st.objs.get(&id) else {
                 continue;
             };
             any_you = true;
@@ -909,7 +927,7 @@ impl BabaGame {
         let (next_id, turn, status) = (self.st.next_id, self.st.turn, self.st.status.clone());
         let level_dir = self.st.level_dir;
         let seen = self.st.seen.clone();
-        self.log.clear();
+        self.clear_journal();
         self.ops.set(0);
         self.halt.set(None);
         let phases = self.run_turn(input);
@@ -919,11 +937,12 @@ impl BabaGame {
             // and the rules are read again from the restored objects (what a full re-read
             // gives is what the incremental refreshes kept), so the state, its hash and the
             // history are those of before the turn.
+            // Each object goes back to its value before the turn (the journal holds it once).
             let log = std::mem::take(&mut self.log);
             for (id, before) in log.into_iter().rev() {
                 self.set_obj(id, before);
             }
-            self.log.clear();
+            self.clear_journal();
             self.st.next_id = next_id;
             self.st.turn = turn;
             self.st.status = status;
@@ -954,19 +973,19 @@ impl BabaGame {
         for p in self.history.drain(self.cursor..) {
             self.history_cost -= p.cost();
         }
-        let objs = self.changes_since(0);
+        let objs = self.turn_changes();
         let mut changed = Vec::with_capacity(2 * objs.len());
         for (id, before) in &objs {
             if let Some(b) = before {
                 changed.push(b.pos());
             }
-            if let Some(n) = self.live.get(id) {
+            if let Some(n) = self.st.objs.get(id) {
                 changed.push(n.pos());
             }
         }
         changed.sort_unstable_by_key(|p| (p.y, p.x));
         changed.dedup();
-        self.log.clear();
+        self.clear_journal();
         let patch = Patch {
             objs,
             next_id,
@@ -1039,7 +1058,7 @@ impl BabaGame {
         if let Some(slot) = self.history.get_mut(k) {
             *slot = p;
         }
-        self.log.clear();
+        self.clear_journal();
         // The turn-0 state may hold more than the cap; a turn's end never does.
         self.capped = false;
         self.refresh();
@@ -1233,7 +1252,7 @@ impl Game for BabaGame {
             .get(&pos)
             .into_iter()
             .flatten()
-            .filter_map(|id| self.live.get(id))
+            .filter_map(|id| self.st.objs.get(id))
             .map(|o| Layer {
                 token: o.kind.token(),
                 dir: (!o.kind.is_text()).then_some(o.dir),

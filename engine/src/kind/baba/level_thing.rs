@@ -81,11 +81,11 @@ impl BabaGame {
     /// cosmetic colours). For the editor, which draws each such object in its colour.
     pub fn tinted(&self) -> Vec<(crate::grid::Pos, usize, Prop)> {
         let mut out = Vec::new();
-        for (id, d) in self.cur.derived.iter() {
+        for (&id, d) in &self.cur.derived {
             let Some(c) = colour_of(|p| d.get(p)) else {
                 continue;
             };
-            let Some(o) = self.live.get(&id) else {
+            let Some(o) = self.st.objs.get(&id) else {
                 continue;
             };
             let pos = o.pos();
@@ -176,7 +176,7 @@ impl BabaGame {
         }
         if self.level_has(Prop::Hot) {
             for &o in &over {
-                if self.live.contains_key(&o) && self.has(o, Prop::Melt) {
+                if self.st.objs.contains_key(&o) && self.has(o, Prop::Melt) {
                     self.destroy(o);
                 }
             }
@@ -189,7 +189,7 @@ impl BabaGame {
         }
         if self.level_has(Prop::Defeat) {
             for &o in &over {
-                if self.live.contains_key(&o) && self.has(o, Prop::You) {
+                if self.st.objs.contains_key(&o) && self.has(o, Prop::You) {
                     self.destroy(o);
                 }
             }
@@ -206,7 +206,7 @@ impl BabaGame {
                     return;
                 }
                 for &o in &over {
-                    if self.live.contains_key(&o) && self.has(o, b) {
+                    if self.st.objs.contains_key(&o) && self.has(o, b) {
                         self.destroy(o);
                     }
                 }
@@ -334,7 +334,7 @@ impl BabaGame {
             for id in ids {
                 let x = rng.below(self.width);
                 let y = rng.below(self.height);
-                if self.live.contains_key(&id) && self.has(id, Prop::Float) == fl {
+                if self.st.objs.contains_key(&id) && self.has(id, Prop::Float) == fl {
                     self.move_obj(id, Pos::new(x, y));
                 }
             }

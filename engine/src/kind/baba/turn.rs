@@ -196,7 +196,7 @@ impl Rand32 {
 
 impl BabaGame {
     fn obj(&self, id: ObjId) -> Option<&Obj> {
-        self.live.get(&id)
+        self.st.objs.get(&id)
     }
 
     fn float(&self, id: ObjId) -> bool {
@@ -476,7 +476,7 @@ impl BabaGame {
         };
         // 7.1 OPEN/SHUT, before the position change.
         for o in plan.each(Act::Open) {
-            if !self.live.contains_key(&o) {
+            if !self.st.objs.contains_key(&o) {
                 continue;
             }
             self.destroy(o);
@@ -490,14 +490,14 @@ impl BabaGame {
         }
         // 7.3 pushes, then the WEAK ones that could not move.
         for o in plan.each(Act::Pushed) {
-            if self.live.contains_key(&o) {
+            if self.st.objs.contains_key(&o) {
                 self.try_move(o, d, Cause::Push, pending);
             }
         }
         for o in plan.each(Act::PushFail) {
             self.destroy(o);
         }
-        if !self.live.contains_key(&id) {
+        if !self.st.objs.contains_key(&id) {
             return Moved::Destroyed;
         }
         // 7.4 the move.
@@ -533,7 +533,8 @@ impl BabaGame {
         Moved::Yes
     }
 
-    /// Runs `f` as one phase and records the cells it changed.
+    /// Runs `f` as one phase and records the cells it changed (under `name`: a phase run
+    /// several times adds to its entry; [`Self::run_turn`] sorts the entries at the end).
     fn phase(
         &mut self,
         name: &'static str,
@@ -543,20 +544,26 @@ impl BabaGame {
         if self.halted() {
             return;
         }
-        let mark = self.log.len();
+        self.begin_phase();
         f(self);
-        self.cap_stacks(mark);
-        let changed = self.changed_cells_since(mark);
-        if changed.is_empty() {
+        self.cap_stacks();
+        if self.phase_log.is_empty() {
             return;
         }
-        match out.iter_mut().find(|(p, _)| *p == Phase::Main(name)) {
-            Some((_, v)) => {
-                v.extend(changed);
-                v.sort_unstable_by_key(|p| (p.y, p.x));
-                v.dedup();
+        let k = match out.iter().position(|(p, _)| *p == Phase::Main(name)) {
+            Some(k) => k,
+            None => {
+                out.push((Phase::Main(name), Vec::new()));
+                out.len() - 1
             }
-            None => out.push((Phase::Main(name), changed)),
+        };
+        if let Some((_, v)) = out.get_mut(k) {
+            let len = v.len();
+            self.phase_cells(v);
+            if v.len() == len && len == 0 {
+                // Changed back within the phase: no entry, as for a phase that changed nothing.
+                out.remove(k);
+            }
         }
     }
 
@@ -630,14 +637,18 @@ impl BabaGame {
         } else {
             self.compute_status(false)
         };
+        for (_, cells) in &mut out {
+            cells.sort_unstable_by_key(|p| (p.y, p.x));
+            cells.dedup();
+        }
         out
     }
 
     /// Tier 2 stack cap (§2, §4.2 (C)): at most [`STACK_CAP`] objects of one kind per cell;
     /// the higher IDs vanish (no HAS). Once every cell is within the cap, only the cells that
-    /// objects entered since journal entry `mark` can exceed it.
-    fn cap_stacks(&mut self, mark: usize) {
-        if self.capped && self.log.len() <= mark {
+    /// objects entered in the phase in progress (`phase_log`) can exceed it.
+    fn cap_stacks(&mut self) {
+        if self.capped && self.phase_log.is_empty() {
             return;
         }
         let mut gone = Vec::new();
@@ -645,20 +656,19 @@ impl BabaGame {
             // Most phases leave every cell they touched with at most STACK_CAP objects of
             // any kind: nothing to collect or sort then.
             let crowded = |(id, _): &(ObjId, Option<Obj>)| {
-                self.live
+                self.st
+                    .objs
                     .get(id)
                     .is_some_and(|o| self.ids_in(o.pos()).len() > STACK_CAP)
             };
-            let Some(log) = self.log.get(mark..) else {
-                return;
-            };
+            let log = &self.phase_log;
             if !log.iter().any(crowded) {
                 return;
             }
             let mut cells: Vec<Pos> = log
                 .iter()
                 .filter(|e| crowded(e))
-                .filter_map(|(id, _)| self.live.get(id).map(Obj::pos))
+                .filter_map(|(id, _)| self.st.objs.get(id).map(Obj::pos))
                 .collect();
             cells.sort_unstable_by_key(|p| (p.y, p.x));
             cells.dedup();
@@ -757,7 +767,7 @@ impl BabaGame {
             still.clear();
             let mut progress = false;
             for &(m, why) in &waiting {
-                let Some(mut d) = dir_of(self, m).filter(|_| self.live.contains_key(&m)) else {
+                let Some(mut d) = dir_of(self, m).filter(|_| self.st.objs.contains_key(&m)) else {
                     settled(self, m, &mut unsettled, &mut passable);
                     progress = true;
                     continue;
@@ -1334,7 +1344,7 @@ impl BabaGame {
             let mut moved = false;
             for id in fallers {
                 let mut guard = self.height + 1;
-                while guard > 0 && self.live.contains_key(&id) && self.has(id, Prop::Fall) {
+                while guard > 0 && self.st.objs.contains_key(&id) && self.has(id, Prop::Fall) {
                     guard -= 1;
                     let conditions = self.has_conditions();
                     let edits = self.edits;
@@ -1466,7 +1476,7 @@ impl BabaGame {
         self.level_tele_and_eat();
         for s in self.with_prop(Prop::Sink) {
             let others = self.overlapping(s);
-            if !others.is_empty() && self.live.contains_key(&s) {
+            if !others.is_empty() && self.st.objs.contains_key(&s) {
                 self.destroy(s);
                 for o in others {
                     self.destroy(o);
@@ -1495,7 +1505,7 @@ impl BabaGame {
             }
         }
         for o in self.with_prop(Prop::Open) {
-            if !self.live.contains_key(&o) {
+            if !self.st.objs.contains_key(&o) {
                 continue;
             }
             let shuts: Vec<ObjId> = self
