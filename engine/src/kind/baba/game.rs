@@ -87,7 +87,8 @@ enum Halt {
 #[derive(Clone, Debug)]
 struct Patch {
     /// Each object the turn changed, with its value on the other side of the turn (`None`:
-    /// it did not exist there), ascending ID.
+    /// it did not exist there), in the order the turn first changed them (each object once,
+    /// so the order does not matter).
     objs: Vec<(ObjId, Option<Obj>)>,
     next_id: ObjId,
     turn: u64,
@@ -206,6 +207,74 @@ impl Holders {
     }
 }
 
+/// The number of text objects in each cell, dense (row-major, x = column from the left,
+/// y = row from the top): every move asks whether its cells hold text.
+#[derive(Clone, Debug, Default)]
+struct TextCount {
+    width: usize,
+    height: usize,
+    counts: Vec<u32>,
+    /// The text objects on the grid.
+    total: u64,
+}
+
+impl TextCount {
+    /// No text on a `width` × `height` grid.
+    fn new(width: usize, height: usize) -> Self {
+        Self {
+            width,
+            height,
+            counts: vec![0; width * height],
+            total: 0,
+        }
+    }
+
+    fn slot(&mut self, p: Pos) -> Option<&mut u32> {
+        if p.x < self.width && p.y < self.height {
+            self.counts.get_mut(p.y * self.width + p.x)
+        } else {
+            None
+        }
+    }
+
+    /// A text object entered cell `p`.
+    fn add(&mut self, p: Pos) {
+        if let Some(n) = self.slot(p) {
+            *n += 1;
+            self.total += 1;
+        }
+    }
+
+    /// A text object left cell `p`.
+    fn remove(&mut self, p: Pos) {
+        if let Some(n) = self.slot(p)
+            && *n > 0
+        {
+            *n -= 1;
+            self.total -= 1;
+        }
+    }
+
+    /// True when cell `p` holds a text object.
+    #[inline]
+    fn holds(&self, p: Pos) -> bool {
+        self.total > 0
+            && p.x < self.width
+            && p.y < self.height
+            && self
+                .counts
+                .get(p.y * self.width + p.x)
+                .is_some_and(|&n| n > 0)
+    }
+}
+
+/// Sorts cells row-major (by row from the top, then column from the left) and drops repeats.
+pub(super) fn sort_cells(v: &mut Vec<Pos>) {
+    // One integer key compares faster than the (row, column) pair.
+    v.sort_unstable_by_key(|p| ((p.y as u64) << 32) | p.x as u64);
+    v.dedup();
+}
+
 /// A baba game in play (spec baba).
 #[derive(Clone, Debug)]
 pub struct BabaGame {
@@ -221,8 +290,8 @@ pub struct BabaGame {
     /// The objects of each cell, ascending ID (kept by [`BabaGame::set_obj`]); a cell that
     /// held objects may keep an empty list.
     pub(super) index: super::eval::CellIndex,
-    /// The number of text objects in each cell that holds any.
-    text_at: FxHashMap<Pos, u32>,
+    /// The number of text objects in each cell.
+    text_at: TextCount,
     /// What changed since the last refresh.
     dirty: Dirty,
     /// The holders of each property and verb at the last refresh.
@@ -323,7 +392,7 @@ impl BabaGame {
             height,
             extra: Vec::new(),
             cur: Refresh::default(),
-            text_at: FxHashMap::default(),
+            text_at: TextCount::default(),
             dirty: Dirty::default(),
             holders: Holders::new(),
             conditional: false,
@@ -383,9 +452,9 @@ impl BabaGame {
             self.height,
             self.index.clock(),
         );
-        self.text_at.clear();
+        self.text_at = TextCount::new(self.width, self.height);
         for o in self.st.objs.values().filter(|o| o.kind.is_text()) {
-            *self.text_at.entry(o.pos()).or_default() += 1;
+            self.text_at.add(o.pos());
         }
         self.dirty.any = true;
         self.dirty.text = true;
@@ -395,7 +464,7 @@ impl BabaGame {
 
     /// True when cell `pos` holds a text object.
     fn holds_text(&self, pos: Pos) -> bool {
-        !self.text_at.is_empty() && self.text_at.contains_key(&pos)
+        self.text_at.holds(pos)
     }
 
     /// Sets object `id` to `new` (`None`: removes it) and returns its previous value. Every
@@ -433,16 +502,11 @@ impl BabaGame {
         }
         let is_text = old.or(new).is_some_and(|o| o.kind.is_text());
         if is_text {
-            if let Some(p) = from
-                && let Some(n) = self.text_at.get_mut(&p)
-            {
-                *n -= 1;
-                if *n == 0 {
-                    self.text_at.remove(&p);
-                }
+            if let Some(p) = from {
+                self.text_at.remove(p);
             }
             if let Some(p) = to {
-                *self.text_at.entry(p).or_default() += 1;
+                self.text_at.add(p);
             }
         }
         match (old, new) {
@@ -546,22 +610,22 @@ impl BabaGame {
         }
     }
 
-    /// The objects the turn changed, with their values before it, ascending ID; objects
-    /// changed back to that value are left out.
+    /// The objects the turn changed, with their values before it, in the order of their first
+    /// change; objects changed back to that value are left out.
     pub(super) fn turn_changes(&self) -> Vec<(ObjId, Option<Obj>)> {
-        let mut out: Vec<(ObjId, Option<Obj>)> = self
-            .log
-            .iter()
-            .filter(|(id, before)| self.st.objs.get(id) != before.as_ref())
-            .copied()
-            .collect();
-        out.sort_unstable_by_key(|e| e.0);
+        let mut out = Vec::with_capacity(self.log.len());
+        out.extend(
+            self.log
+                .iter()
+                .filter(|(id, before)| self.st.objs.get(id) != before.as_ref()),
+        );
         out
     }
 
     /// Adds to `v` the cells whose contents differ from when the phase began (an object
     /// added, removed, moved or turned there), in no set order and possibly twice.
     pub(super) fn phase_cells(&self, v: &mut Vec<Pos>) {
+        v.reserve(2 * self.phase_log.len());
         for (id, before) in &self.phase_log {
             let now = self.st.objs.get(id);
             if before.as_ref() != now {
@@ -983,8 +1047,7 @@ impl BabaGame {
                 changed.push(n.pos());
             }
         }
-        changed.sort_unstable_by_key(|p| (p.y, p.x));
-        changed.dedup();
+        sort_cells(&mut changed);
         self.clear_journal();
         let patch = Patch {
             objs,

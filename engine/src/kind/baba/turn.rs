@@ -74,6 +74,8 @@ impl Plan {
 pub(super) struct Pending {
     bits: Vec<u64>,
     len: usize,
+    /// How often a dry run passed through a mover of the set ([`Self::passes`]).
+    passed: std::cell::Cell<u64>,
 }
 
 impl Pending {
@@ -86,6 +88,17 @@ impl Pending {
     pub(super) fn contains(&self, id: &ObjId) -> bool {
         let (w, b) = Self::slot(*id);
         self.bits.get(w).is_some_and(|x| x & b != 0)
+    }
+
+    /// True when a dry run passes through occupant `id` because it is a pending mover (and
+    /// counts it): a dry run that never did gives the same with any part of the set.
+    #[inline]
+    fn passes(&self, id: &ObjId) -> bool {
+        let yes = self.contains(id);
+        if yes {
+            self.passed.set(self.passed.get() + 1);
+        }
+        yes
     }
 
     /// Adds mover `id`.
@@ -127,6 +140,16 @@ impl FromIterator<ObjId> for Pending {
         }
         p
     }
+}
+
+/// True in the engine's tests that check the move loop against planning every waiting mover
+/// again ([`Wait`]); false otherwise.
+#[inline]
+fn wait_memo_off() -> bool {
+    #[cfg(test)]
+    return tests::NO_WAIT_MEMO.with(std::cell::Cell::get);
+    #[cfg(not(test))]
+    false
 }
 
 /// Why a mover waited in a pass of the move loop ([`BabaGame::move_round`]): its position,
@@ -301,7 +324,7 @@ impl BabaGame {
             }
             let op = self.props_of(o);
             let imp = op.has(Prop::Stop) || op.has(Prop::Push) || op.has(Prop::Pull);
-            if imp && pending.contains(&o) {
+            if imp && pending.passes(&o) {
                 continue;
             }
             let same_float = op.has(Prop::Float) == m_float;
@@ -361,7 +384,7 @@ impl BabaGame {
         }
         let mut pushed = Vec::new();
         for o in occupants {
-            if !self.impassable(o) || pending.contains(&o) {
+            if !self.impassable(o) || pending.passes(&o) {
                 continue;
             }
             if self.has(o, Prop::Push) && self.plan(o, d, Cause::Push, pending).is_some() {
@@ -638,8 +661,7 @@ impl BabaGame {
             self.compute_status(false)
         };
         for (_, cells) in &mut out {
-            cells.sort_unstable_by_key(|p| (p.y, p.x));
-            cells.dedup();
+            super::game::sort_cells(cells);
         }
         out
     }
@@ -727,7 +749,7 @@ impl BabaGame {
         movers: &[ObjId],
         dir_of: impl Fn(&Self, ObjId) -> Option<Dir>,
         cause: Cause,
-        mut reversed: Option<&mut HashSet<ObjId>>,
+        mut reversed: Option<&mut Pending>,
     ) {
         // Movers not settled yet: the PUSH ones are passable and not pushed (the spec's
         // pending mover, which the peer engine's batch resolution agrees with); the others
@@ -763,10 +785,24 @@ impl BabaGame {
                 g.index.touch(&p);
             }
         };
+        // The mover turned around after a pass in which nobody settled.
+        let mut turned: Option<ObjId> = None;
         while !waiting.is_empty() && !self.halted() {
             still.clear();
             let mut progress = false;
             for &(m, why) in &waiting {
+                // No cell changed since `m` waited (only `turned` may have turned since:
+                // anything else that changes a facing also changes a cell, a settled mover's
+                // at least): it waits again, for one operation as `waits_still` counts.
+                if let Some(w) = why
+                    && self.index.clock() == w.at
+                    && turned != Some(m)
+                    && !wait_memo_off()
+                    && !self.charge(1)
+                {
+                    still.push((m, why));
+                    continue;
+                }
                 let Some(mut d) = dir_of(self, m).filter(|_| self.st.objs.contains_key(&m)) else {
                     settled(self, m, &mut unsettled, &mut passable);
                     progress = true;
@@ -776,7 +812,9 @@ impl BabaGame {
                 if let Some(w) = why
                     && self.waits_still(m, &w, d, bounced)
                 {
-                    still.push((m, why));
+                    // Checked up to now: the next check starts from here.
+                    let at = self.index.clock();
+                    still.push((m, Some(Wait { at, ..w })));
                     continue;
                 }
                 // The mover's own restrictions, read once: STILL or LOCKED in a direction.
@@ -790,16 +828,24 @@ impl BabaGame {
                 // The dry run with every unsettled mover passable, for the direction `d`
                 // (kept while `d` stands: nothing changes between the checks below).
                 let mut if_settled: Option<bool> = None;
+                // That dry run when it passed through no pending mover: `passable` is part of
+                // `unsettled`, so the dry run with `passable` would repeat it.
+                let mut same: Option<Option<Plan>> = None;
                 if let Some(rev) = reversed.as_deref_mut()
                     && !rev.contains(&m)
                     && !restricted(d)
                 {
-                    if self.plan(m, d, cause, &unsettled).is_none() {
+                    let passed = unsettled.passed.get();
+                    let plan = self.plan(m, d, cause, &unsettled);
+                    if plan.is_none() {
                         d = d.reverse();
                         rev.insert(m);
                         self.set_dir(m, d);
                     } else {
                         if_settled = Some(true);
+                        if unsettled.passed.get() == passed {
+                            same = Some(plan);
+                        }
                     }
                 }
                 if restricted(d) {
@@ -808,7 +854,10 @@ impl BabaGame {
                     progress = true;
                     continue;
                 }
-                let plan = self.plan(m, d, cause, &passable);
+                let plan = match same {
+                    Some(plan) => plan,
+                    None => self.plan(m, d, cause, &passable),
+                };
                 // `passable` is part of `unsettled`: when they hold the same movers other than
                 // `m`, the second dry run would repeat the first.
                 let waits = plan.is_none()
@@ -840,7 +889,10 @@ impl BabaGame {
                     Some(m)
                 });
                 match turn.and_then(|m| dir_of(self, m).map(|d| (m, d))) {
-                    Some((m, d)) => self.set_dir(m, d.reverse()),
+                    Some((m, d)) => {
+                        self.set_dir(m, d.reverse());
+                        turned = Some(m);
+                    }
                     None => {
                         for &(m, _) in &still {
                             if let Some(d) = dir_of(self, m) {
@@ -850,6 +902,8 @@ impl BabaGame {
                         return;
                     }
                 }
+            } else {
+                turned = None;
             }
             std::mem::swap(&mut waiting, &mut still);
         }
@@ -865,11 +919,7 @@ impl BabaGame {
     /// Counts one operation, as a dry run of the mover alone would: a crowded round's passes
     /// still cost at least one operation per waiting mover.
     fn waits_still(&self, m: ObjId, w: &Wait, d: Dir, bounced: bool) -> bool {
-        #[cfg(test)]
-        if tests::NO_WAIT_MEMO.with(std::cell::Cell::get) {
-            return false;
-        }
-        if self.charge(1) {
+        if wait_memo_off() || self.charge(1) {
             return false;
         }
         if d != w.d || bounced != w.bounced || self.obj(m).is_none_or(|o| o.pos() != w.pos) {
@@ -906,7 +956,7 @@ impl BabaGame {
             .filter(|&(id, k)| k > 0 && !self.has(id, Prop::Sleep))
             .collect();
         let rounds = counts.iter().map(|c| c.1).max().unwrap_or(0);
-        let mut reversed: HashSet<ObjId> = HashSet::default();
+        let mut reversed = Pending::default();
         for round in 1..=rounds {
             let movers: Vec<ObjId> = counts
                 .iter()
