@@ -66,7 +66,8 @@ pub const MIN_HISTORY_TURNS: usize = 64;
 
 /// The most elementary operations one turn may take by default (issue 15; reliability.md,
 /// "Step budgets"). Counted: each move check (one per object a move looks at, pushes
-/// included), each change to an object (move, turn, creation, removal), each object whose
+/// included, and one per waiting mover found still waiting without a dry run), each change to
+/// an object (move, turn, creation, removal), each object whose
 /// properties a refresh reads again (each text tile when only the rule list is read again),
 /// and each cell a falling object looks down. The most a turn of any Keke or shipped level
 /// takes is 444 (`tests/tests/baba_budget.rs`); a turn

@@ -777,7 +777,8 @@ impl BabaGame {
         // pending sets), which `settled` marks; dry runs read nothing else that can change
         // within a round (properties are fixed until the next refresh).
         let mut waiting: Vec<(ObjId, Option<Wait>)> = movers.iter().map(|&m| (m, None)).collect();
-        let mut still = Vec::new();
+        // Sized for everyone waiting at once; a lone mover never waits.
+        let mut still = Vec::with_capacity(if crowded { waiting.len() } else { 0 });
         let settled = |g: &mut Self, m: ObjId, unsettled: &mut Pending, passable: &mut Pending| {
             unsettled.remove(&m);
             passable.remove(&m);
