@@ -351,6 +351,9 @@ pub struct BabaGame {
     /// Bytes the history may hold ([`Game::set_history_budget`]; by default
     /// [`HISTORY_OBJECTS`] entries).
     history_budget: usize,
+    /// The ALL set ([`State::seen`]) before the turn in progress added a noun to it; `None`
+    /// while the turn added none (so a turn need not copy the set to undo it).
+    seen_before: Option<BTreeSet<Noun>>,
     /// Tier 2: the level was destroyed in this turn's step 13, so it cannot win in step 14.
     pub(super) level_destroyed: bool,
     /// Operations counted in the turn in progress ([`OPERATION_BUDGET`]).
@@ -425,6 +428,7 @@ impl BabaGame {
             dropped: 0,
             start: None,
             history_budget: HISTORY_OBJECTS * ENTRY_BYTES,
+            seen_before: None,
             level_destroyed: false,
             ops: std::cell::Cell::new(0),
             last_ops: 0,
@@ -450,7 +454,11 @@ impl BabaGame {
             Kind::Entity(n) | Kind::Text(super::word::Word::Noun(n)) => n,
             Kind::Text(_) | Kind::Unknown(_) => return,
         };
-        if n.is_object() {
+        if n.is_object() && !self.st.seen.contains(&n) {
+            // The turn's first new noun: the set before it goes into the turn's undo patch.
+            if self.seen_before.is_none() {
+                self.seen_before = Some(self.st.seen.clone());
+            }
             self.st.seen.insert(n);
         }
     }
@@ -1003,7 +1011,7 @@ impl BabaGame {
         }
         let (next_id, turn, status) = (self.st.next_id, self.st.turn, self.st.status.clone());
         let level_dir = self.st.level_dir;
-        let seen = self.st.seen.clone();
+        self.seen_before = None;
         self.clear_journal();
         self.ops.set(0);
         self.halt.set(None);
@@ -1024,7 +1032,9 @@ impl BabaGame {
             self.st.turn = turn;
             self.st.status = status;
             self.st.level_dir = level_dir;
-            self.st.seen = seen;
+            if let Some(seen) = self.seen_before.take() {
+                self.st.seen = seen;
+            }
             self.level_destroyed = false;
             self.capped = false;
             self.dirty.any = true;
@@ -1068,7 +1078,7 @@ impl BabaGame {
             turn,
             status,
             level_dir,
-            seen: (seen != self.st.seen).then_some(seen),
+            seen: self.seen_before.take(),
         };
         self.history_cost += patch.cost();
         self.history.push_back(patch);
