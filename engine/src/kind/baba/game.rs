@@ -269,12 +269,34 @@ impl TextCount {
     }
 }
 
-/// Sorts cells row-major (by row from the top, then column from the left) and drops repeats.
-pub(super) fn sort_cells(v: &mut Vec<Pos>) {
+/// Sorts cells row-major (by row from the top, then column from the left) and drops repeats,
+/// with `marks` (one bit per cell of a `width`-wide map, all clear, and left clear) to find
+/// them in order without sorting when the map is small next to the list.
+pub(super) fn sort_cells(v: &mut Vec<Pos>, marks: &mut Vec<u64>, width: usize, height: usize) {
     if v.len() < 2 {
         return;
     }
-    // Sorting one integer per cell costs a fraction of sorting the (row, column) pairs.
+    let cells = width * height;
+    if cells <= 32 * v.len() && v.iter().all(|p| p.x < width && p.y < height) {
+        // Mark each cell, then read the marks back in order (clearing them again).
+        marks.resize(cells.div_ceil(64), 0);
+        for p in v.iter() {
+            let i = p.y * width + p.x;
+            if let Some(w) = marks.get_mut(i / 64) {
+                *w |= 1 << (i % 64);
+            }
+        }
+        v.clear();
+        for (k, w) in marks.iter_mut().enumerate() {
+            while *w != 0 {
+                let i = k * 64 + w.trailing_zeros() as usize;
+                v.push(Pos::new(i % width, i / width));
+                *w &= *w - 1;
+            }
+        }
+        return;
+    }
+    // One integer key per cell sorts faster than the (row, column) pairs.
     let mut keys: Vec<u64> = v
         .iter()
         .map(|p| ((p.y as u64) << 32) | p.x as u64)
@@ -327,12 +349,10 @@ pub struct BabaGame {
     /// The same for the phase in progress ([`Self::begin_phase`]): each object changed since
     /// the phase began, once, with its value then.
     pub(super) phase_log: Vec<(ObjId, Option<Obj>)>,
-    /// For each object (by ID), the journal and phase epochs in which it was last entered in
-    /// `log` and `phase_log`: an object is entered at its first change of each, without
-    /// looking through them.
-    logged: Vec<(u32, u32)>,
-    /// The epoch of `log`, advanced each time it is cleared ([`Self::clear_journal`]).
-    log_epoch: u32,
+    /// The objects entered in `log` (those changed since it was cleared), each with the phase
+    /// epoch in which it was last entered in `phase_log`: an object is entered at its first
+    /// change of the turn and of each phase, without looking through them.
+    logged: ById<u32>,
     /// The epoch of `phase_log`, advanced by [`Self::begin_phase`].
     phase_epoch: u32,
     /// Counts the changes that can change the rules or the set of objects: an object added
@@ -351,6 +371,8 @@ pub struct BabaGame {
     /// Bytes the history may hold ([`Game::set_history_budget`]; by default
     /// [`HISTORY_OBJECTS`] entries).
     history_budget: usize,
+    /// One bit per cell, all clear between uses: scratch for [`sort_cells`].
+    pub(super) cell_marks: Vec<u64>,
     /// The ALL set ([`State::seen`]) before the turn in progress added a noun to it; `None`
     /// while the turn added none (so a turn need not copy the set to undo it).
     seen_before: Option<BTreeSet<Noun>>,
@@ -417,8 +439,7 @@ impl BabaGame {
             capped: false,
             log: Vec::new(),
             phase_log: Vec::new(),
-            logged: Vec::new(),
-            log_epoch: 1,
+            logged: ById::default(),
             phase_epoch: 1,
             edits: 0,
             index: super::eval::CellIndex::default(),
@@ -429,6 +450,7 @@ impl BabaGame {
             start: None,
             history_budget: HISTORY_OBJECTS * ENTRY_BYTES,
             seen_before: None,
+            cell_marks: Vec::new(),
             level_destroyed: false,
             ops: std::cell::Cell::new(0),
             last_ops: 0,
@@ -592,43 +614,58 @@ impl BabaGame {
     /// Enters object `id`'s value `before` its change in the turn's and the phase's journals,
     /// unless it is already in them.
     fn journal(&mut self, id: ObjId, before: Option<Obj>) {
-        let i = usize::try_from(id).unwrap_or(usize::MAX);
-        if i >= self.logged.len() {
-            self.logged.resize(i.saturating_add(1), (0, 0));
+        let phase = self.phase_epoch;
+        match self.logged.get_mut(&id) {
+            Some(mark) => {
+                if *mark != phase {
+                    *mark = phase;
+                    self.phase_log.push((id, before));
+                }
+            }
+            None => {
+                self.logged.insert(id, phase);
+                self.log.push((id, before));
+                self.phase_log.push((id, before));
+            }
         }
-        let Some(mark) = self.logged.get_mut(i) else {
-            return;
-        };
-        if mark.0 != self.log_epoch {
-            mark.0 = self.log_epoch;
-            self.log.push((id, before));
+    }
+
+    /// Takes the turn's journal out (its objects count as not entered any more) and empties
+    /// the phase's.
+    pub(super) fn take_journal(&mut self) -> Vec<(ObjId, Option<Obj>)> {
+        let log = std::mem::take(&mut self.log);
+        for (id, _) in &log {
+            self.logged.remove_keeping_page(id);
         }
-        if mark.1 != self.phase_epoch {
-            mark.1 = self.phase_epoch;
-            self.phase_log.push((id, before));
+        // The marks' pages stay for the next turn's objects, unless objects made since left
+        // them far more than the objects need: then they go (every mark is gone by now).
+        if self.logged.pages_held() > 2 * self.st.objs.pages_held() + 16 {
+            self.logged = ById::default();
         }
+        self.begin_phase();
+        log
     }
 
     /// Empties the turn's journal (and the phase's).
     pub(super) fn clear_journal(&mut self) {
-        self.log.clear();
-        self.log_epoch = self.log_epoch.wrapping_add(1);
-        if self.log_epoch == 0 {
-            // After 4 billion turns, old marks could match again: forget them all.
-            self.logged.iter_mut().for_each(|m| m.0 = 0);
-            self.log_epoch = 1;
-        }
-        self.begin_phase();
+        let mut log = self.take_journal();
+        // Keep the list's memory for the next turn.
+        log.clear();
+        self.log = log;
+    }
+
+    /// The pages the journal's marks hold (for tests of the memory bound).
+    #[cfg(test)]
+    pub(super) fn logged_pages(&self) -> usize {
+        self.logged.pages_held()
     }
 
     /// Starts a phase: its journal `phase_log` is emptied.
     pub(super) fn begin_phase(&mut self) {
         self.phase_log.clear();
+        // Marks of an earlier phase differ from the new epoch: an object's mark lives at most
+        // one turn (`take_journal`), far fewer phases than the epoch wraps after.
         self.phase_epoch = self.phase_epoch.wrapping_add(1);
-        if self.phase_epoch == 0 {
-            self.logged.iter_mut().for_each(|m| m.1 = 0);
-            self.phase_epoch = 1;
-        }
     }
 
     /// The objects the turn changed, with their values before it, in the order of their first
@@ -1023,7 +1060,7 @@ impl BabaGame {
             // gives is what the incremental refreshes kept), so the state, its hash and the
             // history are those of before the turn.
             // Each object goes back to its value before the turn (the journal holds it once).
-            let log = std::mem::take(&mut self.log);
+            let log = self.take_journal();
             for (id, before) in log.into_iter().rev() {
                 self.set_obj(id, before);
             }
@@ -1070,7 +1107,7 @@ impl BabaGame {
                 changed.push(n.pos());
             }
         }
-        sort_cells(&mut changed);
+        sort_cells(&mut changed, &mut self.cell_marks, self.width, self.height);
         self.clear_journal();
         let patch = Patch {
             objs,

@@ -661,7 +661,7 @@ impl BabaGame {
             self.compute_status(false)
         };
         for (_, cells) in &mut out {
-            super::game::sort_cells(cells);
+            super::game::sort_cells(cells, &mut self.cell_marks, self.width, self.height);
         }
         out
     }
