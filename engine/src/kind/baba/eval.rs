@@ -27,7 +27,7 @@ struct Page<T> {
 ///
 /// Memory follows the objects that have a value, not every ID ever handed out: a new ID is
 /// given to each object made (a transformation or HAS makes new ones every turn), and a page
-/// whose objects are all gone is freed, leaving one empty pointer per [`PAGE`] IDs.
+/// whose objects are all gone is freed, leaving one empty pointer per 64 IDs.
 #[derive(Clone, Debug)]
 pub struct ById<T> {
     pages: Vec<Option<Box<Page<T>>>>,
@@ -171,7 +171,7 @@ impl<T> ById<T> {
         self.iter().map(|(_, v)| v)
     }
 
-    /// The pages allocated ([`PAGE`] slots each).
+    /// The pages allocated (64 slots each).
     pub fn pages_held(&self) -> usize {
         self.pages.iter().filter(|p| p.is_some()).count()
     }
