@@ -69,25 +69,30 @@ impl Plan {
 }
 
 /// The movers of a round of the move loop that have not settled yet, by ID: a dense bit set
-/// (slot `id` is bit `id`), as the dry runs ask about each occupant they meet.
+/// from the first ID added on (bit `id − base`), as the dry runs ask about each occupant they
+/// meet. Its size follows the span of the movers' IDs, not how many IDs were ever handed out.
 #[derive(Clone, Debug, Default)]
 pub(super) struct Pending {
     bits: Vec<u64>,
+    /// The ID of bit 0 (a multiple of 64).
+    base: ObjId,
     len: usize,
     /// How often a dry run passed through a mover of the set ([`Self::passes`]).
     passed: std::cell::Cell<u64>,
 }
 
 impl Pending {
-    fn slot(id: ObjId) -> (usize, u64) {
-        ((id / 64) as usize, 1 << (id % 64))
+    /// The word and bit of `id`; `None` below the set's base.
+    fn slot(&self, id: ObjId) -> Option<(usize, u64)> {
+        let i = id.checked_sub(self.base)?;
+        Some(((i / 64) as usize, 1 << (i % 64)))
     }
 
     /// True when mover `id` is in the set.
     #[inline]
     pub(super) fn contains(&self, id: &ObjId) -> bool {
-        let (w, b) = Self::slot(*id);
-        self.bits.get(w).is_some_and(|x| x & b != 0)
+        self.slot(*id)
+            .is_some_and(|(w, b)| self.bits.get(w).is_some_and(|x| x & b != 0))
     }
 
     /// True when a dry run passes through occupant `id` because it is a pending mover (and
@@ -103,7 +108,17 @@ impl Pending {
 
     /// Adds mover `id`.
     fn insert(&mut self, id: ObjId) {
-        let (w, b) = Self::slot(id);
+        if self.bits.is_empty() {
+            self.base = id - id % 64;
+        } else if id < self.base {
+            // Grow downwards by whole words, keeping bit `id − base`.
+            let shift = ((self.base - id).div_ceil(64)) as usize;
+            self.bits.splice(0..0, std::iter::repeat_n(0, shift));
+            self.base -= shift as ObjId * 64;
+        }
+        let Some((w, b)) = self.slot(id) else {
+            return;
+        };
         if w >= self.bits.len() {
             self.bits.resize(w + 1, 0);
         }
@@ -117,7 +132,9 @@ impl Pending {
 
     /// Removes mover `id`.
     fn remove(&mut self, id: &ObjId) {
-        let (w, b) = Self::slot(*id);
+        let Some((w, b)) = self.slot(*id) else {
+            return;
+        };
         if let Some(x) = self.bits.get_mut(w)
             && *x & b != 0
         {
@@ -1686,6 +1703,25 @@ mod tests {
         // The boards must exercise the skip, or the comparison shows nothing.
         let hits = WAIT_MEMO_HITS.with(std::cell::Cell::get);
         assert!(hits > 1000, "only {hits} waiting movers were skipped");
+    }
+
+    #[test]
+    fn a_pending_set_holds_what_was_added_in_any_order_and_spans_only_its_ids() {
+        let mut p = super::Pending::default();
+        for id in [1_000_070, 1_000_003, 999_900, 1_000_070] {
+            p.insert(id);
+        }
+        assert_eq!(p.len(), 3);
+        assert!(p.contains(&999_900) && p.contains(&1_000_003) && p.contains(&1_000_070));
+        assert!(!p.contains(&1_000_004) && !p.contains(&5) && !p.contains(&2_000_000));
+        p.remove(&1_000_003);
+        p.remove(&1_000_003);
+        p.remove(&7);
+        assert_eq!(p.len(), 2);
+        assert!(!p.contains(&1_000_003) && p.contains(&999_900));
+        // Bits from 999 872 (999 900 rounded down to a word) to 1 000 070: 4 words, not the
+        // 15 626 that bits from ID 0 would take.
+        assert_eq!(p.bits.len(), 4);
     }
 
     #[test]
