@@ -113,6 +113,27 @@ fn conditions_parse_into_their_parts() {
     );
 }
 
+/// `Rule::text` is the sentence as written, NOT NOT removed, with "and" between the prefixes,
+/// the phrases and the arguments of one phrase: reading it back gives the same rule.
+#[test]
+fn a_rule_names_itself_as_the_sentence_it_was_read_from() {
+    for s in [
+        "baba is you",
+        "not baba is not win",
+        "lonely and not lonely keke is push",
+        "baba on flag and not near not rock and keke is not you",
+        "not lonely baba facing up and on tile is move",
+        "rock has not keke",
+    ] {
+        let rules = parse_words(s).unwrap();
+        assert_eq!(rules.len(), 1, "{s}");
+        assert_eq!(rules[0].text(), s);
+        assert_eq!(parse_words(&rules[0].text()).unwrap(), rules);
+    }
+    let r = &parse_words("not not baba is not not you").unwrap()[0];
+    assert_eq!(r.text(), "baba is you");
+}
+
 #[test]
 fn rules_carry_their_tiles_and_unused_text_is_reported() {
     let level = board(

@@ -672,11 +672,11 @@ impl BabaGame {
     /// change; objects changed back to that value are left out.
     pub(super) fn turn_changes(&self) -> Vec<(ObjId, Option<Obj>)> {
         let mut out = Vec::with_capacity(self.log.len());
-        out.extend(
-            self.log
-                .iter()
-                .filter(|(id, before)| self.st.objs.get(id) != before.as_ref()),
-        );
+        for &(id, before) in &self.log {
+            if self.st.objs.get(&id) != before.as_ref() {
+                out.push((id, before));
+            }
+        }
         out
     }
 

@@ -92,55 +92,53 @@ impl Rule {
     /// The rule in lower-case words separated by single spaces, NOT NOT removed: `baba is
     /// you`, `not lonely keke is win`, `baba on flag and keke is win`, `baba is not you`.
     pub fn text(&self) -> String {
-        let neg = |n: bool| if n { "not " } else { "" };
-        let mut parts: Vec<String> = Vec::new();
-        let prefixes: Vec<String> = self
-            .conditions
-            .iter()
-            .filter_map(|c| match c {
-                Condition::Prefix { prefix, negated } => {
-                    Some(format!("{}{}", neg(*negated), prefix.name()))
+        // Built in one string: every formed rule is named once per rule forming, and the
+        // level start forms them all.
+        let mut s = String::with_capacity(32);
+        let word = |s: &mut String, negated: bool, name: &str| {
+            if !s.is_empty() {
+                s.push(' ');
+            }
+            if negated {
+                s.push_str("not ");
+            }
+            s.push_str(name);
+        };
+        let mut first = true;
+        for c in &self.conditions {
+            if let Condition::Prefix { prefix, negated } = c {
+                if !first {
+                    s.push_str(" and");
                 }
-                Condition::Phrase { .. } => None,
-            })
-            .collect();
-        if !prefixes.is_empty() {
-            parts.push(prefixes.join(" and "));
+                word(&mut s, *negated, prefix.name());
+                first = false;
+            }
         }
-        parts.push(format!(
-            "{}{}",
-            neg(self.subject_negated),
-            self.subject.name()
-        ));
-        let phrases: Vec<String> = self
-            .conditions
-            .iter()
-            .filter_map(|c| match c {
-                Condition::Phrase {
-                    prep,
-                    negated,
-                    args,
-                } => {
-                    let a: Vec<String> = args
-                        .iter()
-                        .map(|a| format!("{}{}", neg(a.negated), a.word.name()))
-                        .collect();
-                    Some(format!(
-                        "{}{} {}",
-                        neg(*negated),
-                        prep.name(),
-                        a.join(" and ")
-                    ))
+        word(&mut s, self.subject_negated, self.subject.name());
+        let mut first = true;
+        for c in &self.conditions {
+            if let Condition::Phrase {
+                prep,
+                negated,
+                args,
+            } = c
+            {
+                if !first {
+                    s.push_str(" and");
                 }
-                Condition::Prefix { .. } => None,
-            })
-            .collect();
-        if !phrases.is_empty() {
-            parts.push(phrases.join(" and "));
+                word(&mut s, *negated, prep.name());
+                for (i, a) in args.iter().enumerate() {
+                    if i > 0 {
+                        s.push_str(" and");
+                    }
+                    word(&mut s, a.negated, a.word.name());
+                }
+                first = false;
+            }
         }
-        parts.push(self.verb.name().to_string());
-        parts.push(format!("{}{}", neg(self.negated), self.complement.name()));
-        parts.join(" ")
+        word(&mut s, false, self.verb.name());
+        word(&mut s, self.negated, self.complement.name());
+        s
     }
 }
 
@@ -159,13 +157,13 @@ pub struct FormedRule {
 }
 
 /// A complement in a sentence: the word, whether it is negated, and its sequence indices.
-type Complement = (Word, bool, Vec<usize>);
+type Complement = (Word, bool, std::ops::Range<usize>);
 
 /// What a parsed sentence holds; indices are positions in the word sequence.
 #[derive(Clone, Debug, Default)]
 struct Sentence {
     prefixes: Vec<Condition>,
-    subjects: Vec<(Noun, bool, Vec<usize>)>,
+    subjects: Vec<(Noun, bool, std::ops::Range<usize>)>,
     phrases: Vec<Condition>,
     /// (verb, verb index, complements (word, negated, indices)).
     preds: Vec<(Verb, usize, Vec<Complement>)>,
@@ -209,8 +207,13 @@ fn parse_sentence(words: &[Word], start: usize) -> (Option<Sentence>, usize) {
         ..Sentence::default()
     };
     let mut st = St::Start;
-    let mut nots: Vec<usize> = Vec::new();
-    let mut best: Option<Sentence> = None;
+    // The NOTs read since the last other word: they lie just before the next word, so a
+    // word's indices (its NOTs and itself) are a range.
+    let mut nots = 0usize;
+    // The longest complete sentence so far, as `s` was then: its end, its predicates and the
+    // last predicate's complements (after the first complement only those grow), so that it
+    // is cut back to that instead of copied at every complement.
+    let mut best: Option<(usize, usize, usize)> = None;
     let mut reach = words.len();
     for (i, &w) in words.iter().enumerate().skip(start) {
         if w == Word::Not {
@@ -226,17 +229,16 @@ fn parse_sentence(words: &[Word], start: usize) -> (Option<Sentence>, usize) {
                     | St::Verb
                     | St::CompAnd
             ) {
-                nots.push(i);
+                nots += 1;
                 continue;
             }
             reach = i;
             break;
         }
-        let neg = nots.len() % 2 == 1;
-        let mut idx = nots.clone();
-        idx.push(i);
-        let had_nots = !nots.is_empty();
-        nots.clear();
+        let neg = nots % 2 == 1;
+        let idx = i - nots..i + 1;
+        let had_nots = nots > 0;
+        nots = 0;
         let next = match (st, w) {
             (St::Start | St::PrefixAnd, Word::Prefix(p)) => {
                 s.prefixes.push(Condition::Prefix {
@@ -286,11 +288,13 @@ fn parse_sentence(words: &[Word], start: usize) -> (Option<Sentence>, usize) {
             (St::Verb | St::CompAnd, w)
                 if s.preds.last().is_some_and(|(v, _, _)| complement_ok(*v, w)) =>
             {
+                let mut kept = 0;
                 if let Some((_, _, comps)) = s.preds.last_mut() {
                     comps.push((w, neg, idx));
+                    kept = comps.len();
                 }
                 s.end = i + 1;
-                best = Some(s.clone());
+                best = Some((s.end, s.preds.len(), kept));
                 St::Comp
             }
             (St::Comp, Word::And) if !had_nots => St::CompAnd,
@@ -302,6 +306,14 @@ fn parse_sentence(words: &[Word], start: usize) -> (Option<Sentence>, usize) {
         };
         st = next;
     }
+    let best = best.map(|(end, preds, comps)| {
+        s.end = end;
+        s.preds.truncate(preds);
+        if let Some((_, _, c)) = s.preds.last_mut() {
+            c.truncate(comps);
+        }
+        s
+    });
     (best, reach)
 }
 
@@ -316,13 +328,13 @@ fn expand(s: &Sentence) -> Vec<(Rule, Vec<usize>)> {
     let n = s.end.saturating_sub(s.start);
     let mut is_subject = vec![false; n];
     let mut is_pred = vec![false; n];
-    for i in s.subjects.iter().flat_map(|x| x.2.iter().copied()) {
+    for i in s.subjects.iter().flat_map(|x| x.2.clone()) {
         if let Some(b) = is_subject.get_mut(i.wrapping_sub(s.start)) {
             *b = true;
         }
     }
     for (_, vi, cs) in &s.preds {
-        for i in std::iter::once(*vi).chain(cs.iter().flat_map(|c| c.2.iter().copied())) {
+        for i in std::iter::once(*vi).chain(cs.iter().flat_map(|c| c.2.clone())) {
             if let Some(b) = is_pred.get_mut(i.wrapping_sub(s.start)) {
                 *b = true;
             }
@@ -461,6 +473,12 @@ impl RuleCache {
                 let (tiles, after) = rest.split_at(n);
                 rest = after;
                 let cached = &mut self.lines[base + l];
+                if tiles.len() < 3 {
+                    // A sentence needs three words in three cells: nothing to read or keep.
+                    cached.tiles.clear();
+                    cached.rules.clear();
+                    continue;
+                }
                 if cached.tiles != tiles {
                     cached.tiles.clear();
                     cached.tiles.extend_from_slice(tiles);
@@ -509,6 +527,26 @@ fn line_rules(tiles: &[TextTile], vertical: bool) -> Vec<FormedRule> {
             at += 1;
         }
         if cells.len() < 3 {
+            continue;
+        }
+        if spell.is_none() && cells.iter().all(|c| c.len() == 1) {
+            // One tile per cell and no letters: the run is its only word sequence, so
+            // `sequences` (one list of options per cell, one vector per tile) would build
+            // just this one combination. Most lines of most levels are like this.
+            let run: Vec<TextTile> = cells.iter().flat_map(|c| c.iter().copied()).collect();
+            let words: Vec<Word> = run.iter().map(|t| t.word).collect();
+            for (rule, idx) in parse_sequence(&words) {
+                let tiles: Vec<TextTile> =
+                    idx.iter().filter_map(|&i| run.get(i).copied()).collect();
+                if seen.insert((rule.clone(), tiles.clone())) {
+                    out.push(FormedRule {
+                        text: rule.text(),
+                        rule,
+                        tiles,
+                        vertical,
+                    });
+                }
+            }
             continue;
         }
         for combo in sequences(&cells, spell) {

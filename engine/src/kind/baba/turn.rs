@@ -967,20 +967,21 @@ impl BabaGame {
     /// 2b: MOVE objects take as many steps as their MOVE count, in rounds; each bounces once
     /// per turn when its move would fail (§5.10).
     fn move_phase(&mut self) {
-        let counts: Vec<(ObjId, u16)> = self
-            .with_prop(Prop::Move)
-            .into_iter()
-            .map(|id| (id, self.count(id, Prop::Move)))
-            .filter(|&(id, k)| k > 0 && !self.has(id, Prop::Sleep))
-            .collect();
+        // Sized up front: a filtered `collect` starts small and grew these twice a turn.
+        let holders = self.with_prop(Prop::Move);
+        let mut counts: Vec<(ObjId, u16)> = Vec::with_capacity(holders.len());
+        counts.extend(
+            holders
+                .iter()
+                .map(|&id| (id, self.count(id, Prop::Move)))
+                .filter(|&(id, k)| k > 0 && !self.has(id, Prop::Sleep)),
+        );
         let rounds = counts.iter().map(|c| c.1).max().unwrap_or(0);
         let mut reversed = Pending::default();
+        let mut movers: Vec<ObjId> = Vec::with_capacity(counts.len());
         for round in 1..=rounds {
-            let movers: Vec<ObjId> = counts
-                .iter()
-                .filter(|c| c.1 >= round)
-                .map(|c| c.0)
-                .collect();
+            movers.clear();
+            movers.extend(counts.iter().filter(|c| c.1 >= round).map(|c| c.0));
             self.move_round(
                 &movers,
                 |g, m| g.obj(m).map(|o| o.dir),
