@@ -377,6 +377,12 @@ impl CellIndex {
                 .is_some_and(|&s| s > t)
     }
 
+    /// [`Self::changed_since`] for the cell of row-major index `i`; false outside the grid.
+    #[inline]
+    pub fn changed_since_at(&self, i: usize, t: u64) -> bool {
+        self.stamp.get(i).is_some_and(|&s| s > t)
+    }
+
     /// Every cell's list, row-major.
     pub fn values(&self) -> impl Iterator<Item = &Vec<ObjId>> {
         self.cells.iter()
