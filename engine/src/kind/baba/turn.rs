@@ -182,7 +182,7 @@ const WAY_CELLS: usize = 4;
 struct Wait {
     at: u64,
     cells: [u32; WAY_CELLS],
-    n: u8,
+    n: u32,
 }
 
 /// What the rules of a move round make of a waiting mover's way ([`BabaGame::wait_of`]):
@@ -941,6 +941,7 @@ impl BabaGame {
     /// [`WAY_CELLS`] limit, or an object-free cell on it while EMPTY has rules (what EMPTY is
     /// there can depend on conditions read elsewhere); such a mover is planned again every
     /// pass.
+    #[inline]
     fn wait_of(&self, m: ObjId, d: Dir, way: Way) -> Option<Wait> {
         if wait_memo_off() {
             return None;
@@ -952,7 +953,7 @@ impl BabaGame {
             n: 0,
         };
         let cell = |w: &mut Wait, p: Pos| -> Option<()> {
-            *w.cells.get_mut(usize::from(w.n))? = u32::try_from(p.y * self.width + p.x).ok()?;
+            *w.cells.get_mut(w.n as usize)? = u32::try_from(p.y * self.width + p.x).ok()?;
             w.n += 1;
             Some(())
         };
@@ -984,7 +985,7 @@ impl BabaGame {
         let unchanged = !w
             .cells
             .iter()
-            .take(usize::from(w.n))
+            .take(w.n as usize)
             .any(|&c| self.index.changed_since_at(c as usize, w.at));
         #[cfg(test)]
         if unchanged {
