@@ -225,23 +225,48 @@ impl<T> FromIterator<(ObjId, T)> for ById<T> {
     }
 }
 
-/// One object in a running baba game.
+/// One object in a running baba game: 16 bytes (its coordinates fit 32 bits, as a level's
+/// side is at most [`super::level::MAX_SIDE`]), so that the object tables, the journal and
+/// every copy of an object stay small (with 64-bit coordinates a changed object was copied
+/// through memory in pieces, which stalled the store of every move).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Obj {
     /// Entity or text.
     pub kind: Kind,
-    /// Column (0 = left edge).
-    pub x: usize,
-    /// Row (0 = top edge).
-    pub y: usize,
     /// The facing.
     pub dir: Dir,
+    /// Column (0 = left edge).
+    pub x: u32,
+    /// Row (0 = top edge).
+    pub y: u32,
 }
 
 impl Obj {
+    /// An object of `kind` on cell `pos` (inside a map of at most [`super::level::MAX_SIDE`]
+    /// cells a side) facing `dir`.
+    pub fn new(kind: Kind, pos: Pos, dir: Dir) -> Self {
+        Self {
+            kind,
+            dir,
+            x: pos.x as u32,
+            y: pos.y as u32,
+        }
+    }
+
     /// The cell.
+    #[inline]
     pub fn pos(&self) -> Pos {
-        Pos::new(self.x, self.y)
+        Pos::new(self.x as usize, self.y as usize)
+    }
+
+    /// This object moved to `pos`.
+    #[inline]
+    pub fn at(self, pos: Pos) -> Self {
+        Self {
+            x: pos.x as u32,
+            y: pos.y as u32,
+            ..self
+        }
     }
 }
 
@@ -714,12 +739,7 @@ pub fn empty_derived(world: &World, index: &CellIndex, empty_rules: &[Rule], pos
     if empty_rules.is_empty() || index.get(&pos).is_some_and(|v| !v.is_empty()) {
         return Derived::default();
     }
-    let virtual_obj = Obj {
-        kind: Kind::Entity(Noun(0)),
-        x: pos.x,
-        y: pos.y,
-        dir: Dir::Right,
-    };
+    let virtual_obj = Obj::new(Kind::Entity(Noun(0)), pos, Dir::Right);
     let rules: Vec<&Rule> = empty_rules.iter().collect();
     let mut d = Derived::default();
     let mut negs = Vec::new();

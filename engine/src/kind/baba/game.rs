@@ -52,7 +52,7 @@ pub struct ObjectView {
 }
 
 /// The most journal entries the undo history keeps by default (about 5 million object
-/// changes, [`ENTRY_BYTES`] each, 200 MB): each turn holds one entry per object it changed
+/// changes, [`ENTRY_BYTES`] each, 120 MB): each turn holds one entry per object it changed
 /// (added, removed, moved or turned); older turns are dropped first, and `restart` still
 /// returns to the level's start.
 pub const HISTORY_OBJECTS: usize = 5_000_000;
@@ -402,15 +402,7 @@ impl BabaGame {
         for (pos, stack) in level.map.iter() {
             // An entry the editor could not read (repair mode) is not part of the game.
             for t in stack.iter().filter(|t| !t.kind.is_unknown()) {
-                objs.insert(
-                    next_id,
-                    Obj {
-                        kind: t.kind,
-                        x: pos.x,
-                        y: pos.y,
-                        dir: t.dir,
-                    },
-                );
+                objs.insert(next_id, Obj::new(t.kind, pos, t.dir));
                 next_id += 1;
             }
         }
@@ -590,14 +582,7 @@ impl BabaGame {
     /// Moves an object to `pos`.
     pub(super) fn move_obj(&mut self, id: ObjId, pos: Pos) {
         if let Some(&o) = self.st.objs.get(&id) {
-            self.set_obj(
-                id,
-                Some(Obj {
-                    x: pos.x,
-                    y: pos.y,
-                    ..o
-                }),
-            );
+            self.set_obj(id, Some(o.at(pos)));
         }
     }
 

@@ -465,15 +465,7 @@ impl BabaGame {
     pub(super) fn spawn(&mut self, kind: Kind, pos: Pos, dir: Dir) -> ObjId {
         let id = self.st.next_id;
         self.st.next_id += 1;
-        self.insert_obj(
-            id,
-            Obj {
-                kind,
-                x: pos.x,
-                y: pos.y,
-                dir,
-            },
-        );
+        self.insert_obj(id, Obj::new(kind, pos, dir));
         id
     }
 
