@@ -505,6 +505,7 @@ impl BabaGame {
     /// Sets object `id` to `new` (`None`: removes it) and returns its previous value. Every
     /// change to an object goes through here: it keeps the cell index (ascending ID per cell),
     /// journals the previous value in `log`, and notes what the next refresh must re-read.
+    #[inline(always)]
     pub(super) fn set_obj(&mut self, id: ObjId, new: Option<Obj>) -> Option<Obj> {
         let old = match new {
             Some(o) => self.st.objs.insert(id, o),
