@@ -32,8 +32,8 @@ pub struct KekeLevel {
     pub set: String,
     /// The level's `id` (numbers written as text).
     pub id: String,
-    /// The map converted to a baba level.
-    pub level: BabaLevel,
+    /// The map converted to a baba level (shared by the games replaying it).
+    pub level: std::sync::Arc<BabaLevel>,
     /// The solution, one input per move (`s` is a wait).
     pub inputs: Vec<Input>,
 }
@@ -141,7 +141,7 @@ pub fn load_all(dir: &Path) -> Vec<KekeLevel> {
             };
             out.push(KekeLevel {
                 set: set.trim_end_matches("_LEVELS").to_string(),
-                level: convert(l["ascii"].as_str().expect("an ascii map"), &id),
+                level: convert(l["ascii"].as_str().expect("an ascii map"), &id).into(),
                 inputs: inputs(l["solution"].as_str().unwrap_or("")),
                 id,
             });

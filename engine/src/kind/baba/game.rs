@@ -313,7 +313,7 @@ pub(super) fn sort_cells(v: &mut Vec<Pos>, marks: &mut Vec<u64>, width: usize, h
 /// A baba game in play (spec baba).
 #[derive(Clone, Debug)]
 pub struct BabaGame {
-    pub(super) level: BabaLevel,
+    pub(super) level: std::sync::Arc<BabaLevel>,
     pub(super) seed: u64,
     pub(super) st: State,
     pub(super) width: usize,
@@ -395,8 +395,11 @@ pub struct BabaGame {
 impl BabaGame {
     /// Starts a game of `level`. IDs are assigned row-major, then bottom to top in each stack
     /// (§2 (C)). The rules are read at once (turn 0: a refresh only, §4.2). [`Kind::Unknown`]
-    /// entries (a level read in repair mode) are left out.
-    pub fn new(level: BabaLevel, seed: u64) -> Self {
+    /// entries (a level read in repair mode) are left out. The game shares `level` (given
+    /// as a level or an `Arc` of one): many games started from one level, as replays, a
+    /// solver or the editor's play-tests do, do not copy its map.
+    pub fn new(level: impl Into<std::sync::Arc<BabaLevel>>, seed: u64) -> Self {
+        let level = level.into();
         let mut objs = ById::default();
         let mut next_id: ObjId = 1;
         for (pos, stack) in level.map.iter() {
