@@ -1579,13 +1579,25 @@ impl BabaGame {
                 self.destroy(w);
             }
         }
-        for m in self.with_prop(Prop::Melt) {
+        // MELT needs something HOT, YOU something DEFEAT, OPEN something SHUT (itself
+        // included): without it the lists are not even made.
+        let melts = if self.nobody(Prop::Hot) {
+            Vec::new()
+        } else {
+            self.with_prop(Prop::Melt)
+        };
+        for m in melts {
             if self.has(m, Prop::Hot) || self.overlapping(m).iter().any(|&h| self.has(h, Prop::Hot))
             {
                 self.destroy(m);
             }
         }
-        for y in self.with_prop(Prop::You) {
+        let yous = if self.nobody(Prop::Defeat) {
+            Vec::new()
+        } else {
+            self.with_prop(Prop::You)
+        };
+        for y in yous {
             if self.has(y, Prop::Defeat)
                 || self
                     .overlapping(y)
@@ -1595,7 +1607,12 @@ impl BabaGame {
                 self.destroy(y);
             }
         }
-        for o in self.with_prop(Prop::Open) {
+        let opens = if self.nobody(Prop::Shut) {
+            Vec::new()
+        } else {
+            self.with_prop(Prop::Open)
+        };
+        for o in opens {
             if !self.st.objs.contains_key(&o) {
                 continue;
             }
