@@ -245,6 +245,7 @@ impl Obj {
     /// An object of `kind` on cell `pos` (inside a map of at most [`super::level::MAX_SIDE`]
     /// cells a side) facing `dir`.
     pub fn new(kind: Kind, pos: Pos, dir: Dir) -> Self {
+        debug_assert!(u32::try_from(pos.x).is_ok() && u32::try_from(pos.y).is_ok());
         Self {
             kind,
             dir,
@@ -262,6 +263,7 @@ impl Obj {
     /// This object moved to `pos`.
     #[inline]
     pub fn at(self, pos: Pos) -> Self {
+        debug_assert!(u32::try_from(pos.x).is_ok() && u32::try_from(pos.y).is_ok());
         Self {
             x: pos.x as u32,
             y: pos.y as u32,

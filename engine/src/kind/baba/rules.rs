@@ -210,9 +210,10 @@ fn parse_sentence(words: &[Word], start: usize) -> (Option<Sentence>, usize) {
     // The NOTs read since the last other word: they lie just before the next word, so a
     // word's indices (its NOTs and itself) are a range.
     let mut nots = 0usize;
-    // The longest complete sentence so far, as `s` was then: its end, its predicates and the
-    // last predicate's complements (after the first complement only those grow), so that it
-    // is cut back to that instead of copied at every complement.
+    // The longest complete sentence so far, as `s` was then: its end, how many predicates it
+    // had and how many complements its last one had (after the first complement only the
+    // predicates and their complements grow), so that it is cut back to that instead of
+    // copied at every complement.
     let mut best: Option<(usize, usize, usize)> = None;
     let mut reach = words.len();
     for (i, &w) in words.iter().enumerate().skip(start) {

@@ -795,10 +795,11 @@ impl BabaGame {
         let mut unsettled = crowd(self, false);
         let mut passable = crowd(self, true);
         // Each waiting mover with why it waited ([`Wait`]): in the next pass it is planned
-        // again only when its way changed ([`Self::waits_still`]). Its way changes when an
-        // object enters or leaves a cell of it, or when a mover there settles (leaves the
-        // pending sets), which `settled` marks; dry runs read nothing else that can change
-        // within a round (properties are fixed until the next refresh).
+        // again only when its own cell or its way changed ([`Self::waits_still`]), or when
+        // its way could not be watched (`None`: planned again every pass). A cell changes when
+        // an object enters or leaves it, or when a mover there settles (leaves the pending
+        // sets), which `settled` marks; dry runs read nothing else that can change within a
+        // round (properties are fixed until the next refresh).
         let mut waiting: Vec<(ObjId, Option<Wait>)> = movers.iter().map(|&m| (m, None)).collect();
         // Sized for everyone waiting at once; a lone mover never waits.
         let mut still = Vec::with_capacity(if crowded { waiting.len() } else { 0 });
@@ -929,10 +930,10 @@ impl BabaGame {
 
     /// Why mover `m`, going in direction `d`, waits ([`Wait`]): its own cell and the cells of
     /// its way, the cell ahead and the next one for as long as a cell holds a PUSH object
-    /// (its push goes on). `None` when its way cannot be watched: it leaves the map's
-    /// [`WAY_CELLS`] limit, or an object-free cell on it while EMPTY has rules (what EMPTY is
-    /// there can depend on conditions read elsewhere); such a mover is planned again every
-    /// pass.
+    /// (its push goes on); at the map's edge the way ends. `None` when its way cannot be
+    /// watched: it is longer than [`WAY_CELLS`] cells with the mover's own, or has an
+    /// object-free cell while EMPTY has rules (what EMPTY is there can depend on conditions
+    /// read elsewhere), or the mover is gone; such a mover is planned again every pass.
     #[inline]
     fn wait_of(&self, m: ObjId, d: Dir, way: Way) -> Option<Wait> {
         if wait_memo_off() {
