@@ -508,6 +508,17 @@ fn line_rules(tiles: &[TextTile], vertical: bool) -> Vec<FormedRule> {
     let along = |t: &TextTile| if vertical { t.pos.y } else { t.pos.x };
     let mut out: Vec<FormedRule> = Vec::new();
     let mut seen: FxHashSet<(Rule, Vec<TextTile>)> = FxHashSet::default();
+    // A rule with its tiles, unless the same rule with the same tiles is listed already.
+    let mut add = |out: &mut Vec<FormedRule>, rule: Rule, tiles: Vec<TextTile>| {
+        if seen.insert((rule.clone(), tiles.clone())) {
+            out.push(FormedRule {
+                text: rule.text(),
+                rule,
+                tiles,
+                vertical,
+            });
+        }
+    };
     let spell = tiles
         .iter()
         .any(|t| matches!(t.word, Word::Letter(_)))
@@ -537,35 +548,20 @@ fn line_rules(tiles: &[TextTile], vertical: bool) -> Vec<FormedRule> {
             let run: Vec<TextTile> = cells.iter().flat_map(|c| c.iter().copied()).collect();
             let words: Vec<Word> = run.iter().map(|t| t.word).collect();
             for (rule, idx) in parse_sequence(&words) {
-                let tiles: Vec<TextTile> =
-                    idx.iter().filter_map(|&i| run.get(i).copied()).collect();
-                if seen.insert((rule.clone(), tiles.clone())) {
-                    out.push(FormedRule {
-                        text: rule.text(),
-                        rule,
-                        tiles,
-                        vertical,
-                    });
-                }
+                let tiles = idx.iter().filter_map(|&i| run.get(i).copied()).collect();
+                add(&mut out, rule, tiles);
             }
             continue;
         }
         for combo in sequences(&cells, spell) {
             let words: Vec<Word> = combo.iter().map(|t| t.0).collect();
             for (rule, idx) in parse_sequence(&words) {
-                let tiles: Vec<TextTile> = idx
+                let tiles = idx
                     .iter()
                     .filter_map(|&i| combo.get(i))
                     .flat_map(|t| t.1.iter().copied())
                     .collect();
-                if seen.insert((rule.clone(), tiles.clone())) {
-                    out.push(FormedRule {
-                        text: rule.text(),
-                        rule,
-                        tiles,
-                        vertical,
-                    });
-                }
+                add(&mut out, rule, tiles);
             }
         }
     }
