@@ -359,30 +359,32 @@ impl CellIndex {
         m
     }
 
+    /// The row-major index of cell `p` (the `i` of [`Self::changed_since`]); `None` outside
+    /// the grid.
+    #[inline]
+    pub fn slot(&self, p: &Pos) -> Option<usize> {
+        (p.x < self.width && p.y < self.height).then(|| p.y * self.width + p.x)
+    }
+
     /// The objects of cell `p`, ascending ID; `None` outside the grid.
     pub fn get(&self, p: &Pos) -> Option<&Vec<ObjId>> {
-        if p.x >= self.width || p.y >= self.height {
-            return None;
-        }
-        self.cells.get(p.y * self.width + p.x)
+        self.cells.get(self.slot(p)?)
     }
 
     /// The objects of cell `p` to change (the cell counts as changed now); `None` outside the
     /// grid.
     pub fn get_mut(&mut self, p: &Pos) -> Option<&mut Vec<ObjId>> {
         self.touch(p);
-        if p.x >= self.width || p.y >= self.height {
-            return None;
-        }
-        self.cells.get_mut(p.y * self.width + p.x)
+        let i = self.slot(p)?;
+        self.cells.get_mut(i)
     }
 
     /// Marks cell `p` as changed now without changing its objects (something about them that
     /// a reader of the cell depends on changed). Nothing outside the grid.
     pub fn touch(&mut self, p: &Pos) {
-        if p.x < self.width && p.y < self.height {
+        if let Some(i) = self.slot(p) {
             self.clock += 1;
-            if let Some(s) = self.stamp.get_mut(p.y * self.width + p.x) {
+            if let Some(s) = self.stamp.get_mut(i) {
                 *s = self.clock;
             }
         }
@@ -393,20 +395,10 @@ impl CellIndex {
         self.clock
     }
 
-    /// True when cell `p` changed after time `t` (a [`Self::clock`] reading); false outside
-    /// the grid.
-    pub fn changed_since(&self, p: &Pos, t: u64) -> bool {
-        p.x < self.width
-            && p.y < self.height
-            && self
-                .stamp
-                .get(p.y * self.width + p.x)
-                .is_some_and(|&s| s > t)
-    }
-
-    /// [`Self::changed_since`] for the cell of row-major index `i`; false outside the grid.
+    /// True when the cell of row-major index `i` ([`Self::slot`]) changed after time `t` (a
+    /// [`Self::clock`] reading); false outside the grid.
     #[inline]
-    pub fn changed_since_at(&self, i: usize, t: u64) -> bool {
+    pub fn changed_since(&self, i: usize, t: u64) -> bool {
         self.stamp.get(i).is_some_and(|&s| s > t)
     }
 

@@ -946,7 +946,7 @@ impl BabaGame {
             n: 0,
         };
         let cell = |w: &mut Wait, p: Pos| -> Option<()> {
-            *w.cells.get_mut(w.n as usize)? = u32::try_from(p.y * self.width + p.x).ok()?;
+            *w.cells.get_mut(w.n as usize)? = u32::try_from(self.index.slot(&p)?).ok()?;
             w.n += 1;
             Some(())
         };
@@ -979,7 +979,7 @@ impl BabaGame {
             .cells
             .iter()
             .take(w.n as usize)
-            .any(|&c| self.index.changed_since_at(c as usize, w.at));
+            .any(|&c| self.index.changed_since(c as usize, w.at));
         #[cfg(test)]
         if unchanged {
             tests::WAIT_MEMO_HITS.with(|c| c.set(c.get() + 1));
