@@ -1582,23 +1582,20 @@ impl BabaGame {
         }
         // MELT needs something HOT, YOU something DEFEAT, OPEN something SHUT (itself
         // included): without it the lists are not even made.
-        let melts = if self.nobody(Prop::Hot) {
-            Vec::new()
-        } else {
-            self.with_prop(Prop::Melt)
+        let holders_if = |g: &Self, p: Prop, needed: Prop| {
+            if g.nobody(needed) {
+                Vec::new()
+            } else {
+                g.with_prop(p)
+            }
         };
-        for m in melts {
+        for m in holders_if(self, Prop::Melt, Prop::Hot) {
             if self.has(m, Prop::Hot) || self.overlapping(m).iter().any(|&h| self.has(h, Prop::Hot))
             {
                 self.destroy(m);
             }
         }
-        let yous = if self.nobody(Prop::Defeat) {
-            Vec::new()
-        } else {
-            self.with_prop(Prop::You)
-        };
-        for y in yous {
+        for y in holders_if(self, Prop::You, Prop::Defeat) {
             if self.has(y, Prop::Defeat)
                 || self
                     .overlapping(y)
@@ -1608,12 +1605,7 @@ impl BabaGame {
                 self.destroy(y);
             }
         }
-        let opens = if self.nobody(Prop::Shut) {
-            Vec::new()
-        } else {
-            self.with_prop(Prop::Open)
-        };
-        for o in opens {
+        for o in holders_if(self, Prop::Open, Prop::Shut) {
             if !self.st.objs.contains_key(&o) {
                 continue;
             }
