@@ -263,12 +263,7 @@ impl Obj {
     /// This object moved to `pos`.
     #[inline]
     pub fn at(self, pos: Pos) -> Self {
-        debug_assert!(u32::try_from(pos.x).is_ok() && u32::try_from(pos.y).is_ok());
-        Self {
-            x: pos.x as u32,
-            y: pos.y as u32,
-            ..self
-        }
+        Self::new(self.kind, pos, self.dir)
     }
 }
 
