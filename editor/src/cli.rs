@@ -549,7 +549,7 @@ fn perft(file: &Path, depth: u32, variant: Option<&str>, end_is_leaf: bool) -> E
             None => {
                 eprintln!(
                     "tilesmith: perft: {} levels have no list of legal moves to count",
-                    game.kind()
+                    game.kind().name()
                 );
                 return ExitCode::FAILURE;
             }

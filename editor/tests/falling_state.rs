@@ -12,7 +12,7 @@ use serde_json::json;
 use tilesmith_editor::kinds::falling::{Design, FallingAction, FallingDoc};
 use tilesmith_editor::state::{Action, EditorState, MapAction, PlayAction};
 use tilesmith_editor::tools::Button;
-use tilesmith_engine::kind::Turn;
+use tilesmith_engine::input::Turn;
 use tilesmith_engine::kind::falling::FallingLevel;
 use tilesmith_engine::kind::falling::level::Role;
 use tilesmith_engine::{Dir, Game as _, GameKind as _, Input, Pos, Status};

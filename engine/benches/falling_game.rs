@@ -23,13 +23,15 @@ use std::time::{Duration, Instant};
 
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 use serde_json::{Map, Value, json};
+use tilesmith_engine::game::{Game, GameKind};
+use tilesmith_engine::input::Input;
 use tilesmith_engine::kind::falling::field::{EMPTY, Field, settle};
 use tilesmith_engine::kind::falling::level::{ClearRule, FallLaw, Role};
 use tilesmith_engine::kind::falling::shape::{
     kicks_180_i, kicks_180_jlstz, srs_i, srs_jlstz, srs_o, tetromino_pivot, tetromino_states,
 };
 use tilesmith_engine::kind::falling::{FallingGame, Kicks};
-use tilesmith_engine::kind::{Game, GameKind, Input, kind_named};
+use tilesmith_engine::kind::kind_named;
 
 fn falling() -> &'static dyn GameKind {
     kind_named("falling").expect("the falling kind is registered")

@@ -7,7 +7,7 @@
 //! the campaign file's folder and the points that open it: entry `i` is unlocked when the best
 //! points recorded for the entries above it (`0..i`) add up to at least its `unlock` (0:
 //! always open). Points come from the kinds: [`Game::points_earned`] for a finished game and
-//! [`GameKind::max_points`](crate::kind::GameKind::max_points) for the most a level can give.
+//! [`GameKind::max_points`](crate::game::GameKind::max_points) for the most a level can give.
 //!
 //! Progress (best points and fewest steps per entry, keyed by the entry's path) lives in a
 //! file beside the campaign by default ([`default_progress_path`]: `NAME.progress.json`), so
@@ -24,7 +24,7 @@ use std::path::{Component, Path, PathBuf};
 use serde_json::{Map, Value, json};
 
 use crate::document::{Document, LoadError, load_file, read_at_most, regular_file, utf8_text};
-use crate::kind::Game;
+use crate::game::Game;
 use crate::level_json::{natural, type_name};
 use crate::problem::{JsonPath, Problem, locate, quote, quote_at_most};
 
@@ -235,7 +235,7 @@ pub fn default_progress_path(campaign_file: &Path) -> PathBuf {
 }
 
 /// The most points the level `doc` can earn: its kind's
-/// [`GameKind::max_points`](crate::kind::GameKind::max_points) (boulder 3, baba 1, a falling
+/// [`GameKind::max_points`](crate::game::GameKind::max_points) (boulder 3, baba 1, a falling
 /// level with a goal 1 and without 0, board 1).
 pub fn max_points(doc: &Document) -> u32 {
     doc.kind.max_points(&doc.value)

@@ -4,8 +4,9 @@ use std::path::Path;
 
 use serde_json::Value;
 
+use crate::game::{Game, GameKind};
 use crate::kind::falling::fpgdl::{ScriptError, import_program};
-use crate::kind::{Game, GameKind, kind_of};
+use crate::kind::kind_of;
 use crate::problem::{JsonPath, Problem, line_col, locate};
 
 /// The largest level file read, in bytes (larger files are refused, not loaded).

@@ -18,12 +18,15 @@
 
 use serde::Serialize;
 
-use crate::grid::Dir;
 #[cfg(doc)]
-use crate::kind::Game;
-use crate::kind::GameKind;
+use crate::game::Game;
+use crate::game::GameKind;
+use crate::grid::Dir;
 use crate::problem::quote;
-use crate::replay::MAX_REPLAY_TICKS;
+
+/// The most steps an input text or a replay may ask for (a file value must not make a run
+/// endless).
+pub const MAX_REPLAY_TICKS: u64 = 1_000_000;
 
 /// One input for one step. A kind's words ([`GameKind::inputs`]) say which inputs its levels
 /// take on the command line and in replays. [`Game::step`] accepts every input: one the kind

@@ -1,7 +1,7 @@
 //! The Tilesmith engine: rule-driven tile puzzle games behind one small trait.
 //!
-//! Design decision: every game kind is one module implementing [`kind::GameKind`] (check a
-//! level document, start a game) and [`kind::Game`] (step, undo/redo, describe cells), so the
+//! Design decision: every game kind is one module implementing [`game::GameKind`] (check a
+//! level document, start a game) and [`game::Game`] (step, undo/redo, describe cells), so the
 //! CLI and the editor never `match` on the kind. A step is deterministic: all randomness comes
 //! from one seeded ChaCha8 RNG per game, kept in the tick history. Undo stores backward diffs of
 //! the cells a step changed, never a snapshot of the map. Observation of a step goes through a
@@ -14,6 +14,7 @@
 
 pub mod campaign;
 pub mod document;
+pub mod game;
 pub mod grid;
 pub mod hash;
 pub mod input;
@@ -26,7 +27,8 @@ pub mod replay;
 
 pub use campaign::{Campaign, CampaignEntry, Progress};
 pub use document::{Document, LoadError, load_file, load_program, load_text};
+pub use game::{Game, GameKind, Status, StepReport};
 pub use grid::{Dir, Grid, Pos};
+pub use input::Input;
 pub use input::{InputError, InputSpec, format_inputs, parse_inputs};
-pub use kind::{Game, GameKind, Input, Status, StepReport};
 pub use problem::{JsonPath, Problem, Severity};

@@ -2,7 +2,7 @@
 //!
 //! The tick is generic over a [`TickObserver`] whose methods all default to doing nothing, so
 //! plain play pays nothing for the debugger and the rule attribution (the idea of ripgrep's
-//! `Sink`). [`Collector`] is the observer behind [`crate::kind::StepReport`].
+//! `Sink`). [`Collector`] is the observer behind [`crate::game::StepReport`].
 
 use serde::Serialize;
 

@@ -23,8 +23,12 @@ use std::path::{Path, PathBuf};
 use serde_json::{Map, Value, json};
 
 use crate::document::{Document, LoadError, load_bytes, load_file};
-use crate::input::{InputError, WordRun, format_inputs, format_words, split_inputs};
-use crate::kind::{Game, GameKind, Input, Status, StepReport, kind_of};
+use crate::game::{Game, GameKind, Status, StepReport};
+use crate::input::Input;
+use crate::input::{
+    InputError, MAX_REPLAY_TICKS, WordRun, format_inputs, format_words, split_inputs,
+};
+use crate::kind::kind_of;
 use crate::problem::{JsonPath, Problem, locate, quote_at_most};
 
 /// Where a replay's level comes from.
@@ -64,9 +68,6 @@ pub struct Replay {
     pub source: Option<String>,
 }
 
-/// The most steps a replay may ask for (a file value must not make a run endless).
-pub const MAX_REPLAY_TICKS: u64 = 1_000_000;
-
 /// The result of checking a replay.
 #[derive(Debug)]
 pub struct ReplayOutcome {
@@ -80,7 +81,7 @@ pub struct ReplayOutcome {
 
 impl std::fmt::Debug for dyn Game {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Game({}, {})", self.kind(), self.summary())
+        write!(f, "Game({}, {})", self.kind().name(), self.summary())
     }
 }
 

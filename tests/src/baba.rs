@@ -8,8 +8,8 @@
 //! (default right) and an optional count prefix (`2Y` = two KEYs).
 
 use tilesmith_engine::Grid;
+use tilesmith_engine::game::Game;
 use tilesmith_engine::grid::{Dir, Pos};
-use tilesmith_engine::kind::Game;
 use tilesmith_engine::kind::baba::{
     BabaGame, BabaLevel, Kind, Noun, ObjectView, Prop, Rule, Tile, Word, parse_words,
 };

@@ -11,7 +11,7 @@ use std::path::Path;
 use serde_json::Value;
 use tilesmith_engine::Grid;
 use tilesmith_engine::grid::Dir;
-use tilesmith_engine::kind::Input;
+use tilesmith_engine::input::Input;
 use tilesmith_engine::kind::baba::{BabaLevel, Kind, Noun, Tile, Word};
 
 /// The set files (all five non-empty ones; search_biy and user_milk_biy repeat full_biy

@@ -9,8 +9,9 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
+use tilesmith_engine::game::Game;
+use tilesmith_engine::input::Input;
 use tilesmith_engine::kind::baba::{BabaGame, BabaLevel, OPERATION_BUDGET};
-use tilesmith_engine::kind::{Game, Input};
 use tilesmith_engine::load_file;
 use tilesmith_engine::replay::Replay;
 use tilesmith_engine::{Dir, Pos};

@@ -2,7 +2,7 @@
 //! input sequence makes a game panic. Expected lines and columns are counted by hand.
 
 use proptest::prelude::*;
-use tilesmith_engine::kind::Game;
+use tilesmith_engine::game::Game;
 use tilesmith_engine::kind::baba::{BabaGame, BabaLevel};
 use tilesmith_engine::{Dir, Input, Problem, load_text};
 

@@ -19,10 +19,11 @@
 
 use rand_chacha::ChaCha8Rng;
 use rand_core::{Rng as _, SeedableRng as _};
+use tilesmith_engine::game::{Game, StepReport};
 use tilesmith_engine::grid::{Dir, Pos};
 use tilesmith_engine::hash::Fnv;
+use tilesmith_engine::input::Input;
 use tilesmith_engine::kind::baba::{BabaGame, BabaLevel, Kind, Prop, Tile, Word};
-use tilesmith_engine::kind::{Game, Input, StepReport};
 use tilesmith_tests::workspace;
 
 /// Levels played.

@@ -12,8 +12,8 @@
 
 use std::collections::BTreeSet;
 
+use tilesmith_engine::game::{Game, Status};
 use tilesmith_engine::kind::baba::BabaGame;
-use tilesmith_engine::kind::{Game, Status};
 use tilesmith_tests::{corpus, keke};
 
 /// Solutions that win in our engine (of 280; the Keke simulator wins 272).

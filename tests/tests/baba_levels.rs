@@ -8,8 +8,9 @@
 
 use std::path::{Path, PathBuf};
 
+use tilesmith_engine::game::{Game, Status};
+use tilesmith_engine::input::Input;
 use tilesmith_engine::kind::baba::BabaGame;
-use tilesmith_engine::kind::{Game, Input, Status};
 use tilesmith_engine::load_file;
 use tilesmith_engine::replay::{Replay, ReplayLevel};
 use tilesmith_tests::{json_files, workspace};

@@ -20,9 +20,10 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use serde_json::Value;
 use tilesmith_engine::Grid;
+use tilesmith_engine::game::{Game, Status};
 use tilesmith_engine::grid::Dir;
+use tilesmith_engine::input::Input;
 use tilesmith_engine::kind::baba::{BabaGame, BabaLevel, Kind, ObjId, Prop, Tile};
-use tilesmith_engine::kind::{Game, Input, Status};
 use tilesmith_tests::corpus;
 
 /// Cases where the peer's expectation contradicts spec baba; we follow the spec.

@@ -2,9 +2,10 @@
 //! properties beyond the spec's §6 cases (FLOAT, SAFE, SLEEP, stacked MOVE, WRITE, EMPTY IS
 //! PUSH, TELE determinism). Expectations come from spec baba §4–§5.
 
+use tilesmith_engine::game::{Game, Status};
 use tilesmith_engine::grid::{Dir, Pos};
+use tilesmith_engine::input::Input;
 use tilesmith_engine::kind::baba::{BabaGame, Kind};
-use tilesmith_engine::kind::{Game, Input, Status};
 use tilesmith_engine::observe::Phase;
 use tilesmith_tests::baba::{board, find, game, norm, play, rules, show};
 
@@ -196,7 +197,7 @@ fn layers_are_bottom_first_with_directions_for_objects() {
     assert_eq!(l[1].token, "text_is");
     assert_eq!(l[1].dir, None);
     assert!(g.layers(Pos::new(5, 5)).is_empty());
-    assert_eq!(g.kind(), "baba");
+    assert_eq!(g.kind().name(), "baba");
     assert_eq!(g.size(), (1, 1));
     assert!(matches!(g.objects()[1].kind, Kind::Text(_)));
 }

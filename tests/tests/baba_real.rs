@@ -5,8 +5,8 @@
 #![allow(clippy::unwrap_used)] // helpers panic on purpose when a fixture is wrong
 
 use serde_json::{Value, json};
+use tilesmith_engine::game::{Game, Status};
 use tilesmith_engine::kind::baba::{BabaGame, BabaLevel, Kind, Noun};
-use tilesmith_engine::kind::{Game, Status};
 use tilesmith_engine::replay::play as replay_play;
 use tilesmith_tests::baba::play;
 

@@ -1,8 +1,8 @@
 //! Rule formation from text on the grid (spec baba §3), the rule strings of the summary, and
 //! the editor-facing API: rules with their tiles, text that forms no rule, the palette.
 
+use tilesmith_engine::game::Game;
 use tilesmith_engine::grid::Pos;
-use tilesmith_engine::kind::Game;
 use tilesmith_engine::kind::baba::{
     BabaGame, Condition, Noun, Prep, Prop, Verb, Word, WordClass, palette, parse_words,
     sentence_tiles, words_of,

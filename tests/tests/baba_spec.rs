@@ -11,9 +11,9 @@
 // panic there is a test failure like any other.
 #![allow(clippy::unwrap_used)]
 
+use tilesmith_engine::game::{Game, Status};
 use tilesmith_engine::grid::{Dir, Pos};
 use tilesmith_engine::kind::baba::{Kind, Prop, Word};
-use tilesmith_engine::kind::{Game, Status};
 use tilesmith_tests::baba::{find, game, is, norm, play, show};
 
 fn check(board: &str, rules: &[&str], inputs: &str, expect: &str, dirs: bool) {

@@ -6,9 +6,9 @@
 
 #![allow(clippy::unwrap_used)] // helpers panic on purpose when a fixture is wrong
 
+use tilesmith_engine::game::{Game, Status};
 use tilesmith_engine::grid::{Dir, Pos};
 use tilesmith_engine::kind::baba::{BabaGame, BabaLevel, Prop, Word, WordClass};
-use tilesmith_engine::kind::{Game, Status};
 use tilesmith_tests::baba::{board, find, game, norm, play, show};
 
 const YOU: &str = "baba is you";

@@ -605,7 +605,7 @@ fn a_replay_of_board_moves_reads_them_in_their_positions() {
 #[test]
 fn game_kind_and_concrete_type_are_reachable() {
     let g = start_json(&tiny_level());
-    assert_eq!(g.kind(), "board");
+    assert_eq!(g.kind().name(), "board");
     let b = g.as_any().downcast_ref::<BoardGame>().unwrap();
     assert_eq!(b.rules().title, "Tiny");
     assert_eq!(b.legal_turns().len(), 2);

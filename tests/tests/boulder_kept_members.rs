@@ -7,8 +7,9 @@
 #![allow(clippy::unwrap_used)]
 
 use serde_json::{Value, json};
+use tilesmith_engine::game::GameKind;
 use tilesmith_engine::kind::boulder::{Boulder, BoulderLevel};
-use tilesmith_engine::kind::{GameKind, kind_of};
+use tilesmith_engine::kind::kind_of;
 use tilesmith_engine::{Problem, Severity};
 
 /// A valid level whose field (2, 1), rule blocks and one rule carry members the format does

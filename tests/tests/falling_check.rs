@@ -1251,13 +1251,13 @@ fn exercise(text: &str) {
     if let Ok(mut g) = started {
         let inputs = [
             Input::Move(tilesmith_engine::Dir::Left),
-            Input::Turn(tilesmith_engine::kind::Turn::Cw),
+            Input::Turn(tilesmith_engine::input::Turn::Cw),
             Input::SoftDrop,
             Input::HardDrop,
             Input::Wait,
-            Input::Turn(tilesmith_engine::kind::Turn::Half),
+            Input::Turn(tilesmith_engine::input::Turn::Half),
             Input::Move(tilesmith_engine::Dir::Right),
-            Input::Turn(tilesmith_engine::kind::Turn::Ccw),
+            Input::Turn(tilesmith_engine::input::Turn::Ccw),
         ];
         for i in 0..40 {
             g.step(inputs[i % inputs.len()]);

@@ -6,9 +6,11 @@
 #![allow(clippy::unwrap_used)]
 
 use serde_json::{Value, json};
+use tilesmith_engine::game::{Game, GameKind, Status};
+use tilesmith_engine::input::Input;
 use tilesmith_engine::kind::falling::level::QueuedTumo;
 use tilesmith_engine::kind::falling::{FallingGame, FallingLevel};
-use tilesmith_engine::kind::{Game, GameKind, Input, Status, kind_named};
+use tilesmith_engine::kind::kind_named;
 use tilesmith_engine::{Pos, load_text, parse_inputs};
 
 fn falling() -> &'static dyn GameKind {

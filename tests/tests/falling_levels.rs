@@ -14,8 +14,9 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 use serde_json::Value;
+use tilesmith_engine::game::{Game, Status};
+use tilesmith_engine::input::Input;
 use tilesmith_engine::kind::falling::{FallingGame, FallingLevel};
-use tilesmith_engine::kind::{Game, Input, Status};
 use tilesmith_engine::load_file;
 use tilesmith_engine::replay::{Replay, ReplayLevel};
 use tilesmith_tests::{json_files, workspace};

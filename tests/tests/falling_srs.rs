@@ -38,12 +38,13 @@
 use std::collections::BTreeMap;
 
 use serde_json::{Value, json};
+use tilesmith_engine::game::Game;
+use tilesmith_engine::input::Input;
 use tilesmith_engine::kind::falling::FallingGame;
 use tilesmith_engine::kind::falling::shape::{
     Kicks, ShapeGrid, Turn, auto_rotate, kicks_180_i, kicks_180_jlstz, mirror_kicks, mirror_states,
     srs_i, srs_jlstz, srs_o, tetromino_pivot, tetromino_states, try_turn,
 };
-use tilesmith_engine::kind::{Game, Input};
 use tilesmith_tests::corpus;
 
 /// The corpus's rotation-state names, index = state.

@@ -9,7 +9,9 @@
 #![allow(clippy::unwrap_used)]
 
 use serde_json::{Value, json};
-use tilesmith_engine::kind::{DEFAULT_HISTORY_BYTES, Game, Input, kind_of};
+use tilesmith_engine::game::{DEFAULT_HISTORY_BYTES, Game};
+use tilesmith_engine::input::Input;
+use tilesmith_engine::kind::kind_of;
 use tilesmith_tests::workspace;
 
 /// D3's level: `side`×`side` fields of mud inside a wall, `me` at (1, 1), and one `pre` rule
@@ -59,7 +61,7 @@ fn play_within(
         assert!(
             g.history_bytes() <= budget,
             "{}: history {} bytes over the budget of {budget} at step {}",
-            g.kind(),
+            g.kind().name(),
             g.history_bytes(),
             g.steps()
         );
@@ -75,14 +77,14 @@ fn check_undo_and_restart(g: &mut dyn Game, hashes: &[u64]) {
     let n = hashes.len() as u64 - 1;
     assert_eq!(g.steps(), n);
     let trimmed = g.history_trimmed();
-    assert!(trimmed > 0, "{}: nothing was trimmed", g.kind());
-    assert!(trimmed < n, "{}: no step kept", g.kind());
+    assert!(trimmed > 0, "{}: nothing was trimmed", g.kind().name());
+    assert!(trimmed < n, "{}: no step kept", g.kind().name());
     while g.undo() {
         assert_eq!(
             g.state_hash(),
             hashes[g.steps() as usize],
             "{} step {}",
-            g.kind(),
+            g.kind().name(),
             g.steps()
         );
     }
@@ -90,19 +92,24 @@ fn check_undo_and_restart(g: &mut dyn Game, hashes: &[u64]) {
         g.steps(),
         trimmed,
         "{}: undo stops at the oldest kept step",
-        g.kind()
+        g.kind().name()
     );
     // Redo goes forward again over the kept steps.
     while g.redo() {}
     assert_eq!(g.steps(), n);
     assert_eq!(g.state_hash(), hashes[n as usize]);
     g.step(Input::Restart);
-    assert_eq!(g.steps(), 0, "{}: restart returns to step 0", g.kind());
+    assert_eq!(
+        g.steps(),
+        0,
+        "{}: restart returns to step 0",
+        g.kind().name()
+    );
     assert_eq!(
         g.state_hash(),
         hashes[0],
         "{}: restart returns to the start",
-        g.kind()
+        g.kind().name()
     );
     assert_eq!(g.history_trimmed(), 0);
     assert_eq!(g.history_bytes(), 0);

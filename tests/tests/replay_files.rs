@@ -4,7 +4,8 @@
 use std::path::Path;
 
 use tilesmith_engine::LoadError;
-use tilesmith_engine::replay::{MAX_REPLAY_TICKS, Replay};
+use tilesmith_engine::input::MAX_REPLAY_TICKS;
+use tilesmith_engine::replay::Replay;
 
 fn error_of(text: &str) -> tilesmith_engine::Problem {
     let e = Replay::from_text(text, Path::new(".")).expect_err("the replay is invalid");

@@ -1743,7 +1743,7 @@ fn falling_engine_output_matches_the_schema() {
         }
         let input = match frame % 5 {
             0 => tilesmith_engine::Input::Move(tilesmith_engine::Dir::Left),
-            1 => tilesmith_engine::Input::Turn(tilesmith_engine::kind::Turn::Cw),
+            1 => tilesmith_engine::Input::Turn(tilesmith_engine::input::Turn::Cw),
             _ => tilesmith_engine::Input::SoftDrop,
         };
         g.step(input);

@@ -18,8 +18,8 @@ use std::sync::mpsc::{Receiver, RecvTimeoutError, TryRecvError, channel};
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
-use tilesmith_engine::kind::Layer;
-use tilesmith_engine::{Game, Input, Pos, Status, StepReport};
+use tilesmith_engine::game::Layer;
+use tilesmith_engine::{Game, GameKind, Input, Pos, Status, StepReport};
 
 /// How long the UI thread waits for a step before showing it as computing (and the most
 /// one step may block a frame).
@@ -184,9 +184,8 @@ fn panic_text(p: &(dyn Any + Send)) -> String {
 /// (kind, size, step counts, status, state hash) as the game stood when the step began, and
 /// draws nothing. The play pane does not draw the game while a step computes
 /// ([`super::play::PlaySession::computing`]); this only keeps the session whole meanwhile.
-#[derive(Debug)]
 pub struct Away {
-    kind: &'static str,
+    kind: &'static dyn GameKind,
     size: (usize, usize),
     steps: u64,
     redo: usize,
@@ -210,8 +209,17 @@ impl Away {
     }
 }
 
+impl std::fmt::Debug for Away {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Away")
+            .field("kind", &self.kind.name())
+            .field("steps", &self.steps)
+            .finish_non_exhaustive()
+    }
+}
+
 impl Game for Away {
-    fn kind(&self) -> &'static str {
+    fn kind(&self) -> &'static dyn GameKind {
         self.kind
     }
     fn size(&self) -> (usize, usize) {

@@ -20,8 +20,9 @@ use super::eval::{
 use super::level::{BabaLevel, Tile};
 use super::rules::{FormedRule, Rule, RuleCache, TextTile, unused_text};
 use super::word::{Kind, Noun, Prop, Verb, Word};
+use crate::game::{Game, GameKind, Layer, Status, StepReport};
 use crate::grid::{Dir, Grid, Pos};
-use crate::kind::{Game, Input, Layer, Status, StepReport};
+use crate::input::Input;
 
 /// The saved part of a game: what undo restores.
 #[derive(Clone, Debug, PartialEq)]
@@ -1224,8 +1225,8 @@ impl BabaGame {
 }
 
 impl Game for BabaGame {
-    fn kind(&self) -> &'static str {
-        "baba"
+    fn kind(&self) -> &'static dyn GameKind {
+        &super::Baba
     }
 
     fn size(&self) -> (usize, usize) {

@@ -36,8 +36,9 @@ pub use word::{
     Kind, LETTERS, Letter, Noun, PaletteEntry, Prefix, Prep, Prop, Verb, Word, WordClass, palette,
 };
 
+use crate::game::{Game, GameKind};
 use crate::grid::Dir;
-use crate::kind::{Game, GameKind, Input, InputSpec};
+use crate::input::{Input, InputSpec};
 use crate::problem::Problem;
 
 /// Baba's input words: wait, the four arrows, and the game's own undo and restart keys. Baba

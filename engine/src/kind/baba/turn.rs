@@ -1,6 +1,6 @@
 //! One turn (spec baba §4.2) and move resolution (§5.1).
 //!
-//! Phases reported in [`crate::kind::StepReport::phases`]: `Main("movement")` (YOU, MOVE,
+//! Phases reported in [`crate::game::StepReport::phases`]: `Main("movement")` (YOU, MOVE,
 //! SHIFT), `Main("transform")` (both passes), `Main("facing")` (DIRs), `Main("tele")`,
 //! `Main("align")` (SHIFT facing), `Main("make")` (MAKE, WRITE), `Main("fall")`,
 //! `Main("more")`, `Main("interactions")` (SINK, WEAK, HOT/MELT, DEFEAT, OPEN/SHUT, EAT).
@@ -12,8 +12,8 @@ use rustc_hash::FxHashSet as HashSet;
 use super::eval::{Obj, ObjId, dir_from_props};
 use super::game::BabaGame;
 use super::word::{Kind, Noun, Prop, Verb, Word};
+use crate::game::Status;
 use crate::grid::{Dir, Pos};
-use crate::kind::Status;
 use crate::observe::Phase;
 
 /// The most objects of one kind in one cell after a step (Tier 2, §2).

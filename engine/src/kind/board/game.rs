@@ -1,4 +1,4 @@
-//! A running board game behind [`crate::kind::Game`]: each step is one whole turn (a move, a
+//! A running board game behind [`crate::game::Game`]: each step is one whole turn (a move, a
 //! jump chain of partial moves, a drop or a pass), chosen from the legal turns of the
 //! position as an [`Input::Choice`] and written by its notation (`c3-d4`, `c3xe5xc7`,
 //! `@d3`, `pass`). Undo keeps the cells each turn changed; redo plays the undone turn again.
@@ -14,9 +14,10 @@ use super::level::{BoardLevel, position_json, uses_repetition};
 use super::play::{Engine, GenError, PerftEnd, Piece, Position, TurnMove};
 use super::rules::{Outcome as EndKind, PosId, Rules};
 use super::zrf::ZrfProblem;
+use crate::game::{Game, GameKind, Layer, Status, StepReport};
 use crate::grid::Pos;
 use crate::hash::Fnv;
-use crate::kind::{Game, GameKind, Input, InputChoice, InputError, Layer, Status, StepReport};
+use crate::input::{Input, InputChoice, InputError};
 use crate::problem::{JsonPath, Problem};
 
 /// How this game words the reason and the error of a game stopped because move generation
@@ -109,7 +110,7 @@ impl BoardGame {
             status: Status::Running,
             done: std::collections::VecDeque::new(),
             undone: Vec::new(),
-            history_budget: crate::kind::DEFAULT_HISTORY_BYTES,
+            history_budget: crate::game::DEFAULT_HISTORY_BYTES,
             history_total: 0,
             trimmed: 0,
             seen: FxHashMap::default(),
@@ -505,8 +506,8 @@ impl BoardGame {
 }
 
 impl Game for BoardGame {
-    fn kind(&self) -> &'static str {
-        "board"
+    fn kind(&self) -> &'static dyn GameKind {
+        &super::Board
     }
 
     fn size(&self) -> (usize, usize) {

@@ -4,7 +4,7 @@
 //! filter.
 //!
 //! [`zrf::compile`] reads a ZRF text into [`Rules`]; [`play`] generates, plays and counts
-//! moves on a [`Position`]; [`game::BoardGame`] is the running [`crate::kind::Game`], whose
+//! moves on a [`Position`]; [`game::BoardGame`] is the running [`crate::game::Game`], whose
 //! steps are whole turns chosen from the legal ones ([`Input::Choice`], written by their
 //! notation); [`level::BoardLevel`] is the JSON level (`docs/board-level-format.md`). A
 //! `.zrf` file opens as a level of its own ([`crate::document::load_rules`]).
@@ -22,7 +22,8 @@ pub use level::BoardLevel;
 pub use play::{Move, Position, Primitive, TurnMove};
 pub use rules::Rules;
 
-use crate::kind::{Game, GameKind, Input, InputSpec};
+use crate::game::{Game, GameKind};
+use crate::input::{Input, InputSpec};
 use crate::problem::Problem;
 
 /// What a board game takes in every position besides its legal turns: undo and restart.

@@ -11,8 +11,9 @@ use super::board::{Board, Saved, TOKEN_FIELD};
 use super::level::{BoulderLevel, Cell, MAX_TICK_COUNT};
 use super::rules::CompiledRule;
 use super::token::{Global, Globals, Token, ValueKey};
+use crate::game::{Game, GameKind, Layer, RuleFiring, Status, StepReport};
 use crate::grid::Pos;
-use crate::kind::{Game, Input, Layer, RuleFiring, Status, StepReport};
+use crate::input::Input;
 use crate::observe::{Collector, NoObserver, Phase, TickObserver};
 
 /// One phase of a recorded tick: the phase and each field it changed as
@@ -124,7 +125,7 @@ impl BoulderGame {
             history: std::collections::VecDeque::new(),
             cursor: 0,
             history_limit: usize::MAX,
-            history_budget: crate::kind::DEFAULT_HISTORY_BYTES,
+            history_budget: crate::game::DEFAULT_HISTORY_BYTES,
             history_total: 0,
             trimmed: 0,
             open: None,
@@ -572,8 +573,8 @@ impl BoulderGame {
 }
 
 impl Game for BoulderGame {
-    fn kind(&self) -> &'static str {
-        "boulder"
+    fn kind(&self) -> &'static dyn GameKind {
+        &super::Boulder
     }
 
     fn size(&self) -> (usize, usize) {

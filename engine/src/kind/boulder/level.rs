@@ -10,8 +10,8 @@ use std::collections::BTreeMap;
 use serde_json::{Map, Value, json};
 
 use super::token::{Global, Globals, Token, VALUE_COUNT, ValueKey, ValueName, Values};
+use crate::game::Status;
 use crate::grid::{Dir, Grid, Pos};
-use crate::kind::Status;
 use crate::level_json::{self, int, natural, type_name};
 use crate::problem::{JsonPath, Problem, did_you_mean, nearest, quote};
 

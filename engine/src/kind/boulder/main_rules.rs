@@ -8,7 +8,7 @@ use super::board::nonzero_flag;
 use super::game::BoulderGame;
 use super::token::{Global, Token, ValueKey};
 use crate::grid::Dir;
-use crate::kind::Input;
+use crate::input::Input;
 
 /// Values that describe the object rather than the field, and so travel with a moving object
 /// (§6 V1). `a`–`d` stay with the field; `moved` is set on both fields.

@@ -21,8 +21,9 @@ pub use level::{
 pub use rules::CompiledRule;
 pub use token::{Global, Globals, Token, ValueKey, ValueName};
 
+use crate::game::{Game, GameKind};
 use crate::grid::Dir;
-use crate::kind::{Game, GameKind, Input, InputSpec};
+use crate::input::{Input, InputSpec};
 use crate::problem::Problem;
 
 /// Boulder's input words: no key, the four arrows, and the four arrows with the meta (shift)

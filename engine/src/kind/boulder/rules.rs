@@ -14,7 +14,7 @@ use super::board::{Board, ValueSet};
 use super::level::{Rule, Situation, TokenPattern, TokenWrite};
 use super::token::{ALL_TOKENS, Global, Globals, Token, TokenSet, ValueKey, ValueName};
 use crate::grid::Dir;
-use crate::kind::Input;
+use crate::input::Input;
 use crate::observe::{Phase, TickObserver};
 
 #[derive(Clone, Debug)]

@@ -37,8 +37,9 @@ use super::level::{
     QueuedTumo, Role, SavedPending, SavedState, ScoreRule,
 };
 use super::shape::{Turn, TurnResult, try_turn};
+use crate::game::{Game, GameKind, Layer, Status, StepReport};
 use crate::grid::{Dir, Pos};
-use crate::kind::{Game, Input, Layer, Status, StepReport};
+use crate::input::Input;
 
 /// The active tumo's place: which tumo, its rotation state and where its grid's top-left
 /// cell is (x = column, y = row from the top; may be negative where the grid is empty).
@@ -365,7 +366,7 @@ impl FallingGame {
             history: VecDeque::new(),
             cursor: 0,
             history_limit: usize::MAX,
-            history_budget: crate::kind::DEFAULT_HISTORY_BYTES,
+            history_budget: crate::game::DEFAULT_HISTORY_BYTES,
             history_total: 0,
             trimmed: 0,
             seed,
@@ -1485,8 +1486,8 @@ fn cells_of_free(
 }
 
 impl Game for FallingGame {
-    fn kind(&self) -> &'static str {
-        "falling"
+    fn kind(&self) -> &'static dyn GameKind {
+        &super::Falling
     }
 
     fn size(&self) -> (usize, usize) {

@@ -12,7 +12,7 @@ use serde_json::{Map, Value, json};
 
 use super::field::{BlockId, EMPTY, Field};
 use super::shape::{Kicks, ShapeGrid, Turn};
-use crate::kind::Status;
+use crate::game::Status;
 use crate::level_json::{int, type_name};
 use crate::problem::{JsonPath, Problem, did_you_mean, nearest, quote};
 

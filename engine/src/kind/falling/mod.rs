@@ -26,8 +26,9 @@ pub use shape::{Kicks, ShapeGrid};
 
 use serde_json::Value;
 
+use crate::game::{Game, GameKind};
 use crate::grid::Dir;
-use crate::kind::{Game, GameKind, Input, InputSpec, Turn};
+use crate::input::{Input, InputSpec, Turn};
 use crate::problem::{JsonPath, Problem};
 
 /// The falling kind's input words: wait, move, soft drop, hard drop and the three turns.
