@@ -1,5 +1,5 @@
 //! The one table of commands shared by the menus, the toolbar, the keyboard shortcuts and
-//! the shortcut sheet: one row per command ([`ROWS`]) says its label, shortcut, menu, action,
+//! the shortcut sheet: one row per command (`ROWS`) says its label, shortcut, menu, action,
 //! sentence, when it is available and whether it works while typing. Adding a command is a
 //! variant of [`Command`] and its row.
 
