@@ -23,6 +23,7 @@ pub mod doc;
 pub mod error;
 pub mod export;
 pub mod files;
+pub mod job;
 pub mod kinds;
 pub mod state;
 pub mod tools;

@@ -12,14 +12,13 @@
 
 use std::any::Any;
 use std::panic::AssertUnwindSafe;
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{Receiver, RecvTimeoutError, TryRecvError, channel};
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
 use tilesmith_engine::game::Layer;
 use tilesmith_engine::{Game, GameKind, Input, Pos, Status, StepReport};
+
+use crate::job::{Job, panic_text};
 
 /// How long the UI thread waits for a step before showing it as computing (and the most
 /// one step may block a frame).
@@ -43,10 +42,11 @@ pub enum StepOutcome<R> {
 /// What the worker sends back: the game, and the result or the panic message.
 type Finished = (Box<dyn Game>, Result<Box<dyn Any + Send>, String>);
 
-/// A step running on a worker thread.
+/// A step running on a worker thread (a [`Job`] that takes the game along and brings it
+/// back, even when the step panics).
 pub struct StepJob {
-    cancel: Arc<AtomicBool>,
-    rx: Receiver<Finished>,
+    /// The worker, with the game's cancel flag.
+    job: Job<Finished>,
     /// When the step started.
     pub started: Instant,
     /// The number of the step being computed (the steps applied before it, plus one).
@@ -68,20 +68,14 @@ impl std::fmt::Debug for StepJob {
     }
 }
 
-impl Drop for StepJob {
-    /// A step nobody waits for any more (the play stopped, another file was opened) stops;
-    /// its thread ends on its own and drops the game.
-    fn drop(&mut self) {
-        self.cancel.store(true, Ordering::Relaxed);
-    }
-}
-
 impl StepJob {
     /// Moves `game` to a new thread and runs `f` on it there with a fresh cancel flag.
     /// With `wait`, waits up to [`STEP_WAIT`]: `Ok` with the game and the outcome when the
     /// step ended by then, else `Err` with the running job (the game stays on the thread).
     /// With `wait` false (no frames run to collect a pending step: tests, exports, the CLI)
-    /// it waits for the step however long it takes.
+    /// it waits for the step however long it takes. A step nobody waits for any more (the
+    /// play stopped, another file was opened: the job is dropped) is cancelled; its thread
+    /// ends on its own and drops the game.
     pub fn spawn<R: Send + 'static>(
         game: Box<dyn Game>,
         f: impl FnOnce(&mut dyn Game) -> R + Send + 'static,
@@ -107,53 +101,53 @@ impl StepJob {
         run: bool,
         wait: bool,
     ) -> Result<(Box<dyn Game>, StepOutcome<R>), StepJob> {
-        let cancel = Arc::new(AtomicBool::new(false));
-        game.set_cancel_flag(Some(cancel.clone()));
         let before = game.steps();
-        let (tx, rx) = channel::<Finished>();
-        std::thread::spawn(move || {
+        let job = Job::spawn("step", move |w| {
+            game.set_cancel_flag(Some(w.cancel_flag().clone()));
+            // Caught here, not by the job, so that the game comes back.
             let r = std::panic::catch_unwind(AssertUnwindSafe(|| f(game.as_mut())));
             let r = r
                 .map(|v| Box::new(v) as Box<dyn Any + Send>)
-                .map_err(|p| panic_text(p.as_ref()));
-            let _ = tx.send((game, r));
-        });
+                .map_err(|p| panic_text(p.as_ref()).unwrap_or_else(|| "the step panicked".into()));
+            (game, r)
+        })
+        .expect("the system starts a thread for the step");
         let job = StepJob {
-            cancel,
-            rx,
-            started: Instant::now(),
+            started: job.started(),
+            job,
             step: before + 1,
             before,
             run,
         };
         let limit = if wait { STEP_WAIT } else { Duration::MAX };
-        match job.rx.recv_timeout(limit) {
-            Ok(done) => Ok(job.finish(done)),
-            Err(RecvTimeoutError::Timeout) => Err(job),
-            Err(RecvTimeoutError::Disconnected) => unreachable!("the worker always sends"),
+        match job.job.wait(limit) {
+            Some(done) => Ok(job.finish(done)),
+            None => Err(job),
         }
     }
 
     /// Asks the step to stop (the game's cancel flag).
     pub fn cancel(&self) {
-        self.cancel.store(true, Ordering::Relaxed);
+        self.job.cancel();
     }
 
     /// True once Cancel was pressed.
     pub fn cancelling(&self) -> bool {
-        self.cancel.load(Ordering::Relaxed)
+        self.job.cancelling()
     }
 
     /// The game and the outcome once the worker is done; `None` while it computes.
     pub fn poll<R: 'static>(&self) -> Option<(Box<dyn Game>, StepOutcome<R>)> {
-        match self.rx.try_recv() {
-            Ok(done) => Some(self.finish(done)),
-            Err(TryRecvError::Empty) => None,
-            Err(TryRecvError::Disconnected) => unreachable!("the worker always sends"),
-        }
+        self.job.poll().map(|done| self.finish(done))
     }
 
-    fn finish<R: 'static>(&self, (mut game, r): Finished) -> (Box<dyn Game>, StepOutcome<R>) {
+    fn finish<R: 'static>(
+        &self,
+        done: Result<Finished, String>,
+    ) -> (Box<dyn Game>, StepOutcome<R>) {
+        let Ok((mut game, r)) = done else {
+            unreachable!("the step catches its own panics, so the worker always sends the game")
+        };
         game.set_cancel_flag(None);
         let outcome = match r {
             Err(msg) => StepOutcome::Failed(msg),
@@ -171,13 +165,6 @@ impl StepJob {
         };
         (game, outcome)
     }
-}
-
-fn panic_text(p: &(dyn Any + Send)) -> String {
-    p.downcast_ref::<&str>()
-        .map(|s| s.to_string())
-        .or_else(|| p.downcast_ref::<String>().cloned())
-        .unwrap_or_else(|| "the step panicked".into())
 }
 
 /// The stand-in for a game that is on a worker thread: answers the questions of the shell

@@ -2,18 +2,17 @@
 //!
 //! The request carries only plain data (the level document, the play's inputs and seed, the
 //! file to write), so the worker builds its own editor state and kind UI from the document:
-//! nothing of the open document is shared with the thread.
+//! nothing of the open document is shared with the thread. The worker is a [`Job`] reporting
+//! the steps drawn.
 
 use std::path::PathBuf;
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::mpsc::{Receiver, channel};
 
 use serde_json::Value;
 use tilesmith_engine::Input;
 
 use super::gif::{GifOptions, Step, write_play};
 use super::{Options, Renderer, open, write_png};
+use crate::job::{Job, Worker};
 
 /// What to export, asked for by File → Export PNG… or the play pane's "Export GIF of this
 /// play…".
@@ -33,10 +32,9 @@ pub struct ExportRequest {
 pub struct ExportJob {
     /// The file being written.
     pub path: PathBuf,
-    done: Arc<AtomicU64>,
     total: u64,
-    cancel: Arc<AtomicBool>,
-    result: Receiver<Result<String, String>>,
+    /// The worker: a message for the status bar or the error; the steps done so far.
+    job: Job<Result<String, String>, u64>,
 }
 
 impl std::fmt::Debug for ExportJob {
@@ -51,41 +49,31 @@ impl std::fmt::Debug for ExportJob {
 impl ExportJob {
     /// Starts the export on a new thread.
     pub fn spawn(req: ExportRequest) -> Self {
-        let done = Arc::new(AtomicU64::new(0));
-        let cancel = Arc::new(AtomicBool::new(false));
         let total = req.play.as_ref().map_or(1, |(i, _)| i.len() as u64);
-        let (tx, rx) = channel();
-        let (d, c) = (done.clone(), cancel.clone());
         let path = req.path.clone();
-        std::thread::spawn(move || {
-            let _ = tx.send(run(&req, &d, &c));
-        });
-        Self {
-            path,
-            done,
-            total,
-            cancel,
-            result: rx,
-        }
+        let job = Job::spawn("export", move |w| run(&req, w))
+            .expect("the system starts a thread for the export");
+        Self { path, total, job }
     }
 
     /// Steps done and the steps in all (a PNG is one step).
     pub fn progress(&self) -> (u64, u64) {
-        (self.done.load(Ordering::Relaxed), self.total)
+        (self.job.progress().unwrap_or(0), self.total)
     }
 
     /// Asks the worker to stop; it stops after the step it is drawing.
     pub fn cancel(&self) {
-        self.cancel.store(true, Ordering::Relaxed);
+        self.job.cancel();
     }
 
-    /// The outcome once the worker has finished: a message for the status bar, or the error.
+    /// The outcome once the worker has finished: a message for the status bar, or the error
+    /// (a panic in the export: its message).
     pub fn poll(&self) -> Option<Result<String, String>> {
-        self.result.try_recv().ok()
+        self.job.poll().map(|r| r.and_then(|r| r))
     }
 }
 
-fn run(req: &ExportRequest, done: &AtomicU64, cancel: &AtomicBool) -> Result<String, String> {
+fn run(req: &ExportRequest, w: &Worker<u64>) -> Result<String, String> {
     let (mut st, mut kind) = open(&req.level).map_err(|p| {
         p.first()
             .map_or("the level cannot be opened".into(), |p| p.render("level"))
@@ -99,7 +87,7 @@ fn run(req: &ExportRequest, done: &AtomicU64, cancel: &AtomicBool) -> Result<Str
         None => {
             let image = Renderer::new().render(&st, kind.as_mut(), &frame, None)?;
             write_png(&image, &req.path)?;
-            done.store(1, Ordering::Relaxed);
+            w.report(1);
             Ok(format!("exported {}", req.path.display()))
         }
         Some((inputs, seed)) => {
@@ -122,8 +110,8 @@ fn run(req: &ExportRequest, done: &AtomicU64, cancel: &AtomicBool) -> Result<Str
                 &go,
                 std::io::BufWriter::new(file),
                 &mut |n, _| {
-                    done.store(n, Ordering::Relaxed);
-                    !cancel.load(Ordering::Relaxed)
+                    w.report(n);
+                    !w.cancelled()
                 },
             )?;
             match frames {

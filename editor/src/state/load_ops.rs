@@ -4,15 +4,16 @@
 //! small file opens in the same frame as before), then shows "loading level.json… 1.2 s" with
 //! Cancel (Esc) until it arrives, and opens it then as [`Action::OpenPath`] would have.
 //! Cancel drops the result (the reading thread ends on its own). Meanwhile the actions that
-//! would change the open level wait.
+//! would change the open level wait. The worker is a [`Job`] (reading a file has neither
+//! progress nor a cancel flag to read: Cancel only stops waiting for it).
 
 use std::path::{Path, PathBuf};
-use std::sync::mpsc::{Receiver, RecvTimeoutError, TryRecvError, channel};
 use std::time::{Duration, Instant};
 
 use super::{Action, EditorState, read_document};
 use crate::doc::KindDoc;
 use crate::error::EditorError;
+use crate::job::Job;
 
 /// How long the UI thread waits for a file before showing it as loading.
 pub const LOAD_WAIT: Duration = Duration::from_millis(8);
@@ -27,7 +28,15 @@ pub struct LoadJob {
     pub path: PathBuf,
     /// When reading started.
     pub started: Instant,
-    rx: Receiver<ReadResult>,
+    job: Job<ReadResult>,
+}
+
+/// The error of a file whose reading thread ended without its document (a panic: a bug).
+fn stopped(path: &Path) -> EditorError {
+    EditorError::Read {
+        path: path.to_path_buf(),
+        source: std::io::Error::other("the reading thread stopped"),
+    }
 }
 
 impl EditorState {
@@ -48,40 +57,28 @@ impl EditorState {
         if !self.background_work {
             return Some(read_document(p));
         }
-        let (tx, rx) = channel();
         let path = p.to_path_buf();
-        std::thread::spawn(move || {
-            let _ = tx.send(read_document(&path));
-        });
-        match rx.recv_timeout(LOAD_WAIT) {
-            Ok(r) => Some(r),
-            Err(RecvTimeoutError::Timeout) => {
+        let job = Job::spawn("load", move |_| read_document(&path))
+            .expect("the system starts a thread to read the file");
+        match job.wait(LOAD_WAIT) {
+            Some(r) => Some(r.unwrap_or_else(|_| Err(stopped(p)))),
+            None => {
                 self.loading = Some(LoadJob {
                     path: p.to_path_buf(),
                     started: Instant::now(),
-                    rx,
+                    job,
                 });
                 self.status = format!("loading {}…", p.display());
                 None
             }
-            Err(RecvTimeoutError::Disconnected) => Some(Err(EditorError::Read {
-                path: p.to_path_buf(),
-                source: std::io::Error::other("the reading thread stopped"),
-            })),
         }
     }
 
     /// Opens the file read on the worker once it has arrived (each frame).
     pub fn poll_load(&mut self) {
         let Some(job) = &self.loading else { return };
-        let r = match job.rx.try_recv() {
-            Ok(r) => r,
-            Err(TryRecvError::Empty) => return,
-            Err(TryRecvError::Disconnected) => Err(EditorError::Read {
-                path: job.path.clone(),
-                source: std::io::Error::other("the reading thread stopped"),
-            }),
-        };
+        let Some(r) = job.job.poll() else { return };
+        let r = r.unwrap_or_else(|_| Err(stopped(&job.path)));
         let path = job.path.clone();
         self.loading = None;
         self.loaded = Some((path.clone(), r));

@@ -149,7 +149,7 @@ pub struct EditorState {
     /// The last text put on the system clipboard (a paste of it needs no parsing).
     clipboard_sent: Option<String>,
     problems_gen: Option<(u64, u64)>,
-    /// A check of a large map running on a worker: its key and where its answer arrives.
+    /// A check of a large map running on a worker: its key and the job giving its answer.
     problems_job: Option<((u64, u64), ProblemsAnswer)>,
     /// Set by an answer so the next file action skips the unsaved-changes question.
     confirmed: bool,
@@ -174,8 +174,8 @@ impl std::fmt::Debug for EditorState {
     }
 }
 
-/// Where the problems of a check running on a worker arrive.
-type ProblemsAnswer = std::sync::mpsc::Receiver<Vec<Problem>>;
+/// A check running on a worker: its answer is the problems.
+type ProblemsAnswer = crate::job::Job<Vec<Problem>>;
 
 /// Maps with at most this many cells are checked at once after an edit; larger ones on a
 /// worker thread (a 500×500 boulder check takes about 0.5 s in a debug build).
@@ -298,9 +298,9 @@ impl EditorState {
     pub fn refresh(&mut self) {
         self.doc.refresh();
         let key = (self.doc_serial, self.doc.map().generation());
-        if let Some((k, rx)) = &self.problems_job {
-            match rx.try_recv() {
-                Ok(p) => {
+        if let Some((k, job)) = &self.problems_job {
+            match job.poll() {
+                Some(Ok(p)) => {
                     if *k == key {
                         self.problems = p;
                     }
@@ -308,8 +308,9 @@ impl EditorState {
                     self.problems_job = None;
                 }
                 // One worker at a time: the latest design is checked when it is done.
-                Err(std::sync::mpsc::TryRecvError::Empty) => return,
-                Err(std::sync::mpsc::TryRecvError::Disconnected) => {
+                None => return,
+                // The check panicked (a bug): the next refresh checks again.
+                Some(Err(_)) => {
                     self.problems_job = None;
                     self.problems_gen = None;
                 }
@@ -325,14 +326,8 @@ impl EditorState {
             return;
         }
         let job = self.doc.check_job();
-        let (tx, rx) = std::sync::mpsc::channel();
-        let spawned = std::thread::Builder::new()
-            .name("tilesmith-check".into())
-            .spawn(move || {
-                let _ = tx.send(job());
-            });
-        match spawned {
-            Ok(_) => self.problems_job = Some((key, rx)),
+        match crate::job::Job::spawn("tilesmith-check", move |_| job()) {
+            Ok(job) => self.problems_job = Some((key, job)),
             Err(_) => self.problems_gen = None,
         }
     }

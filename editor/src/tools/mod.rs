@@ -55,7 +55,7 @@ impl Tool {
     ];
 
     /// The tool's name as shown on its button.
-    pub fn name(self) -> &'static str {
+    pub const fn name(self) -> &'static str {
         match self {
             Tool::Pencil => "Pencil",
             Tool::Rect => "Rectangle",

@@ -15,6 +15,7 @@ use eframe::egui::{self, Color32, CornerRadius, Rect, RichText, Ui, pos2, vec2};
 use super::UiState;
 use super::commands::Command;
 use super::panels;
+use super::widgets::hide_button;
 use crate::state::{Action, EditorState, Pane, SideTab};
 
 /// The width of a hidden side panel's strip, in points.
@@ -109,33 +110,12 @@ fn paint_grip(ui: &Ui, rect: Rect, edge: Edge) {
     ui.painter().rect_filled(pill, CornerRadius::same(2), color);
 }
 
-/// The label of the button that hides a panel (`«` on the left, `»` on the right).
-fn hide_label(pane: Pane) -> &'static str {
-    match pane {
-        Pane::Palette => "«",
-        Pane::Side => "»",
-        Pane::Problems => "hide",
-    }
-}
-
 /// The label of the button of a hidden panel's strip.
 fn show_label(pane: Pane) -> &'static str {
     match pane {
         Pane::Palette => "»",
         Pane::Side => "«",
         Pane::Problems => "Problems",
-    }
-}
-
-/// The button that hides `pane`, with the command's shortcut in its tooltip.
-pub fn hide_button(ui: &mut Ui, pane: Pane, c: Command, out: &mut Vec<Action>) {
-    let what = c.label().to_lowercase();
-    if ui
-        .small_button(hide_label(pane))
-        .on_hover_text(format!("Hide the {what} ({})", c.shortcut_text()))
-        .clicked()
-    {
-        out.push(Action::ShowPane(pane, Some(false)));
     }
 }
 

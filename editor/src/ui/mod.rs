@@ -12,6 +12,7 @@ pub mod mesh;
 pub mod new_level;
 pub mod panels;
 pub mod step_ui;
+pub mod widgets;
 
 use eframe::egui::{self, Event, Key, Modifiers, RichText, Ui};
 use tilesmith_engine::{Input, InputSpec};

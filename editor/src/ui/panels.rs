@@ -371,7 +371,7 @@ pub fn problems_ui(ui: &mut Ui, st: &EditorState, out: &mut Vec<Action>) {
         ui.strong(format!("Problems ({})", st.problems.len()));
         ui.label(RichText::new("saving work in progress is always allowed").weak());
         ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
-            super::layout::hide_button(ui, Pane::Problems, Command::ProblemsPanel, out);
+            super::widgets::hide_button(ui, Pane::Problems, Command::ProblemsPanel, out);
         });
     });
     egui::ScrollArea::both()

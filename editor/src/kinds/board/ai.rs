@@ -7,8 +7,6 @@
 //! so undo takes it back). After an undo or a restart the computer pauses until told to
 //! resume, so that undoing its move does not make it play again at once.
 
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use eframe::egui::{self, RichText, Ui};
@@ -16,33 +14,16 @@ use tilesmith_engine::kind::board::play::search::{Progress, SearchLimits, Search
 use tilesmith_engine::{Game as _, Input};
 
 use super::play::BoardPlay;
+use crate::job::Job;
 use crate::state::{Action, PlayAction};
 
-/// What the worker shares with the UI thread.
-#[derive(Debug, Default)]
-struct Shared {
-    /// The latest progress report.
-    progress: Option<Progress>,
-    /// The result, once the search is over (or why it failed).
-    result: Option<Result<SearchResult, String>>,
-}
-
-/// A search running on a worker thread.
+/// A search running on a worker thread: its turn, or why it failed, reporting [`Progress`].
 #[derive(Debug)]
-struct Job {
-    /// Set to stop the search.
-    cancel: Arc<AtomicBool>,
-    /// Progress and result.
-    shared: Arc<Mutex<Shared>>,
+struct Running {
+    /// The search (dropping it stops the search; the thread ends on its own).
+    job: Job<Result<SearchResult, String>, Progress>,
     /// The game's state hash when the search started (its turn is played only there).
     state: u64,
-}
-
-impl Drop for Job {
-    /// A search nobody waits for any more stops (the thread ends on its own).
-    fn drop(&mut self) {
-        self.cancel.store(true, Ordering::Relaxed);
-    }
 }
 
 /// The computer opponent's settings and its running search.
@@ -55,7 +36,7 @@ pub struct Computer {
     /// An iteration budget as well (tests: a deterministic search), `None` for time only.
     pub iterations: Option<u64>,
     /// The search under way.
-    job: Option<Job>,
+    job: Option<Running>,
     /// The ply count last seen (an undo or restart lowers it: the computer pauses).
     seen: u64,
     /// Automatic play is paused (after an undo or a restart).
@@ -95,8 +76,6 @@ impl Computer {
     pub fn start(&mut self, p: &BoardPlay) {
         let engine = p.game().engine().clone();
         let pos = p.game().position().clone();
-        let cancel = Arc::new(AtomicBool::new(false));
-        let shared = Arc::new(Mutex::new(Shared::default()));
         self.searches += 1;
         let limits = SearchLimits {
             time: Some(Duration::from_secs_f32(self.think.clamp(0.2, 10.0))),
@@ -104,29 +83,19 @@ impl Computer {
             seed: self.searches,
             ..SearchLimits::default()
         };
-        let (c, s) = (cancel.clone(), shared.clone());
-        let spawned = std::thread::Builder::new()
-            .name("board-search".into())
-            .spawn(move || {
-                let mut report = |pr: &Progress| {
-                    if let Ok(mut g) = s.lock() {
-                        g.progress = Some(pr.clone());
-                    }
-                };
-                let r = search(&engine, &pos, &limits, &c, &mut report).map_err(|e| e.to_string());
-                if let Ok(mut g) = s.lock() {
-                    g.result = Some(r);
-                }
-            });
-        if let Err(e) = spawned {
-            self.last = Some(format!("the search could not start: {e}"));
-            return;
-        }
-        self.job = Some(Job {
-            cancel,
-            shared,
-            state: p.session.game.state_hash(),
+        let spawned = Job::spawn("board-search", move |w| {
+            let mut report = |pr: &Progress| w.report(pr.clone());
+            search(&engine, &pos, &limits, w.cancel_flag(), &mut report).map_err(|e| e.to_string())
         });
+        match spawned {
+            Ok(job) => {
+                self.job = Some(Running {
+                    job,
+                    state: p.session.game.state_hash(),
+                });
+            }
+            Err(e) => self.last = Some(format!("the search could not start: {e}")),
+        }
     }
 
     /// Stops the search under way; nothing is played.
@@ -138,17 +107,14 @@ impl Computer {
 
     /// The search's progress so far.
     fn progress(&self) -> Option<Progress> {
-        let j = self.job.as_ref()?;
-        j.shared.lock().ok()?.progress.clone()
+        self.job.as_ref()?.job.progress()
     }
 
     /// Takes a finished search's result: the turn to play (an index into the legal turns)
     /// when the game is still where the search started.
     pub fn poll(&mut self, p: &BoardPlay) -> Option<usize> {
-        let done = {
-            let j = self.job.as_ref()?;
-            j.shared.lock().ok()?.result.take()
-        }?;
+        // A panicking search (a bug) fails with the panic's message.
+        let done = self.job.as_ref()?.job.poll()?.and_then(|r| r);
         let state = self.job.take().map(|j| j.state);
         match done {
             Ok(r) => {

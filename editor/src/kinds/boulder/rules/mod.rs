@@ -7,6 +7,7 @@
 //! result index (`TokenWrite::Copy(k)`) always points inside the window.
 
 mod cache;
+mod labels;
 pub mod panel;
 pub mod ui;
 mod ui_blocks;

@@ -6,10 +6,9 @@
 use eframe::egui::{self, Color32, RichText, Sense, Ui, vec2};
 use tilesmith_engine::Dir;
 use tilesmith_engine::kind::boulder::analysis::{NeverMatches, Preview};
-use tilesmith_engine::kind::boulder::{
-    BoulderLevel, Pattern, Rule, Situation, TokenPattern, TokenWrite, ValueName, Write,
-};
+use tilesmith_engine::kind::boulder::{BoulderLevel, Rule, Situation};
 
+use super::labels::{WARN, pattern_label, write_label};
 use super::ui_blocks::{block_editor, strips_ui};
 use super::ui_json::json_ui;
 use super::{RuleList, RuleOp, RuleRef, snippets};
@@ -31,47 +30,6 @@ pub fn summary(rule: &Rule) -> String {
         orig.join(" "),
         res.join(" ")
     )
-}
-
-/// The label of an original block's token: `stone`, `mud|path`, `*`, `#3`.
-pub fn pattern_label(p: &Pattern) -> String {
-    match &p.token {
-        TokenPattern::Any => "*".into(),
-        TokenPattern::OneOf(ts) => ts.iter().map(|t| t.name()).collect::<Vec<_>>().join("|"),
-        TokenPattern::Index(k) => format!("#{k}"),
-    }
-}
-
-/// The label of a result block's token: `gem`, or `=k` for "copy the token of block k".
-pub fn write_label(w: &Write) -> String {
-    match w.token {
-        TokenWrite::Set(t) => t.name().into(),
-        TokenWrite::Copy(k) => format!("={k}"),
-    }
-}
-
-/// The explanation shown when hovering a value chip (spec boulder §4.5).
-pub fn value_help(side: Side, name: ValueName, n: i64) -> String {
-    let global = matches!(name, ValueName::Global(_));
-    let what = if global {
-        format!("the global {}", name.name())
-    } else {
-        format!("{} on this field", name.name())
-    };
-    match (side, n) {
-        (Side::Original, 0) => format!("{what} must be 0"),
-        (Side::Original, n) => format!("{what} must be at least {n}"),
-        (Side::Result, 0) => format!("set {what} to 0"),
-        (Side::Result, n) if n > 0 => format!(
-            "add {n} to {what}{}",
-            if global {
-                " (once per field written)"
-            } else {
-                ""
-            }
-        ),
-        (Side::Result, n) => format!("subtract {} from {what}, not below 0", -n),
-    }
 }
 
 /// What the rule panel shows besides the level and its own state.
@@ -239,9 +197,6 @@ pub fn select_row_in(
         .galley(rect.min + vec2(2.0, 0.0), galley, colour);
     resp
 }
-
-/// The colour of warnings: rules that never match, unapplied JSON text, JSON warnings.
-pub(super) const WARN: Color32 = Color32::from_rgb(240, 190, 60);
 
 /// The explanation of a rule that can never match: which block needs which missing tokens.
 fn never_text(nm: &NeverMatches) -> String {

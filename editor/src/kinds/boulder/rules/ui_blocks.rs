@@ -8,8 +8,8 @@ use tilesmith_engine::kind::boulder::{
     Global, Pattern, Rule, Token, TokenPattern, TokenWrite, ValueKey, ValueName, Write,
 };
 
+use super::labels::{WARN, pattern_label, value_help, write_label};
 use super::panel::{RuleEvent, RulePanel, Side};
-use super::ui::{WARN, pattern_label, value_help, write_label};
 use super::{RuleOp, RuleRef};
 use crate::kinds::boulder::look;
 

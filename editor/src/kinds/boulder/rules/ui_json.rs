@@ -4,8 +4,8 @@
 use eframe::egui::{self, Color32, RichText, Ui};
 use tilesmith_engine::kind::boulder::BoulderLevel;
 
+use super::labels::WARN;
 use super::panel::{RuleEvent, RulePanel, RuleView};
-use super::ui::WARN;
 
 /// Draws the JSON view of the panel (one rule or all rules) and pushes its events.
 pub(super) fn json_ui(
