@@ -14,6 +14,7 @@ use tilesmith_engine::Input;
 
 use super::gif::{GifOptions, Step, write_play};
 use super::{Options, Renderer, open, write_png};
+use crate::doc::registry::Kinds;
 
 /// What to export, asked for by File → Export PNG… or the play pane's "Export GIF of this
 /// play…".
@@ -27,6 +28,8 @@ pub struct ExportRequest {
     pub play: Option<(Vec<Input>, u64)>,
     /// Pixels per cell.
     pub scale: u32,
+    /// The kinds that open the level (the state's).
+    pub kinds: Kinds,
 }
 
 /// A running export.
@@ -86,7 +89,7 @@ impl ExportJob {
 }
 
 fn run(req: &ExportRequest, done: &AtomicU64, cancel: &AtomicBool) -> Result<String, String> {
-    let (mut st, mut kind) = open(&req.level).map_err(|p| {
+    let (mut st, mut kind) = open(req.kinds, &req.level).map_err(|p| {
         p.first()
             .map_or("the level cannot be opened".into(), |p| p.render("level"))
     })?;

@@ -46,12 +46,12 @@ impl EditorState {
             return Some(r);
         }
         if !self.background_work {
-            return Some(read_document(p));
+            return Some(read_document(self.kinds, p));
         }
         let (tx, rx) = channel();
-        let path = p.to_path_buf();
+        let (path, kinds) = (p.to_path_buf(), self.kinds);
         std::thread::spawn(move || {
-            let _ = tx.send(read_document(&path));
+            let _ = tx.send(read_document(kinds, &path));
         });
         match rx.recv_timeout(LOAD_WAIT) {
             Ok(r) => Some(r),

@@ -7,7 +7,6 @@ use tilesmith_engine::Severity;
 
 use super::commands::Command;
 use crate::doc::ui::KindUi;
-use crate::kinds;
 use crate::state::{Action, EditorState, MapAction, Pane, PlayAction, problem_cell};
 use crate::tools::Tool;
 
@@ -57,7 +56,7 @@ pub fn menu_ui(ui: &mut Ui, st: &EditorState, out: &mut Vec<Action>) {
         ui.menu_button("File", |ui| {
             command_button(ui, Command::New, st, out);
             ui.menu_button("New level of kind", |ui| {
-                for k in kinds::registry() {
+                for k in st.kinds.iter() {
                     if ui.button(k.name).on_hover_text(k.about).clicked() {
                         out.push(Action::NewOf(k.name));
                         ui.close();
