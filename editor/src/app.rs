@@ -109,6 +109,7 @@ impl TilesmithApp {
         let mut st = EditorState::new((kinds().default_entry().new_doc)());
         st.dialogs = Box::new(RfdDialogs::new(
             default_level_file(kinds()).and_then(|f| f.parent().map(Path::to_path_buf)),
+            kinds(),
         ));
         if let Some((config, data)) = project_dirs() {
             let f = config.join("settings.json");

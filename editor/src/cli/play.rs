@@ -8,7 +8,7 @@ use std::process::ExitCode;
 
 use tilesmith_engine::input::split_inputs;
 use tilesmith_engine::replay::{Replay, ReplayLevel, play_words};
-use tilesmith_engine::{Document, Game, Input, JsonPath, Problem, StepReport, parse_inputs};
+use tilesmith_engine::{Game, Input, StepReport, parse_inputs};
 
 use super::common::{choose_variant, load, print_problems};
 
@@ -152,7 +152,7 @@ pub fn run_level(
                 // A word after a game that stopped on an error of its rules: the error first,
                 // where it is written, since it is why the game ended.
                 if let Some(stop) = game.error() {
-                    print_problems(level, &[stopped_at(&doc, game.as_ref(), stop)]);
+                    print_problems(level, &[doc.stop_problem(game.as_ref(), stop)]);
                 }
                 eprintln!("tilesmith: --inputs: {e}");
                 return ExitCode::FAILURE;
@@ -193,7 +193,7 @@ pub fn run_level(
     println!("{}", game.summary());
     match game.error() {
         Some(e) => {
-            print_problems(level, &[stopped_at(&doc, game.as_ref(), e)]);
+            print_problems(level, &[doc.stop_problem(game.as_ref(), e)]);
             ExitCode::FAILURE
         }
         None => done(game.as_ref()),
@@ -215,32 +215,4 @@ fn write_replay(rec: &Path, replay: &Replay) -> Result<(), ExitCode> {
         eprintln!("{}:1:1: cannot write the replay: {e}", rec.display());
         ExitCode::FAILURE
     })
-}
-
-/// The problem of a game that stopped on an error: where the game locates it (a board
-/// game's move block in its ZRF file), else at the script's line in a `.lua` program, else
-/// at the level's `script` member (a falling level) or the level as a whole.
-fn stopped_at(doc: &Document, game: &dyn tilesmith_engine::Game, message: String) -> Problem {
-    if let Some(mut p) = game.error_problem() {
-        if p.file.is_none() && p.line.is_none() {
-            tilesmith_engine::problem::locate(&doc.text, std::slice::from_mut(&mut p));
-        }
-        return p;
-    }
-    let line = game.error_line();
-    // The falling kind's script; other kinds' errors are the level's as a whole.
-    let at = if doc.program.is_some() || doc.value.get("script").is_some() {
-        JsonPath::root().key("script")
-    } else {
-        JsonPath::root()
-    };
-    let mut p = Problem::error(at, message);
-    match (&doc.program, line) {
-        (Some(_), Some(l)) => {
-            p.line = Some(l);
-            p.column = Some(1);
-        }
-        _ => tilesmith_engine::problem::locate(&doc.text, std::slice::from_mut(&mut p)),
-    }
-    p
 }

@@ -35,9 +35,14 @@ fn run_replay(file: &Path, a: &RunArgs) -> ExitCode {
     }
     println!("{}", outcome.game.summary());
     if let Some(e) = outcome.game.error() {
+        // Where the game places it in its rules (a file, or a member of the level); an error
+        // at a line of the level's own source (no file, a column: a falling script's line)
+        // is said without a place, since the replay's level is not read from that source.
         match outcome.game.error_problem() {
-            Some(p) => print_problems(&level_name, &[p]),
-            None => eprintln!("{}: {e}", level_name.display()),
+            Some(p) if p.file.is_some() || p.column.is_none() => {
+                print_problems(&level_name, &[p]);
+            }
+            _ => eprintln!("{}: {e}", level_name.display()),
         }
         return ExitCode::FAILURE;
     }

@@ -5,7 +5,10 @@
 //! handed down: [`crate::state::EditorState`] holds it, and the shell reads it from the state
 //! or a parameter, so no file of the shell imports a kind (`docs/architecture.md`).
 
+use std::path::Path;
+
 use serde_json::Value;
+use tilesmith_engine::game::FileType;
 use tilesmith_engine::{GameKind, JsonPath, Problem};
 
 use crate::doc::KindDoc;
@@ -170,6 +173,41 @@ impl Kinds {
             .entry(spec.kind)
             .ok_or_else(|| format!("no kind named {}", spec.kind))?;
         (e.new_level)(spec)
+    }
+
+    /// The file formats of the kinds besides JSON levels ([`GameKind::file_types`]: what
+    /// File → Open offers and how such a file opens), in the order of the list.
+    pub fn file_types(&self) -> impl Iterator<Item = &'static FileType> + use<> {
+        self.0.iter().flat_map(|k| k.engine.file_types())
+    }
+
+    /// The file format of one of the kinds that `path` is in, by its extension (ASCII case
+    /// ignored); `None` for a level (or any other file).
+    pub fn file_type(&self, path: &Path) -> Option<&'static FileType> {
+        let ext = path.extension()?;
+        self.file_types()
+            .find(|t| ext.eq_ignore_ascii_case(t.extension))
+    }
+
+    /// The Open dialog's filters, each a name and its extensions: every file the editor
+    /// opens (`Level (JSON), FPGDL program (Lua) or board rules (ZRF)`), levels, each of
+    /// [`Kinds::file_types`], and all files.
+    pub fn open_filters(&self) -> Vec<(String, Vec<&'static str>)> {
+        let mut names = vec!["Level (JSON)"];
+        names.extend(self.file_types().map(|t| t.short_label));
+        let all = match names.split_last() {
+            Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
+            _ => names.join(""),
+        };
+        let mut extensions = vec!["json"];
+        extensions.extend(self.file_types().map(|t| t.extension));
+        let mut filters = vec![(all, extensions), ("Level (JSON)".into(), vec!["json"])];
+        filters.extend(
+            self.file_types()
+                .map(|t| (t.label.to_string(), vec![t.extension])),
+        );
+        filters.push(("All files".into(), vec!["*"]));
+        filters
     }
 
     /// A document from a level document of any kind the editor edits.

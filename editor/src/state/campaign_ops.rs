@@ -263,7 +263,7 @@ impl EditorState {
         let before = self.doc_serial;
         self.apply_action(Action::OpenPath(file.to_path_buf()));
         self.confirmed = false;
-        // A program or rules file (`.lua`, `.zrf`) opens as a new untitled level.
+        // A file of a kind's own format (not a level) opens as a new untitled level.
         self.doc_serial != before && !matches!(self.pending, Some(Pending::Message(_)))
     }
 

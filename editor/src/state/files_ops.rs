@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 use tilesmith_engine::LoadError;
+use tilesmith_engine::game::{FileOpening, FileType};
 
 use super::{Action, Answer, EditorState, Pending};
 use crate::doc::registry::Kinds;
@@ -52,36 +53,13 @@ impl EditorState {
                 if self.ask_unsaved(Action::OpenPath(p.clone())) {
                     return;
                 }
-                let program = tilesmith_engine::document::is_program_path(&p);
+                // A file of a kind's own format (not a level) opens as a new level.
+                let file_type = self.kinds.file_type(&p);
                 let Some(read) = self.read_in_background(&p) else {
                     return; // read on a worker: the open goes on when it arrives (load_ops.rs)
                 };
                 match read {
-                    Ok((doc, _)) if program || tilesmith_engine::document::is_rules_path(&p) => {
-                        // A program or a rules file opens as a new level: Save must not write
-                        // JSON over it. An imported program is unsaved work; a rules file
-                        // opened as it is has nothing to save yet.
-                        self.replace_document(doc, None, None);
-                        if program {
-                            self.doc.map_mut().mark_unsaved();
-                        }
-                        self.settings.add_recent(&p);
-                        self.save_settings();
-                        let (w, h) = self.map_size();
-                        self.view.fit(w, h);
-                        self.status = if program {
-                            format!(
-                                "imported the FPGDL program {} (Save As writes it as a level)",
-                                p.display()
-                            )
-                        } else {
-                            format!(
-                                "opened the rules file {} as a new level (Save As writes a level \
-                                 that refers to it)",
-                                p.display()
-                            )
-                        };
-                    }
+                    Ok((doc, _)) if let Some(t) = file_type => self.open_kind_file(doc, &p, t),
                     Ok((doc, text)) => {
                         self.replace_document(doc, Some(p.clone()), Some(text));
                         self.settings.add_recent(&p);
@@ -395,6 +373,35 @@ impl EditorState {
             (Pending::Message(_), _) | (_, Answer::Cancel) => {}
             (p, _) => self.pending = Some(p),
         }
+    }
+
+    /// Opens `doc`, read from `p`, a file of a kind's own format `t` (not a level), as a new
+    /// level.
+    fn open_kind_file(&mut self, doc: Box<dyn KindDoc>, p: &Path, t: &FileType) {
+        // Save must not write JSON over such a file. An imported one is unsaved work; one
+        // the level refers to, opened as it is, has nothing to save yet.
+        self.replace_document(doc, None, None);
+        let import = t.opening == FileOpening::Import;
+        if import {
+            self.doc.map_mut().mark_unsaved();
+        }
+        self.settings.add_recent(p);
+        self.save_settings();
+        let (w, h) = self.map_size();
+        self.view.fit(w, h);
+        self.status = if import {
+            format!(
+                "imported the {} {} (Save As writes it as a level)",
+                t.word,
+                p.display()
+            )
+        } else {
+            format!(
+                "opened the {} {} as a new level (Save As writes a level that refers to it)",
+                t.word,
+                p.display()
+            )
+        };
     }
 
     fn restore(&mut self, found: crate::files::Found) {
