@@ -1,6 +1,7 @@
 //! Playing a level file as `tilesmith run` does (`run LEVEL`, and `run CAMPAIGN --play
 //! INDEX` through [`super::campaign`]): its arguments, the summary line, `--trace`, `--out`
-//! and `--record`, and where a game that stopped on an error is located.
+//! and `--record`, and a game that stopped on an error reported where its document places it
+//! (`Document::stop_problem`).
 
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
