@@ -18,7 +18,8 @@ fn main() {
         .unwrap_or(600);
     let ctx = egui::Context::default();
     let kind = std::env::var("TILESMITH_BENCH_KIND").unwrap_or_default();
-    let entry = kinds::entry(&kind).unwrap_or(&kinds::registry()[0]);
+    let kinds = kinds::registry();
+    let entry = kinds.entry(&kind).unwrap_or(kinds.default_entry());
     let state = EditorState::new((entry.bench_doc)(500));
     let mut app = TilesmithApp::new(state);
     let input = || RawInput {

@@ -10,8 +10,9 @@ use std::time::{Duration, Instant};
 use eframe::egui::{self, Ui};
 use tilesmith_engine::Input;
 
+use crate::doc::registry::Kinds;
 use crate::files::{Autosave, RfdDialogs, Settings, project_dirs};
-use crate::state::{Action, EditorState, Pending, PlayAction, default_level_file};
+use crate::state::{Action, EditorState, IntoDoc, Pending, PlayAction, default_level_file};
 use crate::ui::{self, UiState};
 
 /// The first frames, during which the map is fitted whenever the canvas changes size (the
@@ -61,6 +62,22 @@ pub struct TilesmithApp {
     last_screen: Option<egui::Vec2>,
 }
 
+/// The list of kinds the editor edits, built here at the top and handed down (the state
+/// holds it; the CLI gets it as a parameter): the only place besides `main.rs` that names
+/// [`crate::kinds`].
+pub fn kinds() -> Kinds {
+    crate::kinds::registry()
+}
+
+impl EditorState {
+    /// A state editing `doc` (untitled) with the editor's kinds ([`kinds`]), scripted dialogs
+    /// that answer nothing, no settings file and no autosave: see
+    /// [`EditorState::with_kinds`]. The app replaces those for real use.
+    pub fn new(doc: impl IntoDoc) -> Self {
+        Self::with_kinds(kinds(), doc)
+    }
+}
+
 impl std::fmt::Debug for TilesmithApp {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("TilesmithApp")
@@ -73,8 +90,8 @@ impl TilesmithApp {
     /// An app around `state`, not watching files (tests).
     pub fn new(state: EditorState) -> Self {
         Self {
+            ui: UiState::new(state.kinds),
             state,
-            ui: UiState::default(),
             watch: None,
             watching: false,
             last_title: String::new(),
@@ -89,9 +106,10 @@ impl TilesmithApp {
     /// The app as run by `tilesmith`: settings and autosave in the platform directories,
     /// native dialogs, watching the open file; opens `file`, or the default level.
     pub fn new_native(file: Option<PathBuf>) -> Self {
-        let mut st = EditorState::new((crate::kinds::registry()[0].new_doc)());
+        let mut st = EditorState::new((kinds().default_entry().new_doc)());
         st.dialogs = Box::new(RfdDialogs::new(
-            default_level_file().and_then(|f| f.parent().map(Path::to_path_buf)),
+            default_level_file(kinds()).and_then(|f| f.parent().map(Path::to_path_buf)),
+            kinds(),
         ));
         if let Some((config, data)) = project_dirs() {
             let f = config.join("settings.json");
@@ -99,7 +117,7 @@ impl TilesmithApp {
             st.settings_file = Some(f);
             st.autosave = Some(Autosave { dir: data });
         }
-        match file.or_else(default_level_file) {
+        match file.or_else(|| default_level_file(kinds())) {
             Some(f) => st.apply(Action::OpenPath(f)),
             None => st.apply(Action::New), // the default kind's new level, no dialog
         }
@@ -158,8 +176,9 @@ impl TilesmithApp {
             .and_then(|s| s.parse::<usize>().ok())
             .unwrap_or(500);
         let kind = std::env::var("TILESMITH_BENCH_KIND").unwrap_or_default();
-        let entry = crate::kinds::entry(&kind).unwrap_or(&crate::kinds::registry()[0]);
-        self.state = EditorState::new((entry.bench_doc)(side));
+        let kinds = self.state.kinds;
+        let entry = kinds.entry(&kind).unwrap_or(kinds.default_entry());
+        self.state = EditorState::with_kinds(kinds, (entry.bench_doc)(side));
         self.bench = Some(Bench {
             frames: frames.max(2),
             done: 0,

@@ -6,6 +6,8 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
+use crate::doc::registry::Kinds;
+
 /// File dialogs. The app uses [`RfdDialogs`]; tests script answers with [`ScriptedDialogs`] so
 /// no real dialog ever opens.
 pub trait Dialogs {
@@ -168,17 +170,21 @@ pub struct RfdDialogs {
     pub dir: Option<PathBuf>,
     /// Why the last request showed no dialog.
     unavailable: Option<String>,
+    /// The Open dialog's filters: levels and the kinds' own file formats
+    /// ([`Kinds::open_filters`]).
+    open_filters: Vec<(String, Vec<&'static str>)>,
 }
 
 /// A "cancel" faster than this with no `zenity` installed means no dialog was shown.
 pub const INSTANT: Duration = Duration::from_millis(250);
 
 impl RfdDialogs {
-    /// Dialogs starting in `dir`.
-    pub fn new(dir: Option<PathBuf>) -> Self {
+    /// Dialogs starting in `dir`, whose Open dialog offers the file formats of `kinds`.
+    pub fn new(dir: Option<PathBuf>, kinds: Kinds) -> Self {
         Self {
             dir,
             unavailable: None,
+            open_filters: kinds.open_filters(),
         }
     }
 
@@ -243,15 +249,10 @@ impl Dialogs for RfdDialogs {
 
 impl RfdDialogs {
     fn rfd_open(&self) -> Option<PathBuf> {
-        let mut d = rfd::FileDialog::new()
-            .add_filter(
-                "Level (JSON), FPGDL program (Lua) or board rules (ZRF)",
-                &["json", "lua", "zrf"],
-            )
-            .add_filter("Level (JSON)", &["json"])
-            .add_filter("FPGDL program (Lua)", &["lua"])
-            .add_filter("Board game rules (ZRF)", &["zrf"])
-            .add_filter("All files", &["*"]);
+        let mut d = rfd::FileDialog::new();
+        for (name, extensions) in &self.open_filters {
+            d = d.add_filter(name, extensions);
+        }
         if let Some(dir) = &self.dir {
             d = d.set_directory(dir);
         }

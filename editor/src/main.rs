@@ -1,10 +1,9 @@
 //! `tilesmith`: the Tilesmith editor (GUI) and its headless CLI (`run`, `check`).
 //!
 //! A thin main: clap parses the arguments, then either a CLI command runs or the editor opens.
+//! The list of kinds is built here, at the top, and handed to the CLI.
 
-mod campaign_cli;
 mod cli;
-mod export_cli;
 
 use std::process::ExitCode;
 
@@ -13,7 +12,7 @@ use clap::Parser as _;
 fn main() -> ExitCode {
     let args = cli::Args::parse();
     match args.command {
-        Some(cmd) => cli::run_command(cmd),
+        Some(cmd) => cli::run_command(cmd, tilesmith_editor::kinds::registry()),
         None => match (args.headless_edits, args.file) {
             (Some(n), Some(file)) => tilesmith_editor::app::TilesmithApp::run_headless(
                 file,

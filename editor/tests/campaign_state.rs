@@ -20,7 +20,11 @@ use tilesmith_editor::state::{Action, Answer, EditorState, MapAction, Pending, P
 use tilesmith_engine::{Dir, Input};
 
 fn opened(f: &Fixture) -> EditorState {
-    let mut s = EditorState::new(tilesmith_editor::kinds::new_doc("boulder").unwrap());
+    let mut s = EditorState::new(
+        tilesmith_editor::kinds::registry()
+            .new_doc("boulder")
+            .unwrap(),
+    );
     s.apply(Action::OpenPath(f.campaign.clone()));
     assert!(s.pending.is_none(), "{:?}", s.pending);
     assert!(s.showing_overview());
@@ -329,7 +333,11 @@ fn quitting_with_an_unsaved_campaign_asks_first() {
 #[test]
 fn new_campaign_and_save_as_rebase_the_paths() {
     let f = fixture();
-    let mut s = EditorState::new(tilesmith_editor::kinds::new_doc("boulder").unwrap());
+    let mut s = EditorState::new(
+        tilesmith_editor::kinds::registry()
+            .new_doc("boulder")
+            .unwrap(),
+    );
     let new = f.dir.path().join("new.json");
     let moved = f.dir.path().join("deeper/moved.json");
     std::fs::create_dir_all(moved.parent().unwrap()).unwrap();
@@ -474,7 +482,11 @@ fn a_bad_campaign_file_is_a_located_message() {
     let f = fixture();
     let bad = "{\"kind\": \"campaign\",\n \"levels\": [{\"path\": \"a.json\", \"unlock\": -1}]}\n";
     std::fs::write(&f.campaign, bad).unwrap();
-    let mut s = EditorState::new(tilesmith_editor::kinds::new_doc("boulder").unwrap());
+    let mut s = EditorState::new(
+        tilesmith_editor::kinds::registry()
+            .new_doc("boulder")
+            .unwrap(),
+    );
     s.apply(Action::OpenPath(f.campaign.clone()));
     assert!(s.campaign.is_none());
     let Some(Pending::Message(m)) = &s.pending else {
@@ -643,7 +655,11 @@ fn a_campaign_too_large_to_read_opens_with_the_campaign_error() {
         format!("{{\"kind\": \"campaign\", \"title\": \"{title}\", \"levels\": []}}"),
     )
     .unwrap();
-    let mut s = EditorState::new(tilesmith_editor::kinds::new_doc("boulder").unwrap());
+    let mut s = EditorState::new(
+        tilesmith_editor::kinds::registry()
+            .new_doc("boulder")
+            .unwrap(),
+    );
     s.apply(Action::OpenPath(f.campaign.clone()));
     let Some(Pending::Message(m)) = &s.pending else {
         panic!("no message: {:?}", s.pending)

@@ -18,7 +18,11 @@ use tilesmith_editor::state::{Action, EditorState};
 use common::{harness, settle};
 
 fn open(f: &Fixture) -> Harness<'static, TilesmithApp> {
-    let mut s = EditorState::new(tilesmith_editor::kinds::new_doc("boulder").unwrap());
+    let mut s = EditorState::new(
+        tilesmith_editor::kinds::registry()
+            .new_doc("boulder")
+            .unwrap(),
+    );
     s.apply(Action::OpenPath(f.campaign.clone()));
     harness(s)
 }
@@ -149,7 +153,11 @@ fn edit_opens_the_level_and_back_returns() {
     let f = fixture();
     // Frames of 1/60 s, as on a screen: the harness's default 0.25 s per frame puts the two
     // clicks further apart than a double-click.
-    let mut s = EditorState::new(tilesmith_editor::kinds::new_doc("boulder").unwrap());
+    let mut s = EditorState::new(
+        tilesmith_editor::kinds::registry()
+            .new_doc("boulder")
+            .unwrap(),
+    );
     s.apply(Action::OpenPath(f.campaign.clone()));
     let mut h = Harness::builder()
         .with_size(eframe::egui::vec2(1280.0, 800.0))
@@ -197,7 +205,11 @@ fn the_shipped_campaign_shows_every_level_with_its_thumbnail() {
     // levels/campaign.json: 17 levels of the four kinds, all loadable. Its progress file is
     // not touched (nothing is played). The window is tall enough for every card.
     let file = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../levels/campaign.json");
-    let mut s = EditorState::new(tilesmith_editor::kinds::new_doc("boulder").unwrap());
+    let mut s = EditorState::new(
+        tilesmith_editor::kinds::registry()
+            .new_doc("boulder")
+            .unwrap(),
+    );
     s.apply(Action::OpenPath(file));
     let mut h = Harness::builder()
         .with_size(eframe::egui::vec2(1280.0, 2400.0))
@@ -256,7 +268,11 @@ fn a_board_campaign_game_has_the_other_side_played_by_the_computer() {
         "rules": {"zrf": tilesmith_editor::kinds::board::NEW_RULES}
     });
     std::fs::write(f.dir.path().join("ttt.json"), level.to_string()).unwrap();
-    let mut s = EditorState::new(tilesmith_editor::kinds::new_doc("boulder").unwrap());
+    let mut s = EditorState::new(
+        tilesmith_editor::kinds::registry()
+            .new_doc("boulder")
+            .unwrap(),
+    );
     s.apply(Action::OpenPath(f.campaign.clone()));
     s.apply(Action::Campaign(
         tilesmith_editor::campaign::CampaignAction::AddFiles(vec![f.dir.path().join("ttt.json")]),

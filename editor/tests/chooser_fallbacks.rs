@@ -64,7 +64,11 @@ fn adding_levels_to_a_campaign_uses_the_chooser_in_the_campaigns_folder() {
     let d = f.dir.path();
     std::fs::copy(d.join("a.json"), d.join("extra.json")).unwrap();
     std::fs::write(d.join("notes.txt"), "not a level").unwrap();
-    let mut st = EditorState::new(tilesmith_editor::kinds::new_doc("boulder").unwrap());
+    let mut st = EditorState::new(
+        tilesmith_editor::kinds::registry()
+            .new_doc("boulder")
+            .unwrap(),
+    );
     st.apply(Action::OpenPath(f.campaign.clone()));
     assert!(st.showing_overview());
     st.dialogs = no_native();

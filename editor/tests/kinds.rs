@@ -92,10 +92,10 @@ fn the_registry_lists_exactly_the_engine_kinds() {
             "{name} is an engine kind"
         );
         assert!(
-            kinds::entry(name).is_none(),
+            kinds::registry().entry(name).is_none(),
             "{name} has an editor module now"
         );
-        let Err(e) = kinds::open_doc(&serde_json::json!({"kind": name})) else {
+        let Err(e) = kinds::registry().open_doc(&serde_json::json!({"kind": name})) else {
             panic!("a {name} level opens in the editor");
         };
         assert_eq!(
@@ -103,12 +103,14 @@ fn the_registry_lists_exactly_the_engine_kinds() {
             format!("levels of kind \"{name}\" cannot be edited yet")
         );
     }
-    for k in kinds::registry() {
+    for k in kinds::registry().iter() {
         assert_eq!(k.engine.name(), k.name);
         // Each entry's new document is of its own kind, and its saved form opens as it.
         let st = EditorState::new((k.new_doc)());
         assert_eq!(st.kind_name(), k.name);
-        let again = kinds::open_doc(&st.doc_json()).expect("a new level opens again");
+        let again = kinds::registry()
+            .open_doc(&st.doc_json())
+            .expect("a new level opens again");
         assert_eq!(again.kind().name(), k.name);
         assert!(again.is_level(&st.doc_json()));
     }
@@ -117,7 +119,7 @@ fn the_registry_lists_exactly_the_engine_kinds() {
 #[test]
 fn every_shipped_level_gets_the_problems_check_reports() {
     let mut n = 0;
-    for entry in kinds::registry() {
+    for entry in kinds::registry().iter() {
         let dir = levels_dir().join(entry.name);
         let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
             .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))

@@ -9,7 +9,7 @@ use eframe::egui::{Key, Modifiers, Rect};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable as _;
 use tilesmith_editor::app::TilesmithApp;
-use tilesmith_editor::kinds::NewLevel;
+use tilesmith_editor::doc::registry::NewLevel;
 use tilesmith_editor::kinds::baba::BabaDoc;
 use tilesmith_editor::kinds::boulder::BoulderDoc;
 use tilesmith_editor::state::{Action, EditorState, MapAction, Pending, SideTab};

@@ -87,7 +87,11 @@ fn a_killed_editor_loses_at_most_five_seconds_of_edits() {
         .count();
 
     // Open the level again, as the editor does at start: the copy is offered.
-    let mut st = EditorState::new(tilesmith_editor::kinds::open_doc(&level()).unwrap());
+    let mut st = EditorState::new(
+        tilesmith_editor::kinds::registry()
+            .open_doc(&level())
+            .unwrap(),
+    );
     st.autosave = Some(Autosave {
         dir: dir.path().join("data").join("tilesmith"),
     });
@@ -134,7 +138,11 @@ fn autosave_is_debounced_and_a_failing_one_warns_until_a_copy_is_written() {
     // The data folder is a file: no copy can be written there.
     let data = dir.path().join("data");
     std::fs::write(&data, "not a folder").unwrap();
-    let mut st = EditorState::new(tilesmith_editor::kinds::open_doc(&level()).unwrap());
+    let mut st = EditorState::new(
+        tilesmith_editor::kinds::registry()
+            .open_doc(&level())
+            .unwrap(),
+    );
     st.autosave = Some(Autosave { dir: data.clone() });
     let t0 = Instant::now();
     let at = |ms: u64| t0 + Duration::from_millis(ms);
@@ -184,7 +192,7 @@ fn the_play_pane_says_when_the_history_was_trimmed_and_restart_still_works() {
     let mut doc = level();
     doc["pre"] = json!([{"situation": "any", "direction": "east",
         "original": [{"token": "*"}], "result": [{"token": "0", "values": {"a": 1}}]}]);
-    let mut st = EditorState::new(tilesmith_editor::kinds::open_doc(&doc).unwrap());
+    let mut st = EditorState::new(tilesmith_editor::kinds::registry().open_doc(&doc).unwrap());
     st.apply(PlayAction::Start);
     let start_hash = st.doc.play().unwrap().game.state_hash();
     // Room for about 10 ticks.
@@ -256,7 +264,11 @@ fn unknown_members_are_warned_about_in_check_and_the_problems_list_and_saved_bac
         assert!(text.contains(want), "check does not say {want}: {text}");
     }
     // The editor's problems list says the same.
-    let mut st = EditorState::new(tilesmith_editor::kinds::open_doc(&level()).unwrap());
+    let mut st = EditorState::new(
+        tilesmith_editor::kinds::registry()
+            .open_doc(&level())
+            .unwrap(),
+    );
     st.apply(Action::OpenPath(file.clone()));
     st.refresh();
     let paths: Vec<String> = st.problems.iter().map(|p| p.path.to_string()).collect();
@@ -404,7 +416,11 @@ fn the_editor_window_killed_five_seconds_after_an_edit_offers_it_back() {
         t_edit.elapsed().as_secs_f64()
     );
 
-    let mut st = EditorState::new(tilesmith_editor::kinds::open_doc(&level()).unwrap());
+    let mut st = EditorState::new(
+        tilesmith_editor::kinds::registry()
+            .open_doc(&level())
+            .unwrap(),
+    );
     st.autosave = Some(Autosave {
         dir: dir.path().join("data").join("tilesmith"),
     });

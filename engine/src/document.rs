@@ -1,13 +1,17 @@
 //! Level files: read text, find the kind, and report every problem with its line and column.
+//! A file of a kind's own format (an extension of [`GameKind::file_types`]) opens through
+//! its kind ([`GameKind::open_file`]), and the files a level refers to are read by its kind
+//! ([`GameKind::resolve_files`]), so nothing here names a kind.
 
 use std::path::Path;
 
 use serde_json::Value;
 
-use crate::game::{Game, GameKind};
-use crate::kind::falling::fpgdl::{ScriptError, import_program};
-use crate::kind::kind_of;
+use crate::game::{FileType, Game, GameKind};
+use crate::kind::{kind_of, kinds};
 use crate::problem::{JsonPath, Problem, line_col, locate};
+pub(crate) use crate::read::{ReadError, read_at_most, utf8_text};
+pub use crate::read::{read_text_file, regular_file};
 
 /// The largest level file read, in bytes (larger files are refused, not loaded).
 pub const MAX_FILE_BYTES: u64 = 256 * 1024 * 1024;
@@ -15,18 +19,19 @@ pub const MAX_FILE_BYTES: u64 = 256 * 1024 * 1024;
 /// A parsed level file: its text, its JSON value and its kind.
 #[derive(Clone)]
 pub struct Document {
-    /// The JSON source text. For a document imported from an FPGDL program, the imported
-    /// level written out as JSON (so it opens like any level).
+    /// The JSON source text. For a document opened from a file of its kind's own format
+    /// ([`load_kind_text`]), the level written out as JSON (so it opens like any level).
     pub text: String,
     /// The parsed JSON.
     pub value: Value,
     /// The kind named by `"kind"` (default boulder).
     pub kind: &'static dyn GameKind,
-    /// For a document imported from an FPGDL program (a `.lua` file, see [`load_program`]):
-    /// the program's source, which is also the level's `script`. Problems are then placed
-    /// at lines of the program, not of `text`.
-    pub program: Option<String>,
-    /// Problems reading the files the level refers to (a board level's ZRF rules file, see
+    /// For a document opened from a file of its kind's own format whose problems are placed
+    /// at lines of that file (falling: an FPGDL program, which is also the level's `script`;
+    /// see [`crate::game::OpenedFile::source`]): the file's text. Problems are then placed at
+    /// its lines ([`GameKind::source_line`]), not of `text`.
+    pub source: Option<String>,
+    /// Problems reading the files the level refers to (a board level's rules file, see
     /// [`resolve_files`]), located in `text`. [`Document::check`] reports them and
     /// [`Document::start`] fails with them.
     pub file_problems: Vec<Problem>,
@@ -64,17 +69,40 @@ impl Document {
     }
 
     /// Fills in the line and column of each problem: from its JSON path in `text`, or, for
-    /// an imported FPGDL program, at the script line its message names (the `Display` form
-    /// of a [`ScriptError`]: `script line N: …`), else at line 1 of the program.
+    /// a document with a [`Document::source`], at the source line its message names
+    /// ([`GameKind::source_line`]; falling: `script line N: …`), else at line 1 of it.
     fn place(&self, problems: &mut [Problem]) {
-        if self.program.is_none() {
+        if self.source.is_none() {
             locate(&self.text, problems);
             return;
         }
         for p in problems {
-            p.line = Some(ScriptError::line_in_message(&p.message).unwrap_or(1));
+            p.line = Some(self.kind.source_line(&p.message).unwrap_or(1));
             p.column = Some(1);
         }
+    }
+
+    /// The problem of `game` (started from this document) that stopped on the error
+    /// `message` ([`Game::error`]), located: where the game places it
+    /// ([`Game::error_problem`]: a rules file's line, [`Problem::file`]); at the line the
+    /// game gives in the level's own source (no file, a column) when this document was read
+    /// from that source ([`Document::source`]); else by its path in `text`. A game that
+    /// places nothing: the error at the level as a whole.
+    pub fn stop_problem(&self, game: &dyn Game, message: String) -> Problem {
+        let mut p = game
+            .error_problem()
+            .unwrap_or_else(|| Problem::error(JsonPath::root(), message));
+        if p.file.is_none() {
+            let in_source = p.column.is_some() && p.line.is_some() && self.source.is_some();
+            if !in_source && p.column.is_some() {
+                p.line = None;
+                p.column = None;
+            }
+            if p.line.is_none() {
+                locate(&self.text, std::slice::from_mut(&mut p));
+            }
+        }
+        p
     }
 
     /// Starts a game with RNG seed `seed`.
@@ -230,181 +258,65 @@ pub fn load_text(text: &str) -> Result<Document, Vec<Problem>> {
         text: text.to_string(),
         value,
         kind,
-        program: None,
+        source: None,
         file_problems: Vec::new(),
     })
 }
 
-/// Imports a whole FPGDL program (a `.lua` file, spec falling-blocks §5) as a document: its
-/// setup calls become a level of kind `falling` named `name`, with the program as its
-/// `script` (see [`import_program`]).
+/// The kind and file type that open `path` by its extension ([`GameKind::file_types`],
+/// ASCII case ignored), when a kind has such a file format.
+pub fn kind_file_type(path: &Path) -> Option<(&'static dyn GameKind, &'static FileType)> {
+    let ext = path.extension()?;
+    kinds().iter().find_map(|&k| {
+        k.file_types()
+            .iter()
+            .find(|t| ext.eq_ignore_ascii_case(t.extension))
+            .map(|t| (k, t))
+    })
+}
+
+/// Opens the text of a file of a kind's own format, named `path` (an extension of
+/// [`GameKind::file_types`]: a falling FPGDL program, a board ZRF rules file), as a
+/// document of that kind ([`GameKind::open_file`]).
 ///
 /// # Errors
-/// One problem at the program's line: a script error (syntax, run time, budget, a bad
-/// setup call; line 1 when the error has no line), or the kind not known.
-pub fn load_program(source: &str, name: &str) -> Result<Document, Vec<Problem>> {
-    let mut value = import_program(source).map_err(|e| {
-        vec![Problem {
-            line: Some(e.line.unwrap_or(1)),
-            column: Some(1),
-            ..Problem::error(JsonPath::root(), e.message)
-        }]
-    })?;
-    value["name"] = Value::String(name.to_string());
-    let kind = kind_of(&value).map_err(|p| {
-        vec![Problem {
+/// The file's problems, at its lines; one at 1:1 when no kind opens files named so.
+pub fn load_kind_text(text: &str, path: &Path) -> Result<Document, Vec<Problem>> {
+    let Some((kind, _)) = kind_file_type(path) else {
+        return Err(vec![Problem {
             line: Some(1),
             column: Some(1),
-            ..p
-        }]
-    })?;
-    let text = serde_json::to_string_pretty(&value).unwrap_or_default();
+            ..Problem::error(
+                JsonPath::root(),
+                format!("no kind opens the file {}", path.display()),
+            )
+        }]);
+    };
+    let opened = kind.open_file(text, path)?;
+    let text = serde_json::to_string_pretty(&opened.value).unwrap_or_default();
     Ok(Document {
         text,
-        value,
+        value: opened.value,
         kind,
-        program: Some(source.to_string()),
+        source: opened.source,
         file_problems: Vec::new(),
     })
-}
-
-/// Opens a whole ZRF rules file (a `.zrf` file, the board kind) as a document: a level of
-/// kind `board` that holds the text, `{"kind": "board", "rules": {"file": FILE, "zrf":
-/// TEXT}}`, so that its default variant plays from its own setup. `file` names the file in
-/// problems (`game.zrf:12:5: …`).
-pub fn load_rules(source: &str, file: &str) -> Document {
-    let value = serde_json::json!({
-        "kind": "board",
-        "rules": {"file": file, "zrf": source},
-    });
-    let text = serde_json::to_string_pretty(&value).unwrap_or_default();
-    Document {
-        text,
-        kind: kind_of(&value).unwrap_or(crate::kind::kinds()[0]),
-        value,
-        program: None,
-        file_problems: Vec::new(),
-    }
-}
-
-/// Whether `path` names a ZRF rules file (`*.zrf`, any case).
-pub fn is_rules_path(path: &Path) -> bool {
-    path.extension()
-        .is_some_and(|e| e.eq_ignore_ascii_case("zrf"))
 }
 
 /// Reads the files a level document refers to, relative to the folder `base` of the level
-/// (or replay) that holds it: a board level's `"rules": "game.zrf"` becomes `"rules":
-/// {"file": "BASE/game.zrf", "zrf": TEXT}` (at most
-/// [`MAX_ZRF_BYTES`](crate::kind::board::zrf::MAX_ZRF_BYTES) bytes, a regular UTF-8 file).
-/// Documents of other kinds, and rules given as text, are left as they are.
+/// (or replay) that holds it, through the document's kind ([`GameKind::resolve_files`]; a
+/// board level's `"rules": "game.zrf"` becomes `"rules": {"file": "BASE/game.zrf", "zrf":
+/// TEXT}`, with the kind's size limit). Documents whose kind reads no files, or names no
+/// known kind, are left as they are.
 ///
 /// # Errors
-/// One problem at `$.rules` (unlocated) when the file cannot be read: missing, not a regular
-/// file, too large, not UTF-8. The member is then left as it was.
+/// The problems of reading them (unlocated), at the members that name them, which are then
+/// left as they were: missing, not a regular file, too large, not UTF-8.
 pub fn resolve_files(value: &mut Value, base: &Path) -> Vec<Problem> {
-    let board = value
-        .get("kind")
-        .and_then(Value::as_str)
-        .is_some_and(|k| k.eq_ignore_ascii_case("board"));
-    if !board {
-        return Vec::new();
+    match kind_of(value) {
+        Ok(kind) => kind.resolve_files(value, base),
+        Err(_) => Vec::new(),
     }
-    let Some(Value::String(name)) = value.get("rules") else {
-        return Vec::new();
-    };
-    let path = base.join(name);
-    let shown = path.display().to_string();
-    match read_rules_file(&path) {
-        Ok(text) => {
-            value["rules"] = serde_json::json!({"file": shown, "zrf": text});
-            Vec::new()
-        }
-        Err(why) => vec![Problem::error(
-            JsonPath::root().key("rules"),
-            format!(
-                "cannot read the rules file {}: {why}",
-                crate::problem::quote_at_most(&shown, 240)
-            ),
-        )],
-    }
-}
-
-/// Why [`read_at_most`] read no bytes.
-#[derive(Debug)]
-pub(crate) enum ReadError {
-    /// The file cannot be opened or read, or is not a regular file ([`regular_file`]).
-    Io(std::io::Error),
-    /// It is larger than the limit: its length in bytes.
-    TooLarge(u64),
-    /// It grew past the limit while it was read.
-    Grew,
-}
-
-impl ReadError {
-    /// The reason in a few words, for a file read with the limit `max` (bytes).
-    pub(crate) fn message(&self, max: u64) -> String {
-        match self {
-            ReadError::Io(e) => format!("cannot read the file: {e}"),
-            ReadError::TooLarge(len) => {
-                format!("the file is too large ({len} bytes; at most {max})")
-            }
-            ReadError::Grew => format!("the file grew past {max} bytes while it was read"),
-        }
-    }
-}
-
-/// The bytes of the regular file `path`, at most `max` of them: the size is checked before
-/// reading, and at most one byte more is read in case the file grew meanwhile, so a file
-/// that does not keep to the limit never fills memory.
-///
-/// # Errors
-/// [`ReadError`]: not a readable regular file, too large, or grown past `max`.
-pub(crate) fn read_at_most(path: &Path, max: u64) -> Result<Vec<u8>, ReadError> {
-    let meta = regular_file(path).map_err(ReadError::Io)?;
-    if meta.len() > max {
-        return Err(ReadError::TooLarge(meta.len()));
-    }
-    let mut bytes = Vec::new();
-    let file = std::fs::File::open(path).map_err(ReadError::Io)?;
-    std::io::Read::read_to_end(&mut std::io::Read::take(file, max + 1), &mut bytes)
-        .map_err(ReadError::Io)?;
-    if bytes.len() as u64 > max {
-        return Err(ReadError::Grew);
-    }
-    Ok(bytes)
-}
-
-/// The text of a ZRF file: a regular file of at most
-/// [`MAX_ZRF_BYTES`](crate::kind::board::zrf::MAX_ZRF_BYTES) bytes of UTF-8 (a leading
-/// byte-order mark dropped).
-///
-/// # Errors
-/// Why it cannot be read, in a few words.
-pub fn read_rules_file(path: &Path) -> Result<String, String> {
-    let max = crate::kind::board::zrf::MAX_ZRF_BYTES as u64;
-    let bytes = read_at_most(path, max).map_err(|e| match e {
-        // The caller says "cannot read the file: "; the reason alone here.
-        ReadError::Io(e) => e.to_string(),
-        e => e.message(max),
-    })?;
-    match String::from_utf8(bytes) {
-        Ok(t) => Ok(t.strip_prefix('\u{feff}').map(str::to_string).unwrap_or(t)),
-        Err(e) => {
-            let at = e.utf8_error().valid_up_to();
-            let ok = std::str::from_utf8(&e.as_bytes()[..at]).unwrap_or("");
-            let (line, column) = line_col(ok, at);
-            Err(format!(
-                "it is not UTF-8 text (line {line}, column {column})"
-            ))
-        }
-    }
-}
-
-/// Whether `path` names an FPGDL program (`*.lua`, any case).
-pub fn is_program_path(path: &Path) -> bool {
-    path.extension()
-        .is_some_and(|e| e.eq_ignore_ascii_case("lua"))
 }
 
 /// Parses level bytes: like [`load_text`], after checking that the bytes are UTF-8 text.
@@ -415,77 +327,12 @@ pub fn load_bytes(bytes: &[u8]) -> Result<Document, Vec<Problem>> {
     load_text(utf8_text(bytes)?)
 }
 
-/// The bytes as text, without a leading byte-order mark.
-///
-/// # Errors
-/// A problem at the first byte that is not UTF-8.
-pub(crate) fn utf8_text(bytes: &[u8]) -> Result<&str, Vec<Problem>> {
-    match std::str::from_utf8(bytes) {
-        Ok(t) => Ok(t.strip_prefix('\u{feff}').unwrap_or(t)),
-        Err(e) => {
-            let (line, column) = line_col(
-                std::str::from_utf8(&bytes[..e.valid_up_to()]).unwrap_or(""),
-                e.valid_up_to(),
-            );
-            Err(vec![Problem {
-                line: Some(line),
-                column: Some(column),
-                ..Problem::error(
-                    JsonPath::root(),
-                    "the file is not UTF-8 text (binary data?)",
-                )
-            }])
-        }
-    }
-}
-
-/// The metadata of `path` when it is a regular file (after following symbolic links); an
-/// error saying what it is instead otherwise. Reading a named pipe, a device such as
-/// `/dev/zero` or a directory would block forever, never end or fail obscurely, so every file
-/// the engine reads is checked with this first.
-///
-/// # Errors
-/// The file's metadata cannot be read, or it is not a regular file.
-pub fn regular_file(path: &Path) -> std::io::Result<std::fs::Metadata> {
-    let meta = std::fs::metadata(path)?;
-    if meta.is_file() {
-        return Ok(meta);
-    }
-    let what = if meta.is_dir() {
-        "a directory"
-    } else {
-        special_file_kind(&meta)
-    };
-    Err(std::io::Error::other(format!(
-        "not a regular file ({what}); only regular files are read"
-    )))
-}
-
-#[cfg(unix)]
-fn special_file_kind(meta: &std::fs::Metadata) -> &'static str {
-    use std::os::unix::fs::FileTypeExt;
-    let t = meta.file_type();
-    if t.is_fifo() {
-        "a named pipe"
-    } else if t.is_char_device() || t.is_block_device() {
-        "a device"
-    } else if t.is_socket() {
-        "a socket"
-    } else {
-        "a special file"
-    }
-}
-
-#[cfg(not(unix))]
-fn special_file_kind(_: &std::fs::Metadata) -> &'static str {
-    "a special file"
-}
-
-/// Reads and parses a level file (see [`load_bytes`]); a `.lua` file is an FPGDL program,
-/// imported with [`load_program`] and named after the file; a `.zrf` file is a board game's
-/// rules, opened with [`load_rules`]. The files a level refers to (a board level's rules)
-/// are read relative to its folder ([`resolve_files`]); problems reading them are the
-/// document's [`Document::file_problems`].
+/// Reads and parses a level file (see [`load_bytes`]); a file of a kind's own format (by its
+/// extension: a `.lua` FPGDL program, a `.zrf` board rules file) opens through its kind
+/// ([`load_kind_text`]), read with the file type's size limit when it has one
+/// ([`FileType::max_bytes`]). The files a level refers to (a board level's rules) are read
+/// relative to its folder ([`resolve_files`]); problems reading them are the document's
+/// [`Document::file_problems`].
 ///
 /// # Errors
 /// [`LoadError::Io`] when the file cannot be read or is not a regular file (see
@@ -508,24 +355,19 @@ pub fn load_file(path: &Path) -> Result<Document, LoadError> {
             )));
         }
     };
-    if is_rules_path(path) {
-        let name = path.display().to_string();
-        return match read_rules_file(path) {
-            Ok(text) => Ok(load_rules(&text, &name)),
-            Err(why) => Err(LoadError::Problems(vec![Problem {
-                line: Some(1),
-                column: Some(1),
-                ..Problem::error(JsonPath::root(), format!("cannot read the file: {why}"))
-            }])),
+    if let Some((_, file_type)) = kind_file_type(path) {
+        let text = match file_type.max_bytes {
+            Some(max) => read_text_file(path, max).map_err(|why| {
+                vec![Problem {
+                    line: Some(1),
+                    column: Some(1),
+                    ..Problem::error(JsonPath::root(), format!("cannot read the file: {why}"))
+                }]
+            }),
+            None => utf8_text(&bytes).map(str::to_string),
         };
-    }
-    if is_program_path(path) {
-        let name = path
-            .file_stem()
-            .map(|s| s.to_string_lossy().into_owned())
-            .unwrap_or_default();
-        return utf8_text(&bytes)
-            .and_then(|t| load_program(t, &name))
+        return text
+            .and_then(|t| load_kind_text(&t, path))
             .map_err(LoadError::Problems);
     }
     let mut doc = load_bytes(&bytes).map_err(LoadError::Problems)?;
@@ -543,13 +385,17 @@ mod tests {
     #[test]
     fn a_program_with_an_error_is_a_problem_at_its_script_line() {
         let src = "setFieldSize(6, 13)\ncreateBlockPattern(1)\nsetTumo({[0] = {1, 0}, [1] = {0}}, 0, 0)\nfunction update() end\n";
-        let p = load_program(src, "bad").unwrap_err();
+        let p = load_kind_text(src, Path::new("bad.lua")).unwrap_err();
         assert_eq!(p.len(), 1);
         assert_eq!((p[0].line, p[0].column), (Some(3), Some(1)), "{:?}", p[0]);
         assert!(p[0].message.contains("square"), "{}", p[0].message);
         assert!(p[0].render("bad.lua").starts_with("bad.lua:3:1: "));
 
-        let p = load_program("function update()\n  x = = 1\nend\n", "syntax").unwrap_err();
+        let p = load_kind_text(
+            "function update()\n  x = = 1\nend\n",
+            Path::new("syntax.lua"),
+        )
+        .unwrap_err();
         assert_eq!(p[0].line, Some(2), "{:?}", p[0]);
     }
 
@@ -558,7 +404,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("Broken.LUA");
         std::fs::write(&path, "\n\nsetFieldSize(0, 13)\nfunction update() end\n").unwrap();
-        assert!(is_program_path(&path));
+        assert!(kind_file_type(&path).is_some());
         match load_file(&path) {
             Err(LoadError::Problems(p)) => {
                 assert_eq!(p[0].line, Some(3));
@@ -578,7 +424,7 @@ mod tests {
             Ok(doc) => {
                 assert_eq!(doc.value["name"], "tiny");
                 assert_eq!(doc.kind.name(), "falling");
-                assert!(doc.program.is_some());
+                assert!(doc.source.is_some());
                 let again: Value = serde_json::from_str(&doc.text).unwrap();
                 assert_eq!(again, doc.value);
             }

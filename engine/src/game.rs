@@ -19,6 +19,8 @@
 //! Layer: this module sits below every kind and below the list of kinds
 //! ([`crate::kind`]); it names no kind (`docs/architecture.md`).
 
+use std::path::Path;
+
 use serde::Serialize;
 use serde_json::Value;
 
@@ -230,17 +232,15 @@ pub trait Game: Send {
     fn error(&self) -> Option<String> {
         None
     }
-    /// The line of the level's program (a falling level's script, 1-based) where the error
-    /// of [`Game::error`] happened, when known.
-    fn error_line(&self) -> Option<usize> {
-        None
-    }
     /// The error of [`Game::error`] as a problem located where the game's rules are written,
     /// when the game knows that place: board, the move block that failed, at its line and
     /// column of the ZRF file ([`Problem::file`]; at `$.rules.zrf` with the line and column
-    /// in the message when the rules are inline without a file name). `None` by default:
-    /// `tilesmith run` then places the error at the script line of [`Game::error_line`], or
-    /// at the level as a whole.
+    /// in the message when the rules are inline without a file name); falling, at the
+    /// level's `script` with the script's line (column 1) when known. A problem without a
+    /// file but with a column is at a place of the level's own source text: the document
+    /// keeps that line when it was read from that source ([`crate::Document::source`]) and
+    /// otherwise locates the problem by its path (`crate::Document::stop_problem`). `None`
+    /// by default: `tilesmith run` then places the error at the level as a whole.
     fn error_problem(&self) -> Option<Problem> {
         None
     }
@@ -406,4 +406,98 @@ pub trait GameKind: Sync {
         let _ = doc;
         1
     }
+    /// The kinds of file the kind opens besides JSON levels, each turned into a level
+    /// document by [`GameKind::open_file`] (falling: FPGDL programs, `.lua`; board: ZRF rules
+    /// files, `.zrf`). Empty by default.
+    fn file_types(&self) -> &'static [FileType] {
+        &[]
+    }
+    /// Turns the text of a file of one of [`GameKind::file_types`] (read from `path`) into a
+    /// level document of this kind. `path` names the file in the level (falling: the level is
+    /// named after the file's stem) and in problems (board: `game.zrf:12:5: …`).
+    ///
+    /// # Errors
+    /// The file's problems, each with its line and column in the file. By default, that the
+    /// kind opens no such file.
+    fn open_file(&self, text: &str, path: &Path) -> Result<OpenedFile, Vec<Problem>> {
+        let _ = text;
+        Err(vec![Problem {
+            line: Some(1),
+            column: Some(1),
+            ..Problem::error(
+                crate::problem::JsonPath::root(),
+                format!(
+                    "{} levels are not opened from {} files",
+                    self.name(),
+                    path.display()
+                ),
+            )
+        }])
+    }
+    /// The line of the source text a document was opened from ([`OpenedFile::source`]) that a
+    /// problem's message names (falling: `script line N: …`), for placing the problems of such
+    /// a document; `None` (the default) puts them at line 1.
+    fn source_line(&self, message: &str) -> Option<usize> {
+        let _ = message;
+        None
+    }
+    /// Reads the files the level document `doc` of this kind refers to, relative to the
+    /// folder `base` of the level (or replay) that holds it, into the document (board: a
+    /// rules file named by `"rules": "game.zrf"`, with the kind's size limit). Nothing by
+    /// default.
+    ///
+    /// Returns the problems of reading them, at the members that name them (unlocated);
+    /// such a member is then left as it was.
+    fn resolve_files(&self, doc: &mut Value, base: &Path) -> Vec<Problem> {
+        let _ = (doc, base);
+        Vec::new()
+    }
+}
+
+/// A kind of file a game kind opens besides JSON levels ([`GameKind::file_types`]): how it is
+/// named, read and shown.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FileType {
+    /// The file name's extension, without the dot, matched ignoring ASCII case (`lua`).
+    pub extension: &'static str,
+    /// The kind's word for such a file, in messages (`FPGDL program`, `rules file`).
+    pub word: &'static str,
+    /// The name of the open dialog's filter for these files (`FPGDL program (Lua)`).
+    pub label: &'static str,
+    /// The name of these files inside the dialog's filter for every file the editor opens
+    /// (`Level (JSON), FPGDL program (Lua) or board rules (ZRF)`).
+    pub short_label: &'static str,
+    /// How the document stands once opened.
+    pub opening: FileOpening,
+    /// The most bytes such a file may have, read as a whole text file with
+    /// [`crate::read::read_text_file`] (problems saying `cannot read the file: …` at 1:1);
+    /// `None`: read as a level file is ([`crate::document::MAX_FILE_BYTES`], a problem at the
+    /// first byte that is not UTF-8).
+    pub max_bytes: Option<u64>,
+    /// For a type the editor's File menu offers an "Import WORD…" item for: what the item
+    /// does, in a sentence (its hover text). `None`: opened with File → Open only.
+    pub import_about: Option<&'static str>,
+}
+
+/// How a document opened from a kind's own file ([`FileType`]) stands in the editor.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FileOpening {
+    /// The file becomes the level (falling: a program's setup calls): the new level is
+    /// unsaved work, and Save As writes it as a level.
+    Import,
+    /// The level refers to the file (board: its rules): there is nothing to save yet, and
+    /// Save As writes a level that refers to the file.
+    Refer,
+}
+
+/// A file of a kind's own format opened as a level document ([`GameKind::open_file`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct OpenedFile {
+    /// The level document.
+    pub value: Value,
+    /// The file's text when the document's problems are placed at its lines rather than at
+    /// the level's JSON (falling: the program, which is also the level's `script`, see
+    /// [`GameKind::source_line`]); `None`: placed in the JSON text written from `value` (or in
+    /// the files the problems name).
+    pub source: Option<String>,
 }

@@ -23,10 +23,11 @@ pub mod kind;
 pub mod level_json;
 pub mod observe;
 pub mod problem;
+pub mod read;
 pub mod replay;
 
 pub use campaign::{Campaign, CampaignEntry, Progress};
-pub use document::{Document, LoadError, load_file, load_program, load_text};
+pub use document::{Document, LoadError, load_file, load_kind_text, load_text};
 pub use game::{Game, GameKind, Status, StepReport};
 pub use grid::{Dir, Grid, Pos};
 pub use input::Input;

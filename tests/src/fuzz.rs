@@ -10,7 +10,7 @@
 use std::path::Path;
 
 use tilesmith_engine::campaign::Campaign;
-use tilesmith_engine::document::{load_bytes, load_program, load_rules};
+use tilesmith_engine::document::{load_bytes, load_kind_text};
 use tilesmith_engine::replay::Replay;
 use tilesmith_engine::{Document, Problem};
 
@@ -102,7 +102,10 @@ pub fn zrf(data: &[u8]) {
     let Ok(text) = std::str::from_utf8(data) else {
         return;
     };
-    exercise(&load_rules(text, "fuzz.zrf"), data);
+    match load_kind_text(text, Path::new("fuzz.zrf")) {
+        Ok(doc) => exercise(&doc, data),
+        Err(p) => assert_located(&p),
+    }
 }
 
 /// An FPGDL program (a falling-blocks level written in Lua).
@@ -110,7 +113,7 @@ pub fn fpgdl(data: &[u8]) {
     let Ok(text) = std::str::from_utf8(data) else {
         return;
     };
-    match load_program(text, "fuzz") {
+    match load_kind_text(text, Path::new("fuzz.lua")) {
         Ok(doc) => exercise(&doc, data),
         Err(p) => assert_located(&p),
     }

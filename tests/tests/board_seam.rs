@@ -742,9 +742,11 @@ fn runaway() -> (String, usize, usize) {
 fn a_generation_failure_stops_the_game_at_the_move_block() {
     let (text, line, col) = runaway();
     // White's first move is generated; Black's turn runs the looping block.
-    let mut g = tilesmith_engine::document::load_rules(&text, "rules/loop.zrf")
-        .start(0)
-        .unwrap();
+    let mut g =
+        tilesmith_engine::document::load_kind_text(&text, std::path::Path::new("rules/loop.zrf"))
+            .unwrap()
+            .start(0)
+            .unwrap();
     assert_eq!(g.error(), None);
     assert!(g.error_problem().is_none());
     play(g.as_mut(), "a1-a2");
@@ -764,9 +766,11 @@ fn a_generation_failure_stops_the_game_at_the_move_block() {
     );
     assert!(p.is_error());
     // perft meets the same failure one ply deeper, located at the same block.
-    let fresh = tilesmith_engine::document::load_rules(&text, "rules/loop.zrf")
-        .start(0)
-        .unwrap();
+    let fresh =
+        tilesmith_engine::document::load_kind_text(&text, std::path::Path::new("rules/loop.zrf"))
+            .unwrap()
+            .start(0)
+            .unwrap();
     assert_eq!(fresh.perft(1, false), Some(Ok(2)));
     let q = fresh.perft(2, false).unwrap().unwrap_err();
     assert_eq!(q, p, "perft's problem is the game's");

@@ -25,6 +25,7 @@ use tilesmith_engine::document::{LoadError, load_file};
 use tilesmith_engine::{Problem, Severity};
 
 use crate::doc::history::{History, Undoable};
+use crate::doc::registry::Kinds;
 
 /// The most edits the campaign's undo history keeps.
 pub const MAX_UNDO: usize = 200;
@@ -247,6 +248,8 @@ pub struct CampaignState {
     pub progress_problem: Option<String>,
     /// The levels, by entry path.
     levels: HashMap<String, LevelInfo>,
+    /// The kinds that open the levels (a level of a kind not listed gets no card preview).
+    kinds: Kinds,
     serial: u64,
     /// True while the overview is shown (false: a level is open for editing or playing).
     pub showing: bool,
@@ -258,8 +261,14 @@ pub struct CampaignState {
 
 impl CampaignState {
     /// The campaign `campaign` from `file`, as saved there, with the progress read from
-    /// `progress_file` (default: beside the campaign) and the levels loaded.
-    pub fn new(file: PathBuf, campaign: Campaign, progress_file: Option<PathBuf>) -> Self {
+    /// `progress_file` (default: beside the campaign) and the levels loaded (opened with
+    /// `kinds`).
+    pub fn new(
+        kinds: Kinds,
+        file: PathBuf,
+        campaign: Campaign,
+        progress_file: Option<PathBuf>,
+    ) -> Self {
         let progress_file = progress_file.unwrap_or_else(|| default_progress_path(&file));
         let (progress, progress_problem) = match Progress::load(&progress_file) {
             Ok(p) => (p, None),
@@ -270,6 +279,7 @@ impl CampaignState {
             ),
         };
         let mut s = Self {
+            kinds,
             file,
             saved: campaign.clone(),
             campaign,
@@ -291,10 +301,10 @@ impl CampaignState {
     ///
     /// # Errors
     /// The campaign's problems rendered as `FILE:LINE:COL: message` lines.
-    pub fn open(file: &Path) -> Result<Self, String> {
+    pub fn open(kinds: Kinds, file: &Path) -> Result<Self, String> {
         let c = Campaign::load(file)
             .map_err(|p| crate::doc::render_problems(&file.display().to_string(), &p))?;
-        Ok(Self::new(file.to_path_buf(), c, None))
+        Ok(Self::new(kinds, file.to_path_buf(), c, None))
     }
 
     /// True when the campaign differs from its file.
@@ -421,7 +431,7 @@ impl CampaignState {
                 .is_some_and(|i| i.modified == modified && modified.is_some());
             if !fresh {
                 self.serial += 1;
-                let mut info = load_level(&p, &file, self.serial);
+                let mut info = load_level(&p, &file, self.serial, self.kinds);
                 info.modified = modified;
                 self.levels.insert(p, info);
             }
@@ -565,7 +575,7 @@ impl CampaignState {
 }
 
 /// Loads the level of entry path `path` from `file` for its card.
-fn load_level(path: &str, file: &Path, serial: u64) -> LevelInfo {
+fn load_level(path: &str, file: &Path, serial: u64, kinds: Kinds) -> LevelInfo {
     let stem = file
         .file_stem()
         .map_or_else(|| path.to_string(), |s| s.to_string_lossy().into_owned());
@@ -606,7 +616,7 @@ fn load_level(path: &str, file: &Path, serial: u64) -> LevelInfo {
             if info.problem.is_none() {
                 info.max_points = Some(max_points(&doc));
             }
-            if crate::kinds::entry(doc.kind.name()).is_some() {
+            if kinds.entry(doc.kind.name()).is_some() {
                 info.level = Some(doc.value);
             }
         }

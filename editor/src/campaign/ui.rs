@@ -11,6 +11,7 @@ use eframe::egui::{self, Color32, Mesh, Pos2, RichText, Sense, Shape, Stroke, Ui
 
 use super::thumb::ThumbCache;
 use super::{CampaignAction, CampaignState, Card, Lock};
+use crate::doc::registry::Kinds;
 use crate::state::{Action, EditorState};
 
 /// The width of a card, in points.
@@ -67,7 +68,7 @@ pub fn overview_ui(ui: &mut Ui, st: &EditorState, ov: &mut OverviewUi, out: &mut
             for row in cards.chunks(per_row) {
                 ui.horizontal(|ui| {
                     for card in row {
-                        card_ui(ui, card, cards.len(), &mut ov.thumbs, out);
+                        card_ui(ui, card, cards.len(), (&mut ov.thumbs, st.kinds), out);
                     }
                 });
             }
@@ -179,7 +180,14 @@ fn header_ui(ui: &mut Ui, c: &CampaignState, out: &mut Vec<Action>) {
 }
 
 /// One card; a card dragged onto it is moved to its place.
-fn card_ui(ui: &mut Ui, card: &Card<'_>, n: usize, thumbs: &mut ThumbCache, out: &mut Vec<Action>) {
+/// One card; `thumbs` the thumbnail cache and the kinds that open the levels it draws.
+fn card_ui(
+    ui: &mut Ui,
+    card: &Card<'_>,
+    n: usize,
+    thumbs: (&mut ThumbCache, Kinds),
+    out: &mut Vec<Action>,
+) {
     let broken = card.info.is_none_or(|i| i.max_points.is_none());
     let open = card.lock == Lock::Open && !broken;
     let dragging = egui::DragAndDrop::has_payload_of_type::<CardDrag>(ui.ctx());
@@ -233,7 +241,7 @@ fn card_body(
     ui: &mut Ui,
     card: &Card<'_>,
     n: usize,
-    thumbs: &mut ThumbCache,
+    (thumbs, kinds): (&mut ThumbCache, Kinds),
     out: &mut Vec<Action>,
 ) {
     let i = card.index;
@@ -248,7 +256,13 @@ fn card_body(
         .info
         .and_then(|info| info.level.as_ref().map(|l| (info, l)))
     {
-        thumbs.paint(ui, rect, (card.entry.path.clone(), info.serial), level);
+        thumbs.paint(
+            ui,
+            rect,
+            (card.entry.path.clone(), info.serial),
+            level,
+            kinds,
+        );
     }
     // One word over the thumbnail at most (`Card::thumb_overlay`).
     if let Some(text) = card.thumb_overlay() {

@@ -4,12 +4,14 @@
 //! kind's types. A kind's editor module (under [`crate::kinds`]) implements [`KindDoc`] for its
 //! document (built on the generic [`map::MapDoc`], which writes undo, redo, copy, cut, paste,
 //! move, delete and resize once) and [`ui::KindUi`] for its panels and canvas drawing; the
-//! registry ([`crate::kinds::registry`]) lists the kinds. Actions only a kind understands travel
+//! list of kinds ([`crate::kinds::registry`], built at the top and handed down as a
+//! [`registry::Kinds`] the state holds) says what each kind gives ([`registry::KindEntry`]). Actions only a kind understands travel
 //! as a [`KindAction`], which the kind downcasts to its own action type.
 
 pub mod history;
 pub mod map;
 pub mod play;
+pub mod registry;
 pub mod step_job;
 pub mod ui;
 

@@ -12,6 +12,7 @@ use tilesmith_engine::Input;
 
 use super::gif::{GifOptions, Step, write_play};
 use super::{Options, Renderer, open, write_png};
+use crate::doc::registry::Kinds;
 use crate::job::{Job, Worker};
 
 /// What to export, asked for by File → Export PNG… or the play pane's "Export GIF of this
@@ -26,6 +27,8 @@ pub struct ExportRequest {
     pub play: Option<(Vec<Input>, u64)>,
     /// Pixels per cell.
     pub scale: u32,
+    /// The kinds that open the level (the state's).
+    pub kinds: Kinds,
 }
 
 /// A running export.
@@ -74,7 +77,7 @@ impl ExportJob {
 }
 
 fn run(req: &ExportRequest, w: &Worker<u64>) -> Result<String, String> {
-    let (mut st, mut kind) = open(&req.level).map_err(|p| {
+    let (mut st, mut kind) = open(req.kinds, &req.level).map_err(|p| {
         p.first()
             .map_or("the level cannot be opened".into(), |p| p.render("level"))
     })?;

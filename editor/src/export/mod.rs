@@ -23,6 +23,7 @@ use serde_json::Value;
 use tilesmith_engine::Problem;
 use tiny_skia::Pixmap;
 
+use crate::doc::registry::Kinds;
 use crate::doc::ui::{KindUi, MapGeom};
 use crate::state::EditorState;
 
@@ -86,10 +87,10 @@ pub fn image_size(w: usize, h: usize, scale: u32, extra: u32) -> Result<(u32, u3
 ///
 /// # Errors
 /// The document's problems when its kind cannot open it.
-pub fn open(level: &Value) -> Result<(EditorState, Box<dyn KindUi>), Vec<Problem>> {
-    let doc = crate::kinds::open_doc(level)?;
+pub fn open(kinds: Kinds, level: &Value) -> Result<(EditorState, Box<dyn KindUi>), Vec<Problem>> {
+    let doc = kinds.open_doc(level)?;
     let name = doc.kind().name();
-    Ok((EditorState::new(doc), crate::kinds::new_ui(name)))
+    Ok((EditorState::with_kinds(kinds, doc), kinds.new_ui(name)))
 }
 
 /// Draws maps headlessly: an egui context (for fonts and tessellation) and the textures it

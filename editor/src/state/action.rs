@@ -206,7 +206,7 @@ pub enum Action {
     ShowNewLevel(bool),
     /// A new untitled level as the New level dialog asked for it (asks first when there are
     /// unsaved changes); closes the dialog.
-    NewLevel(crate::kinds::NewLevel),
+    NewLevel(crate::doc::registry::NewLevel),
     /// Show a page of the side panel.
     SideTab(SideTab),
     /// A new untitled level of the current kind (asks first when there are unsaved changes).

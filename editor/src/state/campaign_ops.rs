@@ -117,7 +117,7 @@ impl EditorState {
         if self.ask_campaign_unsaved(Action::OpenPath(p.clone())) {
             return;
         }
-        match CampaignState::open(&p) {
+        match CampaignState::open(self.kinds, &p) {
             Ok(c) => {
                 self.status = format!("opened the campaign {}", p.display());
                 if let Some(why) = &c.progress_problem {
@@ -165,7 +165,7 @@ impl EditorState {
             ));
             return;
         }
-        self.campaign = Some(CampaignState::new(file.clone(), c, None));
+        self.campaign = Some(CampaignState::new(self.kinds, file.clone(), c, None));
         self.settings.add_recent(&file);
         self.save_settings();
         self.status = format!(
@@ -198,7 +198,7 @@ impl EditorState {
         match saved.save(&file) {
             Ok(()) => {
                 if file != c.file {
-                    *c = CampaignState::new(file.clone(), saved, None);
+                    *c = CampaignState::new(self.kinds, file.clone(), saved, None);
                 }
                 c.mark_saved();
                 self.status = format!("saved the campaign {}", file.display());
@@ -263,7 +263,7 @@ impl EditorState {
         let before = self.doc_serial;
         self.apply_action(Action::OpenPath(file.to_path_buf()));
         self.confirmed = false;
-        // A program or rules file (`.lua`, `.zrf`) opens as a new untitled level.
+        // A file of a kind's own format (not a level) opens as a new untitled level.
         self.doc_serial != before && !matches!(self.pending, Some(Pending::Message(_)))
     }
 

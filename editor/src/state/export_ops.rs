@@ -50,6 +50,7 @@ impl EditorState {
             level: self.doc_json(),
             play: None,
             scale: EXPORT_SCALE,
+            kinds: self.kinds,
         });
         self.status = "exporting…".into();
     }
@@ -79,6 +80,7 @@ impl EditorState {
             level,
             play: Some((inputs, seed)),
             scale: EXPORT_SCALE,
+            kinds: self.kinds,
         });
         self.status = "exporting…".into();
     }

@@ -1,17 +1,18 @@
 //! The shell's file actions: new, open, save, quit, the file watcher's reloads, autosave and
-//! crash recovery, recorded replays. Documents are made and read through the kind registry
-//! ([`crate::kinds`]), so nothing here names a kind.
+//! crash recovery, recorded replays. Documents are made and read through the list of kinds
+//! the state holds ([`EditorState::kinds`]), so nothing here names a kind.
 
 use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 use tilesmith_engine::LoadError;
+use tilesmith_engine::game::{FileOpening, FileType};
 
 use super::{Action, Answer, EditorState, Pending};
+use crate::doc::registry::Kinds;
 use crate::doc::{KindDoc, render_problems};
 use crate::error::EditorError;
 use crate::files::ChooserFor;
-use crate::kinds;
 
 impl EditorState {
     pub(super) fn file_action(&mut self, action: Action) {
@@ -21,7 +22,7 @@ impl EditorState {
                 if self.ask_unsaved(Action::NewOf(kind)) {
                     return;
                 }
-                let Some(doc) = kinds::new_doc(kind) else {
+                let Some(doc) = self.kinds.new_doc(kind) else {
                     self.status = format!("no kind named {kind}");
                     return;
                 };
@@ -52,36 +53,13 @@ impl EditorState {
                 if self.ask_unsaved(Action::OpenPath(p.clone())) {
                     return;
                 }
-                let program = tilesmith_engine::document::is_program_path(&p);
+                // A file of a kind's own format (not a level) opens as a new level.
+                let file_type = self.kinds.file_type(&p);
                 let Some(read) = self.read_in_background(&p) else {
                     return; // read on a worker: the open goes on when it arrives (load_ops.rs)
                 };
                 match read {
-                    Ok((doc, _)) if program || tilesmith_engine::document::is_rules_path(&p) => {
-                        // A program or a rules file opens as a new level: Save must not write
-                        // JSON over it. An imported program is unsaved work; a rules file
-                        // opened as it is has nothing to save yet.
-                        self.replace_document(doc, None, None);
-                        if program {
-                            self.doc.map_mut().mark_unsaved();
-                        }
-                        self.settings.add_recent(&p);
-                        self.save_settings();
-                        let (w, h) = self.map_size();
-                        self.view.fit(w, h);
-                        self.status = if program {
-                            format!(
-                                "imported the FPGDL program {} (Save As writes it as a level)",
-                                p.display()
-                            )
-                        } else {
-                            format!(
-                                "opened the rules file {} as a new level (Save As writes a level \
-                                 that refers to it)",
-                                p.display()
-                            )
-                        };
-                    }
+                    Ok((doc, _)) if let Some(t) = file_type => self.open_kind_file(doc, &p, t),
                     Ok((doc, text)) => {
                         self.replace_document(doc, Some(p.clone()), Some(text));
                         self.settings.add_recent(&p);
@@ -289,7 +267,7 @@ impl EditorState {
         if same_kind {
             self.doc.load(name, &doc).map_err(refused)?;
         } else {
-            let new = kinds::open_doc(&doc).map_err(refused)?;
+            let new = self.kinds.open_doc(&doc).map_err(refused)?;
             let (path, text) = (self.path.clone(), self.disk_text.clone());
             self.replace_document(new, path, text);
             self.doc.map_mut().mark_unsaved();
@@ -315,7 +293,7 @@ impl EditorState {
             })
             .map_err(|e| match e {
                 // Problems of the document itself: located in the disk text, named by file.
-                EditorError::Level { .. } => match parse_named(&file, &text) {
+                EditorError::Level { .. } => match parse_named(self.kinds, &file, &text) {
                     Err(located) => located,
                     Ok(_) => e,
                 },
@@ -397,10 +375,39 @@ impl EditorState {
         }
     }
 
+    /// Opens `doc`, read from `p`, a file of a kind's own format `t` (not a level), as a new
+    /// level.
+    fn open_kind_file(&mut self, doc: Box<dyn KindDoc>, p: &Path, t: &FileType) {
+        // Save must not write JSON over such a file. An imported one is unsaved work; one
+        // the level refers to, opened as it is, has nothing to save yet.
+        self.replace_document(doc, None, None);
+        let import = t.opening == FileOpening::Import;
+        if import {
+            self.doc.map_mut().mark_unsaved();
+        }
+        self.settings.add_recent(p);
+        self.save_settings();
+        let (w, h) = self.map_size();
+        self.view.fit(w, h);
+        self.status = if import {
+            format!(
+                "imported the {} {} (Save As writes it as a level)",
+                t.word,
+                p.display()
+            )
+        } else {
+            format!(
+                "opened the {} {} as a new level (Save As writes a level that refers to it)",
+                t.word,
+                p.display()
+            )
+        };
+    }
+
     fn restore(&mut self, found: crate::files::Found) {
         if found.file != self.path {
             // A copy of another document (an untitled one found at start-up).
-            match kinds::open_doc(&found.level) {
+            match self.kinds.open_doc(&found.level) {
                 Ok(doc) => {
                     self.replace_document(doc, found.file.clone(), None);
                     self.doc.map_mut().mark_unsaved();
@@ -431,7 +438,7 @@ impl EditorState {
     pub(super) fn offer_autosave(&mut self) {
         let Some(a) = &self.autosave else { return };
         if let Some(found) = a.find(self.path.as_deref())
-            && kinds::open_doc(&found.level).is_ok()
+            && self.kinds.open_doc(&found.level).is_ok()
             && !self.doc.is_level(&found.level)
         {
             self.pending = Some(Pending::RestoreAutosave(found));
@@ -488,21 +495,21 @@ impl EditorState {
     }
 }
 
-/// Parses level text into a document of a kind the editor edits.
+/// Parses level text into a document of one of `kinds`.
 ///
 /// # Errors
 /// [`EditorError::Level`] with one line per problem (`level:LINE:COL: message`).
-pub fn parse_document(text: &str) -> Result<Box<dyn KindDoc>, EditorError> {
-    parse_named("level", text)
+pub fn parse_document(kinds: Kinds, text: &str) -> Result<Box<dyn KindDoc>, EditorError> {
+    parse_named(kinds, "level", text)
 }
 
-fn parse_named(file: &str, text: &str) -> Result<Box<dyn KindDoc>, EditorError> {
+fn parse_named(kinds: Kinds, file: &str, text: &str) -> Result<Box<dyn KindDoc>, EditorError> {
     let level = |p: &[tilesmith_engine::Problem]| EditorError::Level {
         file: file.to_string(),
         problems: render_problems(file, p),
     };
     let doc = tilesmith_engine::load_text(text).map_err(|p| level(&p))?;
-    kinds::open_doc(&doc.value).map_err(|mut p| {
+    kinds.open_doc(&doc.value).map_err(|mut p| {
         tilesmith_engine::problem::locate(text, &mut p);
         level(&p)
     })
@@ -514,7 +521,7 @@ fn parse_named(file: &str, text: &str) -> Result<Box<dyn KindDoc>, EditorError> 
 /// # Errors
 /// [`EditorError::Read`] when the file cannot be read, [`EditorError::Level`] naming the file
 /// and listing its problems as `tilesmith check` does.
-pub fn read_document(path: &Path) -> Result<(Box<dyn KindDoc>, String), EditorError> {
+pub fn read_document(kinds: Kinds, path: &Path) -> Result<(Box<dyn KindDoc>, String), EditorError> {
     let file = path.display().to_string();
     let doc = match tilesmith_engine::load_file(path) {
         Ok(doc) => doc,
@@ -544,7 +551,7 @@ pub fn read_document(path: &Path) -> Result<(Box<dyn KindDoc>, String), EditorEr
     {
         return Err(level(&doc.file_problems));
     }
-    match kinds::open_doc(&doc.value) {
+    match kinds.open_doc(&doc.value) {
         Ok(d) => Ok((d, doc.text)),
         Err(mut p) => {
             tilesmith_engine::problem::locate(&doc.text, &mut p);
@@ -554,10 +561,10 @@ pub fn read_document(path: &Path) -> Result<(Box<dyn KindDoc>, String), EditorEr
 }
 
 /// The default level to open: `welcome.json`, else the first loadable `*.json` (by name), in
-/// `levels/KIND/` of the registry's first kind, under the current directory or in the source
+/// `levels/KIND/` of the first of `kinds`, under the current directory or in the source
 /// workspace, if any.
-pub fn default_level_file() -> Option<PathBuf> {
-    let kind = kinds::registry()[0].name;
+pub fn default_level_file(kinds: Kinds) -> Option<PathBuf> {
+    let kind = kinds.default_entry().name;
     let mut dirs = vec![Path::new("levels").join(kind)];
     if let Some(m) = option_env!("CARGO_MANIFEST_DIR") {
         dirs.push(Path::new(m).join("../levels").join(kind));
@@ -573,7 +580,7 @@ pub fn default_level_file() -> Option<PathBuf> {
         files.sort();
         // Prefer the introductory level when there is one.
         files.sort_by_key(|f| f.file_stem().is_none_or(|s| s != "welcome"));
-        if let Some(f) = files.into_iter().find(|f| read_document(f).is_ok()) {
+        if let Some(f) = files.into_iter().find(|f| read_document(kinds, f).is_ok()) {
             return Some(f);
         }
     }

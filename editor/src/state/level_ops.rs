@@ -4,7 +4,7 @@
 use tilesmith_engine::Pos;
 
 use super::{Action, EditorState, Pending};
-use crate::kinds::{self, NewLevel};
+use crate::doc::registry::NewLevel;
 
 /// At most this many essential cells are named in the resize question (then "and N more").
 const NAMED: usize = 6;
@@ -26,7 +26,7 @@ impl EditorState {
             return;
         }
         self.new_dialog = false;
-        match kinds::new_level(&spec) {
+        match self.kinds.new_level(&spec) {
             Ok(doc) => {
                 self.replace_document(doc, None, None);
                 let (w, h) = self.map_size();

@@ -55,10 +55,10 @@ impl EditorState {
             return Some(r);
         }
         if !self.background_work {
-            return Some(read_document(p));
+            return Some(read_document(self.kinds, p));
         }
-        let path = p.to_path_buf();
-        let job = Job::spawn("load", move |_| read_document(&path))
+        let (path, kinds) = (p.to_path_buf(), self.kinds);
+        let job = Job::spawn("load", move |_| read_document(kinds, &path))
             .expect("the system starts a thread to read the file");
         match job.wait(LOAD_WAIT) {
             Some(r) => Some(r.unwrap_or_else(|_| Err(stopped(p)))),

@@ -26,6 +26,7 @@ use tilesmith_engine::problem::PathSeg;
 use tilesmith_engine::{GameKind, Pos, Problem};
 
 use crate::campaign::{CampaignAction, CampaignState};
+use crate::doc::registry::Kinds;
 use crate::doc::{Cx, KindDoc};
 use crate::files::{Autosave, AutosaveTimer, AutosaveWorker, Dialogs, ScriptedDialogs, Settings};
 use crate::tools::{Button, CellRect, Tool};
@@ -75,6 +76,9 @@ impl IntoDoc for Box<dyn KindDoc> {
 
 /// The whole editor state.
 pub struct EditorState {
+    /// The kinds the editor edits, handed down from the top (the app or the CLI builds the
+    /// list): what opens documents, makes new ones and gives a kind's UI.
+    pub kinds: Kinds,
     /// The open document, of whatever kind.
     pub doc: Box<dyn KindDoc>,
     /// The file it was loaded from or saved to (`None`: untitled).
@@ -182,10 +186,12 @@ type ProblemsAnswer = crate::job::Job<Vec<Problem>>;
 pub const SYNC_CHECK_CELLS: usize = 40_000;
 
 impl EditorState {
-    /// A state editing `doc` (untitled), with scripted dialogs that answer nothing, no
-    /// settings file and no autosave. The app replaces those for real use.
-    pub fn new(doc: impl IntoDoc) -> Self {
+    /// A state editing `doc` (untitled) with the kinds `kinds`, with scripted dialogs that
+    /// answer nothing, no settings file and no autosave. The app replaces those for real use.
+    /// (`EditorState::new`, in `app.rs`, is this with the editor's own list of kinds.)
+    pub fn with_kinds(kinds: Kinds, doc: impl IntoDoc) -> Self {
         let mut s = Self {
+            kinds,
             doc: doc.into_doc(),
             path: None,
             disk_text: None,

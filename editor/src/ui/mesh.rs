@@ -1,5 +1,6 @@
 //! Mesh helpers shared by the kinds' canvas drawings: triangles, polygons, discs, rings,
-//! thick segments and frames, added to one [`Mesh`] so a whole view is one draw call.
+//! thick segments and frames, added to one [`Mesh`] so a whole view is one draw call; and the
+//! unknown tile every kind's repair mode draws ([`add_unknown`]).
 
 use eframe::egui::{Color32, Mesh, Pos2, Rect, pos2, vec2};
 
@@ -90,5 +91,27 @@ impl MeshExt for Mesh {
             Rect::from_min_max(pos2(rt - w, t + w), pos2(rt, b - w)),
             col,
         );
+    }
+}
+
+/// An unknown tile (repair mode): loud magenta, drawn with a black hatch.
+pub const UNKNOWN: Color32 = Color32::from_rgb(255, 0, 255);
+
+/// Adds an unknown tile (repair mode) in `r` to `m`: a magenta square with a black diagonal
+/// hatch; the caller writes the start of its text over it (a kind's repair mode:
+/// baba's unknown nouns, falling's unknown block characters).
+pub fn add_unknown(m: &mut Mesh, r: Rect) {
+    let z = r.width();
+    let inner = r.shrink(z * 0.06);
+    m.add_colored_rect(inner, UNKNOWN);
+    let w = (z * 0.05).max(1.0);
+    let at = |fx: f32, fy: f32| inner.min + vec2(fx * inner.width(), fy * inner.height());
+    for f in [0.25, 0.5, 0.75, 1.0, 1.25, 1.5, 1.75] {
+        let (a, b) = if f <= 1.0 {
+            (at(0.0, f), at(f, 0.0))
+        } else {
+            (at(f - 1.0, 1.0), at(1.0, f - 1.0))
+        };
+        m.seg(a, b, w, Color32::BLACK);
     }
 }

@@ -36,15 +36,16 @@ pub struct UiState {
     /// The built-in file chooser, while it is open.
     pub chooser: chooser::ChooserSlot,
     /// What the New level dialog has chosen so far, while it is open.
-    pub new_form: Option<crate::kinds::NewLevel>,
+    pub new_form: Option<crate::doc::registry::NewLevel>,
 }
 
-impl Default for UiState {
-    fn default() -> Self {
+impl UiState {
+    /// The window's UI buffers, the kind UI that of the default kind of `kinds`.
+    pub fn new(kinds: crate::doc::registry::Kinds) -> Self {
         Self {
             panels: panels::PanelState::default(),
             canvas: canvas::CanvasCache::default(),
-            kind: crate::kinds::new_ui(""),
+            kind: kinds.new_ui(""),
             overview: crate::campaign::ui::OverviewUi::default(),
             export: None,
             chooser: None,
@@ -62,10 +63,11 @@ impl std::fmt::Debug for UiState {
 }
 
 impl UiState {
-    /// The kind UI, made anew from the registry when the document's kind changed.
+    /// The kind UI, made anew from the state's list of kinds when the document's kind
+    /// changed.
     pub fn kind_for(&mut self, st: &EditorState) -> &mut dyn KindUi {
         if self.kind.kind() != st.kind_name() {
-            self.kind = crate::kinds::new_ui(st.kind_name());
+            self.kind = st.kinds.new_ui(st.kind_name());
         }
         self.kind.as_mut()
     }

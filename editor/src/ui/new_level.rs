@@ -1,10 +1,10 @@
 //! The New level dialog (File → New…, Ctrl+N): kind, size, border and fill, with each kind's
-//! defaults and token names from the kind registry (`KindEntry::new_options`), so nothing here
+//! defaults and token names from the list of kinds the state holds (`KindEntry::new_options`), so nothing here
 //! names a kind.
 
 use eframe::egui::{self, RichText, Ui};
 
-use crate::kinds::{self, NewLevel, NewOptions};
+use crate::doc::registry::{Kinds, NewLevel, NewOptions};
 use crate::state::{Action, EditorState};
 
 /// The words for "no border" in the border list.
@@ -26,8 +26,9 @@ pub fn new_level_dialog(
         return; // the unsaved-changes question is asked above it
     }
     let f = form.get_or_insert_with(|| {
-        NewLevel::defaults(st.kind_name())
-            .or_else(|| NewLevel::defaults(kinds::registry()[0].name))
+        st.kinds
+            .new_level_defaults(st.kind_name())
+            .or_else(|| st.kinds.first().map(NewLevel::defaults))
             .unwrap_or(NewLevel {
                 kind: "",
                 width: 1,
@@ -36,7 +37,7 @@ pub fn new_level_dialog(
                 fill: String::new(),
             })
     });
-    let Some(entry) = kinds::entry(f.kind) else {
+    let Some(entry) = st.kinds.entry(f.kind) else {
         return;
     };
     let o = (entry.new_options)();
@@ -45,7 +46,7 @@ pub fn new_level_dialog(
         ui.heading("New level");
         egui::Grid::new("new-level-fields")
             .num_columns(2)
-            .show(ui, |ui| fields(ui, f, &o));
+            .show(ui, |ui| fields(ui, st.kinds, f, &o));
         ui.label(RichText::new(o.note).weak());
         ui.horizontal(|ui| {
             if ui.button("Create").clicked() {
@@ -63,20 +64,17 @@ pub fn new_level_dialog(
 
 /// The rows of the dialog: kind, then (for a kind whose size is chosen here) width, height,
 /// border and fill.
-fn fields(ui: &mut Ui, f: &mut NewLevel, o: &NewOptions) {
+fn fields(ui: &mut Ui, kinds: Kinds, f: &mut NewLevel, o: &NewOptions) {
     ui.label("kind");
     egui::ComboBox::from_id_salt("new-kind")
         .selected_text(f.kind)
         .show_ui(ui, |ui| {
-            for k in kinds::registry() {
+            for k in kinds.iter() {
                 let r = ui
                     .selectable_label(f.kind == k.name, k.name)
                     .on_hover_text(k.about);
-                if r.clicked()
-                    && f.kind != k.name
-                    && let Some(d) = NewLevel::defaults(k.name)
-                {
-                    *f = d;
+                if r.clicked() && f.kind != k.name {
+                    *f = NewLevel::defaults(k);
                 }
             }
         });

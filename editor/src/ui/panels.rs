@@ -7,7 +7,6 @@ use tilesmith_engine::Severity;
 
 use super::commands::Command;
 use crate::doc::ui::KindUi;
-use crate::kinds;
 use crate::state::{Action, EditorState, MapAction, Pane, PlayAction, problem_cell};
 use crate::tools::Tool;
 
@@ -57,7 +56,7 @@ pub fn menu_ui(ui: &mut Ui, st: &EditorState, out: &mut Vec<Action>) {
         ui.menu_button("File", |ui| {
             command_button(ui, Command::New, st, out);
             ui.menu_button("New level of kind", |ui| {
-                for k in kinds::registry() {
+                for k in st.kinds.iter() {
                     if ui.button(k.name).on_hover_text(k.about).clicked() {
                         out.push(Action::NewOf(k.name));
                         ui.close();
@@ -66,16 +65,19 @@ pub fn menu_ui(ui: &mut Ui, st: &EditorState, out: &mut Vec<Action>) {
             });
             campaign_menu(ui, st, out);
             command_button(ui, Command::Open, st, out);
-            if ui
-                .button("Import FPGDL program…")
-                .on_hover_text(
-                    "Open a falling-block program (.lua): its setup calls become the level and \
-                     update() its script; Save As writes it as a level file",
-                )
-                .clicked()
-            {
-                out.push(Action::Open);
-                ui.close();
+            // One "Import …" item per file format a kind imports (falling: FPGDL programs).
+            for t in st.kinds.file_types() {
+                let Some(about) = t.import_about else {
+                    continue;
+                };
+                if ui
+                    .button(format!("Import {}…", t.word))
+                    .on_hover_text(about)
+                    .clicked()
+                {
+                    out.push(Action::Open);
+                    ui.close();
+                }
             }
             ui.menu_button("Open recent", |ui| {
                 if st.settings.recent.is_empty() {

@@ -15,6 +15,7 @@ use tilesmith_engine::Dir;
 
 use super::figure;
 use crate::ui::mesh::MeshExt as _;
+use crate::ui::mesh::{UNKNOWN, add_unknown};
 use tilesmith_engine::kind::baba::{Kind, Noun, Tile, Word, WordClass};
 
 /// The background of a baba cell with no object.
@@ -120,27 +121,6 @@ pub fn tile_color(k: Kind) -> Color32 {
         Kind::Entity(n) => noun_color(n),
         Kind::Text(w) => class_color(w.class()).gamma_multiply(0.75),
         Kind::Unknown(_) => UNKNOWN,
-    }
-}
-
-/// An unknown tile (repair mode): loud magenta, drawn with a black hatch.
-pub const UNKNOWN: Color32 = Color32::from_rgb(255, 0, 255);
-
-/// Adds an unknown tile (repair mode) in `r` to `m`: a magenta square with a black diagonal
-/// hatch; the caller writes the start of its text over it (`kinds/baba/repair.rs`).
-pub fn add_unknown(m: &mut Mesh, r: Rect) {
-    let z = r.width();
-    let inner = r.shrink(z * 0.06);
-    m.add_colored_rect(inner, UNKNOWN);
-    let w = (z * 0.05).max(1.0);
-    let at = |fx: f32, fy: f32| inner.min + vec2(fx * inner.width(), fy * inner.height());
-    for f in [0.25, 0.5, 0.75, 1.0, 1.25, 1.5, 1.75] {
-        let (a, b) = if f <= 1.0 {
-            (at(0.0, f), at(f, 0.0))
-        } else {
-            (at(f - 1.0, 1.0), at(1.0, f - 1.0))
-        };
-        m.seg(a, b, w, Color32::BLACK);
     }
 }
 

@@ -6,7 +6,7 @@ use tilesmith_engine::kind::baba::{BabaLevel, Kind, Tile};
 
 use super::{BabaDoc, MAX_SIDE, NEW_BABA_SIZE};
 use crate::doc::KindDoc;
-use crate::kinds::{NewLevel, NewOptions};
+use crate::doc::registry::{NewLevel, NewOptions};
 
 /// The word for a cell with no object.
 const EMPTY: &str = "empty";

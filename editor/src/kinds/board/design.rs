@@ -196,7 +196,7 @@ pub fn zrf_problems(text: &str, variant: Option<&str>) -> Vec<ZrfProblem> {
 /// The rules file `file` (absolute) when it holds exactly `text`.
 fn link_of(file: Option<&str>, text: &str) -> Option<PathBuf> {
     let f = Path::new(file?);
-    let on_disk = tilesmith_engine::document::read_rules_file(f).ok()?;
+    let on_disk = tilesmith_engine::kind::board::read_rules_file(f).ok()?;
     (on_disk == text).then(|| std::fs::canonicalize(f).unwrap_or_else(|_| f.to_path_buf()))
 }
 
@@ -434,7 +434,7 @@ impl Design {
         let Some(link) = &self.rest.link else {
             return Ok(self.to_json());
         };
-        let on_disk = tilesmith_engine::document::read_rules_file(link).ok();
+        let on_disk = tilesmith_engine::kind::board::read_rules_file(link).ok();
         if on_disk.as_deref() != Some(self.rest.text.as_str()) {
             tilesmith_engine::json_text::write_atomic(link, self.rest.text.as_bytes())
                 .map_err(|e| format!("cannot write the rules file {}: {e}", link.display()))?;

@@ -3,7 +3,7 @@
 
 use super::{BoardDoc, new_design};
 use crate::doc::KindDoc;
-use crate::kinds::{NewLevel, NewOptions};
+use crate::doc::registry::{NewLevel, NewOptions};
 
 /// The dialog's offer: no size (the rules give it), the tic-tac-toe rules of File → New.
 pub fn options() -> NewOptions {

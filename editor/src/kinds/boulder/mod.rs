@@ -19,8 +19,8 @@ use tilesmith_engine::{GameKind, Grid, Input, Pos, Problem};
 
 use crate::doc::map::{MapDoc, MapLevel, MapOps, by_button};
 use crate::doc::play::PlaySession;
+use crate::doc::registry::KindEntry;
 use crate::doc::{Cx, KindAction, KindDoc};
-use crate::kinds::KindEntry;
 use crate::state::{Action, IntoDoc};
 use crate::tools::{Button, CellRect, MapCell, Tool};
 use edit::{BoulderEdit, Props};

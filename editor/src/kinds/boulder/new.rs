@@ -6,7 +6,7 @@ use tilesmith_engine::kind::boulder::{BoulderLevel, Cell, Token};
 
 use super::{BoulderDoc, NEW_LEVEL_SIZE};
 use crate::doc::KindDoc;
-use crate::kinds::{NewLevel, NewOptions};
+use crate::doc::registry::{NewLevel, NewOptions};
 
 /// The dialog's offer: 40 × 22, a `wall` border and a `path` (empty) inside; every token may
 /// be border or fill. At least 3 × 3, so `me` and the exit fit inside the border.

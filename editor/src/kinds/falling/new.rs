@@ -6,7 +6,7 @@ use tilesmith_engine::kind::falling::level::MAX_SIDE;
 
 use super::{Design, FallingDoc};
 use crate::doc::KindDoc;
-use crate::kinds::{NewLevel, NewOptions};
+use crate::doc::registry::{NewLevel, NewOptions};
 
 /// The word for a cell with no block.
 const NONE: &str = "empty";

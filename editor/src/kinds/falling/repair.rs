@@ -2,7 +2,7 @@
 //! draws the unknown cells of a level read by [`FallingLevel::from_json_editable`] — `field`
 //! characters that are not `legend` keys, kept in [`FallingLevel::unknown`] and written back
 //! unchanged, and the cells missing from short rows. Drawn like baba's unknown tiles: magenta
-//! with a black hatch ([`crate::kinds::baba::look::add_unknown`]) and the character written
+//! with a black hatch ([`crate::ui::mesh::add_unknown`]) and the character written
 //! on it (`…` for a missing cell).
 //!
 //! [`FallingLevel::from_json_editable`]: tilesmith_engine::kind::falling::FallingLevel::from_json_editable
@@ -69,7 +69,7 @@ pub fn paint_unknown(painter: &Painter, g: &MapGeom, d: &FallingDoc) {
     }
     let mut m = egui::Mesh::default();
     for (p, _) in &cells {
-        crate::kinds::baba::look::add_unknown(&mut m, g.cell_rect(*p));
+        crate::ui::mesh::add_unknown(&mut m, g.cell_rect(*p));
     }
     painter.add(egui::Shape::mesh(m));
     if g.zoom < 14.0 {

@@ -40,6 +40,7 @@ use super::shape::{Turn, TurnResult, try_turn};
 use crate::game::{Game, GameKind, Layer, Status, StepReport};
 use crate::grid::{Dir, Pos};
 use crate::input::Input;
+use crate::problem::{JsonPath, Problem};
 
 /// The active tumo's place: which tumo, its rotation state and where its grid's top-left
 /// cell is (x = column, y = row from the top; may be negative where the grid is empty).
@@ -1566,8 +1567,16 @@ impl Game for FallingGame {
         self.b.status.clone()
     }
 
-    fn error_line(&self) -> Option<usize> {
-        self.b.script_error.as_ref().and_then(|e| e.line)
+    /// The script error of [`Game::error`] at the level's `script`, at column 1 of the
+    /// script's line when known: a line of the level's own source, kept by a document
+    /// imported from the program and located at `$.script` in a JSON level.
+    fn error_problem(&self) -> Option<Problem> {
+        let e = self.b.script_error.as_ref()?;
+        Some(Problem {
+            line: e.line,
+            column: Some(1),
+            ..Problem::error(JsonPath::root().key("script"), format!("script error: {e}"))
+        })
     }
 
     fn error(&self) -> Option<String> {

@@ -24,9 +24,11 @@ pub use game::{ActiveView, ClearEvent, FallingGame, FrameReport, PendingClear};
 pub use level::FallingLevel;
 pub use shape::{Kicks, ShapeGrid};
 
+use std::path::Path;
+
 use serde_json::Value;
 
-use crate::game::{Game, GameKind};
+use crate::game::{FileOpening, FileType, Game, GameKind, OpenedFile};
 use crate::grid::Dir;
 use crate::input::{Input, InputSpec, Turn};
 use crate::problem::{JsonPath, Problem};
@@ -87,6 +89,20 @@ const INPUTS: [InputSpec; 8] = [
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Falling;
 
+/// The files the falling kind opens besides levels: FPGDL programs.
+const FILE_TYPES: [FileType; 1] = [FileType {
+    extension: "lua",
+    word: "FPGDL program",
+    label: "FPGDL program (Lua)",
+    short_label: "FPGDL program (Lua)",
+    opening: FileOpening::Import,
+    max_bytes: None,
+    import_about: Some(
+        "Open a falling-block program (.lua): its setup calls become the level and \
+         update() its script; Save As writes it as a level file",
+    ),
+}];
+
 /// The problem of a script that does not load (at `$.script`): `script line N: …` when the
 /// line is known (the form `Document` reads the line of an FPGDL program from), else
 /// `script error: …`.
@@ -136,6 +152,44 @@ impl GameKind for Falling {
     /// is only ever lost, so it earns no points in a campaign.
     fn max_points(&self, doc: &Value) -> u32 {
         u32::from(doc.get("goal").is_some_and(|g| !g.is_null()))
+    }
+
+    /// FPGDL programs (`.lua`, spec falling-blocks §5), imported as levels.
+    fn file_types(&self) -> &'static [FileType] {
+        &FILE_TYPES
+    }
+
+    /// Imports a whole FPGDL program as a document: its setup calls become a level of kind
+    /// `falling` named after the file's stem, with the program as its `script` (see
+    /// [`fpgdl::import_program`]); the program is the document's source, where its problems
+    /// are placed ([`GameKind::source_line`]).
+    ///
+    /// # Errors
+    /// One problem at the program's line: a script error (syntax, run time, budget, a bad
+    /// setup call; line 1 when the error has no line).
+    fn open_file(&self, text: &str, path: &Path) -> Result<OpenedFile, Vec<Problem>> {
+        let name = path
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let mut value = fpgdl::import_program(text).map_err(|e| {
+            vec![Problem {
+                line: Some(e.line.unwrap_or(1)),
+                column: Some(1),
+                ..Problem::error(JsonPath::root(), e.message)
+            }]
+        })?;
+        value["name"] = Value::String(name);
+        Ok(OpenedFile {
+            value,
+            source: Some(text.to_string()),
+        })
+    }
+
+    /// The script line a problem's message names, in the `Display` form of a
+    /// [`fpgdl::ScriptError`] (`script line N: …`).
+    fn source_line(&self, message: &str) -> Option<usize> {
+        fpgdl::ScriptError::line_in_message(message)
     }
 
     fn inputs(&self) -> &'static [InputSpec] {

@@ -5,13 +5,14 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+use tilesmith_editor::doc::registry::Kinds;
 use tilesmith_editor::export::gif::{GifOptions, Step, write_play};
 use tilesmith_editor::export::{Options, Renderer, open, write_png};
 use tilesmith_engine::input::split_inputs;
 use tilesmith_engine::replay::Replay;
 use tilesmith_engine::{Document, Input, LoadError, Problem, load_file, parse_inputs};
 
-use crate::cli::print_problems;
+use super::common::print_problems;
 
 /// Arguments of `tilesmith render`.
 #[derive(Debug, clap::Args)]
@@ -93,13 +94,13 @@ fn too_large(msg: &str) -> ExitCode {
     ExitCode::from(2)
 }
 
-/// `tilesmith render`.
-pub fn render(a: &RenderArgs) -> ExitCode {
+/// `tilesmith render`, drawing with `kinds`.
+pub fn render(a: &RenderArgs, kinds: Kinds) -> ExitCode {
     let doc = match load_level(&a.level) {
         Ok(d) => d,
         Err(c) => return c,
     };
-    let (st, mut kind) = match open(&doc.value) {
+    let (st, mut kind) = match open(kinds, &doc.value) {
         Ok(x) => x,
         Err(p) => {
             print_problems(&a.level, &p);
@@ -180,13 +181,13 @@ fn play_of(a: &GifArgs) -> Result<(PathBuf, Document, Vec<Step>, u64), ExitCode>
     Ok((level.clone(), doc, steps, a.seed))
 }
 
-/// `tilesmith gif`.
-pub fn gif(a: &GifArgs) -> ExitCode {
+/// `tilesmith gif`, drawing with `kinds`.
+pub fn gif(a: &GifArgs, kinds: Kinds) -> ExitCode {
     let (file, doc, steps, seed) = match play_of(a) {
         Ok(x) => x,
         Err(c) => return c,
     };
-    let (mut st, mut kind) = match open(&doc.value) {
+    let (mut st, mut kind) = match open(kinds, &doc.value) {
         Ok(x) => x,
         Err(p) => {
             print_problems(&file, &p);

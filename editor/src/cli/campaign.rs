@@ -11,7 +11,8 @@ use tilesmith_engine::campaign::{
 };
 use tilesmith_engine::problem::quote_at_most;
 
-use crate::cli::{RunArgs, print_problems, run_level};
+use super::common::print_problems;
+use super::play::{RunArgs, run_level};
 
 /// True when `file` is a campaign file (`"kind": "campaign"`).
 pub fn is_campaign(file: &Path) -> bool {

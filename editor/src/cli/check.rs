@@ -1,0 +1,34 @@
+//! `tilesmith check`: level files and campaigns, one line per problem.
+
+use std::io::Write as _;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use tilesmith_engine::Problem;
+
+use super::common::load;
+
+/// `tilesmith check`: prints every problem of each file; exit 1 when any is an error.
+pub(super) fn check(files: &[PathBuf]) -> ExitCode {
+    let mut failed = false;
+    let mut out = std::io::stdout().lock();
+    for f in files {
+        if super::campaign::is_campaign(f) {
+            failed |= super::campaign::check(f, &mut out);
+            continue;
+        }
+        let problems = match load(f) {
+            Ok(doc) => doc.check(),
+            Err(p) => p,
+        };
+        failed |= problems.iter().any(Problem::is_error);
+        for p in &problems {
+            let _ = writeln!(out, "{}", p.render(&f.display().to_string()));
+        }
+    }
+    if failed {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    }
+}

@@ -1,0 +1,107 @@
+//! The headless commands of `tilesmith`: `run` steps a level and prints a JSON summary,
+//! `check` validates level files, `perft` counts move sequences of a board game. All print
+//! `FILE:LINE:COL: message (at PATH)` for bad input and exit with code 1, never panicking.
+//! A `.zrf` file (a board game's rules) is a level of its own; its problems are printed at
+//! the ZRF file's lines. A campaign file (`"kind": "campaign"`) is checked with its levels,
+//! and `run CAMPAIGN --play INDEX` plays one of its levels (see [`campaign`]).
+//!
+//! Layout: this dispatcher imports one module per command group ([`run`], [`check`],
+//! [`perft`], [`export`], [`campaign`], [`edit`]); what several of them share lies below
+//! them ([`play`]: `run`'s playing of a level; [`common`]: loading and printing problems), and
+//! nothing below imports what is above it.
+
+mod campaign;
+mod check;
+mod common;
+mod edit;
+mod export;
+mod perft;
+mod play;
+mod run;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+use tilesmith_editor::doc::registry::Kinds;
+
+pub use edit::open_editor;
+pub use play::RunArgs;
+
+/// Tilesmith: a level editor and rule-authoring tool for rule-driven tile puzzles.
+///
+/// With no command, opens the editor (on FILE, or on the default level).
+#[derive(Debug, Parser)]
+#[command(name = "tilesmith", version, args_conflicts_with_subcommands = true)]
+pub struct Args {
+    /// A level file to open in the editor.
+    pub file: Option<PathBuf>,
+    /// Benchmark the editor: pan and zoom a generated 500×500 level for N frames, print the
+    /// mean frame time, and exit.
+    #[arg(long, value_name = "N")]
+    pub bench_frames: Option<u32>,
+    /// For the crash-recovery test: run the editor without a window on FILE, making N
+    /// one-cell edits (`TilesmithApp::run_headless`), then idle until killed.
+    #[arg(long, value_name = "N", hide = true, requires = "file")]
+    pub headless_edits: Option<usize>,
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Play a level headlessly and print one JSON line with the outcome.
+    Run(RunArgs),
+    /// Validate level files; print one line per problem and exit 1 if any file has errors.
+    /// A campaign file is checked with every level in it.
+    Check {
+        /// The files to check (levels or campaigns).
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+    },
+    /// Count the move sequences of a board game (perft): print `DEPTH COUNT` for each depth
+    /// from 1 to DEPTH. A whole turn (a jump chain, a pass) is one ply.
+    Perft {
+        /// The board level or ZRF file.
+        file: PathBuf,
+        /// The deepest depth counted (1 or more).
+        #[arg(value_parser = clap::value_parser!(u32).range(1..))]
+        depth: u32,
+        /// The variant of a ZRF file, by title (default: the file's default variant).
+        #[arg(long)]
+        variant: Option<String>,
+        /// Count a game that ends before DEPTH as one sequence (the published Reversi
+        /// convention); by default it adds nothing.
+        #[arg(long)]
+        end_is_leaf: bool,
+    },
+    /// Draw a level as a PNG image, headless: width × SCALE by height × SCALE pixels, each
+    /// cell as the editor's canvas draws it.
+    Render(export::RenderArgs),
+    /// Play a level (or a replay) headlessly and write an animated GIF, one frame per step.
+    Gif(export::GifArgs),
+    /// Open a level in the editor.
+    Edit {
+        /// The level file.
+        file: Option<PathBuf>,
+    },
+}
+
+/// Runs a CLI command and gives the process exit code; `kinds` are the kinds the editor
+/// draws (`render`, `gif`), built at the top (`main.rs`).
+pub fn run_command(cmd: Command, kinds: Kinds) -> ExitCode {
+    match cmd {
+        Command::Run(a) => run::run(&a),
+        Command::Check { files } => check::check(&files),
+        Command::Perft {
+            file,
+            depth,
+            variant,
+            end_is_leaf,
+        } => perft::perft(&file, depth, variant.as_deref(), end_is_leaf),
+        Command::Render(a) => export::render(&a, kinds),
+        Command::Gif(a) => export::gif(&a, kinds),
+        Command::Edit { file } => open_editor(file, None),
+    }
+}
