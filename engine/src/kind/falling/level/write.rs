@@ -22,102 +22,14 @@ impl FallingLevel {
         o.insert("name".into(), json!(level.name));
         o.insert("width".into(), json!(level.field.width));
         o.insert("height".into(), json!(level.field.height));
-        let blocks: Vec<Value> = level
-            .blocks
-            .iter()
-            .map(|b| {
-                let mut m = Map::new();
-                m.insert("name".into(), json!(b.name));
-                m.insert("color".into(), json!(b.color));
-                m.insert("form".into(), json!(b.form));
-                m.insert("role".into(), json!(b.role.word()));
-                for (k, v) in &b.extra {
-                    m.insert(k.clone(), v.clone());
-                }
-                Value::Object(m)
-            })
-            .collect();
+        let blocks: Vec<Value> = level.blocks.iter().map(block_json).collect();
         o.insert("blocks".into(), Value::Array(blocks));
-        let tumos: Vec<Value> = level
-            .tumos
-            .iter()
-            .map(|t| {
-                let mut m = Map::new();
-                m.insert("name".into(), json!(t.name));
-                let states: Vec<Value> = t
-                    .states
-                    .iter()
-                    .map(|s| {
-                        Value::Array(s.cells.chunks(s.side.max(1)).map(|r| json!(r)).collect())
-                    })
-                    .collect();
-                m.insert("states".into(), Value::Array(states));
-                m.insert("block".into(), name_of(t.block));
-                m.insert(
-                    "labels".into(),
-                    Value::Array(t.labels.iter().map(|&b| name_of(b)).collect()),
-                );
-                m.insert(
-                    "pivot".into(),
-                    json!([half_json(t.pivot[0]), half_json(t.pivot[1])]),
-                );
-                m.insert("kicks".into(), kicks_to_json(&t.kicks));
-                if let Some(s) = t.spawn {
-                    m.insert("spawn".into(), json!(s));
-                }
-                for (k, v) in &t.extra {
-                    m.insert(k.clone(), v.clone());
-                }
-                Value::Object(m)
-            })
-            .collect();
+        let tumos: Vec<Value> = level.tumos.iter().map(|t| level.tumo_json(t)).collect();
         o.insert("tumos".into(), Value::Array(tumos));
         o.insert("quick_turn".into(), json!(level.quick_turn));
         o.insert("hard_drop".into(), json!(level.hard_drop));
         o.insert("shadow".into(), json!(level.shadow));
-        let kept = &level.rule_extra;
-        let keys = occurrence_keys(level.clear.iter().map(ClearRule::word));
-        let clear = level.clear.iter().zip(&keys).map(|(r, k)| {
-            let mut v = r.to_json();
-            merge_kept(&mut v, kept.clear.get(k));
-            v
-        });
-        o.insert("clear".into(), Value::Array(clear.collect()));
-        o.insert(
-            "fall".into(),
-            Value::Array(level.fall.iter().map(|f| json!(f.word())).collect()),
-        );
-        o.insert("hidden_rows".into(), json!(level.hidden_rows));
-        let keys = occurrence_keys(level.game_over.iter().map(GameOver::word));
-        let game_over = level.game_over.iter().zip(&keys).map(|(g, k)| {
-            let mut v = g.to_json();
-            merge_kept(&mut v, kept.game_over.get(k));
-            v
-        });
-        o.insert("game_over".into(), Value::Array(game_over.collect()));
-        let mut sequence = json!({
-            "order": level.sequence.order.word(),
-            "tumos": level.sequence.tumos.iter().map(|&i| tumo_name(i)).collect::<Vec<_>>(),
-        });
-        merge_kept(&mut sequence, Some(&kept.sequence));
-        o.insert("sequence".into(), sequence);
-        let mut timing = Map::new();
-        for (k, v) in level.timing.members() {
-            timing.insert(k.into(), json!(v));
-        }
-        let mut timing = Value::Object(timing);
-        merge_kept(&mut timing, Some(&kept.timing));
-        o.insert("timing".into(), timing);
-        if let Some(s) = &level.score {
-            let mut v = s.to_json();
-            merge_kept(&mut v, Some(&kept.score));
-            o.insert("score".into(), v);
-        }
-        if let Some(g) = &level.goal {
-            let mut v = g.to_json();
-            merge_kept(&mut v, Some(&kept.goal));
-            o.insert("goal".into(), v);
-        }
+        level.insert_rules(&mut o);
         o.insert("preview".into(), json!(level.preview));
         if let Some(a) = &level.active {
             o.insert(
@@ -150,6 +62,85 @@ impl FallingLevel {
             Value::Array(level.field_rows().into_iter().map(Value::String).collect()),
         );
         Value::Object(o)
+    }
+
+    /// A tumo as JSON: its states, block, labels, pivot, kicks, spawn and kept members.
+    fn tumo_json(&self, t: &Tumo) -> Value {
+        let name_of = |id: BlockId| json!(self.block_name(id));
+        let mut m = Map::new();
+        m.insert("name".into(), json!(t.name));
+        let states: Vec<Value> = t
+            .states
+            .iter()
+            .map(|s| Value::Array(s.cells.chunks(s.side.max(1)).map(|r| json!(r)).collect()))
+            .collect();
+        m.insert("states".into(), Value::Array(states));
+        m.insert("block".into(), name_of(t.block));
+        m.insert(
+            "labels".into(),
+            Value::Array(t.labels.iter().map(|&b| name_of(b)).collect()),
+        );
+        m.insert(
+            "pivot".into(),
+            json!([half_json(t.pivot[0]), half_json(t.pivot[1])]),
+        );
+        m.insert("kicks".into(), kicks_to_json(&t.kicks));
+        if let Some(s) = t.spawn {
+            m.insert("spawn".into(), json!(s));
+        }
+        for (k, v) in &t.extra {
+            m.insert(k.clone(), v.clone());
+        }
+        Value::Object(m)
+    }
+
+    /// Inserts into `o` the rules: `clear`, `fall`, `hidden_rows`, `game_over`, `sequence`,
+    /// `timing`, and `score` and `goal` when set, each rule object with its kept members.
+    fn insert_rules(&self, o: &mut Map<String, Value>) {
+        let tumo_name = |i: usize| json!(self.tumos.get(i).map_or("?", |t| t.name.as_str()));
+        let kept = &self.rule_extra;
+        let keys = occurrence_keys(self.clear.iter().map(ClearRule::word));
+        let clear = self.clear.iter().zip(&keys).map(|(r, k)| {
+            let mut v = r.to_json();
+            merge_kept(&mut v, kept.clear.get(k));
+            v
+        });
+        o.insert("clear".into(), Value::Array(clear.collect()));
+        o.insert(
+            "fall".into(),
+            Value::Array(self.fall.iter().map(|f| json!(f.word())).collect()),
+        );
+        o.insert("hidden_rows".into(), json!(self.hidden_rows));
+        let keys = occurrence_keys(self.game_over.iter().map(GameOver::word));
+        let game_over = self.game_over.iter().zip(&keys).map(|(g, k)| {
+            let mut v = g.to_json();
+            merge_kept(&mut v, kept.game_over.get(k));
+            v
+        });
+        o.insert("game_over".into(), Value::Array(game_over.collect()));
+        let mut sequence = json!({
+            "order": self.sequence.order.word(),
+            "tumos": self.sequence.tumos.iter().map(|&i| tumo_name(i)).collect::<Vec<_>>(),
+        });
+        merge_kept(&mut sequence, Some(&kept.sequence));
+        o.insert("sequence".into(), sequence);
+        let mut timing = Map::new();
+        for (k, v) in self.timing.members() {
+            timing.insert(k.into(), json!(v));
+        }
+        let mut timing = Value::Object(timing);
+        merge_kept(&mut timing, Some(&kept.timing));
+        o.insert("timing".into(), timing);
+        if let Some(s) = &self.score {
+            let mut v = s.to_json();
+            merge_kept(&mut v, Some(&kept.score));
+            o.insert("score".into(), v);
+        }
+        if let Some(g) = &self.goal {
+            let mut v = g.to_json();
+            merge_kept(&mut v, Some(&kept.goal));
+            o.insert("goal".into(), v);
+        }
     }
 
     fn state_to_json(&self, s: &SavedState) -> Value {
@@ -248,4 +239,17 @@ pub(super) fn kicks_to_json(k: &Kicks) -> Value {
             Value::Object(o)
         }
     }
+}
+
+/// A block kind as JSON: name, colour, form, role and kept members.
+fn block_json(b: &BlockKind) -> Value {
+    let mut m = Map::new();
+    m.insert("name".into(), json!(b.name));
+    m.insert("color".into(), json!(b.color));
+    m.insert("form".into(), json!(b.form));
+    m.insert("role".into(), json!(b.role.word()));
+    for (k, v) in &b.extra {
+        m.insert(k.clone(), v.clone());
+    }
+    Value::Object(m)
 }

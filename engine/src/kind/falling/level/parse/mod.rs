@@ -403,77 +403,21 @@ pub(super) fn parse_level(doc: &Value, cx: &mut Ctx) -> Option<FallingLevel> {
         );
         return None;
     };
-    match o.get("kind") {
-        Some(Value::String(k)) if k.eq_ignore_ascii_case("falling") => {}
-        Some(Value::String(k)) => cx.err(
-            root.key("kind"),
-            format!(
-                "{} is not a falling level (\"kind\" must be \"falling\")",
-                quote(k)
-            ),
-        ),
-        Some(v) => cx.err(
-            root.key("kind"),
-            format!("\"kind\" must be a string, found {}", type_name(v)),
-        ),
-        None => cx.err(
-            root.clone(),
-            "\"kind\" is missing (a falling level needs \"kind\": \"falling\")",
-        ),
-    }
+    check_kind(o, &root, cx);
     let name = crate::level_json::name(o, &mut cx.p);
-    let width = crate::level_json::side(o, "width", (MAX_SIDE, MAX_CELLS), &mut cx.p);
-    let height = crate::level_json::side(o, "height", (MAX_SIDE, MAX_CELLS), &mut cx.p);
-    let size = match (width, height) {
-        (Some(w), Some(h)) if w * h > MAX_CELLS => {
-            cx.err(
-                root.key("height"),
-                format!("the field is too large ({w} × {h} cells; at most {MAX_CELLS})"),
-            );
-            None
-        }
-        (Some(w), Some(h)) => Some((w, h)),
-        _ => None,
-    };
+    let (height, size) = parse_size(o, &root, cx);
 
     // Names resolve against the raw lists, so that one bad block or tumo does not make every
     // reference to the others an error too.
-    let raw_names = |key: &str, max: usize| -> Vec<String> {
-        o.get(key)
-            .and_then(Value::as_array)
-            .map(|a| {
-                a.iter()
-                    .take(max)
-                    .map(|b| {
-                        b.get("name")
-                            .and_then(Value::as_str)
-                            .unwrap_or("")
-                            .to_string()
-                    })
-                    .collect()
-            })
-            .unwrap_or_default()
-    };
-    let block_names = raw_names("blocks", MAX_BLOCK_KINDS);
-    let normal: Vec<BlockId> = o
-        .get("blocks")
-        .and_then(Value::as_array)
-        .map(|a| {
-            a.iter()
-                .take(MAX_BLOCK_KINDS)
-                .enumerate()
-                .filter(|(_, b)| b.get("role").is_none_or(|r| r == "normal"))
-                .filter_map(|(i, _)| BlockId::try_from(i + 1).ok())
-                .collect()
-        })
-        .unwrap_or_default();
+    let block_names = raw_names(o, "blocks", MAX_BLOCK_KINDS);
+    let normal = normal_kinds(o);
     let blocks = parse_blocks(o.get("blocks"), cx);
     let tcx = TumoCx {
         blocks: &block_names,
         normal,
     };
     let tumos = parse_tumos(o.get("tumos"), &tcx, cx);
-    let tumo_names = raw_names("tumos", MAX_TUMOS);
+    let tumo_names = raw_names(o, "tumos", MAX_TUMOS);
 
     let flag = |cx: &mut Ctx, key: &str| match o.get(key) {
         None => Some(false),
@@ -484,18 +428,7 @@ pub(super) fn parse_level(doc: &Value, cx: &mut Ctx) -> Option<FallingLevel> {
     let shadow = flag(cx, "shadow");
     let clear = parse_clear(o.get("clear"), cx);
     let fall = parse_fall(o.get("fall"), cx);
-    let hidden_rows = match o.get("hidden_rows") {
-        None => Some(0),
-        Some(v) => cx
-            .num(
-                v,
-                &root.key("hidden_rows"),
-                "\"hidden_rows\"",
-                0,
-                height.unwrap_or(MAX_SIDE) as i64,
-            )
-            .map(|n| n as usize),
-    };
+    let hidden_rows = opt_count(o, "hidden_rows", 0, height.unwrap_or(MAX_SIDE), &root, cx);
     let game_over = parse_game_over(o.get("game_over"), cx);
     let sequence = parse_sequence(o.get("sequence"), &tumo_names, cx);
     let timing = parse_timing(o.get("timing"), cx);
@@ -507,39 +440,13 @@ pub(super) fn parse_level(doc: &Value, cx: &mut Ctx) -> Option<FallingLevel> {
         None => Some(None),
         Some(v) => parse_goal(v, cx).map(Some),
     };
-    let preview = match o.get("preview") {
-        None => Some(DEFAULT_PREVIEW),
-        Some(v) => cx
-            .num(
-                v,
-                &root.key("preview"),
-                "\"preview\"",
-                0,
-                MAX_PREVIEW as i64,
-            )
-            .map(|n| n as usize),
-    };
+    let preview = opt_count(o, "preview", DEFAULT_PREVIEW, MAX_PREVIEW, &root, cx);
     let legend = parse_legend(o.get("legend"), &block_names, cx);
     let field = match (size, &legend) {
         (Some((w, h)), Some(legend)) => parse_field(o.get("field"), w, h, legend, cx),
         _ => None,
     };
-    let script = match o.get("script") {
-        None | Some(Value::Null) => Some(None),
-        Some(Value::String(s)) if s.len() > MAX_SCRIPT_BYTES => {
-            cx.err(
-                root.key("script"),
-                format!(
-                    "the script is too long ({} bytes; at most {MAX_SCRIPT_BYTES})",
-                    s.len()
-                ),
-            );
-            None
-        }
-        Some(v) => cx
-            .string(v, &root.key("script"), "\"script\"")
-            .map(|s| Some(s.to_string())),
-    };
+    let script = parse_script(o, &root, cx);
 
     // Checks that need several members.
     if let (Some(tumos), Some((w, h))) = (&tumos, size) {
@@ -592,4 +499,120 @@ pub(super) fn parse_level(doc: &Value, cx: &mut Ctx) -> Option<FallingLevel> {
         rule_extra: std::mem::take(&mut cx.kept),
         unknown: std::mem::take(&mut cx.unknown),
     })
+}
+
+/// Checks `kind`: it must be `"falling"` (any ASCII case).
+fn check_kind(o: &Map<String, Value>, root: &JsonPath, cx: &mut Ctx) {
+    match o.get("kind") {
+        Some(Value::String(k)) if k.eq_ignore_ascii_case("falling") => {}
+        Some(Value::String(k)) => cx.err(
+            root.key("kind"),
+            format!(
+                "{} is not a falling level (\"kind\" must be \"falling\")",
+                quote(k)
+            ),
+        ),
+        Some(v) => cx.err(
+            root.key("kind"),
+            format!("\"kind\" must be a string, found {}", type_name(v)),
+        ),
+        None => cx.err(
+            root.clone(),
+            "\"kind\" is missing (a falling level needs \"kind\": \"falling\")",
+        ),
+    }
+}
+
+/// `width` and `height`: the height, and both when the field they make is not too large.
+fn parse_size(
+    o: &Map<String, Value>,
+    root: &JsonPath,
+    cx: &mut Ctx,
+) -> (Option<usize>, Option<(usize, usize)>) {
+    let width = crate::level_json::side(o, "width", (MAX_SIDE, MAX_CELLS), &mut cx.p);
+    let height = crate::level_json::side(o, "height", (MAX_SIDE, MAX_CELLS), &mut cx.p);
+    let size = match (width, height) {
+        (Some(w), Some(h)) if w * h > MAX_CELLS => {
+            cx.err(
+                root.key("height"),
+                format!("the field is too large ({w} × {h} cells; at most {MAX_CELLS})"),
+            );
+            None
+        }
+        (Some(w), Some(h)) => Some((w, h)),
+        _ => None,
+    };
+    (height, size)
+}
+
+/// The names of the list under `key` (`blocks` or `tumos`) as written, at most `max`, `""` for
+/// an entry without one: names resolve against these raw lists, so that one bad block or tumo
+/// does not make every reference to the others an error too.
+fn raw_names(o: &Map<String, Value>, key: &str, max: usize) -> Vec<String> {
+    o.get(key)
+        .and_then(Value::as_array)
+        .map(|a| {
+            a.iter()
+                .take(max)
+                .map(|b| {
+                    b.get("name")
+                        .and_then(Value::as_str)
+                        .unwrap_or("")
+                        .to_string()
+                })
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// The ids of the block kinds as written whose role is normal (or missing).
+fn normal_kinds(o: &Map<String, Value>) -> Vec<BlockId> {
+    o.get("blocks")
+        .and_then(Value::as_array)
+        .map(|a| {
+            a.iter()
+                .take(MAX_BLOCK_KINDS)
+                .enumerate()
+                .filter(|(_, b)| b.get("role").is_none_or(|r| r == "normal"))
+                .filter_map(|(i, _)| BlockId::try_from(i + 1).ok())
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// A count under `key` from 0 to `hi`, `default` when it is missing.
+fn opt_count(
+    o: &Map<String, Value>,
+    key: &str,
+    default: usize,
+    hi: usize,
+    root: &JsonPath,
+    cx: &mut Ctx,
+) -> Option<usize> {
+    match o.get(key) {
+        None => Some(default),
+        Some(v) => cx
+            .num(v, &root.key(key), &format!("\"{key}\""), 0, hi as i64)
+            .map(|n| n as usize),
+    }
+}
+
+/// `script`: an FPGDL program of at most [`MAX_SCRIPT_BYTES`], or none.
+fn parse_script(o: &Map<String, Value>, root: &JsonPath, cx: &mut Ctx) -> Option<Option<String>> {
+    match o.get("script") {
+        None | Some(Value::Null) => Some(None),
+        Some(Value::String(s)) if s.len() > MAX_SCRIPT_BYTES => {
+            cx.err(
+                root.key("script"),
+                format!(
+                    "the script is too long ({} bytes; at most {MAX_SCRIPT_BYTES})",
+                    s.len()
+                ),
+            );
+            None
+        }
+        Some(v) => cx
+            .string(v, &root.key("script"), "\"script\"")
+            .map(|s| Some(s.to_string())),
+    }
 }

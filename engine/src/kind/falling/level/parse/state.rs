@@ -89,41 +89,7 @@ pub(super) fn parse_state(
 ) -> Option<SavedState> {
     let path = JsonPath::root().key("state");
     let o = cx.small_object(v, &path, "\"state\"")?;
-    let known = [
-        "frames",
-        "score",
-        "rows",
-        "chain",
-        "max_chain",
-        "status",
-        "reason",
-        "rng",
-        "queue",
-        "bag",
-        "fixed_next",
-        "gravity_timer",
-        "lock_timer",
-        "since_place",
-        "soft_drop_timer",
-        "top_row_frames",
-        "last_failed_turn",
-        "placed_since_clear",
-        "quiet",
-        "moving",
-        "pending",
-    ];
-    for k in o.keys() {
-        if !known.contains(&k.as_str()) {
-            cx.err(
-                path.key(k),
-                format!(
-                    "unknown member {} of \"state\" (known: {})",
-                    quote(k),
-                    known.join(", ")
-                ),
-            );
-        }
-    }
+    check_state_members(o, &path, cx);
     let mut s = SavedState::default();
     let mut ok = true;
     let big = MAX_COUNT as i64;
@@ -159,6 +125,122 @@ pub(super) fn parse_state(
             }
         }
     }
+    if !parse_status(o, &path, &mut s, cx) {
+        ok = false;
+    }
+    if let Some(v) = o.get("rng") {
+        match v.as_str().and_then(parse_rng) {
+            Some(r) => s.rng = Some(r),
+            None => {
+                cx.err(
+                    path.key("rng"),
+                    "\"rng\" must be \"<64 hex digits>:<word position>\" as written by `tilesmith run --out`",
+                );
+                ok = false;
+            }
+        }
+    }
+    if let Some(v) = o.get("queue")
+        && !parse_queue(v, &path, tumos, tumo_names, blocks, &mut s.queue, cx)
+    {
+        ok = false;
+    }
+    if let Some(v) = o.get("bag") {
+        let bp = path.key("bag");
+        match cx.array(v, &bp, "\"bag\"", MAX_SEQUENCE) {
+            Some(a) => {
+                for (i, e) in a.iter().enumerate() {
+                    match cx.tumo_ref(e, &bp.index(i), "a tumo name", tumo_names) {
+                        Some(t) => s.bag.push(t),
+                        None => ok = false,
+                    }
+                }
+            }
+            None => ok = false,
+        }
+    }
+    match o.get("last_failed_turn") {
+        None | Some(Value::Null) => {}
+        Some(v) => {
+            let tp = path.key("last_failed_turn");
+            let turn = parse_failed_turn(v, &tp, cx);
+            match turn {
+                Some(t) => s.last_failed_turn = Some(t),
+                None => ok = false,
+            }
+        }
+    }
+    if let Some(v) = o.get("moving") {
+        let mp = path.key("moving");
+        match parse_cells(v, &mp, "\"moving\"", true, field, cx) {
+            Some(cells) => {
+                for (i, &(x, y, _)) in cells.iter().enumerate() {
+                    if field.get(x as i64, y as i64) == EMPTY {
+                        cx.err(
+                            mp.index(i),
+                            format!("cell [{x}, {y}] is empty, so nothing there can be in motion"),
+                        );
+                        ok = false;
+                    }
+                }
+                s.moving = cells;
+            }
+            None => ok = false,
+        }
+    }
+    if let Some(v) = o.get("pending") {
+        let pp = path.key("pending");
+        let pending = parse_pending(v, &pp, field, cx);
+        match pending {
+            Some(p) => s.pending = Some(p),
+            None => ok = false,
+        }
+    }
+    ok.then_some(s)
+}
+
+/// Reports the members of `state` this format does not know (each an error).
+fn check_state_members(o: &Map<String, Value>, path: &JsonPath, cx: &mut Ctx) {
+    let known = [
+        "frames",
+        "score",
+        "rows",
+        "chain",
+        "max_chain",
+        "status",
+        "reason",
+        "rng",
+        "queue",
+        "bag",
+        "fixed_next",
+        "gravity_timer",
+        "lock_timer",
+        "since_place",
+        "soft_drop_timer",
+        "top_row_frames",
+        "last_failed_turn",
+        "placed_since_clear",
+        "quiet",
+        "moving",
+        "pending",
+    ];
+    for k in o.keys() {
+        if !known.contains(&k.as_str()) {
+            cx.err(
+                path.key(k),
+                format!(
+                    "unknown member {} of \"state\" (known: {})",
+                    quote(k),
+                    known.join(", ")
+                ),
+            );
+        }
+    }
+}
+
+/// `status` and `reason` (only for a lost game) into `s`; false after an error.
+fn parse_status(o: &Map<String, Value>, path: &JsonPath, s: &mut SavedState, cx: &mut Ctx) -> bool {
+    let mut ok = true;
     let reason = match o.get("reason") {
         None => None,
         Some(v) => match cx.string(v, &path.key("reason"), "\"reason\"") {
@@ -199,160 +281,120 @@ pub(super) fn parse_state(
         );
         ok = false;
     }
-    if let Some(v) = o.get("rng") {
-        match v.as_str().and_then(parse_rng) {
-            Some(r) => s.rng = Some(r),
-            None => {
-                cx.err(
-                    path.key("rng"),
-                    "\"rng\" must be \"<64 hex digits>:<word position>\" as written by `tilesmith run --out`",
-                );
-                ok = false;
-            }
-        }
+    ok
+}
+
+/// One entry of `queue`: a tumo and the block kinds of its labels.
+fn parse_queued(
+    e: &Value,
+    ep: &JsonPath,
+    tumos: &[Tumo],
+    tumo_names: &[String],
+    blocks: &[String],
+    cx: &mut Ctx,
+) -> Option<QueuedTumo> {
+    let eo = cx.small_object(e, ep, "a queued tumo")?;
+    let Some(tv) = eo.get("tumo") else {
+        cx.err(ep.clone(), "a queued tumo needs \"tumo\"");
+        return None;
+    };
+    let t = cx.tumo_ref(tv, &ep.key("tumo"), "\"tumo\"", tumo_names)?;
+    let n = tumos[t].label_count();
+    let labels = match eo.get("labels") {
+        None => Vec::new(),
+        Some(l) => cx.block_list(l, &ep.key("labels"), "\"labels\"", blocks, MAX_LABEL)?,
+    };
+    if labels.len() != n {
+        cx.err(
+            ep.key("labels"),
+            format!(
+                "tumo {} has {n} labelled blocks but \"labels\" names {}",
+                quote(&tumos[t].name),
+                labels.len()
+            ),
+        );
+        return None;
     }
-    if let Some(v) = o.get("queue") {
-        let qp = path.key("queue");
-        match cx.array(v, &qp, "\"queue\"", MAX_PREVIEW + 1) {
-            Some(a) => {
-                for (i, e) in a.iter().enumerate() {
-                    let ep = qp.index(i);
-                    let q = (|| {
-                        let eo = cx.small_object(e, &ep, "a queued tumo")?;
-                        let Some(tv) = eo.get("tumo") else {
-                            cx.err(ep.clone(), "a queued tumo needs \"tumo\"");
-                            return None;
-                        };
-                        let t = cx.tumo_ref(tv, &ep.key("tumo"), "\"tumo\"", tumo_names)?;
-                        let n = tumos[t].label_count();
-                        let labels = match eo.get("labels") {
-                            None => Vec::new(),
-                            Some(l) => cx.block_list(
-                                l,
-                                &ep.key("labels"),
-                                "\"labels\"",
-                                blocks,
-                                MAX_LABEL,
-                            )?,
-                        };
-                        if labels.len() != n {
-                            cx.err(
-                                ep.key("labels"),
-                                format!(
-                                    "tumo {} has {n} labelled blocks but \"labels\" names {}",
-                                    quote(&tumos[t].name),
-                                    labels.len()
-                                ),
-                            );
-                            return None;
-                        }
-                        Some(QueuedTumo { tumo: t, labels })
-                    })();
-                    match q {
-                        Some(q) => s.queue.push(q),
-                        None => ok = false,
-                    }
+    Some(QueuedTumo { tumo: t, labels })
+}
+
+/// `last_failed_turn`: the turn that failed and its frame.
+fn parse_failed_turn(v: &Value, tp: &JsonPath, cx: &mut Ctx) -> Option<(Turn, u64)> {
+    let big = MAX_COUNT as i64;
+    let to = cx.small_object(v, tp, "\"last_failed_turn\"")?;
+    let word = to.get("turn").and_then(Value::as_str);
+    let turn = match word {
+        Some("CW") => Turn::Cw,
+        Some("CCW") => Turn::Ccw,
+        Some("180") => Turn::Half,
+        _ => {
+            cx.err(
+                tp.key("turn"),
+                "\"turn\" must be \"CW\", \"CCW\" or \"180\"",
+            );
+            return None;
+        }
+    };
+    let frame = match to.get("frame") {
+        Some(f) => cx.num(f, &tp.key("frame"), "\"frame\"", 0, big)?,
+        None => {
+            cx.err(tp.clone(), "\"last_failed_turn\" needs \"frame\"");
+            return None;
+        }
+    };
+    Some((turn, frame as u64))
+}
+
+/// `pending`: a clear waiting for its animation to end.
+fn parse_pending(v: &Value, pp: &JsonPath, field: &Field, cx: &mut Ctx) -> Option<SavedPending> {
+    let po = cx.small_object(v, pp, "\"pending\"")?;
+    cx.unknown_members(po, pp, &["frames", "delete", "down"]);
+    let frames = match po.get("frames") {
+        Some(f) => cx.num(f, &pp.key("frames"), "\"frames\"", 1, MAX_TIMING as i64)?,
+        None => {
+            cx.err(pp.clone(), "\"pending\" needs \"frames\"");
+            return None;
+        }
+    };
+    let delete = match po.get("delete") {
+        Some(d) => parse_cells(d, &pp.key("delete"), "\"delete\"", false, field, cx)?,
+        None => Vec::new(),
+    };
+    let down = match po.get("down") {
+        Some(d) => parse_cells(d, &pp.key("down"), "\"down\"", true, field, cx)?,
+        None => Vec::new(),
+    };
+    Some(SavedPending {
+        frames: frames as u32,
+        delete: delete.into_iter().map(|(x, y, _)| (x, y)).collect(),
+        down,
+    })
+}
+
+/// `queue`: the next tumos, onto `queue`; false after an error.
+fn parse_queue(
+    v: &Value,
+    path: &JsonPath,
+    tumos: &[Tumo],
+    tumo_names: &[String],
+    blocks: &[String],
+    queue: &mut Vec<QueuedTumo>,
+    cx: &mut Ctx,
+) -> bool {
+    let mut ok = true;
+    let qp = path.key("queue");
+    match cx.array(v, &qp, "\"queue\"", MAX_PREVIEW + 1) {
+        Some(a) => {
+            for (i, e) in a.iter().enumerate() {
+                let ep = qp.index(i);
+                let q = parse_queued(e, &ep, tumos, tumo_names, blocks, cx);
+                match q {
+                    Some(q) => queue.push(q),
+                    None => ok = false,
                 }
             }
-            None => ok = false,
         }
+        None => ok = false,
     }
-    if let Some(v) = o.get("bag") {
-        let bp = path.key("bag");
-        match cx.array(v, &bp, "\"bag\"", MAX_SEQUENCE) {
-            Some(a) => {
-                for (i, e) in a.iter().enumerate() {
-                    match cx.tumo_ref(e, &bp.index(i), "a tumo name", tumo_names) {
-                        Some(t) => s.bag.push(t),
-                        None => ok = false,
-                    }
-                }
-            }
-            None => ok = false,
-        }
-    }
-    match o.get("last_failed_turn") {
-        None | Some(Value::Null) => {}
-        Some(v) => {
-            let tp = path.key("last_failed_turn");
-            let turn = (|| {
-                let to = cx.small_object(v, &tp, "\"last_failed_turn\"")?;
-                let word = to.get("turn").and_then(Value::as_str);
-                let turn = match word {
-                    Some("CW") => Turn::Cw,
-                    Some("CCW") => Turn::Ccw,
-                    Some("180") => Turn::Half,
-                    _ => {
-                        cx.err(
-                            tp.key("turn"),
-                            "\"turn\" must be \"CW\", \"CCW\" or \"180\"",
-                        );
-                        return None;
-                    }
-                };
-                let frame = match to.get("frame") {
-                    Some(f) => cx.num(f, &tp.key("frame"), "\"frame\"", 0, big)?,
-                    None => {
-                        cx.err(tp.clone(), "\"last_failed_turn\" needs \"frame\"");
-                        return None;
-                    }
-                };
-                Some((turn, frame as u64))
-            })();
-            match turn {
-                Some(t) => s.last_failed_turn = Some(t),
-                None => ok = false,
-            }
-        }
-    }
-    if let Some(v) = o.get("moving") {
-        let mp = path.key("moving");
-        match parse_cells(v, &mp, "\"moving\"", true, field, cx) {
-            Some(cells) => {
-                for (i, &(x, y, _)) in cells.iter().enumerate() {
-                    if field.get(x as i64, y as i64) == EMPTY {
-                        cx.err(
-                            mp.index(i),
-                            format!("cell [{x}, {y}] is empty, so nothing there can be in motion"),
-                        );
-                        ok = false;
-                    }
-                }
-                s.moving = cells;
-            }
-            None => ok = false,
-        }
-    }
-    if let Some(v) = o.get("pending") {
-        let pp = path.key("pending");
-        let pending = (|| {
-            let po = cx.small_object(v, &pp, "\"pending\"")?;
-            cx.unknown_members(po, &pp, &["frames", "delete", "down"]);
-            let frames = match po.get("frames") {
-                Some(f) => cx.num(f, &pp.key("frames"), "\"frames\"", 1, MAX_TIMING as i64)?,
-                None => {
-                    cx.err(pp.clone(), "\"pending\" needs \"frames\"");
-                    return None;
-                }
-            };
-            let delete = match po.get("delete") {
-                Some(d) => parse_cells(d, &pp.key("delete"), "\"delete\"", false, field, cx)?,
-                None => Vec::new(),
-            };
-            let down = match po.get("down") {
-                Some(d) => parse_cells(d, &pp.key("down"), "\"down\"", true, field, cx)?,
-                None => Vec::new(),
-            };
-            Some(SavedPending {
-                frames: frames as u32,
-                delete: delete.into_iter().map(|(x, y, _)| (x, y)).collect(),
-                down,
-            })
-        })();
-        match pending {
-            Some(p) => s.pending = Some(p),
-            None => ok = false,
-        }
-    }
-    ok.then_some(s)
+    ok
 }
