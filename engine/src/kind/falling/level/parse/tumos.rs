@@ -264,49 +264,7 @@ pub(super) fn parse_tumo(
             s => s.map(str::to_string),
         },
     };
-    // States.
-    let sp = path.key("states");
-    let states = match o.get("states") {
-        None => {
-            cx.err(
-                path.clone(),
-                "a tumo needs \"states\": its rotation states, each a square grid",
-            );
-            None
-        }
-        Some(v) => match cx.array(v, &sp, "\"states\"", MAX_STATES) {
-            Some(a) if a.is_empty() => {
-                cx.err(sp.clone(), "a tumo needs 1 to 8 rotation states, found 0");
-                None
-            }
-            Some(a) => {
-                let mut states = Vec::with_capacity(a.len());
-                let mut side = None;
-                let mut ok = true;
-                for (s, sv) in a.iter().enumerate() {
-                    match parse_state_grid(sv, &sp.index(s), side, s, cx) {
-                        Some(g) => {
-                            side = side.or(Some(g.side));
-                            states.push(g);
-                        }
-                        None => {
-                            ok = false;
-                            if side.is_none() {
-                                // Without state 0's side the others cannot be compared.
-                                break;
-                            }
-                        }
-                    }
-                }
-                if ok && check_labels(&states, &sp, cx) {
-                    Some(states)
-                } else {
-                    None
-                }
-            }
-            None => None,
-        },
-    };
+    let states = parse_states(o, path, cx);
     let side = states.as_ref().and_then(|s| s.first()).map(|s| s.side);
     let has_own = states
         .as_ref()
@@ -358,51 +316,7 @@ pub(super) fn parse_tumo(
     let pivot = match (o.get("pivot"), side) {
         (None, Some(s)) => Some([(s as f64 - 1.0) / 2.0; 2]),
         (None, None) => None,
-        (Some(v), side) => {
-            let pp = path.key("pivot");
-            match v {
-                Value::Array(a) if a.len() == 2 => {
-                    let mut p = [0.0; 2];
-                    let mut ok = true;
-                    for (k, e) in a.iter().enumerate() {
-                        let hi = side.map_or(MAX_GRID as f64, |s| s as f64 - 0.5);
-                        match e.as_f64() {
-                            Some(f) if (f * 2.0).fract() == 0.0 && (-0.5..=hi).contains(&f) => {
-                                p[k] = f;
-                            }
-                            Some(f) if (f * 2.0).fract() == 0.0 => {
-                                cx.err(
-                                    pp.index(k),
-                                    format!("a pivot coordinate must be from -0.5 to {hi} (inside the grid or on its edge), found {f}"),
-                                );
-                                ok = false;
-                            }
-                            _ => {
-                                cx.err(
-                                    pp.index(k),
-                                    format!(
-                                        "a pivot coordinate must be a whole number or a half (e.g. 1 or 1.5), found {}",
-                                        match e {
-                                            Value::Number(n) => format!("{n}"),
-                                            o => type_name(o).to_string(),
-                                        }
-                                    ),
-                                );
-                                ok = false;
-                            }
-                        }
-                    }
-                    ok.then_some(p)
-                }
-                _ => {
-                    cx.err(
-                        pp,
-                        "\"pivot\" must be [x, y] in grid coordinates, halves allowed",
-                    );
-                    None
-                }
-            }
-        }
+        (Some(v), side) => parse_pivot(v, &path.key("pivot"), side, cx),
     };
     let states_len = states.as_ref().map(Vec::len);
     let kicks = match o.get("kicks") {
@@ -428,6 +342,99 @@ pub(super) fn parse_tumo(
         spawn: spawn?,
         extra,
     })
+}
+
+/// `states`: 1 to [`MAX_STATES`] square grids of one side whose labels match.
+fn parse_states(o: &Map<String, Value>, path: &JsonPath, cx: &mut Ctx) -> Option<Vec<ShapeGrid>> {
+    let sp = path.key("states");
+    match o.get("states") {
+        None => {
+            cx.err(
+                path.clone(),
+                "a tumo needs \"states\": its rotation states, each a square grid",
+            );
+            None
+        }
+        Some(v) => match cx.array(v, &sp, "\"states\"", MAX_STATES) {
+            Some(a) if a.is_empty() => {
+                cx.err(sp.clone(), "a tumo needs 1 to 8 rotation states, found 0");
+                None
+            }
+            Some(a) => {
+                let mut states = Vec::with_capacity(a.len());
+                let mut side = None;
+                let mut ok = true;
+                for (s, sv) in a.iter().enumerate() {
+                    match parse_state_grid(sv, &sp.index(s), side, s, cx) {
+                        Some(g) => {
+                            side = side.or(Some(g.side));
+                            states.push(g);
+                        }
+                        None => {
+                            ok = false;
+                            if side.is_none() {
+                                // Without state 0's side the others cannot be compared.
+                                break;
+                            }
+                        }
+                    }
+                }
+                if ok && check_labels(&states, &sp, cx) {
+                    Some(states)
+                } else {
+                    None
+                }
+            }
+            None => None,
+        },
+    }
+}
+
+/// `pivot`: `[x, y]` in grid coordinates, halves allowed, inside the grid of `side` or on its
+/// edge.
+fn parse_pivot(v: &Value, pp: &JsonPath, side: Option<usize>, cx: &mut Ctx) -> Option<[f64; 2]> {
+    match v {
+        Value::Array(a) if a.len() == 2 => {
+            let mut p = [0.0; 2];
+            let mut ok = true;
+            for (k, e) in a.iter().enumerate() {
+                let hi = side.map_or(MAX_GRID as f64, |s| s as f64 - 0.5);
+                match e.as_f64() {
+                    Some(f) if (f * 2.0).fract() == 0.0 && (-0.5..=hi).contains(&f) => {
+                        p[k] = f;
+                    }
+                    Some(f) if (f * 2.0).fract() == 0.0 => {
+                        cx.err(
+                            pp.index(k),
+                            format!("a pivot coordinate must be from -0.5 to {hi} (inside the grid or on its edge), found {f}"),
+                        );
+                        ok = false;
+                    }
+                    _ => {
+                        cx.err(
+                            pp.index(k),
+                            format!(
+                                "a pivot coordinate must be a whole number or a half (e.g. 1 or 1.5), found {}",
+                                match e {
+                                    Value::Number(n) => format!("{n}"),
+                                    o => type_name(o).to_string(),
+                                }
+                            ),
+                        );
+                        ok = false;
+                    }
+                }
+            }
+            ok.then_some(p)
+        }
+        _ => {
+            cx.err(
+                pp.clone(),
+                "\"pivot\" must be [x, y] in grid coordinates, halves allowed",
+            );
+            None
+        }
+    }
 }
 
 /// Labels keep their identity across states (spec A1): each state has the same labels, each
