@@ -8,7 +8,7 @@
 //! [`PosId`]s into [`super::super::rules::BoardShape::positions`], and the boards of the
 //! stages are whole [`Position`]s.
 
-use super::super::rules::{MoveTypeId, NO_POS, PlayerId, PosId, Span};
+use super::super::rules::{MoveTypeId, NO_POS, PlayerId, PosId, Rules, Span};
 use super::ctx::Ctx;
 use super::exec;
 use super::movegen::{MoveBuf, Scratch, Who, generate};
@@ -238,8 +238,6 @@ pub fn square_report(
         None => rules.turn_order.get(judged.turn).and_then(|e| e.move_type),
     };
     // Generate.
-    let mut buf = MoveBuf::default();
-    let mut scratch = Scratch::default();
     let drops = piece.is_none();
     if let Some((at, _)) = judged.partial
         && square != Some(at)
@@ -250,42 +248,7 @@ pub fn square_report(
         ));
         return Ok(report);
     }
-    match (square, piece) {
-        (Some(at), Some(_)) => {
-            generate(
-                &ctx,
-                &judged,
-                player,
-                Who::Piece(at, allowed),
-                &mut scratch,
-                &mut buf,
-            )?;
-        }
-        _ => {
-            generate(
-                &ctx,
-                &judged,
-                player,
-                Who::All(allowed),
-                &mut scratch,
-                &mut buf,
-            )?;
-        }
-    }
-    let mut moves: Vec<Move> = buf
-        .heads
-        .iter()
-        .filter(|h| h.origin.drop == drops)
-        .map(|h| Move {
-            primitives: buf.prims_of(h).to_vec(),
-            move_type: h.move_type,
-            partial: h.partial,
-            origin: h.origin,
-        })
-        .collect();
-    if let (Some(at), None) = (square, piece) {
-        moves.retain(|m| matches!(m.key(), Some(Primitive::Drop { at: a, .. }) if a == at));
-    }
+    let moves = generated_moves(&ctx, &judged, player, square, piece, allowed, drops)?;
     // Judge them.
     let turn_report = turns::report(&ctx, &judged)?;
     let verdicts: Vec<Verdict> = moves
@@ -295,38 +258,7 @@ pub fn square_report(
     // The blocks that could run, in definition order.
     let type_name =
         |t: Option<MoveTypeId>| t.and_then(|t| rules.move_types.get(t as usize).cloned());
-    let mut origins: Vec<(Origin, Span, Option<MoveTypeId>)> = Vec::new();
-    if let Some(p) = piece {
-        if let Some(def) = rules.pieces.get(p.kind as usize) {
-            for (bi, md) in def.moves.iter().enumerate() {
-                let origin = Origin {
-                    piece: p.kind,
-                    drop: false,
-                    block: bi,
-                };
-                origins.push((origin, md.span, md.move_type));
-            }
-        }
-    } else if judged.partial.is_none() {
-        for (k, def) in rules.pieces.iter().enumerate() {
-            let in_reserve = judged
-                .reserve
-                .get(player as usize)
-                .and_then(|r| r.get(k))
-                .is_some_and(|&n| n > 0);
-            if !in_reserve {
-                continue;
-            }
-            for (bi, md) in def.drops.iter().enumerate() {
-                let origin = Origin {
-                    piece: k as u8,
-                    drop: true,
-                    block: bi,
-                };
-                origins.push((origin, md.span, md.move_type));
-            }
-        }
-    }
+    let origins = block_origins(rules, &judged, piece, player);
     for (origin, span, move_type) in origins {
         let skipped = match allowed {
             Some(t) if move_type != Some(t) => Some(format!(
@@ -363,6 +295,101 @@ pub fn square_report(
         });
     }
     Ok(report)
+}
+
+/// The moves generated in `judged` for `player`: the piece on `square` (of the move type
+/// `allowed` if any) or, on an empty or no square, the drops (onto `square` when given).
+fn generated_moves(
+    ctx: &Ctx,
+    judged: &Position,
+    player: PlayerId,
+    square: Option<PosId>,
+    piece: Option<super::Piece>,
+    allowed: Option<MoveTypeId>,
+    drops: bool,
+) -> Result<Vec<Move>, GenError> {
+    let mut buf = MoveBuf::default();
+    let mut scratch = Scratch::default();
+    match (square, piece) {
+        (Some(at), Some(_)) => {
+            generate(
+                ctx,
+                judged,
+                player,
+                Who::Piece(at, allowed),
+                &mut scratch,
+                &mut buf,
+            )?;
+        }
+        _ => {
+            generate(
+                ctx,
+                judged,
+                player,
+                Who::All(allowed),
+                &mut scratch,
+                &mut buf,
+            )?;
+        }
+    }
+    let mut moves: Vec<Move> = buf
+        .heads
+        .iter()
+        .filter(|h| h.origin.drop == drops)
+        .map(|h| Move {
+            primitives: buf.prims_of(h).to_vec(),
+            move_type: h.move_type,
+            partial: h.partial,
+            origin: h.origin,
+        })
+        .collect();
+    if let (Some(at), None) = (square, piece) {
+        moves.retain(|m| matches!(m.key(), Some(Primitive::Drop { at: a, .. }) if a == at));
+    }
+    Ok(moves)
+}
+
+/// The blocks that could run, in definition order: the piece's move blocks, or the drop
+/// blocks of the piece types `player` has in reserve (none during a partial turn).
+fn block_origins(
+    rules: &Rules,
+    judged: &Position,
+    piece: Option<super::Piece>,
+    player: PlayerId,
+) -> Vec<(Origin, Span, Option<MoveTypeId>)> {
+    let mut origins: Vec<(Origin, Span, Option<MoveTypeId>)> = Vec::new();
+    if let Some(p) = piece {
+        if let Some(def) = rules.pieces.get(p.kind as usize) {
+            for (bi, md) in def.moves.iter().enumerate() {
+                let origin = Origin {
+                    piece: p.kind,
+                    drop: false,
+                    block: bi,
+                };
+                origins.push((origin, md.span, md.move_type));
+            }
+        }
+    } else if judged.partial.is_none() {
+        for (k, def) in rules.pieces.iter().enumerate() {
+            let in_reserve = judged
+                .reserve
+                .get(player as usize)
+                .and_then(|r| r.get(k))
+                .is_some_and(|&n| n > 0);
+            if !in_reserve {
+                continue;
+            }
+            for (bi, md) in def.drops.iter().enumerate() {
+                let origin = Origin {
+                    piece: k as u8,
+                    drop: true,
+                    block: bi,
+                };
+                origins.push((origin, md.span, md.move_type));
+            }
+        }
+    }
+    origins
 }
 
 /// The position in which the continuation of a partial move is generated: `mv` executed on
@@ -535,32 +562,66 @@ fn verdict(ctx: &Ctx, judged: &Position, report: &TurnReport, m: &Move) -> Verdi
 /// Appends the stages of `mv` (part `part` of a turn) executed on `pos`.
 fn stages_of(ctx: &Ctx, pos: &Position, mv: &Move, part: usize, out: &mut Vec<Stage>) {
     let prims = &mv.primitives;
-    let nplayers = ctx.nplayers;
     let drop_kind = mv.origin.drop.then_some(mv.origin.piece);
-    let name = |p: PosId| position_name(ctx, p);
-    let who = |piece: super::Piece| {
-        format!(
-            "{}'s {}",
-            player_name(ctx, piece.player),
-            piece_name(ctx, piece.kind)
-        )
-    };
-    let cell = |p: &Position, at: PosId| p.cells.get(at as usize).copied().flatten();
-    let of_level = |l: u8| -> Vec<usize> {
-        prims
-            .iter()
-            .enumerate()
-            .filter(|(_, p)| p.level() == l)
-            .map(|(i, _)| i)
-            .collect()
-    };
     let mut cur = pos.clone();
-    let stage = |step: StageStep,
-                 title: &str,
-                 primitives: Vec<usize>,
-                 touched: Vec<PosId>,
-                 position: &Position,
-                 notes: Vec<String>| Stage {
+
+    // Level 1.
+    let movers = of_level(prims, 1);
+    if movers.len() == 1 {
+        single_movement_stage(ctx, prims, drop_kind, movers, &mut cur, part, out);
+    } else if movers.len() > 1 {
+        // §3.3: pick up, remove, set down.
+        movement_stages(ctx, prims, drop_kind, movers, &mut cur, part, out);
+    }
+
+    // Level 2.
+    let changes = of_level(prims, 2);
+    if !changes.is_empty() {
+        changes_stage(ctx, prims, changes, &mut cur, part, out);
+    }
+
+    // Level 3.
+    let captures = of_level(prims, 3);
+    if !captures.is_empty() {
+        captures_stage(ctx, prims, captures, &mut cur, part, out);
+    }
+}
+
+/// The primitives of `prims` at execution level `l`, by index.
+fn of_level(prims: &[Primitive], l: u8) -> Vec<usize> {
+    prims
+        .iter()
+        .enumerate()
+        .filter(|(_, p)| p.level() == l)
+        .map(|(i, _)| i)
+        .collect()
+}
+
+/// "Player's piece-type", for a stage's notes.
+fn who(ctx: &Ctx, piece: super::Piece) -> String {
+    format!(
+        "{}'s {}",
+        player_name(ctx, piece.player),
+        piece_name(ctx, piece.kind)
+    )
+}
+
+/// The piece on `at` in `p`, if any.
+fn cell(p: &Position, at: PosId) -> Option<super::Piece> {
+    p.cells.get(at as usize).copied().flatten()
+}
+
+/// A stage of part `part`; its level follows from its step.
+fn stage(
+    part: usize,
+    step: StageStep,
+    title: &str,
+    primitives: Vec<usize>,
+    touched: Vec<PosId>,
+    position: &Position,
+    notes: Vec<String>,
+) -> Stage {
+    Stage {
         part,
         level: match step {
             StageStep::Changes => 2,
@@ -573,222 +634,293 @@ fn stages_of(ctx: &Ctx, pos: &Position, mv: &Move, part: usize, out: &mut Vec<St
         touched,
         position: position.clone(),
         notes,
-    };
+    }
+}
 
-    // Level 1.
-    let movers = of_level(1);
-    if movers.len() == 1 {
-        let before = cur.clone();
-        exec::single_movement(&mut cur, prims, drop_kind);
-        exec::set_last(&mut cur, prims);
-        let mut notes = Vec::new();
-        let mut touched = Vec::new();
-        match prims[movers[0]] {
-            Primitive::Move {
-                from,
-                to,
-                promote,
-                copy,
-            } => {
-                touched.extend([from, to]);
-                match cell(&before, from) {
-                    None => notes.push(format!("{}: empty, nothing moves (M7)", name(from))),
-                    Some(p) => {
-                        let verb = if copy { "is copied" } else { "moves" };
-                        notes.push(format!("{} {verb} {}-{}", who(p), name(from), name(to)));
-                        if let Some(q) = cell(&before, to)
-                            && to != from
-                        {
-                            notes.push(format!(
-                                "{}: {} is removed (capture by moving)",
-                                name(to),
-                                who(q)
-                            ));
-                        }
-                        if let Some(k) = promote {
-                            notes.push(format!("it becomes a {}", piece_name(ctx, k)));
-                        }
+/// Level 1 with one movement primitive: one stage.
+fn single_movement_stage(
+    ctx: &Ctx,
+    prims: &[Primitive],
+    drop_kind: Option<u8>,
+    movers: Vec<usize>,
+    cur: &mut Position,
+    part: usize,
+    out: &mut Vec<Stage>,
+) {
+    let before = cur.clone();
+    exec::single_movement(cur, prims, drop_kind);
+    exec::set_last(cur, prims);
+    let mut notes = Vec::new();
+    let mut touched = Vec::new();
+    match prims[movers[0]] {
+        Primitive::Move {
+            from,
+            to,
+            promote,
+            copy,
+        } => {
+            touched.extend([from, to]);
+            match cell(&before, from) {
+                None => notes.push(format!(
+                    "{}: empty, nothing moves (M7)",
+                    position_name(ctx, from)
+                )),
+                Some(p) => {
+                    let verb = if copy { "is copied" } else { "moves" };
+                    notes.push(format!(
+                        "{} {verb} {}-{}",
+                        who(ctx, p),
+                        position_name(ctx, from),
+                        position_name(ctx, to)
+                    ));
+                    if let Some(q) = cell(&before, to)
+                        && to != from
+                    {
+                        notes.push(format!(
+                            "{}: {} is removed (capture by moving)",
+                            position_name(ctx, to),
+                            who(ctx, q)
+                        ));
+                    }
+                    if let Some(k) = promote {
+                        notes.push(format!("it becomes a {}", piece_name(ctx, k)));
                     }
                 }
+            }
+        }
+        Primitive::Drop { at, piece } => {
+            touched.push(at);
+            notes.push(format!(
+                "{} is dropped on {}",
+                who(ctx, piece),
+                position_name(ctx, at)
+            ));
+            if let Some(q) = cell(&before, at) {
+                notes.push(format!(
+                    "{}: {} is removed",
+                    position_name(ctx, at),
+                    who(ctx, q)
+                ));
+            }
+        }
+        _ => {}
+    }
+    out.push(stage(
+        part,
+        StageStep::Movement,
+        "level 1: movement",
+        movers,
+        touched,
+        cur,
+        notes,
+    ));
+}
+
+/// Level 1 with several movement primitives (§3.3): pick up, remove, set down.
+fn movement_stages(
+    ctx: &Ctx,
+    prims: &[Primitive],
+    drop_kind: Option<u8>,
+    movers: Vec<usize>,
+    cur: &mut Position,
+    part: usize,
+    out: &mut Vec<Stage>,
+) {
+    let picked = exec::pick_up(cur, prims, movers.len());
+    let moves: Vec<(usize, PosId, PosId)> = movers
+        .iter()
+        .filter_map(|&i| match prims[i] {
+            Primitive::Move { from, to, .. } => Some((i, from, to)),
+            _ => None,
+        })
+        .collect();
+    let mut notes = Vec::new();
+    for (k, &(_, from, _)) in moves.iter().enumerate() {
+        match picked.get(k).copied().flatten() {
+            Some(p) => notes.push(format!(
+                "{} is picked up from {}",
+                who(ctx, p),
+                position_name(ctx, from)
+            )),
+            None => notes.push(format!(
+                "{}: empty, nothing to pick up (M7)",
+                position_name(ctx, from)
+            )),
+        }
+    }
+    out.push(stage(
+        part,
+        StageStep::PickUp,
+        "level 1: pick up",
+        moves.iter().map(|m| m.0).collect(),
+        moves.iter().map(|m| m.1).collect(),
+        cur,
+        notes,
+    ));
+    let lifted = cur.clone();
+    exec::remove_on_destinations(cur, prims, &picked);
+    let mut notes = Vec::new();
+    let mut touched = Vec::new();
+    for p in prims {
+        let at = match *p {
+            Primitive::Move { to, .. } => to,
+            Primitive::Drop { at, .. } => at,
+            _ => continue,
+        };
+        if let Some(q) = cell(&lifted, at)
+            && cell(cur, at).is_none()
+            && !touched.contains(&at)
+        {
+            touched.push(at);
+            notes.push(format!(
+                "{}: {} is removed (capture by moving)",
+                position_name(ctx, at),
+                who(ctx, q)
+            ));
+        }
+    }
+    if notes.is_empty() {
+        notes.push("nothing stands on the destinations: nothing is removed".to_string());
+    }
+    out.push(stage(
+        part,
+        StageStep::Remove,
+        "level 1: remove",
+        movers.clone(),
+        touched,
+        cur,
+        notes,
+    ));
+    exec::set_down(cur, prims, &picked, drop_kind);
+    exec::set_last(cur, prims);
+    let mut notes = Vec::new();
+    let mut touched = Vec::new();
+    let mut k = 0;
+    for p in prims {
+        match *p {
+            Primitive::Move { to, promote, .. } => {
+                if let Some(Some(piece)) = picked.get(k) {
+                    touched.push(to);
+                    notes.push(format!(
+                        "{} is set down on {}",
+                        who(ctx, *piece),
+                        position_name(ctx, to)
+                    ));
+                    if let Some(t) = promote {
+                        notes.push(format!("it becomes a {}", piece_name(ctx, t)));
+                    }
+                }
+                k += 1;
             }
             Primitive::Drop { at, piece } => {
                 touched.push(at);
-                notes.push(format!("{} is dropped on {}", who(piece), name(at)));
-                if let Some(q) = cell(&before, at) {
-                    notes.push(format!("{}: {} is removed", name(at), who(q)));
-                }
+                notes.push(format!(
+                    "{} is dropped on {}",
+                    who(ctx, piece),
+                    position_name(ctx, at)
+                ));
             }
             _ => {}
         }
-        out.push(stage(
-            StageStep::Movement,
-            "level 1: movement",
-            movers,
-            touched,
-            &cur,
-            notes,
-        ));
-    } else if movers.len() > 1 {
-        // §3.3: pick up, remove, set down.
-        let picked = exec::pick_up(&mut cur, prims, movers.len());
-        let moves: Vec<(usize, PosId, PosId)> = movers
-            .iter()
-            .filter_map(|&i| match prims[i] {
-                Primitive::Move { from, to, .. } => Some((i, from, to)),
-                _ => None,
-            })
-            .collect();
-        let mut notes = Vec::new();
-        for (k, &(_, from, _)) in moves.iter().enumerate() {
-            match picked.get(k).copied().flatten() {
-                Some(p) => notes.push(format!("{} is picked up from {}", who(p), name(from))),
-                None => notes.push(format!("{}: empty, nothing to pick up (M7)", name(from))),
-            }
-        }
-        out.push(stage(
-            StageStep::PickUp,
-            "level 1: pick up",
-            moves.iter().map(|m| m.0).collect(),
-            moves.iter().map(|m| m.1).collect(),
-            &cur,
-            notes,
-        ));
-        let lifted = cur.clone();
-        exec::remove_on_destinations(&mut cur, prims, &picked);
-        let mut notes = Vec::new();
-        let mut touched = Vec::new();
-        for p in prims {
-            let at = match *p {
-                Primitive::Move { to, .. } => to,
-                Primitive::Drop { at, .. } => at,
-                _ => continue,
-            };
-            if let Some(q) = cell(&lifted, at)
-                && cell(&cur, at).is_none()
-                && !touched.contains(&at)
-            {
-                touched.push(at);
-                notes.push(format!(
-                    "{}: {} is removed (capture by moving)",
-                    name(at),
-                    who(q)
-                ));
-            }
-        }
-        if notes.is_empty() {
-            notes.push("nothing stands on the destinations: nothing is removed".to_string());
-        }
-        out.push(stage(
-            StageStep::Remove,
-            "level 1: remove",
-            movers.clone(),
-            touched,
-            &cur,
-            notes,
-        ));
-        exec::set_down(&mut cur, prims, &picked, drop_kind);
-        exec::set_last(&mut cur, prims);
-        let mut notes = Vec::new();
-        let mut touched = Vec::new();
-        let mut k = 0;
-        for p in prims {
-            match *p {
-                Primitive::Move { to, promote, .. } => {
-                    if let Some(Some(piece)) = picked.get(k) {
-                        touched.push(to);
-                        notes.push(format!("{} is set down on {}", who(*piece), name(to)));
-                        if let Some(t) = promote {
-                            notes.push(format!("it becomes a {}", piece_name(ctx, t)));
-                        }
-                    }
-                    k += 1;
-                }
-                Primitive::Drop { at, piece } => {
-                    touched.push(at);
-                    notes.push(format!("{} is dropped on {}", who(piece), name(at)));
-                }
-                _ => {}
-            }
-        }
-        out.push(stage(
-            StageStep::SetDown,
-            "level 1: set down",
-            movers,
-            touched,
-            &cur,
-            notes,
-        ));
     }
+    out.push(stage(
+        part,
+        StageStep::SetDown,
+        "level 1: set down",
+        movers,
+        touched,
+        cur,
+        notes,
+    ));
+}
 
-    // Level 2.
-    let changes = of_level(2);
-    if !changes.is_empty() {
-        let mut notes = Vec::new();
-        let mut touched = Vec::new();
-        for &i in &changes {
-            let p = prims[i];
-            let at = match p {
-                Primitive::ChangeType(at, _)
-                | Primitive::Create(at, _)
-                | Primitive::Flip(at)
-                | Primitive::ChangeOwner(at, _)
-                | Primitive::SetAttribute(at, _, _) => at,
-                _ => continue,
-            };
-            if !touched.contains(&at) {
-                touched.push(at);
-            }
-            let text = primitive_text(ctx, &p);
-            let empty = cell(&cur, at).is_none();
-            if empty && !matches!(p, Primitive::Create(..)) {
-                notes.push(format!(
-                    "{text}: {} is empty after level 1, nothing happens (M7)",
-                    name(at)
-                ));
-            } else {
-                notes.push(text);
-            }
+/// Level 2: the piece changes.
+fn changes_stage(
+    ctx: &Ctx,
+    prims: &[Primitive],
+    changes: Vec<usize>,
+    cur: &mut Position,
+    part: usize,
+    out: &mut Vec<Stage>,
+) {
+    let nplayers = ctx.nplayers;
+    let mut notes = Vec::new();
+    let mut touched = Vec::new();
+    for &i in &changes {
+        let p = prims[i];
+        let at = match p {
+            Primitive::ChangeType(at, _)
+            | Primitive::Create(at, _)
+            | Primitive::Flip(at)
+            | Primitive::ChangeOwner(at, _)
+            | Primitive::SetAttribute(at, _, _) => at,
+            _ => continue,
+        };
+        if !touched.contains(&at) {
+            touched.push(at);
         }
-        exec::level2(&mut cur, prims, nplayers);
-        out.push(stage(
-            StageStep::Changes,
-            "level 2: piece changes",
-            changes,
-            touched,
-            &cur,
-            notes,
-        ));
+        let text = primitive_text(ctx, &p);
+        let empty = cell(cur, at).is_none();
+        if empty && !matches!(p, Primitive::Create(..)) {
+            notes.push(format!(
+                "{text}: {} is empty after level 1, nothing happens (M7)",
+                position_name(ctx, at)
+            ));
+        } else {
+            notes.push(text);
+        }
     }
+    exec::level2(cur, prims, nplayers);
+    out.push(stage(
+        part,
+        StageStep::Changes,
+        "level 2: piece changes",
+        changes,
+        touched,
+        cur,
+        notes,
+    ));
+}
 
-    // Level 3.
-    let captures = of_level(3);
-    if !captures.is_empty() {
-        let mut notes = Vec::new();
-        let mut touched = Vec::new();
-        for &i in &captures {
-            let Primitive::Capture(at) = prims[i] else {
-                continue;
-            };
-            if !touched.contains(&at) {
-                touched.push(at);
-            }
-            match cell(&cur, at) {
-                Some(q) => notes.push(format!("{}: {} is captured", name(at), who(q))),
-                None => notes.push(format!(
-                    "x{}: {} is empty, nothing happens (M7)",
-                    name(at),
-                    name(at)
-                )),
-            }
+/// Level 3: the captures.
+fn captures_stage(
+    ctx: &Ctx,
+    prims: &[Primitive],
+    captures: Vec<usize>,
+    cur: &mut Position,
+    part: usize,
+    out: &mut Vec<Stage>,
+) {
+    let mut notes = Vec::new();
+    let mut touched = Vec::new();
+    for &i in &captures {
+        let Primitive::Capture(at) = prims[i] else {
+            continue;
+        };
+        if !touched.contains(&at) {
+            touched.push(at);
         }
-        exec::level3(&mut cur, prims);
-        out.push(stage(
-            StageStep::Captures,
-            "level 3: captures",
-            captures,
-            touched,
-            &cur,
-            notes,
-        ));
+        match cell(cur, at) {
+            Some(q) => notes.push(format!(
+                "{}: {} is captured",
+                position_name(ctx, at),
+                who(ctx, q)
+            )),
+            None => notes.push(format!(
+                "x{}: {} is empty, nothing happens (M7)",
+                position_name(ctx, at),
+                position_name(ctx, at)
+            )),
+        }
     }
+    exec::level3(cur, prims);
+    out.push(stage(
+        part,
+        StageStep::Captures,
+        "level 3: captures",
+        captures,
+        touched,
+        cur,
+        notes,
+    ));
 }
