@@ -416,7 +416,7 @@ fn link(
             }
             let ends: Vec<Option<usize>> = two
                 .iter()
-                .map(|p| position(ctx, &b.positions, &by_name, p))
+                .map(|p| position(ctx, &b.positions, by_name, p))
                 .collect();
             if let (Some(f), Some(t)) = (ends[0], ends[1]) {
                 b.shape.links[f * nd + dir] = t as PosId;
@@ -497,7 +497,7 @@ fn zone(ctx: &mut Ctx, b: &mut Board, z: &Node, players: &Names, by_name: &Names
             }
             "positions" => {
                 for p in args {
-                    if let Some(id) = position(ctx, &b.positions, &by_name, p) {
+                    if let Some(id) = position(ctx, &b.positions, by_name, p) {
                         zpos.push(id as PosId);
                     }
                 }
