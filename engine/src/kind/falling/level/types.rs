@@ -42,7 +42,7 @@ pub struct BlockKind {
 pub struct Tumo {
     /// The tumo's name, unique in the level.
     pub name: String,
-    /// The rotation states, 1 to [`MAX_STATES`], all of the same side.
+    /// The rotation states, 1 to [`MAX_STATES`](super::MAX_STATES), all of the same side.
     pub states: Vec<ShapeGrid>,
     /// The kind of the `-1` cells.
     pub block: BlockId,
@@ -248,9 +248,10 @@ pub struct ActiveTumo {
 
 /// The unknown members of the level's rule objects (`clear[i]`, `game_over[i]`) and of
 /// `sequence`, `timing`, `score` and `goal`: they have no effect, but are kept and written back
-/// by [`FallingLevel::to_json`], as [`FallingLevel::extra`] keeps the top level's. A known
-/// member of the object as written wins over a kept member of the same name (a `"min"` kept on
-/// a `rows` rule is not written once the rule becomes `connected`).
+/// by [`FallingLevel::to_json`](super::FallingLevel::to_json), as
+/// [`FallingLevel::extra`](super::FallingLevel::extra) keeps the top level's. A known member of
+/// the object as written wins over a kept member of the same name (a `"min"` kept on a `rows`
+/// rule is not written once the rule becomes `connected`).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct RuleExtras {
     /// Per clear rule, keyed by its rule word and the occurrence of that word in `clear`
