@@ -1,6 +1,6 @@
-//! The parts of a falling-block level ([`FallingLevel`]): block kinds, tumos, rules, sequence,
-//! timing, score, goal, the active tumo and the saved state of a game in play, and the unknown
-//! members kept with them.
+//! The parts of a falling-block level ([`FallingLevel`](super::FallingLevel)): block kinds,
+//! tumos, rules, sequence, timing, score, goal, the active tumo and the saved state of a game
+//! in play, and the unknown members kept with them.
 
 use std::collections::BTreeMap;
 
