@@ -37,13 +37,70 @@ pub(crate) fn int(n: &Node) -> Option<i64> {
         .filter(|v| v.abs() <= 1_000_000)
 }
 
+/// The sections of `(board …)` Tilesmith reads, each kind in file order.
+#[derive(Default)]
+struct Sections<'a> {
+    grids: Vec<&'a Node>,
+    kills: Vec<&'a Node>,
+    links: Vec<&'a Node>,
+    symmetries: Vec<&'a Node>,
+    zones: Vec<&'a Node>,
+}
+
+/// What the grid says: its two dimensions (a grid of one gets a second of one unnamed
+/// row), its directions `(name d1 d2)` and its start rectangle.
+struct GridSpec<'a> {
+    dims: Vec<Dim>,
+    gdirs: Vec<(&'a Node, i64, i64)>,
+    start: Option<(i64, i64, i64, i64)>,
+}
+
+/// The grid's cells once laid out: cell `(i, j)` is `j * n1 + i`.
+struct Cells {
+    n1: usize,
+    n2: usize,
+    /// Every cell's name, killed cells included (to say a position was killed).
+    by_name: Names,
+    /// Each cell's position, [`NO_POS`] for a killed cell.
+    pos_of_cell: Vec<PosId>,
+}
+
 /// Compiles `(board …)`'s items (after the head word) for `players`.
 pub(crate) fn board(ctx: &mut Ctx, node: &Node, items: &[Node], players: &Names) -> Board {
-    let mut grids = Vec::new();
-    let mut kills = Vec::new();
-    let mut links = Vec::new();
-    let mut symmetries = Vec::new();
-    let mut zones = Vec::new();
+    let s = sections(ctx, items);
+    let mut b = Board {
+        shape: BoardShape::default(),
+        positions: Names::default(),
+        directions: Names::default(),
+        zones: Names::default(),
+    };
+    let Some(grid) = s.grids.first() else {
+        ctx.error(node, "the board has no (grid …)");
+        return b;
+    };
+    if let Some(second) = s.grids.get(1) {
+        ctx.error(
+            second,
+            "a board of more than one grid is not supported by Tilesmith",
+        );
+    }
+    let Some(spec) = grid_spec(ctx, grid) else {
+        return b;
+    };
+    let cells = lay_out(ctx, &mut b, grid, &spec, &s.kills);
+    if !link(ctx, &mut b, node, &spec.gdirs, &s.links, &cells) {
+        return b;
+    }
+    symmetry(ctx, &mut b, &s.symmetries, players);
+    for z in &s.zones {
+        zone(ctx, &mut b, z, players, &cells.by_name);
+    }
+    b
+}
+
+/// Sorts the board's items into its sections; an error for each one Tilesmith does not read.
+fn sections<'a>(ctx: &mut Ctx, items: &'a [Node]) -> Sections<'a> {
+    let mut s = Sections::default();
     for item in items {
         let Some((h, _)) = item.head() else {
             ctx.error(item, "expected a (…) section of the board");
@@ -51,11 +108,11 @@ pub(crate) fn board(ctx: &mut Ctx, node: &Node, items: &[Node], players: &Names)
         };
         match h.as_str() {
             "image" => {}
-            "grid" => grids.push(item),
-            "kill-positions" => kills.push(item),
-            "links" => links.push(item),
-            "symmetry" => symmetries.push(item),
-            "zone" => zones.push(item),
+            "grid" => s.grids.push(item),
+            "kill-positions" => s.kills.push(item),
+            "links" => s.links.push(item),
+            "symmetry" => s.symmetries.push(item),
+            "zone" => s.zones.push(item),
             "positions" | "unlink" => ctx.error(
                 item,
                 format!("({h} …) in a board is not supported by Tilesmith (a board is one grid with kill-positions and links)"),
@@ -66,24 +123,12 @@ pub(crate) fn board(ctx: &mut Ctx, node: &Node, items: &[Node], players: &Names)
             ),
         }
     }
-    let mut b = Board {
-        shape: BoardShape::default(),
-        positions: Names::default(),
-        directions: Names::default(),
-        zones: Names::default(),
-    };
-    let Some(grid) = grids.first() else {
-        ctx.error(node, "the board has no (grid …)");
-        return b;
-    };
-    if let Some(second) = grids.get(1) {
-        ctx.error(
-            second,
-            "a board of more than one grid is not supported by Tilesmith",
-        );
-    }
+    s
+}
 
-    // --- The grid.
+/// Reads the grid's sections; `None` (after an error) when it has no usable dimensions or
+/// too many positions.
+fn grid_spec<'a>(ctx: &mut Ctx, grid: &'a Node) -> Option<GridSpec<'a>> {
     let mut dims: Vec<Dim> = Vec::new();
     let mut gdirs: Vec<(&Node, i64, i64)> = Vec::new();
     let mut saw_dims = false;
@@ -142,7 +187,7 @@ pub(crate) fn board(ctx: &mut Ctx, node: &Node, items: &[Node], players: &Names)
     }
     if !saw_dims {
         ctx.error(grid, "the grid has no (dimensions …)");
-        return b;
+        return None;
     }
     match dims.len() {
         1 => dims.push(Dim {
@@ -150,13 +195,13 @@ pub(crate) fn board(ctx: &mut Ctx, node: &Node, items: &[Node], players: &Names)
             offset: (0, 1),
         }),
         2 => {}
-        0 => return b,
+        0 => return None,
         _ => {
             ctx.error(
                 grid,
                 "a grid of more than two dimensions is not supported by Tilesmith",
             );
-            return b;
+            return None;
         }
     }
     let (n1, n2) = (dims[0].names.len(), dims[1].names.len());
@@ -168,8 +213,22 @@ pub(crate) fn board(ctx: &mut Ctx, node: &Node, items: &[Node], players: &Names)
                 n1 * n2
             ),
         );
-        return b;
+        return None;
     }
+    Some(GridSpec { dims, gdirs, start })
+}
+
+/// Names the grid's cells, removes the killed ones and makes a position of each other cell,
+/// in grid order, with where it is drawn and where it is in the file's pixel space.
+fn lay_out(
+    ctx: &mut Ctx,
+    b: &mut Board,
+    grid: &Node,
+    spec: &GridSpec<'_>,
+    kills: &[&Node],
+) -> Cells {
+    let (dims, start) = (&spec.dims, spec.start);
+    let (n1, n2) = (dims[0].names.len(), dims[1].names.len());
     // Where each grid cell is drawn.
     let (v1, v2) = (dims[0].offset, dims[1].offset);
     let swap = v1.1.abs() > v1.0.abs() && v2.0.abs() > v2.1.abs();
@@ -227,7 +286,7 @@ pub(crate) fn board(ctx: &mut Ctx, node: &Node, items: &[Node], players: &Names)
         }
     }
     let mut killed = vec![false; n1 * n2];
-    for k in &kills {
+    for k in kills {
         for p in k.list().unwrap_or_default().iter().skip(1) {
             match p.atom().and_then(|a| by_name.get(a)) {
                 Some(cell) => killed[cell] = true,
@@ -266,10 +325,28 @@ pub(crate) fn board(ctx: &mut Ctx, node: &Node, items: &[Node], players: &Names)
             });
         }
     }
-    let np = b.shape.positions.len();
+    Cells {
+        n1,
+        n2,
+        by_name,
+        pos_of_cell,
+    }
+}
 
+/// The directions (the grid's, then new names from links) and every position's neighbour in
+/// each; false (after an error) when there are too many directions.
+fn link(
+    ctx: &mut Ctx,
+    b: &mut Board,
+    node: &Node,
+    gdirs: &[(&Node, i64, i64)],
+    links: &[&Node],
+    cells: &Cells,
+) -> bool {
+    let (n1, n2, by_name, pos_of_cell) = (cells.n1, cells.n2, &cells.by_name, &cells.pos_of_cell);
+    let np = b.shape.positions.len();
     // Directions: the grid's, then new names from links.
-    for (d, _, _) in &gdirs {
+    for (d, _, _) in gdirs {
         let name = d
             .list()
             .and_then(|p| p.first())
@@ -280,7 +357,7 @@ pub(crate) fn board(ctx: &mut Ctx, node: &Node, items: &[Node], players: &Names)
         }
         b.directions.insert(name);
     }
-    for l in &links {
+    for l in links {
         if let Some(name) = l.list().and_then(|v| v.get(1)).and_then(Node::atom)
             && b.directions.get(name).is_none()
         {
@@ -292,7 +369,7 @@ pub(crate) fn board(ctx: &mut Ctx, node: &Node, items: &[Node], players: &Names)
             node,
             format!("more than {MAX_DIRECTIONS} directions; Tilesmith plays at most that many"),
         );
-        return b;
+        return false;
     }
     let nd = b.directions.len();
     b.shape.directions = b.directions.list.clone();
@@ -303,7 +380,7 @@ pub(crate) fn board(ctx: &mut Ctx, node: &Node, items: &[Node], players: &Names)
             if from == NO_POS {
                 continue;
             }
-            for (d, d1, d2) in &gdirs {
+            for (d, d1, d2) in gdirs {
                 let name = d
                     .list()
                     .and_then(|p| p.first())
@@ -321,7 +398,7 @@ pub(crate) fn board(ctx: &mut Ctx, node: &Node, items: &[Node], players: &Names)
             }
         }
     }
-    for l in &links {
+    for l in links {
         let items = l.list().unwrap_or_default();
         let Some(dir) = items
             .get(1)
@@ -339,18 +416,23 @@ pub(crate) fn board(ctx: &mut Ctx, node: &Node, items: &[Node], players: &Names)
             }
             let ends: Vec<Option<usize>> = two
                 .iter()
-                .map(|p| position(ctx, &b.positions, &by_name, p))
+                .map(|p| position(ctx, &b.positions, by_name, p))
                 .collect();
             if let (Some(f), Some(t)) = (ends[0], ends[1]) {
                 b.shape.links[f * nd + dir] = t as PosId;
             }
         }
     }
+    true
+}
 
+/// Each player's direction map: identity unless a player's (symmetry …) remaps.
+fn symmetry(ctx: &mut Ctx, b: &mut Board, symmetries: &[&Node], players: &Names) {
+    let nd = b.directions.len();
     // Symmetry: identity unless a player's (symmetry …) remaps.
     let identity: Vec<DirId> = (0..nd).map(|d| d as DirId).collect();
     b.shape.symmetry = vec![identity; players.len()];
-    for s in &symmetries {
+    for s in symmetries {
         let items = s.list().unwrap_or_default();
         let Some(pn) = items.get(1) else {
             ctx.error(s, "(symmetry Player (from to) …) needs a player");
@@ -381,89 +463,90 @@ pub(crate) fn board(ctx: &mut Ctx, node: &Node, items: &[Node], players: &Names)
             }
         }
     }
+}
 
-    // Zones.
-    for z in &zones {
-        let mut name = None;
-        let mut zplayers = Vec::new();
-        let mut zpos = Vec::new();
-        let mut saw_players = false;
-        for part in z.list().unwrap_or_default().iter().skip(1) {
-            let Some((h, args)) = part.head() else {
-                ctx.error(
-                    part,
-                    "expected (name …), (players …) or (positions …) in a zone",
-                );
-                continue;
-            };
-            match h.as_str() {
-                "name" => match args.first().and_then(Node::atom) {
-                    Some(n) if args.len() == 1 => name = Some(n),
-                    _ => ctx.error(part, "(name …) of a zone needs one name"),
-                },
-                "players" => {
-                    saw_players = true;
-                    for p in args {
-                        match p.atom().and_then(|a| players.get(a)) {
-                            Some(id) => zplayers.push(id),
-                            None => ctx.error(p, unknown("player", p, &players.list)),
-                        }
+/// One `(zone (name …) (players …) (positions …))`: its positions added for each of its
+/// players (a zone named again adds to the first).
+fn zone(ctx: &mut Ctx, b: &mut Board, z: &Node, players: &Names, by_name: &Names) {
+    let np = b.shape.positions.len();
+    let mut name = None;
+    let mut zplayers = Vec::new();
+    let mut zpos = Vec::new();
+    let mut saw_players = false;
+    for part in z.list().unwrap_or_default().iter().skip(1) {
+        let Some((h, args)) = part.head() else {
+            ctx.error(
+                part,
+                "expected (name …), (players …) or (positions …) in a zone",
+            );
+            continue;
+        };
+        match h.as_str() {
+            "name" => match args.first().and_then(Node::atom) {
+                Some(n) if args.len() == 1 => name = Some(n),
+                _ => ctx.error(part, "(name …) of a zone needs one name"),
+            },
+            "players" => {
+                saw_players = true;
+                for p in args {
+                    match p.atom().and_then(|a| players.get(a)) {
+                        Some(id) => zplayers.push(id),
+                        None => ctx.error(p, unknown("player", p, &players.list)),
                     }
                 }
-                "positions" => {
-                    for p in args {
-                        if let Some(id) = position(ctx, &b.positions, &by_name, p) {
-                            zpos.push(id as PosId);
-                        }
+            }
+            "positions" => {
+                for p in args {
+                    if let Some(id) = position(ctx, &b.positions, by_name, p) {
+                        zpos.push(id as PosId);
                     }
                 }
-                _ => ctx.error(
-                    part,
-                    format!(
-                        "unknown zone section ({} …) is not supported by Tilesmith",
-                        quote(&h)
-                    ),
+            }
+            _ => ctx.error(
+                part,
+                format!(
+                    "unknown zone section ({} …) is not supported by Tilesmith",
+                    quote(&h)
                 ),
-            }
+            ),
         }
-        let Some(name) = name else {
-            ctx.error(z, "the zone has no (name …)");
-            continue;
-        };
-        if !saw_players {
-            ctx.error(z, "the zone has no (players …)");
-            continue;
-        }
-        let id = match b.zones.get(name) {
-            Some(id) => id,
-            None => {
-                if b.zones.len() >= MAX_ZONES {
-                    ctx.error(z, format!("more than {MAX_ZONES} zones"));
-                    continue;
-                }
-                b.zones.insert(name);
-                b.shape.zones.push(Zone {
-                    name: name.to_string(),
-                    positions: vec![Vec::new(); players.len()],
-                });
-                b.zones.len() - 1
+    }
+    let Some(name) = name else {
+        ctx.error(z, "the zone has no (name …)");
+        return;
+    };
+    if !saw_players {
+        ctx.error(z, "the zone has no (players …)");
+        return;
+    }
+    let id = match b.zones.get(name) {
+        Some(id) => id,
+        None => {
+            if b.zones.len() >= MAX_ZONES {
+                ctx.error(z, format!("more than {MAX_ZONES} zones"));
+                return;
             }
-        };
-        for p in zplayers {
-            let list = &mut b.shape.zones[id].positions[p];
-            let mut seen = vec![false; np];
-            for &q in list.iter() {
+            b.zones.insert(name);
+            b.shape.zones.push(Zone {
+                name: name.to_string(),
+                positions: vec![Vec::new(); players.len()],
+            });
+            b.zones.len() - 1
+        }
+    };
+    for p in zplayers {
+        let list = &mut b.shape.zones[id].positions[p];
+        let mut seen = vec![false; np];
+        for &q in list.iter() {
+            seen[q as usize] = true;
+        }
+        for &q in &zpos {
+            if !seen[q as usize] {
                 seen[q as usize] = true;
-            }
-            for &q in &zpos {
-                if !seen[q as usize] {
-                    seen[q as usize] = true;
-                    list.push(q);
-                }
+                list.push(q);
             }
         }
     }
-    b
 }
 
 /// A dimension `("a/b/c" (dx dy))`.

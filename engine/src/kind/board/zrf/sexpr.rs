@@ -179,49 +179,11 @@ pub(crate) fn read(text: &str) -> Result<Vec<Node>, ZrfProblem> {
                 push(&mut open, &mut top, node);
             }
             '"' => {
-                chars.next();
-                col += 1;
-                let begin = i + 1;
-                let mut end = None;
-                for (j, c) in chars.by_ref() {
-                    if c == '"' {
-                        col += 1;
-                        end = Some(j);
-                        break;
-                    }
-                    if c == '\n' {
-                        line += 1;
-                        col = 1;
-                    } else {
-                        col += 1;
-                    }
-                }
-                let Some(end) = end else {
-                    return Err(err(here, "a string ('\"') that is never closed"));
-                };
-                let node = Node {
-                    kind: Kind::Str(Rc::from(&text[begin..end])),
-                    span: here,
-                    site: None,
-                };
+                let node = read_string(text, &mut chars, i, here, &mut line, &mut col)?;
                 push(&mut open, &mut top, node);
             }
             _ => {
-                let begin = i;
-                let mut end = text.len();
-                while let Some(&(j, c)) = chars.peek() {
-                    if c.is_whitespace() || matches!(c, '(' | ')' | '"' | ';') {
-                        end = j;
-                        break;
-                    }
-                    chars.next();
-                    col += 1;
-                }
-                let node = Node {
-                    kind: Kind::Atom(Rc::from(&text[begin..end])),
-                    span: here,
-                    site: None,
-                };
+                let node = read_atom(text, &mut chars, i, here, &mut col);
                 push(&mut open, &mut top, node);
             }
         }
@@ -237,6 +199,67 @@ pub(crate) fn read(text: &str) -> Result<Vec<Node>, ZrfProblem> {
         ));
     }
     Ok(top)
+}
+
+/// The characters of the text.
+type Chars<'a> = std::iter::Peekable<std::str::CharIndices<'a>>;
+
+/// A string node: `"` at byte `i` (at `here`, not yet consumed) to the next `"`, which may be
+/// on a later line; an error when it is never closed.
+fn read_string(
+    text: &str,
+    chars: &mut Chars<'_>,
+    i: usize,
+    here: Span,
+    line: &mut u32,
+    col: &mut u32,
+) -> Result<Node, ZrfProblem> {
+    chars.next();
+    *col += 1;
+    let begin = i + 1;
+    let mut end = None;
+    for (j, c) in chars.by_ref() {
+        if c == '"' {
+            *col += 1;
+            end = Some(j);
+            break;
+        }
+        if c == '\n' {
+            *line += 1;
+            *col = 1;
+        } else {
+            *col += 1;
+        }
+    }
+    let Some(end) = end else {
+        return Err(err(here, "a string ('\"') that is never closed"));
+    };
+    let node = Node {
+        kind: Kind::Str(Rc::from(&text[begin..end])),
+        span: here,
+        site: None,
+    };
+    Ok(node)
+}
+
+/// An atom node: from byte `i` (at `here`, not yet consumed) to the next white space,
+/// bracket, `"` or `;`.
+fn read_atom(text: &str, chars: &mut Chars<'_>, i: usize, here: Span, col: &mut u32) -> Node {
+    let begin = i;
+    let mut end = text.len();
+    while let Some(&(j, c)) = chars.peek() {
+        if c.is_whitespace() || matches!(c, '(' | ')' | '"' | ';') {
+            end = j;
+            break;
+        }
+        chars.next();
+        *col += 1;
+    }
+    Node {
+        kind: Kind::Atom(Rc::from(&text[begin..end])),
+        span: here,
+        site: None,
+    }
 }
 
 /// The nesting depth of a node: 0 for an atom or a string, 1 + the deepest item for a list.
