@@ -17,6 +17,7 @@ pub mod document;
 pub mod game;
 pub mod grid;
 pub mod hash;
+pub mod history;
 pub mod input;
 pub mod json_text;
 pub mod kind;

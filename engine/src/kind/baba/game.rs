@@ -22,6 +22,7 @@ use super::rules::{FormedRule, Rule, RuleCache, TextTile, unused_text};
 use super::word::{Kind, Noun, Prop, Verb, Word};
 use crate::game::{Game, GameKind, Layer, Status, StepReport};
 use crate::grid::{Dir, Grid, Pos};
+use crate::history::{self, History, Trim};
 use crate::input::Input;
 
 /// The saved part of a game: what undo restores.
@@ -114,6 +115,21 @@ impl Patch {
                 .map_or(0, |s| s.len() * std::mem::size_of::<Noun>())
     }
 }
+
+impl history::Patch for Patch {
+    /// [`Patch::cost`].
+    #[inline]
+    fn bytes(&self) -> usize {
+        self.cost()
+    }
+}
+
+/// How the history drops turns: the oldest applied first while over the budget, never
+/// below [`MIN_HISTORY_TURNS`] turns, and never a redoable one.
+const TRIM: Trim = Trim {
+    min_kept: MIN_HISTORY_TURNS,
+    drop_redoable: false,
+};
 
 /// What changed since the last refresh.
 #[derive(Clone, Debug, Default)]
@@ -361,17 +377,11 @@ pub struct BabaGame {
     /// objects, which changes no object's properties unless a rule has a condition (FALL
     /// uses this to skip refreshes, §5.13).
     pub(super) edits: u64,
-    history: std::collections::VecDeque<Patch>,
-    /// The summed [`Patch::cost`] of `history`, bytes.
-    history_cost: usize,
-    cursor: usize,
-    /// Turns dropped from the front of `history` to bound its memory.
-    dropped: usize,
+    /// The undo history, its patches costed by [`Patch::cost`]; its budget is
+    /// [`Game::set_history_budget`], by default [`HISTORY_OBJECTS`] entries.
+    history: History<Patch>,
     /// The state at the level's start, for `restart` after turns were dropped.
     start: Option<Box<State>>,
-    /// Bytes the history may hold ([`Game::set_history_budget`]; by default
-    /// [`HISTORY_OBJECTS`] entries).
-    history_budget: usize,
     /// One bit per cell, all clear between uses: scratch for [`sort_cells`].
     pub(super) cell_marks: Vec<u64>,
     /// The ALL set ([`State::seen`]) before the turn in progress added a noun to it; `None`
@@ -439,12 +449,8 @@ impl BabaGame {
             phase_epoch: 1,
             edits: 0,
             index: super::eval::CellIndex::default(),
-            history: std::collections::VecDeque::new(),
-            history_cost: 0,
-            cursor: 0,
-            dropped: 0,
+            history: History::new(HISTORY_OBJECTS * ENTRY_BYTES, TRIM),
             start: None,
-            history_budget: HISTORY_OBJECTS * ENTRY_BYTES,
             seen_before: None,
             cell_marks: Vec::new(),
             level_destroyed: false,
@@ -1033,7 +1039,7 @@ impl BabaGame {
     }
 
     fn record_and_turn(&mut self, input: Option<Dir>) -> StepReport {
-        if self.dropped == 0 && self.cursor == 0 && self.start.is_none() {
+        if self.history.trimmed() == 0 && self.history.applied() == 0 && self.start.is_none() {
             self.start = Some(Box::new(self.st.clone()));
         }
         let (next_id, turn, status) = (self.st.next_id, self.st.turn, self.st.status.clone());
@@ -1084,9 +1090,6 @@ impl BabaGame {
                 ..StepReport::default()
             };
         }
-        for p in self.history.drain(self.cursor..) {
-            self.history_cost -= p.cost();
-        }
         let objs = self.turn_changes();
         let mut changed = Vec::with_capacity(2 * objs.len());
         for (id, before) in &objs {
@@ -1107,10 +1110,8 @@ impl BabaGame {
             level_dir,
             seen: self.seen_before.take(),
         };
-        self.history_cost += patch.cost();
-        self.history.push_back(patch);
-        self.cursor += 1;
-        self.trim_history();
+        // The redoable turns are dropped here; then the oldest turns while over the budget.
+        self.history.record(patch);
         StepReport {
             step: self.st.turn,
             changed,
@@ -1119,26 +1120,8 @@ impl BabaGame {
         }
     }
 
-    /// Keeps the history within `history_budget` bytes (and at least [`MIN_HISTORY_TURNS`]
-    /// turns), dropping the oldest applied turns first.
-    fn trim_history(&mut self) {
-        let mut extra = 0;
-        while self.history_cost > self.history_budget
-            && self.history.len() - extra > MIN_HISTORY_TURNS
-            && extra < self.cursor
-        {
-            self.history_cost -= self.history.get(extra).map_or(0, Patch::cost);
-            extra += 1;
-        }
-        if extra > 0 {
-            self.history.drain(..extra);
-            self.cursor -= extra;
-            self.dropped += extra;
-        }
-    }
-
-    /// Applies history entry `k` (undo when it is the turn just before the cursor, redo when
-    /// it is the turn at the cursor) and leaves its other side in its place.
+    /// Applies history entry `k` (undo: the newest applied turn; redo: the oldest redoable
+    /// one) and leaves its other side in its place.
     fn swap_patch(&mut self, k: usize) {
         let empty = Patch {
             objs: Vec::new(),
@@ -1148,15 +1131,15 @@ impl BabaGame {
             level_dir: Dir::Down,
             seen: None,
         };
-        let Some(mut p) = self.history.get_mut(k).map(|p| std::mem::replace(p, empty)) else {
+        // The ALL set swapped in may differ in size from the one swapped out: the history
+        // takes the patch's cost back here and counts it again when it is put back.
+        let Some(mut p) = self.history.take(k, empty) else {
             return;
         };
         // Undo and redo are not turns: they start their own count, so the last turn's
         // operations (or a cancel of it) cannot stop the refresh below half-way.
         self.ops.set(0);
         self.halt.set(None);
-        // The ALL set swapped in may differ in size from the one swapped out.
-        let before = p.cost();
         for (id, val) in &mut p.objs {
             *val = self.set_obj(*id, *val);
         }
@@ -1167,10 +1150,7 @@ impl BabaGame {
         if let Some(seen) = &mut p.seen {
             std::mem::swap(&mut self.st.seen, seen);
         }
-        self.history_cost = self.history_cost - before + p.cost();
-        if let Some(slot) = self.history.get_mut(k) {
-            *slot = p;
-        }
+        self.history.put(k, p);
         self.clear_journal();
         // The turn-0 state may hold more than the cap; a turn's end never does.
         self.capped = false;
@@ -1220,7 +1200,7 @@ impl BabaGame {
     /// counters; allocator overhead not counted). The figure [`Game::history_bytes`] reports
     /// and [`Game::set_history_budget`] is compared with.
     pub fn undo_bytes(&self) -> usize {
-        self.history_cost
+        self.history.bytes()
     }
 }
 
@@ -1246,14 +1226,11 @@ impl Game for BabaGame {
             Input::Restart => {
                 self.error = None;
                 while self.undo() {}
-                if self.dropped > 0
+                if self.history.trimmed() > 0
                     && let Some(start) = self.start.clone()
                 {
                     self.st = *start;
                     self.history.clear();
-                    self.history_cost = 0;
-                    self.cursor = 0;
-                    self.dropped = 0;
                     self.rebuild_index();
                     self.ops.set(0);
                     self.halt.set(None);
@@ -1278,21 +1255,19 @@ impl Game for BabaGame {
 
     fn undo(&mut self) -> bool {
         self.error = None;
-        if self.cursor == 0 {
+        let Some(k) = self.history.undo_index() else {
             return false;
-        }
-        self.cursor -= 1;
-        self.swap_patch(self.cursor);
+        };
+        self.swap_patch(k);
         true
     }
 
     fn redo(&mut self) -> bool {
         self.error = None;
-        if self.cursor >= self.history.len() {
+        let Some(k) = self.history.redo_index() else {
             return false;
-        }
-        self.swap_patch(self.cursor);
-        self.cursor += 1;
+        };
+        self.swap_patch(k);
         true
     }
 
@@ -1318,11 +1293,11 @@ impl Game for BabaGame {
     }
 
     fn steps(&self) -> u64 {
-        (self.dropped + self.cursor) as u64
+        self.history.trimmed() + self.history.applied() as u64
     }
 
     fn redo_len(&self) -> usize {
-        self.history.len() - self.cursor
+        self.history.redo_len()
     }
 
     /// [`BabaGame::undo_bytes`].
@@ -1334,12 +1309,11 @@ impl Game for BabaGame {
     /// ([`ENTRY_BYTES`] each) and counters fit, dropping the oldest at once when over it, but
     /// always at least [`MIN_HISTORY_TURNS`] turns (so 0 keeps those only).
     fn set_history_budget(&mut self, bytes: usize) {
-        self.history_budget = bytes;
-        self.trim_history();
+        self.history.set_budget(bytes);
     }
 
     fn history_trimmed(&self) -> u64 {
-        self.dropped as u64
+        self.history.trimmed()
     }
 
     fn status(&self) -> Status {

@@ -17,6 +17,7 @@ use super::zrf::ZrfProblem;
 use crate::game::{Game, GameKind, Layer, Status, StepReport};
 use crate::grid::Pos;
 use crate::hash::Fnv;
+use crate::history::{History, Patch, Trim};
 use crate::input::{Input, InputChoice, InputError};
 use crate::problem::{JsonPath, Problem};
 
@@ -41,7 +42,7 @@ struct Done {
     key: Option<u64>,
 }
 
-impl Done {
+impl Patch for Done {
     /// The bytes this record holds: itself, the turn's moves and notation, the changed
     /// cells and the saved reserves.
     fn bytes(&self) -> usize {
@@ -57,6 +58,13 @@ impl Done {
     }
 }
 
+/// How the history drops plies: the oldest first while over the budget, always keeping the
+/// last one (the position before it tells who moved last, for `repetition`).
+const TRIM: Trim = Trim {
+    min_kept: 1,
+    drop_redoable: false,
+};
+
 /// A running board game: the compiled rules, the position, its legal turns and the status.
 #[derive(Clone, Debug)]
 pub struct BoardGame {
@@ -68,14 +76,10 @@ pub struct BoardGame {
     pos: Position,
     legal: Vec<TurnMove>,
     status: Status,
-    done: std::collections::VecDeque<Done>,
+    /// The plies played, for undo ([`Game::set_history_budget`] bounds it). It holds no
+    /// redoable plies: redo plays the turns of `undone` again.
+    done: History<Done>,
     undone: Vec<TurnMove>,
-    /// The most bytes `done` may hold ([`Game::set_history_budget`]).
-    history_budget: usize,
-    /// Bytes `done` holds now (the sum of [`Done::bytes`]).
-    history_total: usize,
-    /// Plies dropped from the front of `done`.
-    trimmed: u64,
     /// How often each position (pieces, reserves, player to move) has occurred, for
     /// `repetition`; empty when the rules do not test it.
     seen: FxHashMap<u64, u32>,
@@ -108,11 +112,8 @@ impl BoardGame {
             level,
             legal: Vec::new(),
             status: Status::Running,
-            done: std::collections::VecDeque::new(),
+            done: History::new(crate::game::DEFAULT_HISTORY_BYTES, TRIM),
             undone: Vec::new(),
-            history_budget: crate::game::DEFAULT_HISTORY_BYTES,
-            history_total: 0,
-            trimmed: 0,
             seen: FxHashMap::default(),
             grid,
             last_played: false,
@@ -198,7 +199,7 @@ impl BoardGame {
 
     /// The position before the last turn, rebuilt from its undo record.
     fn previous(&self) -> Option<Position> {
-        let d = self.done.back()?;
+        let d = self.done.newest()?;
         let mut prev = self.pos.clone();
         for (i, piece) in &d.cells {
             if let Some(c) = prev.cells.get_mut(*i as usize) {
@@ -445,13 +446,10 @@ impl BoardGame {
             partial: before.partial,
             key,
         };
-        self.history_total += done.bytes();
-        self.done.push_back(done);
+        self.done.push(done);
         let cancel = self.cancel.clone();
         if !self.settle_or_cancel(cancel.as_deref()) {
-            if let Some(d) = self.done.pop_back() {
-                self.history_total -= d.bytes();
-            }
+            self.done.pop_newest();
             if let Some(k) = key
                 && let Some(n) = self.seen.get_mut(&k)
             {
@@ -463,23 +461,12 @@ impl BoardGame {
             self.pos = before;
             return None;
         }
-        self.trim_history();
+        self.done.trim();
         Some(StepReport {
             step: self.steps(),
             changed,
             ..StepReport::default()
         })
-    }
-
-    /// Drops the oldest plies while the history holds more than its budget, always keeping
-    /// the last one (the position before it tells who moved last, for `repetition`).
-    fn trim_history(&mut self) {
-        while self.history_total > self.history_budget && self.done.len() > 1 {
-            if let Some(d) = self.done.pop_front() {
-                self.history_total -= d.bytes();
-                self.trimmed += 1;
-            }
-        }
     }
 
     /// Back to the level's start position with an empty history: a restart after plies
@@ -488,8 +475,6 @@ impl BoardGame {
         self.pos = self.level.start.clone();
         self.done.clear();
         self.undone.clear();
-        self.history_total = 0;
-        self.trimmed = 0;
         self.seen.clear();
         if let Some(k) = self.repetition_key() {
             self.seen.insert(k, 1);
@@ -523,7 +508,7 @@ impl Game for BoardGame {
                 self.no_change()
             }
             Input::Restart => {
-                if self.trimmed > 0 {
+                if self.done.trimmed() > 0 {
                     self.rebuild_start();
                 } else {
                     while self.undo() {}
@@ -548,10 +533,9 @@ impl Game for BoardGame {
     }
 
     fn undo(&mut self) -> bool {
-        let Some(d) = self.done.pop_back() else {
+        let Some(d) = self.done.pop_newest() else {
             return false;
         };
-        self.history_total -= d.bytes();
         if let Some(k) = d.key
             && let Some(n) = self.seen.get_mut(&k)
         {
@@ -585,7 +569,7 @@ impl Game for BoardGame {
     }
 
     fn steps(&self) -> u64 {
-        self.trimmed + self.done.len() as u64
+        self.done.trimmed() + self.done.len() as u64
     }
 
     fn redo_len(&self) -> usize {
@@ -593,12 +577,11 @@ impl Game for BoardGame {
     }
 
     fn history_bytes(&self) -> usize {
-        self.history_total
+        self.done.bytes()
     }
 
     fn set_history_budget(&mut self, bytes: usize) {
-        self.history_budget = bytes;
-        self.trim_history();
+        self.done.set_budget(bytes);
     }
 
     /// Honoured: the flag is read after each move block run while generating the moves of
@@ -609,7 +592,7 @@ impl Game for BoardGame {
     }
 
     fn history_trimmed(&self) -> u64 {
-        self.trimmed
+        self.done.trimmed()
     }
 
     fn status(&self) -> Status {
@@ -733,7 +716,7 @@ impl Game for BoardGame {
         match input {
             Input::Undo => vec![json!({"ply": ply, "event": "undo"})],
             Input::Restart => vec![json!({"ply": ply, "event": "restart"})],
-            _ if self.last_played => self.done.back().map_or_else(Vec::new, |d| {
+            _ if self.last_played => self.done.newest().map_or_else(Vec::new, |d| {
                 let mut events = vec![self.turn_event(d)];
                 if self.status.is_over() {
                     events.push(self.end_event());

@@ -26,8 +26,7 @@ use super::zrf::{self, ZrfProblem};
 use crate::level_json::type_name;
 use crate::problem::{JsonPath, Problem, did_you_mean, nearest, quote};
 
-/// The largest number a `reserve` count may be.
-pub const MAX_RESERVE: u32 = 1_000_000;
+pub use super::rules::{MAX_RESERVE, default_attrs};
 
 /// Where the rules of a level come from.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -119,17 +118,6 @@ fn find(names: impl Iterator<Item = impl AsRef<str>> + Clone, name: &str) -> Opt
             .into_iter()
             .position(|n| n.as_ref().eq_ignore_ascii_case(name))
     })
-}
-
-/// The attribute bits of a new piece: bit `a` set for each attribute whose default is true.
-pub fn default_attrs(rules: &Rules) -> u32 {
-    rules
-        .attributes
-        .iter()
-        .enumerate()
-        .take(32)
-        .filter(|(_, (_, on))| *on)
-        .fold(0, |bits, (a, _)| bits | (1 << a))
 }
 
 /// True when an end condition of `rules` tests `repetition` (then a game keeps counts of

@@ -26,6 +26,22 @@ pub type FlagId = u8;
 /// An index into [`Rules::attributes`].
 pub type AttrId = u8;
 
+/// The largest number a `reserve` count may be (a level's `reserve`, a drop's count, a
+/// compiled `(off n …)`). Here, below the level format, the compiler and the move generator
+/// that all bound counts by it.
+pub const MAX_RESERVE: u32 = 1_000_000;
+
+/// The attribute bits of a new piece: bit `a` set for each attribute whose default is true.
+pub fn default_attrs(rules: &Rules) -> u32 {
+    rules
+        .attributes
+        .iter()
+        .enumerate()
+        .take(32)
+        .filter(|(_, (_, on))| *on)
+        .fold(0, |bits, (a, _)| bits | (1 << a))
+}
+
 /// Where in a ZRF file something was written: 1-based line and column (columns count
 /// characters, not bytes).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]

@@ -13,6 +13,7 @@ use super::rules::CompiledRule;
 use super::token::{Global, Globals, Token, ValueKey};
 use crate::game::{Game, GameKind, Layer, RuleFiring, Status, StepReport};
 use crate::grid::Pos;
+use crate::history::{History, Patch, Trim};
 use crate::input::Input;
 use crate::observe::{Collector, NoObserver, Phase, TickObserver};
 
@@ -33,7 +34,7 @@ struct TickPatch {
     tick: u64,
 }
 
-impl TickPatch {
+impl Patch for TickPatch {
     /// The bytes this patch holds: the record itself and 12 per changed field ([`Saved`]).
     /// (The few bytes of a lost game's reason are left out: undo and redo swap the status,
     /// and the count must not change when they do.)
@@ -41,6 +42,13 @@ impl TickPatch {
         std::mem::size_of::<TickPatch>() + self.cells.capacity() * std::mem::size_of::<Saved>()
     }
 }
+
+/// How the history drops ticks: the oldest applied first, then the redoable ones, newest
+/// first, down to none.
+const TRIM: Trim = Trim {
+    min_kept: 0,
+    drop_redoable: true,
+};
 
 /// A tick being computed phase by phase.
 #[derive(Clone, Debug)]
@@ -75,15 +83,9 @@ pub struct BoulderGame {
     status: Status,
     pub(super) entered_exit: bool,
     pub(super) explosions_at_start: Vec<usize>,
-    history: std::collections::VecDeque<TickPatch>,
-    cursor: usize,
-    history_limit: usize,
-    /// The most bytes `history` may hold ([`Game::set_history_budget`]).
-    history_budget: usize,
-    /// Bytes `history` holds now (the sum of [`TickPatch::bytes`]).
-    history_total: usize,
-    /// Applied ticks dropped from the front of `history` (or never recorded).
-    trimmed: u64,
+    /// The undo history: one patch per tick, its budget [`Game::set_history_budget`], its
+    /// step limit [`BoulderGame::set_history_limit`].
+    history: History<TickPatch>,
     /// The RNG as the game began, for a restart after ticks were dropped.
     start_rng: ChaCha8Rng,
     open: Option<OpenTick>,
@@ -122,12 +124,7 @@ impl BoulderGame {
             level,
             entered_exit: false,
             explosions_at_start: Vec::new(),
-            history: std::collections::VecDeque::new(),
-            cursor: 0,
-            history_limit: usize::MAX,
-            history_budget: crate::game::DEFAULT_HISTORY_BYTES,
-            history_total: 0,
-            trimmed: 0,
+            history: History::new(crate::game::DEFAULT_HISTORY_BYTES, TRIM),
             open: None,
             cancel: None,
         }
@@ -146,27 +143,6 @@ impl BoulderGame {
         self.explosions_at_start.clear();
         self.open = None;
         self.history.clear();
-        self.history_total = 0;
-        self.cursor = 0;
-        self.trimmed = 0;
-    }
-
-    /// Drops ticks until the history holds at most its budget: the oldest applied ticks
-    /// first, then (when none is left to drop) the redoable ones, newest first.
-    fn trim_history(&mut self) {
-        while self.history_total > self.history_budget || self.history.len() > self.history_limit {
-            let dropped = if self.cursor > 0 {
-                self.cursor -= 1;
-                self.trimmed += 1;
-                self.history.pop_front()
-            } else {
-                self.history.pop_back()
-            };
-            match dropped {
-                Some(p) => self.history_total -= p.bytes(),
-                None => break,
-            }
-        }
     }
 
     /// Applies only the value reset of §4.3 to the live map, outside any tick and without
@@ -479,11 +455,6 @@ impl BoulderGame {
         } else {
             Vec::new()
         };
-        while self.history.len() > self.cursor {
-            if let Some(p) = self.history.pop_back() {
-                self.history_total -= p.bytes();
-            }
-        }
         let patch = TickPatch {
             cells,
             globals: open.globals,
@@ -491,10 +462,7 @@ impl BoulderGame {
             status: open.status,
             tick: self.tick - 1,
         };
-        self.history_total += patch.bytes();
-        self.history.push_back(patch);
-        self.cursor += 1;
-        self.trim_history();
+        self.history.record(patch);
         Some(changed)
     }
 
@@ -515,7 +483,9 @@ impl BoulderGame {
     }
 
     fn swap(&mut self, i: usize) {
-        let p = &mut self.history[i];
+        let Some(p) = self.history.get_mut(i) else {
+            return;
+        };
         self.board.swap_patch(&mut p.cells);
         std::mem::swap(&mut self.globals, &mut p.globals);
         std::mem::swap(&mut self.rng, &mut p.rng);
@@ -527,8 +497,7 @@ impl BoulderGame {
     /// limit but the byte budget of [`Game::set_history_budget`]). 0 turns recording off;
     /// a restart still returns to the start.
     pub fn set_history_limit(&mut self, limit: usize) {
-        self.history_limit = limit;
-        self.trim_history();
+        self.history.set_limit(limit);
     }
 
     /// The number of map fields (positions) the undo history holds changes of, counted once
@@ -555,7 +524,7 @@ impl BoulderGame {
     /// counter; 400 bytes or so) plus 12 bytes per changed field ([`Saved`]). Kept as a running sum, so this
     /// costs nothing.
     pub fn history_bytes(&self) -> usize {
-        self.history_total
+        self.history.bytes()
     }
 
     /// The current state as a level: the live map with its values and the globals in `state`.
@@ -591,7 +560,7 @@ impl Game for BoulderGame {
                 };
             }
             Input::Restart => {
-                if self.trimmed > 0 {
+                if self.history.trimmed() > 0 {
                     self.rebuild_start();
                 } else {
                     while self.undo() {}
@@ -611,20 +580,24 @@ impl Game for BoulderGame {
     }
 
     fn undo(&mut self) -> bool {
-        if self.open.is_some() || self.cursor == 0 {
+        if self.open.is_some() {
             return false;
         }
-        self.cursor -= 1;
-        self.swap(self.cursor);
+        let Some(k) = self.history.undo_index() else {
+            return false;
+        };
+        self.swap(k);
         true
     }
 
     fn redo(&mut self) -> bool {
-        if self.open.is_some() || self.cursor >= self.history.len() {
+        if self.open.is_some() {
             return false;
         }
-        self.swap(self.cursor);
-        self.cursor += 1;
+        let Some(k) = self.history.redo_index() else {
+            return false;
+        };
+        self.swap(k);
         true
     }
 
@@ -634,16 +607,15 @@ impl Game for BoulderGame {
     }
 
     fn redo_len(&self) -> usize {
-        self.history.len() - self.cursor
+        self.history.redo_len()
     }
 
     fn history_bytes(&self) -> usize {
-        self.history_total
+        self.history.bytes()
     }
 
     fn set_history_budget(&mut self, bytes: usize) {
-        self.history_budget = bytes;
-        self.trim_history();
+        self.history.set_budget(bytes);
     }
 
     /// Honoured: the flag is read before each phase of a tick (reset, each `pre` rule, each
@@ -653,7 +625,7 @@ impl Game for BoulderGame {
     }
 
     fn history_trimmed(&self) -> u64 {
-        self.trimmed
+        self.history.trimmed()
     }
 
     fn status(&self) -> Status {

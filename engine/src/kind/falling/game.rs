@@ -39,6 +39,7 @@ use super::level::{
 use super::shape::{Turn, TurnResult, try_turn};
 use crate::game::{Game, GameKind, Layer, Status, StepReport};
 use crate::grid::{Dir, Pos};
+use crate::history::{self, History, Trim};
 use crate::input::Input;
 use crate::problem::{JsonPath, Problem};
 
@@ -129,6 +130,20 @@ impl Patch {
     }
 }
 
+impl history::Patch for Patch {
+    /// [`Patch::bytes_now`] as recorded.
+    fn bytes(&self) -> usize {
+        self.bytes
+    }
+}
+
+/// How the history drops frames: the oldest applied first, then the redoable ones, newest
+/// first, down to none.
+const TRIM: Trim = Trim {
+    min_kept: 0,
+    drop_redoable: true,
+};
+
 /// One clear event: the blocks of one frame's deletions (spec A6), with its chain number.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct ClearEvent {
@@ -213,15 +228,9 @@ pub struct FallingGame {
     /// The field and counters as of the end of the last frame (to find what a frame changed).
     prev_cells: Vec<BlockId>,
     prev_moving: Vec<u32>,
-    history: VecDeque<Patch>,
-    cursor: usize,
-    history_limit: usize,
-    /// The most bytes `history` may hold ([`Game::set_history_budget`]).
-    history_budget: usize,
-    /// Bytes `history` holds now (the sum of the patches' `bytes`).
-    history_total: usize,
-    /// Applied frames dropped from the front of `history` (or never recorded).
-    trimmed: u64,
+    /// The undo history: one patch per frame, its budget [`Game::set_history_budget`], its
+    /// step limit [`FallingGame::set_history_limit`].
+    history: History<Patch>,
     /// The seed the game started with, for a restart after frames were dropped.
     seed: u64,
     start_frames: u64,
@@ -364,12 +373,7 @@ impl FallingGame {
             prev_moving: moving.clone(),
             field,
             moving,
-            history: VecDeque::new(),
-            cursor: 0,
-            history_limit: usize::MAX,
-            history_budget: crate::game::DEFAULT_HISTORY_BYTES,
-            history_total: 0,
-            trimmed: 0,
+            history: History::new(crate::game::DEFAULT_HISTORY_BYTES, TRIM),
             seed,
             start_frames: st.frames,
             report: FrameReport {
@@ -596,35 +600,15 @@ impl FallingGame {
     /// Keeps at most `limit` frames of undo history, dropping the oldest first (default: no
     /// limit).
     pub fn set_history_limit(&mut self, limit: usize) {
-        self.history_limit = limit;
-        self.trim_history();
-    }
-
-    /// Drops frames until the history holds at most its budget and limit: the oldest
-    /// applied frames first, then (when none is left to drop) the redoable ones, newest
-    /// first.
-    fn trim_history(&mut self) {
-        while self.history_total > self.history_budget || self.history.len() > self.history_limit {
-            let dropped = if self.cursor > 0 {
-                self.cursor -= 1;
-                self.trimmed += 1;
-                self.history.pop_front()
-            } else {
-                self.history.pop_back()
-            };
-            match dropped {
-                Some(p) => self.history_total -= p.bytes,
-                None => break,
-            }
-        }
+        self.history.set_limit(limit);
     }
 
     /// Back to the state the game began in (a new game of the same level and seed, with
     /// this game's history settings): a restart after frames were dropped from the history.
     fn rebuild_start(&mut self) {
         let mut fresh = FallingGame::new(self.level.clone(), self.seed);
-        fresh.history_limit = self.history_limit;
-        fresh.history_budget = self.history_budget;
+        fresh.history.set_limit(self.history.limit());
+        fresh.history.set_budget(self.history.budget());
         fresh.set_cancel(self.cancel.take());
         *self = fresh;
     }
@@ -1407,11 +1391,6 @@ impl FallingGame {
         changed.sort_by_key(|p| (p.y, p.x));
         changed.dedup();
         let big = (big != self.b).then(|| Box::new(big));
-        while self.history.len() > self.cursor {
-            if let Some(p) = self.history.pop_back() {
-                self.history_total -= p.bytes;
-            }
-        }
         let mut patch = Patch {
             cells,
             moving,
@@ -1420,10 +1399,7 @@ impl FallingGame {
             bytes: 0,
         };
         patch.bytes = patch.bytes_now();
-        self.history_total += patch.bytes;
-        self.history.push_back(patch);
-        self.cursor += 1;
-        self.trim_history();
+        self.history.record(patch);
         Some(changed)
     }
 
@@ -1500,7 +1476,7 @@ impl Game for FallingGame {
             Input::Undo => {
                 self.undo();
             }
-            Input::Restart if self.trimmed > 0 => self.rebuild_start(),
+            Input::Restart if self.history.trimmed() > 0 => self.rebuild_start(),
             Input::Restart => while self.undo() {},
             _ if !self.b.status.is_over() => {
                 let changed = self.record_frame(input).unwrap_or_default();
@@ -1519,20 +1495,18 @@ impl Game for FallingGame {
     }
 
     fn undo(&mut self) -> bool {
-        if self.cursor == 0 {
+        let Some(k) = self.history.undo_index() else {
             return false;
-        }
-        self.cursor -= 1;
-        self.swap(self.cursor);
+        };
+        self.swap(k);
         true
     }
 
     fn redo(&mut self) -> bool {
-        if self.cursor >= self.history.len() {
+        let Some(k) = self.history.redo_index() else {
             return false;
-        }
-        self.swap(self.cursor);
-        self.cursor += 1;
+        };
+        self.swap(k);
         true
     }
 
@@ -1541,20 +1515,19 @@ impl Game for FallingGame {
     }
 
     fn redo_len(&self) -> usize {
-        self.history.len() - self.cursor
+        self.history.redo_len()
     }
 
     fn history_bytes(&self) -> usize {
-        self.history_total
+        self.history.bytes()
     }
 
     fn set_history_budget(&mut self, bytes: usize) {
-        self.history_budget = bytes;
-        self.trim_history();
+        self.history.set_budget(bytes);
     }
 
     fn history_trimmed(&self) -> u64 {
-        self.trimmed
+        self.history.trimmed()
     }
 
     /// Honoured: the level's script stops within [`super::fpgdl::HOOK_INTERVAL`] Lua

@@ -126,13 +126,7 @@ impl Tables {
                 }
             }
         }
-        let default_attrs = rules
-            .attributes
-            .iter()
-            .enumerate()
-            .take(32)
-            .filter(|(_, (_, v))| *v)
-            .fold(0u32, |acc, (i, _)| acc | (1 << i));
+        let default_attrs = super::super::rules::default_attrs(rules);
         Tables {
             nd,
             npos,

@@ -102,7 +102,7 @@ impl Position {
     /// out of range are ignored; a later entry for the same position replaces an earlier.
     pub fn initial(rules: &Rules) -> Position {
         let npos = rules.board.positions.len();
-        let default_attrs = Tables::new(rules).default_attrs;
+        let default_attrs = super::rules::default_attrs(rules);
         let mut cells = vec![None; npos];
         let counted = Tables::setup_counts_reserves(&rules.setup);
         let fill = if counted { 0 } else { u32::MAX };
@@ -125,7 +125,7 @@ impl Position {
                         .and_then(|r| r.get_mut(e.piece as usize))
                     {
                         // Several `off` entries add up to at most what a level may hold.
-                        *r = r.saturating_add(n).min(super::level::MAX_RESERVE);
+                        *r = r.saturating_add(n).min(super::rules::MAX_RESERVE);
                     }
                 }
             }

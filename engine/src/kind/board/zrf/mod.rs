@@ -51,8 +51,8 @@ pub const MAX_MOVE_TYPES: usize = 64;
 /// The most zones.
 pub const MAX_ZONES: usize = 128;
 /// The most pieces `off N` may put in one reserve entry: the largest reserve count a level
-/// may hold ([`crate::kind::board::level::MAX_RESERVE`]), so that a saved position loads.
-pub const MAX_OFF: u32 = super::level::MAX_RESERVE;
+/// may hold ([`crate::kind::board::rules::MAX_RESERVE`]), so that a saved position loads.
+pub const MAX_OFF: u32 = super::rules::MAX_RESERVE;
 /// The most problems reported for one compile; later ones are dropped.
 pub const MAX_PROBLEMS: usize = 100;
 

@@ -1,0 +1,496 @@
+//! The engine's structure as `docs/architecture.md` promises it (issue #27): the shared
+//! files name no kind; a kind imports neither another kind nor the list of kinds (it reaches
+//! the traits through `crate::game` and its primitives through their own modules); no
+//! source file is over 800 lines and no function over 120, except those on the allow-lists
+//! below, each with its reason. The kinds are read from the folders under `src/kind/`, so a
+//! new kind is covered without editing this test.
+
+#![allow(clippy::unwrap_used)] // test helpers panic on purpose when a fixture is wrong
+
+use std::path::{Path, PathBuf};
+
+/// Files longer than 800 lines on purpose or for now, as paths below `src/`, with why.
+const LONG_FILES: &[(&str, &str)] = &[
+    ("campaign.rs", "split under way"),
+    ("kind/baba/turn.rs", "split under way"),
+    ("kind/board/zrf/compile.rs", "split under way"),
+    ("kind/boulder/level.rs", "split under way"),
+    ("kind/falling/level.rs", "split under way"),
+    (
+        "kind/baba/eval.rs",
+        "long today, not yet split (issue #27 item 6)",
+    ),
+    (
+        "kind/baba/game.rs",
+        "long today, not yet split (issue #27 item 6)",
+    ),
+    (
+        "kind/board/game.rs",
+        "long today, not yet split (issue #27 item 6)",
+    ),
+    (
+        "kind/board/play/tests.rs",
+        "the move generator's unit tests, one per primitive and rule of the spec",
+    ),
+    (
+        "kind/boulder/board.rs",
+        "long today, not yet split (issue #27 item 6)",
+    ),
+    (
+        "kind/falling/fpgdl/sandbox.rs",
+        "long today, not yet split (issue #27 item 6)",
+    ),
+    (
+        "kind/falling/game.rs",
+        "long today, not yet split (issue #27 item 6)",
+    ),
+    (
+        "kind/falling/shape.rs",
+        "long today, not yet split (issue #27 item 6)",
+    ),
+];
+
+/// Functions longer than 120 lines, as (path below `src/`, name), with why.
+const LONG_FUNCTIONS: &[(&str, &str, &str)] = &[
+    (
+        "replay.rs",
+        "from_json",
+        "long today, not yet split (issue #27 item 6)",
+    ),
+    ("kind/baba/turn.rs", "move_round", "split under way"),
+    (
+        "kind/board/level.rs",
+        "start_position",
+        "long today, not yet split (issue #27 item 6)",
+    ),
+    (
+        "kind/board/play/debug.rs",
+        "square_report",
+        "long today, not yet split (issue #27 item 6)",
+    ),
+    (
+        "kind/board/play/debug.rs",
+        "stages_of",
+        "long today, not yet split (issue #27 item 6)",
+    ),
+    ("kind/board/zrf/board.rs", "board", "split under way"),
+    ("kind/board/zrf/compile.rs", "compile", "split under way"),
+    ("kind/board/zrf/compile.rs", "end_test", "split under way"),
+    ("kind/board/zrf/compile.rs", "list_instr", "split under way"),
+    (
+        "kind/board/zrf/sexpr.rs",
+        "read",
+        "long today, not yet split (issue #27 item 6)",
+    ),
+    ("kind/boulder/level.rs", "parse_rule", "split under way"),
+    (
+        "kind/falling/fpgdl/import.rs",
+        "install",
+        "long today, not yet split (issue #27 item 6)",
+    ),
+    (
+        "kind/falling/fpgdl/import.rs",
+        "to_level",
+        "long today, not yet split (issue #27 item 6)",
+    ),
+    (
+        "kind/falling/fpgdl/sandbox.rs",
+        "setup",
+        "long today, not yet split (issue #27 item 6)",
+    ),
+    ("kind/falling/level.rs", "parse_level", "split under way"),
+    ("kind/falling/level.rs", "parse_state", "split under way"),
+    ("kind/falling/level.rs", "parse_tumo", "split under way"),
+    ("kind/falling/level.rs", "to_json", "split under way"),
+];
+
+/// Shared files (outside `src/kind/`) that still name a kind, with why.
+const NAMING_KINDS: &[(&str, &str)] = &[(
+    "document.rs",
+    "the formats part moves its falling/board branches behind GameKind hooks",
+)];
+
+/// Type names of the kinds that the shared layers must not use (besides the module paths
+/// `kind::<kind>` and the kinds' own sub-folders, found from the file system).
+const KIND_TYPES: &[&str] = &[
+    "BoulderGame",
+    "BoulderLevel",
+    "BabaGame",
+    "BabaLevel",
+    "FallingGame",
+    "FallingLevel",
+    "BoardGame",
+    "BoardLevel",
+    "ScriptError",
+    "ZrfProblem",
+];
+
+fn sources(dir: &Path, out: &mut Vec<PathBuf>) {
+    for e in std::fs::read_dir(dir).unwrap().flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            sources(&p, out);
+        } else if p.extension().is_some_and(|x| x == "rs") {
+            out.push(p);
+        }
+    }
+}
+
+fn src() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("src")
+}
+
+fn all_sources() -> Vec<PathBuf> {
+    let mut v = Vec::new();
+    sources(&src(), &mut v);
+    v.sort();
+    assert!(v.len() > 20, "found only {} sources", v.len());
+    v
+}
+
+/// `f` below `src/`, with `/` separators (the allow-lists' form).
+fn rel(f: &Path) -> String {
+    let r = f.strip_prefix(src()).unwrap_or(f);
+    r.components()
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .collect::<Vec<_>>()
+        .join("/")
+}
+
+/// The folders directly under `dir`, by name, sorted.
+fn folders(dir: &Path) -> Vec<String> {
+    let mut v: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .flatten()
+        .filter(|e| e.path().is_dir())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    v.sort();
+    v
+}
+
+/// The kinds' module names: the folders under `src/kind/`.
+fn kind_names() -> Vec<String> {
+    folders(&src().join("kind"))
+}
+
+/// The module names of the kinds' own sub-folders (`fpgdl`, `zrf`, `play`…): a shared file
+/// that writes `zrf::` reaches into a kind.
+fn kind_submodules() -> Vec<String> {
+    let mut v: Vec<String> = kind_names()
+        .iter()
+        .flat_map(|k| folders(&src().join("kind").join(k)))
+        .collect();
+    v.sort();
+    v.dedup();
+    v
+}
+
+/// True when `word` occurs in `line` as a whole identifier.
+fn has_word(line: &str, word: &str) -> bool {
+    let b = line.as_bytes();
+    let ident = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
+    line.match_indices(word).any(|(i, _)| {
+        let before = i.checked_sub(1).map(|j| b[j]);
+        let after = b.get(i + word.len()).copied();
+        !before.is_some_and(ident) && !after.is_some_and(ident)
+    })
+}
+
+/// The code of `line`, its `//` comment cut off.
+fn code(line: &str) -> &str {
+    line.split("//").next().unwrap_or("")
+}
+
+/// The identifier at the start of `s`.
+fn ident(s: &str) -> &str {
+    let end = s
+        .find(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .unwrap_or(s.len());
+    &s[..end]
+}
+
+/// Where `line` of a shared file names a kind: a path `kind::<kind>`, a kind's sub-module
+/// path (`zrf::`), a kind in a `kind::{…}` list, or one of [`KIND_TYPES`].
+fn names_a_kind(line: &str, kinds: &[String], submodules: &[String]) -> bool {
+    let c = code(line);
+    let path = kinds.iter().any(|k| c.contains(&format!("kind::{k}")));
+    let sub = submodules.iter().any(|m| {
+        c.match_indices(&format!("{m}::"))
+            .any(|(i, _)| !c[..i].ends_with(|ch: char| ch.is_alphanumeric() || ch == '_'))
+    });
+    let listed = c
+        .split("kind::{")
+        .skip(1)
+        .any(|rest| kinds.iter().any(|k| has_word(rest, k)));
+    let types = KIND_TYPES.iter().any(|t| has_word(c, t));
+    path || sub || listed || types
+}
+
+#[test]
+fn shared_files_name_no_kind() {
+    let (kinds, submodules) = (kind_names(), kind_submodules());
+    assert!(kinds.len() >= 4 && kinds.contains(&"baba".to_string()));
+    assert!(submodules.contains(&"zrf".to_string()));
+    let kind_dir = src().join("kind");
+    let mut found = Vec::new();
+    for f in all_sources() {
+        if f.starts_with(&kind_dir) {
+            continue;
+        }
+        let allowed = NAMING_KINDS.iter().any(|(p, _)| rel(&f) == *p);
+        let text = std::fs::read_to_string(&f).unwrap();
+        let hits: Vec<String> = text
+            .lines()
+            .enumerate()
+            .filter(|(_, line)| names_a_kind(line, &kinds, &submodules))
+            .map(|(i, line)| format!("{}:{}: {}", rel(&f), i + 1, line.trim()))
+            .collect();
+        match (allowed, hits.is_empty()) {
+            (false, _) => found.extend(hits),
+            (true, true) => found.push(format!(
+                "{} names no kind any more: take it off NAMING_KINDS",
+                rel(&f)
+            )),
+            (true, false) => {}
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "kind names in shared engine files:\n{}",
+        found.join("\n")
+    );
+}
+
+/// Where `line` of a file of kind `own` reaches outside its kind into `src/kind/`: a path
+/// `crate::kind` not followed by `::<own>`, a `crate::{…}` list holding `kind`, or a chain
+/// of exactly `up` `super::`s (the one that reaches `src/kind/`) not followed by `own`.
+fn reaches_other_kind(line: &str, own: &str, up: usize) -> bool {
+    let c = code(line);
+    let crate_path = c.match_indices("crate::kind").any(|(i, _)| {
+        let rest = &c[i + "crate::kind".len()..];
+        if ident(rest).is_empty() {
+            // `crate::kind` itself, or `crate::kind::…`.
+            match rest.strip_prefix("::") {
+                Some(r) => ident(r) != own,
+                None => true,
+            }
+        } else {
+            false // `crate::kinds…`, another name
+        }
+    });
+    let crate_list = c
+        .split("crate::{")
+        .skip(1)
+        .any(|rest| has_word(rest, "kind"));
+    let chain = "super::".repeat(up);
+    let supers = c.match_indices(&chain).any(|(i, _)| {
+        let rest = &c[i + chain.len()..];
+        let before_ok = !c[..i].ends_with("super::");
+        before_ok && !rest.starts_with("super::") && ident(rest) != own
+    });
+    crate_path || crate_list || supers
+}
+
+/// The number of `super::` that lead from the module of `f` (below `src/kind/<kind>/`) to
+/// `src/kind/` itself: 1 from `<kind>/mod.rs`, one more per folder level, and one more for a
+/// file that is not a `mod.rs`.
+fn supers_to_kind_list(kind_root: &Path, f: &Path) -> usize {
+    let depth = f
+        .parent()
+        .and_then(|p| p.strip_prefix(kind_root).ok())
+        .map_or(0, |p| p.components().count());
+    let is_mod = f.file_name().is_some_and(|n| n == "mod.rs");
+    1 + depth + usize::from(!is_mod)
+}
+
+#[test]
+fn kinds_import_no_other_kind_nor_the_list() {
+    let kinds = kind_names();
+    let mut found = Vec::new();
+    for own in &kinds {
+        let root = src().join("kind").join(own);
+        let mut files = Vec::new();
+        sources(&root, &mut files);
+        files.sort();
+        assert!(!files.is_empty(), "kind {own} has no sources");
+        for f in files {
+            let up = supers_to_kind_list(&root, &f);
+            let text = std::fs::read_to_string(&f).unwrap();
+            for (i, line) in text.lines().enumerate() {
+                if reaches_other_kind(line, own, up) {
+                    found.push(format!("{}:{}: {}", rel(&f), i + 1, line.trim()));
+                }
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "kinds reaching another kind or the list of kinds:\n{}",
+        found.join("\n")
+    );
+}
+
+#[test]
+fn the_import_checks_see_what_they_should() {
+    let kinds: Vec<String> = ["baba", "board"].map(String::from).to_vec();
+    let subs = vec!["zrf".to_string()];
+    assert!(names_a_kind(
+        "use crate::kind::board::zrf::X;",
+        &kinds,
+        &subs
+    ));
+    assert!(names_a_kind("let m = zrf::MAX;", &kinds, &subs));
+    assert!(names_a_kind(
+        "use crate::kind::{kind_of, baba};",
+        &kinds,
+        &subs
+    ));
+    assert!(names_a_kind("fn f(g: &BabaGame) {}", &kinds, &subs));
+    assert!(!names_a_kind(
+        "use crate::kind::{kind_of, kinds};",
+        &kinds,
+        &subs
+    ));
+    assert!(!names_a_kind("// see crate::kind::baba", &kinds, &subs));
+    assert!(!names_a_kind("let b = board_zrf::x;", &kinds, &subs));
+    assert!(reaches_other_kind("use crate::kind::baba::X;", "board", 2));
+    assert!(reaches_other_kind("use crate::kind::kinds;", "board", 2));
+    assert!(reaches_other_kind("use crate::kind;", "board", 2));
+    assert!(reaches_other_kind("use crate::{game, kind};", "board", 2));
+    assert!(reaches_other_kind("use super::super::baba::X;", "board", 2));
+    assert!(reaches_other_kind("super::kinds()", "board", 1));
+    assert!(!reaches_other_kind(
+        "use crate::kind::board::rules::X;",
+        "board",
+        2
+    ));
+    assert!(!reaches_other_kind(
+        "use super::super::board::X;",
+        "board",
+        2
+    ));
+    assert!(!reaches_other_kind(
+        "use super::super::rules::X;",
+        "board",
+        3
+    ));
+    assert!(!reaches_other_kind("use super::rules::X;", "board", 2));
+    assert!(!reaches_other_kind("use crate::game::Game;", "board", 2));
+    let root = Path::new("/k/board");
+    assert_eq!(supers_to_kind_list(root, Path::new("/k/board/mod.rs")), 1);
+    assert_eq!(supers_to_kind_list(root, Path::new("/k/board/game.rs")), 2);
+    assert_eq!(
+        supers_to_kind_list(root, Path::new("/k/board/zrf/mod.rs")),
+        2
+    );
+    assert_eq!(supers_to_kind_list(root, Path::new("/k/board/zrf/x.rs")), 3);
+}
+
+#[test]
+fn no_source_file_is_over_800_lines() {
+    let mut long = Vec::new();
+    let mut stale = Vec::new();
+    for f in all_sources() {
+        let n = std::fs::read_to_string(&f).unwrap().lines().count();
+        let allowed = LONG_FILES.iter().any(|(p, _)| rel(&f) == *p);
+        if n > 800 && !allowed {
+            long.push(format!("{} has {n} lines", rel(&f)));
+        }
+        if n <= 800 && allowed {
+            stale.push(format!("{} has {n} lines: take it off LONG_FILES", rel(&f)));
+        }
+    }
+    long.extend(stale);
+    assert!(long.is_empty(), "{}", long.join("\n"));
+}
+
+/// The functions of `text` as (name, first line, line count), found by their `fn` line and
+/// the brace that closes it (strings and comments with braces are rare enough in this code
+/// base to be checked by eye when this test points at them).
+fn functions(text: &str) -> Vec<(String, usize, usize)> {
+    let lines: Vec<&str> = text.lines().collect();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < lines.len() {
+        let t = lines[i].trim_start();
+        let t = t.strip_prefix("pub ").unwrap_or(t);
+        let t = t
+            .strip_prefix("pub(crate) ")
+            .or_else(|| t.strip_prefix("pub(super) "))
+            .unwrap_or(t);
+        let t = t.strip_prefix("const ").unwrap_or(t);
+        if let Some(rest) = t.strip_prefix("fn ") {
+            let name: String = rest
+                .chars()
+                .take_while(|c| c.is_alphanumeric() || *c == '_')
+                .collect();
+            let (mut depth, mut started, mut j) = (0i32, false, i);
+            'scan: while j < lines.len() {
+                let code = lines[j].split("//").next().unwrap_or("");
+                for c in code.chars() {
+                    match c {
+                        '{' => {
+                            depth += 1;
+                            started = true;
+                        }
+                        '}' => depth -= 1,
+                        ';' if !started => break 'scan,
+                        _ => {}
+                    }
+                }
+                if started && depth == 0 {
+                    break;
+                }
+                j += 1;
+            }
+            if started {
+                out.push((name, i + 1, j - i + 1));
+                i = j + 1;
+                continue;
+            }
+        }
+        i += 1;
+    }
+    out
+}
+
+#[test]
+fn no_function_is_over_120_lines() {
+    let mut long = Vec::new();
+    let mut seen = Vec::new();
+    for f in all_sources() {
+        let text = std::fs::read_to_string(&f).unwrap();
+        for (name, at, n) in functions(&text) {
+            if n <= 120 {
+                continue;
+            }
+            let r = rel(&f);
+            if LONG_FUNCTIONS
+                .iter()
+                .any(|(p, fname, _)| r == *p && name == *fname)
+            {
+                seen.push((r, name));
+            } else {
+                long.push(format!("{r}:{at}: fn {name} has {n} lines"));
+            }
+        }
+    }
+    for (p, name, _) in LONG_FUNCTIONS {
+        if !seen.iter().any(|(r, n)| r == p && n == name) {
+            long.push(format!(
+                "{p}: fn {name} is no longer over 120 lines: take it off LONG_FUNCTIONS"
+            ));
+        }
+    }
+    assert!(long.is_empty(), "{}", long.join("\n"));
+}
+
+#[test]
+fn the_function_finder_measures_what_it_should() {
+    let text = "fn a() {\n    x();\n}\n\npub fn b(\n    y: u8,\n) -> u8 {\n    if y > 0 { 1 } else { 0 }\n}\ntrait T {\n    fn c(&self);\n}\n";
+    assert_eq!(
+        functions(text),
+        [("a".to_string(), 1, 3), ("b".to_string(), 5, 5)]
+    );
+}
