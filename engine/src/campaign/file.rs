@@ -6,9 +6,9 @@ use std::path::Path;
 
 use serde_json::{Map, Value, json};
 
-use crate::read::{read_at_most, regular_file, utf8_text};
 use crate::level_json::{natural, type_name};
 use crate::problem::{JsonPath, Problem, locate, quote, quote_at_most};
+use crate::read::{read_at_most, regular_file, utf8_text};
 
 use super::*;
 
