@@ -18,8 +18,14 @@
 //! `tostring` does; `table.sort` is a stable merge sort (Lua's own picks pivots from the
 //! clock); `table.insert`, `table.remove`, `table.move`, `pairs`, `next` and `table.sort`
 //! charge their element work to the instruction budget; `string.rep` of an empty string is
-//! done at once; `setmetatable` refuses `__gc`; `pcall` and `xpcall` cannot catch a budget
-//! or memory stop.
+//! done at once; `pcall` and `xpcall` cannot catch a budget or memory stop.
+//!
+//! Replaced so that every instruction a script runs is under the budgets (a stop is raised
+//! by the hook, and Lua runs no hook inside a hook): `xpcall` runs its message handler after
+//! the error has unwound, as an ordinary call; `setmetatable` refuses `__gc` and `__close` and
+//! sets a private copy of the metatable (whose `__metatable` is the script's table), so no
+//! to-be-closed handler can ever exist (mlua would run it inside the hook). See
+//! `docs/reliability.md`, "Script budgets".
 
 use std::cell::Cell;
 use std::cmp::Ordering;
