@@ -72,6 +72,12 @@ pub const TIME_LIMIT: Duration = Duration::from_secs(1);
 /// The most memory a script's Lua state may use, in bytes (the libraries take about 30 KiB).
 pub const MEMORY_LIMIT: usize = 16 << 20;
 
+/// The most strings, tables and functions that `table.sort` sorts, or `pairs`/`next` visit as
+/// keys, of one table: the host holds each of them at once in a reference stack of its own
+/// (of about a million slots). Over it the call fails with "too many values held at once".
+/// Numbers and booleans do not count.
+pub const MAX_HELD_VALUES: usize = 100_000;
+
 /// The longest script source, in bytes.
 pub const MAX_SCRIPT_BYTES: usize = 1 << 20;
 

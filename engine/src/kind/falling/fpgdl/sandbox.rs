@@ -18,8 +18,14 @@
 //! `tostring` does; `table.sort` is a stable merge sort (Lua's own picks pivots from the
 //! clock); `table.insert`, `table.remove`, `table.move`, `pairs`, `next` and `table.sort`
 //! charge their element work to the instruction budget; `string.rep` of an empty string is
-//! done at once; `setmetatable` refuses `__gc`; `pcall` and `xpcall` cannot catch a budget
-//! or memory stop.
+//! done at once; `pcall` and `xpcall` cannot catch a budget or memory stop.
+//!
+//! Replaced so that every instruction a script runs is under the budgets (a stop is raised
+//! by the hook, and Lua runs no hook inside a hook): `xpcall` runs its message handler after
+//! the error has unwound, as an ordinary call; `setmetatable` refuses `__gc` and `__close` and
+//! sets a private copy of the metatable (whose `__metatable` is the script's table), so no
+//! to-be-closed handler can ever exist (mlua would run it inside the hook). See
+//! `docs/reliability.md`, "Script budgets".
 
 use std::cell::Cell;
 use std::cmp::Ordering;
@@ -32,7 +38,9 @@ use mlua::{
     Function, HookTriggers, Lua, LuaOptions, LuaString, MultiValue, StdLib, Table, Value, VmState,
 };
 
-use super::{HOOK_INTERVAL, INSTRUCTION_BUDGET, MEMORY_LIMIT, ScriptError, TIME_LIMIT};
+use super::{
+    HOOK_INTERVAL, INSTRUCTION_BUDGET, MAX_HELD_VALUES, MEMORY_LIMIT, ScriptError, TIME_LIMIT,
+};
 
 /// The chunk name of scripts: Lua positions read `script:LINE:`.
 const CHUNK: &str = "script";
@@ -336,9 +344,12 @@ fn host_error(e: &mlua::Error) -> ScriptError {
     }
 }
 
+/// Whether `e` is the memory limit. A host function that cannot grow the host's reference
+/// stack gets mlua's "out of Lua stack" error: with [`MAX_HELD_VALUES`] bounding what a host
+/// function holds, that happens only when the memory limit refuses the growth.
 fn is_memory(e: &mlua::Error) -> bool {
     match e {
-        mlua::Error::MemoryError(_) => true,
+        mlua::Error::MemoryError(_) | mlua::Error::StackError => true,
         mlua::Error::CallbackError { cause, .. } => is_memory(cause),
         mlua::Error::WithContext { cause, .. } => is_memory(cause),
         mlua::Error::BadArgument { cause, .. } => is_memory(cause),
@@ -403,10 +414,35 @@ fn describe(e: &mlua::Error) -> ScriptError {
         Some((line, rest)) => (Some(line), rest.to_string()),
         None => (
             tracebacks.iter().rev().find_map(|tb| traceback_line(tb)),
-            message,
+            error_value(&message).unwrap_or(message),
         ),
     };
     ScriptError { line, message }
+}
+
+/// The longest `__name` an error message shows, in characters.
+const MAX_NAME_CHARS: usize = 64;
+
+/// An error value that is not a string, as Lua prints it when it reaches the host (`table:
+/// 0x55fe…`, or `NAME: 0x…` with a `__name`), without the machine address, which differs from
+/// run to run: `error value: table`, or `error value: table with __name "NAME"` (the name cut
+/// to [`MAX_NAME_CHARS`] characters). `None` for any other message.
+fn error_value(msg: &str) -> Option<String> {
+    let (kind, address) = msg.rsplit_once(": 0x")?;
+    if kind.is_empty()
+        || kind.contains('\n')
+        || address.is_empty()
+        || !address.bytes().all(|b| b.is_ascii_hexdigit())
+    {
+        return None;
+    }
+    Some(match kind {
+        "table" | "function" | "userdata" | "thread" => format!("error value: {kind}"),
+        name => {
+            let cut: String = name.chars().take(MAX_NAME_CHARS).collect();
+            format!("error value: table with __name \"{cut}\"")
+        }
+    })
 }
 
 /// Removes what a script must not have, installs the replacements and returns the function
@@ -485,30 +521,38 @@ fn setup(lua: &Lua, guard: &Arc<Guard>) -> mlua::Result<Function> {
     }
 
     let raw_setmetatable: Function = g.raw_get("setmetatable")?;
-    g.raw_set(
-        "setmetatable",
-        lua.create_function(move |_, args: MultiValue| {
-            if let Some(Value::Table(mt)) = args.get(1)
-                && !mt.raw_get::<Value>("__gc")?.is_nil()
-            {
-                return Err(mlua::Error::runtime(
-                    "bad argument #2 to 'setmetatable' (__gc metamethods are not available in \
-                     scripts)",
-                ));
-            }
-            raw_setmetatable.call::<Value>(args)
-        })?,
-    )?;
+    {
+        let guard = Arc::clone(guard);
+        // The key under which a live metatable keeps the script's own table; the script never
+        // sees this key, so it cannot reach a live metatable.
+        let own_key = lua.create_table()?;
+        g.raw_set(
+            "setmetatable",
+            lua.create_function(move |lua, args: MultiValue| {
+                set_metatable(lua, &guard, &raw_setmetatable, &own_key, args)
+            })?,
+        )?;
+    }
 
-    for name in ["pcall", "xpcall"] {
-        let raw: Function = g.raw_get(name)?;
+    let raw_pcall: Function = g.raw_get("pcall")?;
+    {
+        let raw = raw_pcall.clone();
         let guard = Arc::clone(guard);
         g.raw_set(
-            name,
+            "pcall",
             lua.create_function(move |_, args: MultiValue| {
                 let results: MultiValue = raw.call(args)?;
                 guard.after_pcall(&results)?;
                 Ok(results)
+            })?,
+        )?;
+    }
+    {
+        let guard = Arc::clone(guard);
+        g.raw_set(
+            "xpcall",
+            lua.create_function(move |lua, args: MultiValue| {
+                xpcall(lua, &guard, &raw_pcall, args)
             })?,
         )?;
     }
@@ -612,6 +656,111 @@ end
     Ok(make)
 }
 
+/// The message of `xpcall` when its message handler fails, as Lua's own.
+const ERROR_IN_HANDLER: &str = "error in error handling";
+
+/// `xpcall(f, handler, ...)`: `f` runs under the host's `pcall`; on an error the handler is
+/// called afterwards, as an ordinary call under the budgets, with the error value, and its
+/// first result is returned after `false`. Lua's own `xpcall` calls the handler while the
+/// error is raised, where a stop raised by the budget hook would run it with hooks off, out of
+/// reach of every budget. A handler that fails gives `false, "error in error handling"`; a
+/// stop is never caught.
+fn xpcall(
+    lua: &Lua,
+    guard: &Guard,
+    raw_pcall: &Function,
+    args: MultiValue,
+) -> mlua::Result<MultiValue> {
+    let mut args = args.into_iter();
+    let f = args.next().unwrap_or(Value::Nil);
+    let handler = match args.next() {
+        Some(Value::Function(h)) => h,
+        other => {
+            let got = other.as_ref().map_or("no value", Value::type_name);
+            return Err(mlua::Error::runtime(format!(
+                "bad argument #2 to 'xpcall' (function expected, got {got})"
+            )));
+        }
+    };
+    let call: MultiValue = std::iter::once(f).chain(args).collect();
+    let results: MultiValue = raw_pcall.call(call)?;
+    guard.after_pcall(&results)?;
+    let mut it = results.iter();
+    let (Some(Value::Boolean(false)), err) = (it.next(), it.next()) else {
+        return Ok(results);
+    };
+    let err = err.cloned().unwrap_or(Value::Nil);
+    match handler.call::<Value>(err) {
+        Ok(v) => Ok(MultiValue::from_iter([Value::Boolean(false), v])),
+        Err(e) => {
+            if let Some(why) = guard.stop.get() {
+                return Err(guard.halt(why));
+            }
+            if is_memory(&e) {
+                return Err(guard.halt(Stop::Memory));
+            }
+            Ok(MultiValue::from_iter([
+                Value::Boolean(false),
+                Value::String(lua.create_string(ERROR_IN_HANDLER)?),
+            ]))
+        }
+    }
+}
+
+/// `setmetatable(t, mt)`: refuses `__gc` and `__close`, and sets a private copy of `mt`
+/// whose `__metatable` field is `mt` itself (unless `mt` has its own), so `getmetatable(t)`
+/// still gives `mt` but the live metatable is out of the script's reach: a metamethod added
+/// to `mt` later does not reach `t` (which is how no `__close` handler can ever exist).
+fn set_metatable(
+    lua: &Lua,
+    guard: &Guard,
+    raw: &Function,
+    own_key: &Table,
+    args: MultiValue,
+) -> mlua::Result<Value> {
+    let t = match args.front() {
+        Some(Value::Table(t)) => t.clone(),
+        _ => return raw.call::<Value>(args),
+    };
+    let mt = match args.get(1) {
+        Some(Value::Table(mt)) => Some(mt.clone()),
+        _ => None,
+    };
+    if let Some(mt) = &mt {
+        for name in ["__gc", "__close"] {
+            if !mt.raw_get::<Value>(name)?.is_nil() {
+                return Err(mlua::Error::runtime(format!(
+                    "bad argument #2 to 'setmetatable' ({name} metamethods are not available \
+                     in scripts)"
+                )));
+            }
+        }
+    }
+    // A live copy made here: protected only if the script's own table asked for it.
+    if let Some(live) = t.metatable()
+        && let Value::Table(own) = live.raw_get::<Value>(own_key.clone())?
+    {
+        if !own.raw_get::<Value>("__metatable")?.is_nil() {
+            return Err(mlua::Error::runtime("cannot change a protected metatable"));
+        }
+        live.raw_set("__metatable", Value::Nil)?;
+    }
+    let Some(mt) = mt else {
+        return raw.call::<Value>(args);
+    };
+    let copy = lua.create_table()?;
+    for pair in mt.pairs::<Value, Value>() {
+        let (k, v) = pair?;
+        guard.charge(HOST_STEP)?;
+        copy.raw_set(k, v)?;
+    }
+    if copy.raw_get::<Value>("__metatable")?.is_nil() {
+        copy.raw_set("__metatable", mt.clone())?;
+    }
+    copy.raw_set(own_key.clone(), mt)?;
+    raw.call::<Value>((t, copy))
+}
+
 fn bad_table(name: &str, v: &Value) -> mlua::Error {
     mlua::Error::runtime(format!(
         "bad argument #1 to '{name}' (table expected, got {})",
@@ -694,8 +843,10 @@ fn sorted_keys(guard: &Guard, t: &Table) -> mlua::Result<Vec<Value>> {
     let n = t.raw_len() + 16;
     guard.charge((n as u64).saturating_mul(HOST_STEP))?;
     let mut keys = Vec::new();
+    let mut held = Held::default();
     for pair in t.pairs::<Value, Value>() {
         let (k, _) = pair?;
+        held.count(&k, "keys")?;
         keys.push(k);
     }
     guard.charge((keys.len() as u64).saturating_mul(HOST_STEP))?;
@@ -762,6 +913,33 @@ fn ordered_next(guard: &Guard, t: &Table, k: &Value) -> mlua::Result<(Value, Val
     }
 }
 
+/// Counts the strings, tables and functions a host function holds at once (each takes a slot
+/// of the host's reference stack, which holds about a million): at most [`MAX_HELD_VALUES`].
+#[derive(Default)]
+struct Held(usize);
+
+impl Held {
+    fn count(&mut self, v: &Value, what: &str) -> mlua::Result<()> {
+        if !matches!(
+            v,
+            Value::Nil
+                | Value::Boolean(_)
+                | Value::Integer(_)
+                | Value::Number(_)
+                | Value::LightUserData(_)
+        ) {
+            self.0 += 1;
+            if self.0 > MAX_HELD_VALUES {
+                return Err(mlua::Error::runtime(format!(
+                    "too many values held at once: a library function may hold at most \
+                     {MAX_HELD_VALUES} strings, tables or functions ({what} of one table)"
+                )));
+            }
+        }
+        Ok(())
+    }
+}
+
 /// Lua's `<` for sorting without a comparison function: numbers and strings.
 fn default_less(a: &Value, b: &Value) -> mlua::Result<bool> {
     match (a, b) {
@@ -788,8 +966,11 @@ fn stable_sort(guard: &Guard, t: &Table, cmp: Option<&Function>) -> mlua::Result
     }
     guard.charge((n as u64).saturating_mul(HOST_STEP))?;
     let mut v: Vec<Value> = Vec::with_capacity(n);
+    let mut held = Held::default();
     for i in 1..=n {
-        v.push(t.get(i)?);
+        let x = t.get(i)?;
+        held.count(&x, "elements")?;
+        v.push(x);
     }
     let less = |a: &Value, b: &Value| -> mlua::Result<bool> {
         guard.charge(HOST_STEP)?;

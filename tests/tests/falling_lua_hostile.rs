@@ -1,0 +1,229 @@
+#![allow(clippy::unwrap_used)]
+//! Hostile FPGDL scripts (issue 30): whatever a script does in `pcall`/`xpcall` message
+//! handlers, `__tostring`/`__name` of error objects or to-be-closed variables, every run (the
+//! top level, `update()`, the FPGDL import) ends with an error, and the error never shows a
+//! machine address. A run that has not ended after 30 s fails its test instead of hanging.
+
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+use std::sync::mpsc;
+use std::time::Duration;
+
+use tilesmith_engine::kind::falling::Requests;
+use tilesmith_engine::kind::falling::fpgdl::{
+    FieldView, MAX_HELD_VALUES, Script, ScriptError, import_program,
+};
+
+/// Runs `f` on a thread, failing the test when it has not returned within 30 s.
+fn within_guard<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> T {
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || tx.send(f()).ok());
+    rx.recv_timeout(Duration::from_secs(30))
+        .expect("the script run did not end: it hangs")
+}
+
+struct Empty;
+
+impl FieldView for Empty {
+    fn width(&self) -> i64 {
+        4
+    }
+    fn height(&self) -> i64 {
+        4
+    }
+    fn block(&self, _: i64, _: i64) -> i64 {
+        0
+    }
+    fn combo(&self, _: i64, _: i64) -> i64 {
+        0
+    }
+    fn all_down(&self) -> bool {
+        false
+    }
+}
+
+/// The error of loading `source`.
+fn load_err(source: &str) -> ScriptError {
+    let s = source.to_string();
+    within_guard(move || Script::new(&s).map(|_| ())).unwrap_err()
+}
+
+/// The error of one `update()` of `source` (which loads).
+fn update_err(source: &str) -> ScriptError {
+    let s = source.to_string();
+    within_guard(move || {
+        let mut script = Script::new(&s).unwrap();
+        script.update(&Empty, &mut Requests::new(16))
+    })
+    .unwrap_err()
+}
+
+/// The error of importing `source` as an FPGDL program.
+fn import_err(source: &str) -> ScriptError {
+    let s = source.to_string();
+    within_guard(move || import_program(&s).map(|_| ())).unwrap_err()
+}
+
+fn is_stop(e: &ScriptError) -> bool {
+    e.message.starts_with("instruction budget exceeded")
+        || e.message.starts_with("time limit exceeded")
+}
+
+fn assert_stops(e: &ScriptError) {
+    assert!(is_stop(e), "{e}");
+}
+
+const LOOP: &str = "function() while true do end end";
+
+/// A to-be-closed value whose handler loops, as the issue's reproducer writes it.
+const CLOSE: &str =
+    "local x <close> = setmetatable({}, {__close=function() while true do end end})";
+
+#[test]
+fn message_handlers_that_loop_are_stopped_by_the_budget() {
+    let bodies = [
+        format!("xpcall(error, {LOOP})"),
+        format!("xpcall({LOOP}, {LOOP})"),
+        format!("pcall(xpcall, error, {LOOP})"),
+        format!("pcall(function() xpcall(error, {LOOP}) end)"),
+        format!("local function f() xpcall(error, {LOOP}) end\nf()"),
+        format!("xpcall(error, function() xpcall(error, {LOOP}) end)"),
+        // A handler that raises again, again and again.
+        "while true do xpcall(error, function(e) error(e) end) end".to_string(),
+        "while true do xpcall(error, function(e) error(setmetatable({}, {__name = 'N'})) end) end"
+            .to_string(),
+        // Error objects whose __tostring loops, raised and printed.
+        format!("error(setmetatable({{}}, {{__tostring = {LOOP}}}))"),
+        format!("pcall(error, setmetatable({{}}, {{__tostring = {LOOP}}}))\nwhile true do end"),
+        format!("xpcall(error, tostring, setmetatable({{}}, {{__tostring = {LOOP}}}))"),
+        format!(
+            "xpcall(function() error(setmetatable({{}}, {{__tostring = {LOOP}}})) end, {LOOP})"
+        ),
+    ];
+    for body in &bodies {
+        assert_stops(&load_err(body));
+        assert_stops(&update_err(&format!("function update()\n{body}\nend")));
+        assert_stops(&import_err(&format!("setFieldSize(6, 13)\n{body}")));
+    }
+}
+
+#[test]
+fn to_be_closed_handlers_are_refused() {
+    let refused = |e: &ScriptError| {
+        assert!(
+            e.message.contains("__close metamethods are not available") || is_stop(e),
+            "{e}"
+        );
+    };
+    for body in [
+        format!("{CLOSE}\nwhile true do end"),
+        format!("pcall(function()\n{CLOSE}\nwhile true do end\nend)\nwhile true do end"),
+        format!("local function f()\n{CLOSE}\nwhile true do end\nend\nf()"),
+        format!("xpcall(function()\n{CLOSE}\nwhile true do end\nend, {LOOP})\nwhile true do end"),
+    ] {
+        refused(&load_err(&body));
+        refused(&update_err(&format!("function update()\n{body}\nend")));
+        refused(&import_err(&body));
+    }
+    // The reproducer fails where it stands, line 1.
+    let e = load_err(&format!("{CLOSE}\nwhile true do end"));
+    assert_eq!(e.line, Some(1), "{e}");
+    // A __close added to the metatable afterwards does not reach the value.
+    for body in [
+        format!(
+            "local mt = {{}}\nlocal t = setmetatable({{}}, mt)\nmt.__close = {LOOP}\nlocal x <close> = t\nwhile true do end"
+        ),
+        format!(
+            "local t = setmetatable({{}}, {{}})\ngetmetatable(t).__close = {LOOP}\nlocal x <close> = t\nwhile true do end"
+        ),
+        format!(
+            "local mt = {{}}\nlocal t = setmetatable({{}}, mt)\nrawset(mt, '__close', {LOOP})\nfor _ in next, {{}}, nil, t do end\nwhile true do end"
+        ),
+    ] {
+        let e = load_err(&body);
+        assert!(e.message.contains("non-closable value"), "{body}: {e}");
+    }
+}
+
+#[test]
+fn cancel_stops_a_looping_handler() {
+    let flag = Arc::new(AtomicBool::new(true));
+    let f = Arc::clone(&flag);
+    let e = within_guard(move || {
+        let mut s = Script::new(&format!("function update() xpcall(error, {LOOP}) end")).unwrap();
+        s.set_cancel_flag(Some(f));
+        s.update(&Empty, &mut Requests::new(16))
+    })
+    .unwrap_err();
+    assert_eq!(e.message, "cancelled");
+}
+
+#[test]
+fn xpcall_and_metatables_keep_their_meaning() {
+    let ok = |src: &str| {
+        let s = format!("{src}\nfunction update() end");
+        within_guard(move || Script::new(&s).map(|_| ())).unwrap();
+    };
+    ok(
+        "local ok, v = xpcall(error, function(e) return 'h:' .. e end, 'boom')\n\
+        assert(ok == false and v == 'h:boom')",
+    );
+    ok(
+        "local ok, a, b = xpcall(function(x) return x, 2 end, error, 1)\n\
+        assert(ok and a == 1 and b == 2)",
+    );
+    ok(
+        "local ok, v = xpcall(error, function() error('again') end)\n\
+        assert(ok == false and v == 'error in error handling')",
+    );
+    ok("assert(not pcall(xpcall, error))");
+    ok("local t = {}\nlocal ok, e = pcall(error, t)\nassert(not ok and e == t)");
+    ok(
+        "local mt = {__index = {a = 1}}\nlocal t = setmetatable({}, mt)\n\
+        assert(getmetatable(t) == mt and t.a == 1)\n\
+        setmetatable(t, nil)\nassert(getmetatable(t) == nil and t.a == nil)\n\
+        local p = setmetatable({}, {__metatable = 'locked'})\n\
+        assert(getmetatable(p) == 'locked' and not pcall(setmetatable, p, {}))",
+    );
+}
+
+#[test]
+fn error_values_that_are_not_strings_show_no_address() {
+    let e = load_err("error({})");
+    assert_eq!(e.to_string(), "script line 1: error value: table");
+    let e = load_err("\nerror(setmetatable({}, {__name = 'X'}))");
+    assert_eq!(
+        e.to_string(),
+        "script line 2: error value: table with __name \"X\""
+    );
+    let long = "N".repeat(100);
+    let e = load_err(&format!("error(setmetatable({{}}, {{__name = '{long}'}}))"));
+    assert_eq!(
+        e.message,
+        format!("error value: table with __name \"{}\"", &long[..64])
+    );
+    let e = update_err("function update() error(function() end) end");
+    assert_eq!(e.message, "error value: function");
+    // The same on every run.
+    assert_eq!(load_err("error({})"), load_err("error({})"));
+}
+
+#[test]
+fn sorting_too_many_tables_names_the_limit() {
+    let sort = |n: usize| {
+        load_err(&format!(
+            "local t = {{}}\nfor i = 1, {n} do t[i] = {{}} end\n\
+             table.sort(t, function(a, b) return false end)\nerror('sorted')"
+        ))
+    };
+    assert_eq!(sort(1000).message, "sorted");
+    let e = sort(MAX_HELD_VALUES + 1);
+    assert!(e.message.starts_with("too many values held at once"), "{e}");
+    let e = sort(200_000);
+    assert!(
+        e.message.starts_with("memory limit exceeded")
+            || e.message.starts_with("too many values held at once"),
+        "{e}"
+    );
+    assert!(!e.message.contains("out of Lua stack"), "{e}");
+}
