@@ -18,11 +18,6 @@ const LONG_FILES: &[(&str, &str)] = &[(
 /// Functions longer than 120 lines, as (path below `src/`, name), with why.
 const LONG_FUNCTIONS: &[(&str, &str, &str)] = &[
     (
-        "replay.rs",
-        "from_json",
-        "long today, not yet split (issue #27 item 6)",
-    ),
-    (
         "kind/baba/turn/movement.rs",
         "move_round",
         "baba's tuned move loop (BENCHMARKS.md, Keke replay): one pass over the movers whose \
