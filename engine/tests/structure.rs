@@ -24,11 +24,6 @@ const LONG_FUNCTIONS: &[(&str, &str, &str)] = &[
          locals stay in registers; cut into functions it would change what is inlined",
     ),
     (
-        "kind/board/level.rs",
-        "start_position",
-        "long today, not yet split (issue #27 item 6)",
-    ),
-    (
         "kind/falling/fpgdl/import.rs",
         "install",
         "long today, not yet split (issue #27 item 6)",
