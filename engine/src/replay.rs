@@ -132,6 +132,128 @@ fn level_kind(level: &ReplayLevel, root: &JsonPath) -> Result<&'static dyn GameK
     }
 }
 
+/// The replay's `level`: a path (relative to `base`, the replay's folder) or an embedded
+/// level, whose files are read in now.
+fn read_level(
+    o: &Map<String, Value>,
+    base: &Path,
+    root: &JsonPath,
+) -> Result<ReplayLevel, Vec<Problem>> {
+    Ok(match o.get("level") {
+        Some(Value::String(s)) => ReplayLevel::Path(base.join(s)),
+        Some(Value::Object(_)) => {
+            // Files the embedded level refers to (a board level's rules) are relative to
+            // the replay's folder: read them in now.
+            let mut v = o["level"].clone();
+            let problems = crate::document::resolve_files(&mut v, base);
+            if !problems.is_empty() {
+                return Err(in_level(problems));
+            }
+            ReplayLevel::Embedded(v)
+        }
+        _ => {
+            return Err(bad(
+                root.key("level"),
+                "\"level\" must be a path string or an embedded level object",
+            ));
+        }
+    })
+}
+
+/// The replay's `seed` (0 when absent).
+fn read_seed(o: &Map<String, Value>, root: &JsonPath) -> Result<u64, Vec<Problem>> {
+    Ok(match o.get("seed") {
+        None => 0,
+        Some(s) => s.as_u64().ok_or_else(|| {
+            bad(
+                root.key("seed"),
+                "\"seed\" must be a non-negative whole number",
+            )
+        })?,
+    })
+}
+
+/// The replay's `inputs`, as written (empty when absent).
+fn read_words<'a>(o: &'a Map<String, Value>, root: &JsonPath) -> Result<&'a str, Vec<Problem>> {
+    Ok(match o.get("inputs") {
+        None => "",
+        Some(Value::String(s)) => s.as_str(),
+        Some(_) => {
+            return Err(bad(
+                root.key("inputs"),
+                "\"inputs\" must be a string of input words separated by spaces",
+            ));
+        }
+    })
+}
+
+/// The replay's `ticks`, at most [`MAX_REPLAY_TICKS`] (`None` when absent).
+fn read_ticks(o: &Map<String, Value>, root: &JsonPath) -> Result<Option<u64>, Vec<Problem>> {
+    Ok(match o.get("ticks") {
+        None => None,
+        Some(t) => match t.as_u64() {
+            Some(n) if n <= MAX_REPLAY_TICKS => Some(n),
+            Some(n) => {
+                return Err(bad(
+                    root.key("ticks"),
+                    format!("\"ticks\" is too large ({n}; at most {MAX_REPLAY_TICKS})"),
+                ));
+            }
+            None => {
+                return Err(bad(
+                    root.key("ticks"),
+                    "\"ticks\" must be a non-negative whole number",
+                ));
+            }
+        },
+    })
+}
+
+/// What a replay's `expect` holds (each `None` when absent).
+struct Expect {
+    /// The final state's hash.
+    hash: Option<u64>,
+    /// The final status word.
+    status: Option<String>,
+    /// The final summary.
+    summary: Option<Value>,
+}
+
+/// The replay's `expect`.
+fn read_expect(o: &Map<String, Value>, root: &JsonPath) -> Result<Expect, Vec<Problem>> {
+    let expect = match o.get("expect") {
+        None => None,
+        Some(Value::Object(e)) => Some(e),
+        Some(_) => return Err(bad(root.key("expect"), "\"expect\" must be an object")),
+    };
+    let ep = root.key("expect");
+    let hash = match expect.and_then(|e| e.get("hash")) {
+        None => None,
+        Some(h) => Some(
+            h.as_str()
+                .filter(|s| s.len() == 16 && s.bytes().all(|b| b.is_ascii_hexdigit()))
+                .and_then(|s| u64::from_str_radix(s, 16).ok())
+                .ok_or_else(|| bad(ep.key("hash"), "\"hash\" must be 16 hex digits"))?,
+        ),
+    };
+    let status = match expect.and_then(|e| e.get("status")) {
+        None => None,
+        Some(Value::String(s)) if Status::OUTCOME_WORDS.contains(&s.as_str()) => Some(s.clone()),
+        Some(_) => {
+            return Err(bad(
+                ep.key("status"),
+                "\"status\" must be \"running\", \"won\", \"lost\", \"draw\" or \"error\"",
+            ));
+        }
+    };
+    let summary = expect.and_then(|e| e.get("summary")).cloned();
+    Ok(Expect {
+        hash,
+        status,
+        summary,
+    })
+}
+
 impl Replay {
     /// Reads a replay from JSON text. Relative level paths are resolved against `base`; a level
     /// file is read to learn its kind, whose words the `inputs` are.
@@ -171,90 +293,15 @@ impl Replay {
                 "not a replay file (\"tilesmith\": \"replay\" is missing)",
             ));
         }
-        let level = match o.get("level") {
-            Some(Value::String(s)) => ReplayLevel::Path(base.join(s)),
-            Some(Value::Object(_)) => {
-                // Files the embedded level refers to (a board level's rules) are relative to
-                // the replay's folder: read them in now.
-                let mut v = o["level"].clone();
-                let problems = crate::document::resolve_files(&mut v, base);
-                if !problems.is_empty() {
-                    return Err(in_level(problems));
-                }
-                ReplayLevel::Embedded(v)
-            }
-            _ => {
-                return Err(bad(
-                    root.key("level"),
-                    "\"level\" must be a path string or an embedded level object",
-                ));
-            }
-        };
-        let seed = match o.get("seed") {
-            None => 0,
-            Some(s) => s.as_u64().ok_or_else(|| {
-                bad(
-                    root.key("seed"),
-                    "\"seed\" must be a non-negative whole number",
-                )
-            })?,
-        };
-        let words = match o.get("inputs") {
-            None => "",
-            Some(Value::String(s)) => s.as_str(),
-            Some(_) => {
-                return Err(bad(
-                    root.key("inputs"),
-                    "\"inputs\" must be a string of input words separated by spaces",
-                ));
-            }
-        };
-        let ticks = match o.get("ticks") {
-            None => None,
-            Some(t) => match t.as_u64() {
-                Some(n) if n <= MAX_REPLAY_TICKS => Some(n),
-                Some(n) => {
-                    return Err(bad(
-                        root.key("ticks"),
-                        format!("\"ticks\" is too large ({n}; at most {MAX_REPLAY_TICKS})"),
-                    ));
-                }
-                None => {
-                    return Err(bad(
-                        root.key("ticks"),
-                        "\"ticks\" must be a non-negative whole number",
-                    ));
-                }
-            },
-        };
-        let expect = match o.get("expect") {
-            None => None,
-            Some(Value::Object(e)) => Some(e),
-            Some(_) => return Err(bad(root.key("expect"), "\"expect\" must be an object")),
-        };
-        let ep = root.key("expect");
-        let hash = match expect.and_then(|e| e.get("hash")) {
-            None => None,
-            Some(h) => Some(
-                h.as_str()
-                    .filter(|s| s.len() == 16 && s.bytes().all(|b| b.is_ascii_hexdigit()))
-                    .and_then(|s| u64::from_str_radix(s, 16).ok())
-                    .ok_or_else(|| bad(ep.key("hash"), "\"hash\" must be 16 hex digits"))?,
-            ),
-        };
-        let status = match expect.and_then(|e| e.get("status")) {
-            None => None,
-            Some(Value::String(s)) if Status::OUTCOME_WORDS.contains(&s.as_str()) => {
-                Some(s.clone())
-            }
-            Some(_) => {
-                return Err(bad(
-                    ep.key("status"),
-                    "\"status\" must be \"running\", \"won\", \"lost\", \"draw\" or \"error\"",
-                ));
-            }
-        };
-        let summary = expect.and_then(|e| e.get("summary")).cloned();
+        let level = read_level(o, base, &root)?;
+        let seed = read_seed(o, &root)?;
+        let words = read_words(o, &root)?;
+        let ticks = read_ticks(o, &root)?;
+        let Expect {
+            hash,
+            status,
+            summary,
+        } = read_expect(o, &root)?;
         // The words are read through the level's kind (every member's shape is checked first).
         let kind = level_kind(&level, &root)?;
         let mut replay = Replay {
@@ -268,25 +315,39 @@ impl Replay {
             summary,
             source: None,
         };
+        replay.read_inputs(kind, words, ticks, &root)?;
+        Ok(replay)
+    }
+
+    /// Reads the input `words` into `self.inputs` (and, for a kind whose words mean something
+    /// only in their positions, `self.words`), and sets `self.ticks`: `ticks` when given,
+    /// else one per input.
+    fn read_inputs(
+        &mut self,
+        kind: &'static dyn GameKind,
+        words: &str,
+        ticks: Option<u64>,
+        root: &JsonPath,
+    ) -> Result<(), Vec<Problem>> {
         if kind.positional_inputs() {
             // The words mean something only in their positions: they are read by playing
             // them. A level that does not start is reported when the replay runs.
             let runs = split_inputs(words).map_err(|e| bad(root.key("inputs"), e.to_string()))?;
             let steps: u64 = runs.iter().map(|r| r.count).sum();
-            replay.ticks = ticks.unwrap_or(steps);
-            replay.words = Some(Vec::new());
-            if let Ok(mut game) = replay.start_bare() {
-                let played = play_words(game.as_mut(), &runs, replay.ticks, |_, _, _| {})
+            self.ticks = ticks.unwrap_or(steps);
+            self.words = Some(Vec::new());
+            if let Ok(mut game) = self.start_bare() {
+                let played = play_words(game.as_mut(), &runs, self.ticks, |_, _, _| {})
                     .map_err(|e| bad(root.key("inputs"), e.to_string()))?;
-                replay.inputs = played.inputs;
-                replay.words = Some(played.words);
+                self.inputs = played.inputs;
+                self.words = Some(played.words);
             }
         } else {
-            replay.inputs = crate::input::parse_inputs(kind, words)
+            self.inputs = crate::input::parse_inputs(kind, words)
                 .map_err(|e| bad(root.key("inputs"), e.to_string()))?;
-            replay.ticks = ticks.unwrap_or(replay.inputs.len() as u64);
+            self.ticks = ticks.unwrap_or(self.inputs.len() as u64);
         }
-        Ok(replay)
+        Ok(())
     }
 
     /// The game of the level at its start, for reading positional words; problems are not

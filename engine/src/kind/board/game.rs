@@ -2,6 +2,10 @@
 //! jump chain of partial moves, a drop or a pass), chosen from the legal turns of the
 //! position as an [`Input::Choice`] and written by its notation (`c3-d4`, `c3xe5xc7`,
 //! `@d3`, `pass`). Undo keeps the cells each turn changed; redo plays the undone turn again.
+//!
+//! Here: the game, a turn played and undone, and the [`Game`] trait. Beside it: `settle.rs`
+//! (the status and legal turns of a position, with its repetition history) and `events.rs`
+//! (what the trace says of a turn and of the end).
 
 use std::hash::{Hash, Hasher};
 use std::sync::Arc;
@@ -20,6 +24,9 @@ use crate::hash::Fnv;
 use crate::history::{History, Patch, Trim};
 use crate::input::{Input, InputChoice, InputError};
 use crate::problem::{JsonPath, Problem};
+
+mod events;
+mod settle;
 
 /// How this game words the reason and the error of a game stopped because move generation
 /// failed.
@@ -182,222 +189,6 @@ impl BoardGame {
                 None,
             ),
         }
-    }
-
-    /// The key of the current position for `repetition`: the pieces, the reserves and the
-    /// turn; `None` when the rules do not test repetition.
-    fn repetition_key(&self) -> Option<u64> {
-        if !self.repetition {
-            return None;
-        }
-        let mut h = FxHasher::default();
-        self.pos.cells.hash(&mut h);
-        self.pos.reserve.hash(&mut h);
-        self.pos.turn.hash(&mut h);
-        Some(h.finish())
-    }
-
-    /// The position before the last turn, rebuilt from its undo record.
-    fn previous(&self) -> Option<Position> {
-        let d = self.done.newest()?;
-        let mut prev = self.pos.clone();
-        for (i, piece) in &d.cells {
-            if let Some(c) = prev.cells.get_mut(*i as usize) {
-                *c = *piece;
-            }
-        }
-        if let Some(r) = &d.reserve {
-            prev.reserve = r.clone();
-        }
-        prev.turn = d.turn_index;
-        prev.last = d.last;
-        prev.partial = d.partial;
-        Some(prev)
-    }
-
-    /// The history [`play::outcome`] is given: it counts the earlier occurrences of the
-    /// position (same pieces, reserves and turn) and takes the player who made the last turn
-    /// from the last entry. The game keeps counts, not positions, so copies of the current
-    /// position stand for its earlier occurrences, followed by the position before the last
-    /// turn. Empty when the rules do not test `repetition`.
-    fn history(&self) -> Vec<Position> {
-        let Some(key) = self.repetition_key() else {
-            return Vec::new();
-        };
-        let earlier = self.seen.get(&key).map_or(0, |n| n.saturating_sub(1)) as usize;
-        let Some(prev) = self.previous() else {
-            return Vec::new();
-        };
-        let same = |h: &Position| {
-            h.cells == self.pos.cells && h.reserve == self.pos.reserve && h.turn == self.pos.turn
-        };
-        let copies = earlier.saturating_sub(usize::from(same(&prev))).min(8);
-        let mut v = vec![self.pos.clone(); copies];
-        v.push(prev);
-        v
-    }
-
-    /// `"White Man"`: the piece's owner and type.
-    fn piece_label(&self, p: Piece) -> String {
-        let rules = &self.level.rules;
-        format!(
-            "{} {}",
-            rules
-                .players
-                .get(p.player as usize)
-                .map_or("?", String::as_str),
-            rules
-                .pieces
-                .get(p.kind as usize)
-                .map_or("?", |d| d.name.as_str())
-        )
-    }
-
-    /// [`BoardGame::piece_label`] for a piece, followed by the attributes that differ from
-    /// their defaults (`"Black Spore [guarded]"`, `"[not guarded]"` for one cleared), `null`
-    /// for an empty position.
-    fn piece_name(&self, piece: Option<Piece>) -> Value {
-        let Some(p) = piece else {
-            return Value::Null;
-        };
-        let rules = &self.level.rules;
-        let attrs: Vec<String> = rules
-            .attributes
-            .iter()
-            .enumerate()
-            .take(32)
-            .filter_map(|(k, (name, default))| {
-                let on = p.attrs & (1 << k) != 0;
-                (on != *default).then(|| {
-                    if on {
-                        name.clone()
-                    } else {
-                        format!("not {name}")
-                    }
-                })
-            })
-            .collect();
-        if attrs.is_empty() {
-            json!(self.piece_label(p))
-        } else {
-            json!(format!("{} [{}]", self.piece_label(p), attrs.join(", ")))
-        }
-    }
-
-    /// The `--trace` line of the turn `d` just played: ply, mover, move, each position it
-    /// changed (before and after) and, when it changed them, the reserves.
-    fn turn_event(&self, d: &Done) -> Value {
-        let rules = &self.level.rules;
-        let mover = rules
-            .turn_order
-            .get(d.turn_index)
-            .and_then(|t| rules.players.get(t.player as usize));
-        let changed: Vec<Value> = d
-            .cells
-            .iter()
-            .map(|&(i, before)| {
-                let at = rules.board.positions.get(i as usize).map(|p| &p.name);
-                let after = self.pos.cells.get(i as usize).copied().flatten();
-                json!({"at": at, "before": self.piece_name(before), "after": self.piece_name(after)})
-            })
-            .collect();
-        let mut e = json!({"ply": self.steps(), "player": mover, "move": d.turn.notation, "changed": changed});
-        if let Some(before) = &d.reserve {
-            let mut reserve = Vec::new();
-            for (pl, counts) in self.pos.reserve.iter().enumerate() {
-                for (k, &after) in counts.iter().enumerate() {
-                    let was = before.get(pl).and_then(|c| c.get(k)).copied().unwrap_or(0);
-                    if was != after {
-                        reserve.push(json!({
-                            "player": rules.players.get(pl),
-                            "piece": rules.pieces.get(k).map(|d| &d.name),
-                            "before": was,
-                            "after": after,
-                        }));
-                    }
-                }
-            }
-            e["reserve"] = Value::Array(reserve);
-        }
-        e
-    }
-
-    /// The `--trace` line of how the game ended: status (as in the summary), winner, and the
-    /// reason, which for a rules error is the error where it is written
-    /// (`rules.zrf:12:5: move generation failed: …`).
-    fn end_event(&self) -> Value {
-        let (winner, reason) = match (&self.status, self.error_problem()) {
-            (_, Some(p)) if p.file.is_some() => (None, Some(p.render(""))),
-            (_, Some(p)) => (None, Some(format!("{} (at {})", p.message, p.path))),
-            (Status::Won { winner, .. }, None) => (winner.clone(), None),
-            (Status::Lost { reason } | Status::Draw { reason }, None) => {
-                (None, Some(reason.clone()))
-            }
-            (Status::Running, None) => (None, None),
-        };
-        json!({"ply": self.steps(), "status": self.outcome_word(), "winner": winner, "reason": reason})
-    }
-
-    /// Works out the status and the legal turns of the current position.
-    /// Decides the status of the current position and lists its legal turns (move
-    /// generation, the long part of a ply).
-    fn settle(&mut self) {
-        self.settle_or_cancel(None);
-    }
-
-    /// [`BoardGame::settle`], abandoned when `cancel` is set during move generation: false
-    /// then, and `legal`, `status` and `gen_error` are left as they were.
-    fn settle_or_cancel(&mut self, cancel: Option<&AtomicBool>) -> bool {
-        let rules = Arc::clone(&self.level.rules);
-        let history = self.history();
-        let (outcome, turns) = match self.engine.settle_with(&self.pos, &history, cancel) {
-            Ok(r) => r,
-            Err(_) if cancel.is_some_and(|c| c.load(Ordering::Relaxed)) => return false,
-            Err(e) => {
-                self.legal.clear();
-                self.status = Status::Lost {
-                    reason: format!("{GEN_FAILED}{e}"),
-                };
-                self.gen_error = Some(e);
-                return true;
-            }
-        };
-        self.legal.clear();
-        self.gen_error = None;
-        self.status = match outcome {
-            // One player: only a win condition wins; any other end (a loss, count or draw
-            // condition, no move left) loses.
-            Some(o) if rules.players.len() <= 1 => {
-                if o.decided_by == Some(EndKind::Win) {
-                    Status::Won {
-                        points: 1,
-                        winner: rules.players.first().cloned(),
-                    }
-                } else {
-                    Status::Lost { reason: o.reason }
-                }
-            }
-            Some(o) => match o.winner {
-                Some(w) => Status::Won {
-                    points: 1,
-                    winner: rules.players.get(w as usize).cloned(),
-                },
-                None => Status::Draw { reason: o.reason },
-            },
-            None if !turns.is_empty() => {
-                self.legal = turns;
-                Status::Running
-            }
-            // `outcome` ends a game whose player to move has no turn, so this is not
-            // reached by the rules; it is kept so that a game never runs without moves.
-            None => Status::Draw {
-                reason: format!(
-                    "{} has no legal move",
-                    self.to_move_name().unwrap_or_default()
-                ),
-            },
-        };
-        true
     }
 
     fn to_move_name(&self) -> Option<String> {

@@ -1,0 +1,170 @@
+//! A baba game's undo history: one turn's backward diff (a patch), recorded after each turn
+//! and swapped in by undo and redo (§2, (C)).
+
+use super::*;
+
+/// One turn's backward diff: what undo restores, and (swapped) what redo restores.
+#[derive(Clone, Debug)]
+pub(super) struct Patch {
+    /// Each object the turn changed, with its value on the other side of the turn (`None`:
+    /// it did not exist there), in the order the turn first changed them (each object once,
+    /// so the order does not matter).
+    objs: Vec<(ObjId, Option<Obj>)>,
+    next_id: ObjId,
+    turn: u64,
+    status: Status,
+    /// The level's facing on the other side.
+    level_dir: Dir,
+    /// The ALL set on the other side, when the turn changed it.
+    seen: Option<BTreeSet<Noun>>,
+}
+
+impl Patch {
+    /// The bytes the patch holds (its entries, [`ENTRY_BYTES`] each, the turn's counters and
+    /// the ALL set when kept; allocator overhead not counted): what it costs in the history
+    /// budget.
+    fn cost(&self) -> usize {
+        std::mem::size_of::<Patch>()
+            + self.objs.len() * ENTRY_BYTES
+            + self
+                .seen
+                .as_ref()
+                .map_or(0, |s| s.len() * std::mem::size_of::<Noun>())
+    }
+}
+
+impl history::Patch for Patch {
+    /// [`Patch::cost`].
+    #[inline]
+    fn bytes(&self) -> usize {
+        self.cost()
+    }
+}
+
+/// How the history drops turns: the oldest applied first while over the budget, never
+/// below [`MIN_HISTORY_TURNS`] turns, and never a redoable one.
+pub(super) const TRIM: Trim = Trim {
+    min_kept: MIN_HISTORY_TURNS,
+    drop_redoable: false,
+};
+
+impl BabaGame {
+    pub(super) fn record_and_turn(&mut self, input: Option<Dir>) -> StepReport {
+        if self.history.trimmed() == 0 && self.history.applied() == 0 && self.start.is_none() {
+            self.start = Some(Box::new(self.st.clone()));
+        }
+        let (next_id, turn, status) = (self.st.next_id, self.st.turn, self.st.status.clone());
+        let level_dir = self.st.level_dir;
+        self.seen_before = None;
+        self.clear_journal();
+        self.ops.set(0);
+        self.halt.set(None);
+        let phases = self.run_turn(input);
+        self.last_ops = self.ops.get();
+        if let Some(halt) = self.halt.take() {
+            // Abandoned: every change of the turn is undone from the journal, newest first,
+            // and the rules are read again from the restored objects (what a full re-read
+            // gives is what the incremental refreshes kept), so the state, its hash and the
+            // history are those of before the turn.
+            // Each object goes back to its value before the turn (the journal holds it once).
+            let log = self.take_journal();
+            for (id, before) in log.into_iter().rev() {
+                self.set_obj(id, before);
+            }
+            self.clear_journal();
+            self.st.next_id = next_id;
+            self.st.turn = turn;
+            self.st.status = status;
+            self.st.level_dir = level_dir;
+            if let Some(seen) = self.seen_before.take() {
+                self.st.seen = seen;
+            }
+            self.level_destroyed = false;
+            self.capped = false;
+            self.dirty.any = true;
+            self.dirty.text = true;
+            self.dirty.full = true;
+            self.ops.set(0);
+            self.halt.set(None);
+            self.refresh();
+            self.halt.set(None);
+            if halt == Halt::Budget {
+                self.error = Some(format!(
+                    "turn {} went over the operation budget of {} operations (moves, object \
+                     changes, property re-reads); the game is left as it was before the turn",
+                    turn + 1,
+                    self.op_budget
+                ));
+            }
+            return StepReport {
+                step: self.st.turn,
+                ..StepReport::default()
+            };
+        }
+        let objs = self.turn_changes();
+        let mut changed = Vec::with_capacity(2 * objs.len());
+        for (id, before) in &objs {
+            if let Some(b) = before {
+                changed.push(b.pos());
+            }
+            if let Some(n) = self.st.objs.get(id) {
+                changed.push(n.pos());
+            }
+        }
+        sort_cells(&mut changed, &mut self.cell_marks, self.width, self.height);
+        self.clear_journal();
+        let patch = Patch {
+            objs,
+            next_id,
+            turn,
+            status,
+            level_dir,
+            seen: self.seen_before.take(),
+        };
+        // The redoable turns are dropped here; then the oldest turns while over the budget.
+        self.history.record(patch);
+        StepReport {
+            step: self.st.turn,
+            changed,
+            fired: Vec::new(),
+            phases,
+        }
+    }
+
+    /// Applies history entry `k` (undo: the newest applied turn; redo: the oldest redoable
+    /// one) and leaves its other side in its place.
+    pub(super) fn swap_patch(&mut self, k: usize) {
+        let empty = Patch {
+            objs: Vec::new(),
+            next_id: 0,
+            turn: 0,
+            status: Status::Running,
+            level_dir: Dir::Down,
+            seen: None,
+        };
+        // The ALL set swapped in may differ in size from the one swapped out: the history
+        // takes the patch's cost back here and counts it again when it is put back.
+        let Some(mut p) = self.history.take(k, empty) else {
+            return;
+        };
+        // Undo and redo are not turns: they start their own count, so the last turn's
+        // operations (or a cancel of it) cannot stop the refresh below half-way.
+        self.ops.set(0);
+        self.halt.set(None);
+        for (id, val) in &mut p.objs {
+            *val = self.set_obj(*id, *val);
+        }
+        std::mem::swap(&mut self.st.next_id, &mut p.next_id);
+        std::mem::swap(&mut self.st.turn, &mut p.turn);
+        std::mem::swap(&mut self.st.status, &mut p.status);
+        std::mem::swap(&mut self.st.level_dir, &mut p.level_dir);
+        if let Some(seen) = &mut p.seen {
+            std::mem::swap(&mut self.st.seen, seen);
+        }
+        self.history.put(k, p);
+        self.clear_journal();
+        // The turn-0 state may hold more than the cap; a turn's end never does.
+        self.capped = false;
+        self.refresh();
+    }
+}
