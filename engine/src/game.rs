@@ -3,7 +3,7 @@
 //! A game kind (one module under [`crate::kind`]) implements [`GameKind`]: check a level
 //! document, start a [`Game`] from it, and declare the kind's input words
 //! ([`GameKind::inputs`], read with [`GameKind::parse_input`] and
-//! [`crate::input::parse_inputs`]). A running [`Game`] steps deterministically, undoes and
+//! [`crate::game::parse_inputs`]). A running [`Game`] steps deterministically, undoes and
 //! redoes steps, and describes its cells for drawing. The CLI and the editor talk to kinds
 //! only through these two traits, so nothing outside a kind's module assumes "one token per
 //! cell" or "a tick is 1/5 s".
@@ -375,7 +375,7 @@ pub trait GameKind: Sync {
     /// # Errors
     /// [`InputError::Unknown`] naming the word and listing the kind's words.
     fn parse_input(&self, word: &str) -> Result<Input, InputError> {
-        crate::input::lookup(self, word)
+        crate::input::lookup(self.name(), self.inputs(), word)
     }
     /// True when the kind's moves are words that mean something only in a position (a board
     /// move `c3-d4`): they are then read one at a time through the running game
@@ -500,4 +500,21 @@ pub struct OpenedFile {
     /// [`GameKind::source_line`]); `None`: placed in the JSON text written from `value` (or in
     /// the files the problems name).
     pub source: Option<String>,
+}
+
+/// Reads a text of input words for a level of `kind`: words separated by white space, each
+/// one step, or `WORD*N` for N steps of that input (N ≥ 1, decimal digits only). An empty
+/// text is no inputs. Each word is read with [`GameKind::parse_input`], so this is for kinds
+/// whose words mean the same in every position (not [`GameKind::positional_inputs`]; read
+/// those through the game with [`crate::replay::play_words`]).
+///
+/// The steps are counted before anything is stored, so a text asking for more than
+/// [`MAX_REPLAY_TICKS`](crate::input::MAX_REPLAY_TICKS) steps is an error, not an allocation.
+///
+/// # Errors
+/// The first bad word, with its number in the text: a word that is no input of `kind`
+/// ([`InputError::Unknown`]), a malformed count such as `R*0`, `R*`, `R*-1`, `R*abc`, `R*2*3`
+/// or `*3` ([`InputError::BadCount`]), or too many steps in all ([`InputError::TooMany`]).
+pub fn parse_inputs(kind: &dyn GameKind, text: &str) -> Result<Vec<Input>, InputError> {
+    crate::input::parse_inputs_with(text, |word| kind.parse_input(word))
 }

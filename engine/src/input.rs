@@ -1,26 +1,23 @@
 //! Input words: what one step's key is called on the command line and in replay files.
 //!
-//! Each game kind declares its words in a table of [`InputSpec`]s ([`GameKind::inputs`]):
+//! Each game kind declares its words in a table of [`InputSpec`]s (`GameKind::inputs`):
 //! boulder has `. L R U D ML MR MU MD`, baba `. L R U D undo restart`. A word is read through
-//! the kind of the level it is played on ([`GameKind::parse_input`]), so a word of another
+//! the kind of the level it is played on (`GameKind::parse_input`), so a word of another
 //! kind is an error rather than a silent wait.
 //!
-//! A text of inputs ([`parse_inputs`]) is words separated by white space; a word may carry a
+//! A text of inputs (`parse_inputs`) is words separated by white space; a word may carry a
 //! repeat count, `WORD*N` (N ≥ 1, decimal), for N steps of that input. [`format_inputs`]
 //! writes inputs back, collapsing runs of three or more equal inputs into `WORD*N`.
 //!
 //! A kind whose moves are chosen from a list that depends on the position (board: `c3-d4`
 //! means something only where a piece stands on c3) says so with
-//! [`GameKind::positional_inputs`]; its words are split with [`split_inputs`] and read one at
-//! a time through the running game ([`Game::read_input`], [`crate::replay::play_words`]),
-//! which gives an [`Input::Choice`] into its list of legal inputs ([`Game::legal_inputs`]).
+//! `GameKind::positional_inputs`; its words are split with [`split_inputs`] and read one at
+//! a time through the running game (`Game::read_input`, `replay::play_words`),
+//! which gives an [`Input::Choice`] into its list of legal inputs (`Game::legal_inputs`).
 //! [`format_words`] writes such words back.
 
 use serde::Serialize;
 
-#[cfg(doc)]
-use crate::game::Game;
-use crate::game::GameKind;
 use crate::grid::Dir;
 use crate::problem::quote;
 
@@ -28,8 +25,8 @@ use crate::problem::quote;
 /// endless).
 pub const MAX_REPLAY_TICKS: u64 = 1_000_000;
 
-/// One input for one step. A kind's words ([`GameKind::inputs`]) say which inputs its levels
-/// take on the command line and in replays. [`Game::step`] accepts every input: one the kind
+/// One input for one step. A kind's words (`GameKind::inputs`) say which inputs its levels
+/// take on the command line and in replays. `Game::step` accepts every input: one the kind
 /// has no use for acts as [`Input::Wait`], and [`Input::Undo`] and [`Input::Restart`] undo
 /// for every kind.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
@@ -52,9 +49,9 @@ pub enum Input {
     /// Falling blocks: turn the tumo to another rotation state (`CW`, `CCW`, `180`).
     Turn(Turn),
     /// The legal input number `n` (0-based) of the current position, in the order of
-    /// [`Game::legal_inputs`]: a whole turn of a board game (`c3-d4`). It has no word of its
-    /// own (its [`Input::word`] is `choice`); [`Game::input_word`] gives the word it has in
-    /// the position where it is played, and [`Game::read_input`] reads that word. A kind
+    /// `Game::legal_inputs`: a whole turn of a board game (`c3-d4`). It has no word of its
+    /// own (its [`Input::word`] is `choice`); `Game::input_word` gives the word it has in
+    /// the position where it is played, and `Game::read_input` reads that word. A kind
     /// without such a list treats it as [`Input::Wait`].
     Choice(u32),
 }
@@ -76,7 +73,7 @@ impl Input {
     /// `restart` (case-insensitive). Returns `None` for anything else.
     ///
     /// Kept for old callers and tests. To read the input of a level, use its kind's
-    /// [`GameKind::parse_input`] (or [`parse_inputs`]), which refuses the words of other kinds.
+    /// `GameKind::parse_input` (or `parse_inputs`), which refuses the words of other kinds.
     pub fn parse(word: &str) -> Option<Input> {
         ALL_WORDS
             .iter()
@@ -87,7 +84,7 @@ impl Input {
     /// The canonical word for this input (`.`, `L`, `MR`, `undo`, …). A kind's
     /// [`InputSpec::word`] for an input is this word, so [`format_inputs`] needs no kind.
     /// [`Input::Choice`] has no word outside a position: it gives `choice`, which reads as
-    /// nothing; use [`Game::input_word`] for it.
+    /// nothing; use `Game::input_word` for it.
     pub fn word(self) -> &'static str {
         match self {
             Input::Wait => ".",
@@ -147,14 +144,14 @@ pub struct InputSpec {
     pub key: &'static str,
 }
 
-/// One input a running game takes in its current position ([`Game::legal_inputs`]): for a
-/// kind with a fixed table, an entry of [`GameKind::inputs`]; for a board game, a legal whole
+/// One input a running game takes in its current position (`Game::legal_inputs`): for a
+/// kind with a fixed table, an entry of `GameKind::inputs`; for a board game, a legal whole
 /// turn ([`Input::Choice`]) with its notation.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct InputChoice {
     /// The word that plays it here (`R`, `c3-d4`, `pass`, `undo`), unique in the list.
     pub word: String,
-    /// The input [`Game::step`] is given for it.
+    /// The input `Game::step` is given for it.
     pub input: Input,
     /// A label for a button or a list (`Right`, `c3-d4`).
     pub label: String,
@@ -190,8 +187,8 @@ pub enum InputError {
         /// The kind's words, in table order.
         expected: Vec<&'static str>,
     },
-    /// The word is no legal input of the game in its current position ([`Game::read_input`]
-    /// of a kind with [`GameKind::positional_inputs`]).
+    /// The word is no legal input of the game in its current position (`Game::read_input`
+    /// of a kind with `GameKind::positional_inputs`).
     #[error("{}", not_legal(.position, .word, .repeat, .legal))]
     NotLegal {
         /// The word's number in the text (1 for the first), if read from a text.
@@ -205,7 +202,7 @@ pub enum InputError {
         legal: Vec<String>,
     },
     /// A word other than `undo` or `restart` comes after the game has ended (a kind with
-    /// [`GameKind::positional_inputs`]: [`crate::replay::play_words`]).
+    /// `GameKind::positional_inputs`: `replay::play_words`).
     #[error(
         "{}{} comes after the end: the game is over (only undo and restart act then)",
         at(.position),
@@ -329,10 +326,13 @@ impl InputError {
     }
 }
 
-/// Looks `word` up in a kind's table, case-insensitively: the default of
-/// [`GameKind::parse_input`]. The error has no position.
-pub(crate) fn lookup(kind: &(impl GameKind + ?Sized), word: &str) -> Result<Input, InputError> {
-    let table = kind.inputs();
+/// Looks `word` up in the table of the kind named `kind`, case-insensitively: the default of
+/// `GameKind::parse_input`. The error has no position.
+pub(crate) fn lookup(
+    kind: &'static str,
+    table: &[InputSpec],
+    word: &str,
+) -> Result<Input, InputError> {
     table
         .iter()
         .find(|s| s.word.eq_ignore_ascii_case(word))
@@ -340,7 +340,7 @@ pub(crate) fn lookup(kind: &(impl GameKind + ?Sized), word: &str) -> Result<Inpu
         .ok_or_else(|| InputError::Unknown {
             position: None,
             word: word.to_string(),
-            kind: kind.name(),
+            kind,
             expected: table.iter().map(|s| s.word).collect(),
         })
 }
@@ -414,20 +414,22 @@ pub fn split_inputs(text: &str) -> Result<Vec<WordRun<'_>>, InputError> {
     Ok(out)
 }
 
-/// Reads a text of input words for a level of `kind`: words separated by white space, each
-/// one step, or `WORD*N` for N steps of that input (N ≥ 1, decimal digits only). An empty
-/// text is no inputs. Each word is read with [`GameKind::parse_input`], so this is for kinds
-/// whose words mean the same in every position (not [`GameKind::positional_inputs`]; read
-/// those through the game with [`crate::replay::play_words`]).
+/// Reads a text of input words, each word read by `read` (a kind's `GameKind::parse_input`;
+/// `crate::game::parse_inputs` is this for a kind): words separated by white space, each one
+/// step, or `WORD*N` for N steps of that input (N ≥ 1, decimal digits only). An empty text is
+/// no inputs.
 ///
 /// The steps are counted before anything is stored, so a text asking for more than
 /// [`MAX_REPLAY_TICKS`] steps is an error, not an allocation.
 ///
 /// # Errors
-/// The first bad word, with its number in the text: a word that is no input of `kind`
-/// ([`InputError::Unknown`]), a malformed count such as `R*0`, `R*`, `R*-1`, `R*abc`, `R*2*3`
-/// or `*3` ([`InputError::BadCount`]), or too many steps in all ([`InputError::TooMany`]).
-pub fn parse_inputs(kind: &dyn GameKind, text: &str) -> Result<Vec<Input>, InputError> {
+/// The first bad word, with its number in the text: what `read` refuses (its error given that
+/// position), a malformed count such as `R*0`, `R*`, `R*-1`, `R*abc`, `R*2*3` or `*3`
+/// ([`InputError::BadCount`]), or too many steps in all ([`InputError::TooMany`]).
+pub fn parse_inputs_with(
+    text: &str,
+    read: impl Fn(&str) -> Result<Input, InputError>,
+) -> Result<Vec<Input>, InputError> {
     let mut out = Vec::new();
     let mut total: u64 = 0;
     for (i, token) in text.split_whitespace().enumerate() {
@@ -436,9 +438,7 @@ pub fn parse_inputs(kind: &dyn GameKind, text: &str) -> Result<Vec<Input>, Input
             Ok(r) => r[0],
             Err(e) => return Err(renumber(e, i + 1)),
         };
-        let input = kind
-            .parse_input(run.word)
-            .map_err(|e| e.at_position(i + 1))?;
+        let input = read(run.word).map_err(|e| e.at_position(i + 1))?;
         // Counted before anything is stored: `out` never holds more than the limit.
         total = total.saturating_add(run.count);
         if total > MAX_REPLAY_TICKS {
@@ -471,7 +471,7 @@ pub const COLLAPSE_RUN: usize = 3;
 
 /// Writes inputs as words separated by single spaces, with each run of at least
 /// [`COLLAPSE_RUN`] (3) equal inputs as `WORD*N`: `R R R R D . .` becomes `R*4 D . .`.
-/// [`parse_inputs`] reads the result back to the same inputs. For inputs without a word of
+/// `parse_inputs` reads the result back to the same inputs. For inputs without a word of
 /// their own ([`Input::Choice`]) write the words they had where they were played, with
 /// [`format_words`].
 pub fn format_inputs(inputs: &[Input]) -> String {

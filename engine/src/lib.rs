@@ -29,8 +29,9 @@ pub mod replay;
 
 pub use campaign::{Campaign, CampaignEntry, Progress};
 pub use document::{Document, LoadError, load_file, load_kind_text, load_text};
+pub use game::parse_inputs;
 pub use game::{Game, GameKind, Status, StepReport};
 pub use grid::{Dir, Grid, Pos};
 pub use input::Input;
-pub use input::{InputError, InputSpec, format_inputs, parse_inputs};
+pub use input::{InputError, InputSpec, format_inputs};
 pub use problem::{JsonPath, Problem, Severity};

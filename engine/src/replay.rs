@@ -9,7 +9,7 @@
 //!   "expect": { "status": "won", "hash": "9f0c…", "summary": { … } } }
 //! ```
 //! `level` is a path relative to the replay file's folder, or a level document embedded as an
-//! object. `inputs` are the level kind's input words ([`crate::input::parse_inputs`]), one
+//! object. `inputs` are the level kind's input words ([`crate::game::parse_inputs`]), one
 //! step each or `WORD*N` for N steps; replays are written with runs of three or more equal
 //! inputs collapsed ([`crate::input::format_inputs`]). For a kind whose words depend on the
 //! position ([`GameKind::positional_inputs`], board moves such as `c3-d4`), the words are
@@ -343,7 +343,7 @@ impl Replay {
                 self.words = Some(played.words);
             }
         } else {
-            self.inputs = crate::input::parse_inputs(kind, words)
+            self.inputs = crate::game::parse_inputs(kind, words)
                 .map_err(|e| bad(root.key("inputs"), e.to_string()))?;
             self.ticks = ticks.unwrap_or(self.inputs.len() as u64);
         }
