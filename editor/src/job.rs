@@ -2,7 +2,9 @@
 //! the editor computes off the UI thread (issue 15): a play step (`doc/step_job.rs`), a
 //! kind's own long computation (a computer opponent's search), an export (`export/job.rs`),
 //! the reading of a level file (`state/load_ops.rs`) and the check of a large map
-//! (`EditorState::refresh`). It sits below all of them and imports nothing of the editor.
+//! (`EditorState::refresh`). It sits below all of them and imports nothing of the editor. The
+//! one other thread, the autosave writer (`files.rs`), is not a job: a long-lived thread fed
+//! by a queue, with nothing to cancel or report.
 //!
 //! [`Job::spawn`] runs the work on a new thread and hands it a [`Worker`]: the cancel flag it
 //! reads and the place it reports its progress to. The UI thread keeps the [`Job`]: it waits

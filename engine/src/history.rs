@@ -23,7 +23,8 @@ pub trait Patch {
 /// How a [`History`] is trimmed when over its budget or step limit.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Trim {
-    /// The fewest steps the byte budget trims to (the step limit is exact).
+    /// The fewest steps the byte budget trims to. The step limit is not held to it, but
+    /// redoable steps that may not be dropped stay even over the step limit.
     pub min_kept: usize,
     /// Whether redoable steps may be dropped (newest first) once no applied step is left to
     /// drop; when not, trimming stops there.

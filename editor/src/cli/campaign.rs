@@ -6,18 +6,11 @@ use std::io::Write;
 use std::path::Path;
 use std::process::ExitCode;
 
-use tilesmith_engine::campaign::{
-    self, Campaign, Progress, check_file, default_progress_path, is_campaign_file,
-};
+use tilesmith_engine::campaign::{self, Campaign, Progress, check_file, default_progress_path};
 use tilesmith_engine::problem::quote_at_most;
 
 use super::common::print_problems;
 use super::play::{RunArgs, run_level};
-
-/// True when `file` is a campaign file (`"kind": "campaign"`).
-pub fn is_campaign(file: &Path) -> bool {
-    is_campaign_file(file)
-}
 
 /// Checks the campaign `file` and its levels ([`campaign::check_file`]), one line per
 /// problem on `out`; true when any is an error.

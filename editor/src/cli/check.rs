@@ -13,7 +13,7 @@ pub(super) fn check(files: &[PathBuf]) -> ExitCode {
     let mut failed = false;
     let mut out = std::io::stdout().lock();
     for f in files {
-        if super::campaign::is_campaign(f) {
+        if tilesmith_engine::campaign::is_campaign_file(f) {
             failed |= super::campaign::check(f, &mut out);
             continue;
         }

@@ -15,7 +15,8 @@ pub fn print_problems(file: &Path, problems: &[Problem]) {
     }
 }
 
-/// Loads a file, or prints its problems (as `FILE:LINE:COL: …`) and gives `None`.
+/// Loads a file; its problems (an unreadable file as one problem) come back as the error,
+/// for the caller to print.
 pub(super) fn load(file: &Path) -> Result<Document, Vec<Problem>> {
     match load_file(file) {
         Ok(d) => Ok(d),

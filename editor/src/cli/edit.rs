@@ -10,7 +10,7 @@ use super::common::{load, print_problems};
 /// message (at PATH)`), so a level opened in repair mode is also reported on the terminal.
 pub fn open_editor(file: Option<PathBuf>, bench_frames: Option<u32>) -> ExitCode {
     if let Some(f) = &file
-        && !super::campaign::is_campaign(f)
+        && !tilesmith_engine::campaign::is_campaign_file(f)
     {
         let problems = match load(f) {
             Ok(doc) => doc.check(),

@@ -70,7 +70,7 @@ pub(super) fn run(a: &RunArgs) -> ExitCode {
         eprintln!("tilesmith: run needs a LEVEL file or --replay FILE");
         return ExitCode::FAILURE;
     };
-    match (a.play, super::campaign::is_campaign(level)) {
+    match (a.play, tilesmith_engine::campaign::is_campaign_file(level)) {
         (Some(index), true) => super::campaign::play(level, index, a),
         (None, true) => {
             eprintln!(

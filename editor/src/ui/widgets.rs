@@ -1,5 +1,6 @@
 //! Small widgets that several panels share. They sit below both `layout` (the panels round
-//! the map) and `panels` (their contents), so that neither of those imports the other.
+//! the map) and `panels` (their contents), so that `panels` does not import `layout` back
+//! (`layout` places what `panels` draws, one way).
 
 use eframe::egui::Ui;
 
