@@ -5,7 +5,7 @@
 //! `BabaGame::set_obj`, which keeps the cell index, journals the object's previous value and
 //! notes what the next refresh must re-read. Undo keeps, per turn, the journal's backward diff
 //! (each changed object's value before the turn, IDs included), so undo and redo restore a turn
-//! exactly (§2, (C)) with memory proportional to what changed. The turn itself is in `turn.rs`.
+//! exactly (§2, (C)) with memory proportional to what changed. The turn itself is in `turn/`.
 //!
 //! Here: the state, the game and the [`Game`] trait. Beside it: `journal.rs` (every change
 //! to an object), `refresh.rs` (what the rules give, and the status), `undo.rs` (the turn's

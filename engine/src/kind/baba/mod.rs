@@ -4,7 +4,7 @@
 //! tile (a word), with a facing and an internal ID that orders everything that happens
 //! "at the same time" (§2). Rules are read from the text after every step of a turn
 //! ([`rules`], §3), evaluated per object into properties ([`eval`], §3.7), and a turn runs the
-//! documented order of §4.2 (`turn.rs`). Undo restores each turn's backward diff (the objects
+//! documented order of §4.2 (`turn/`). Undo restores each turn's backward diff (the objects
 //! it changed, IDs included), so undo and redo are exact.
 //!
 //! Editor-facing API: [`BabaLevel::from_json`] / [`BabaLevel::to_json`] read and write levels;
