@@ -2,7 +2,8 @@
 //! source names a kind's module or types, or the list of kinds (only `main.rs` and `app.rs`,
 //! which build it and hand it down), or a kind's file formats (`lua`, `zrf`, `program`, …,
 //! as code, and the formats' names in strings: they come from the kinds' declarations); no
-//! kind imports another; no source file is over 800 lines; no function is over 120 lines.
+//! kind imports another or the list (`super::` paths resolved to module paths); no shell
+//! string is exactly a kind's name; no source file is over 800 lines; no function is over 120 lines.
 //! The kinds are the folders under `src/kinds/`, so a new kind is covered without a change
 //! here. (`.ci/run` checks the kind names, the list, the format names and the file sizes
 //! with grep as well.)
