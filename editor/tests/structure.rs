@@ -2,7 +2,8 @@
 //! source names a kind's module or types, or the list of kinds (only `main.rs` and `app.rs`,
 //! which build it and hand it down), or a kind's file formats (`lua`, `zrf`, `program`, …,
 //! as code, and the formats' names in strings: they come from the kinds' declarations); no
-//! kind imports another; no source file is over 800 lines; no function is over 120 lines.
+//! kind imports another or the list (`super::` paths resolved to module paths); no shell
+//! string is exactly a kind's name; no source file is over 800 lines; no function is over 120 lines.
 //! The kinds are the folders under `src/kinds/`, so a new kind is covered without a change
 //! here. (`.ci/run` checks the kind names, the list, the format names and the file sizes
 //! with grep as well.)
@@ -78,9 +79,12 @@ fn identifiers(code: &str) -> Vec<&str> {
         .collect()
 }
 
+/// What ends each string literal in the string lines of [`code_and_strings`].
+const END: char = '\u{1}';
+
 /// `text` split into its code and its string literals, line by line: comments (line, block,
 /// doc) are dropped, and each string literal's contents go to the second text instead of
-/// the first. Escapes and raw strings (`r#"…"#`) are understood; a `'` starts a character
+/// the first, each ended by [`END`]. Escapes and raw strings (`r#"…"#`) are understood; a `'` starts a character
 /// literal when it closes one or two characters later, else it is a lifetime.
 fn code_and_strings(text: &str) -> (Vec<String>, Vec<String>) {
     let b: Vec<char> = text.chars().collect();
@@ -142,7 +146,7 @@ fn code_and_strings(text: &str) -> (Vec<String>, Vec<String>) {
                 }
                 i += 1;
             }
-            strings.last_mut().unwrap().push(' ');
+            strings.last_mut().unwrap().push(END);
         } else if c == '\'' && (b.get(i + 2) == Some(&'\'') || next == Some('\\')) {
             // A character literal ('x', '\n', '\u{…}').
             i += 1;
@@ -350,6 +354,33 @@ fn no_source_file_is_over_800_lines() {
     assert!(long.is_empty(), "{}", long.join("\n"));
 }
 
+/// What follows the visibility and qualifiers of `line` (`pub`, `pub(crate)`,
+/// `pub(in path)`, `const`, `async`, `unsafe`, `extern "C"`), trimmed.
+fn fn_line(line: &str) -> &str {
+    let mut t = line.trim_start();
+    loop {
+        let before = t;
+        if let Some(rest) = t.strip_prefix("pub(") {
+            t = rest
+                .split_once(')')
+                .map_or(t, |(_, after)| after.trim_start());
+        }
+        for q in [
+            "pub ",
+            "const ",
+            "async ",
+            "unsafe ",
+            "extern \"C\" ",
+            "default ",
+        ] {
+            t = t.strip_prefix(q).unwrap_or(t);
+        }
+        if t == before {
+            return t;
+        }
+    }
+}
+
 /// The functions of `text` as (name, first line, line count), found by their `fn` line and
 /// the brace that closes it (strings and comments with braces are rare enough in this code
 /// base to be checked by eye when this test points at them).
@@ -358,19 +389,13 @@ fn functions(text: &str) -> Vec<(String, usize, usize)> {
     let mut out = Vec::new();
     let mut i = 0;
     while i < lines.len() {
-        let t = lines[i].trim_start();
-        let t = t.strip_prefix("pub ").unwrap_or(t);
-        let t = t
-            .strip_prefix("pub(crate) ")
-            .or_else(|| t.strip_prefix("pub(super) "))
-            .unwrap_or(t);
-        let t = t.strip_prefix("const ").unwrap_or(t);
+        let t = fn_line(lines[i]);
         if let Some(rest) = t.strip_prefix("fn ") {
             let name: String = rest
                 .chars()
                 .take_while(|c| c.is_alphanumeric() || *c == '_')
                 .collect();
-            let (mut depth, mut started, mut j) = (0i32, false, i);
+            let (mut depth, mut nest, mut started, mut j) = (0i32, 0i32, false, i);
             'scan: while j < lines.len() {
                 let code = lines[j].split("//").next().unwrap_or("");
                 for c in code.chars() {
@@ -380,7 +405,9 @@ fn functions(text: &str) -> Vec<(String, usize, usize)> {
                             started = true;
                         }
                         '}' => depth -= 1,
-                        ';' if !started => break 'scan,
+                        '[' | '(' if !started => nest += 1,
+                        ']' | ')' if !started => nest -= 1,
+                        ';' if !started && nest == 0 => break 'scan,
                         _ => {}
                     }
                 }
@@ -416,9 +443,228 @@ fn no_function_is_over_120_lines() {
 
 #[test]
 fn the_function_finder_measures_what_it_should() {
-    let text = "fn a() {\n    x();\n}\n\npub fn b(\n    y: u8,\n) -> u8 {\n    if y > 0 { 1 } else { 0 }\n}\ntrait T {\n    fn c(&self);\n}\n";
+    let text = "fn a() {\n    x();\n}\n\npub fn b(\n    y: u8,\n) -> u8 {\n    if y > 0 { 1 } else { 0 }\n}\ntrait T {\n    fn c(&self);\n}\n\
+                pub(in crate::ui) fn d() {\n}\npub fn e(h: [u8; 32]) {\n}\n\
+                pub(crate) unsafe fn f() {\n}\nasync fn g() {\n}\nconst fn h() -> [u8; 2] {\n    [0; 2]\n}\n";
     assert_eq!(
         functions(text),
-        [("a".to_string(), 1, 3), ("b".to_string(), 5, 5)]
+        [
+            ("a".to_string(), 1, 3),
+            ("b".to_string(), 5, 5),
+            ("d".to_string(), 13, 2),
+            ("e".to_string(), 15, 2),
+            ("f".to_string(), 17, 2),
+            ("g".to_string(), 19, 2),
+            ("h".to_string(), 21, 3)
+        ]
+    );
+}
+
+/// `f` below `src/`, with `/` separators.
+fn rel(f: &Path) -> String {
+    let r = f.strip_prefix(src()).unwrap_or(f);
+    r.components()
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .collect::<Vec<_>>()
+        .join("/")
+}
+
+/// The module path of a file below `src/` (`kinds/falling/repair.rs` →
+/// `kinds::falling::repair`; a `mod.rs` is its folder's module, `lib.rs`/`main.rs` the
+/// crate root), as segments.
+fn module_of(rel_path: &str) -> Vec<String> {
+    let mut v: Vec<String> = rel_path
+        .trim_end_matches(".rs")
+        .split('/')
+        .map(String::from)
+        .collect();
+    if v.last()
+        .is_some_and(|l| ["mod", "lib", "main"].contains(&l.as_str()))
+    {
+        v.pop();
+    }
+    v
+}
+
+/// The identifier at the start of `s`.
+fn ident(s: &str) -> &str {
+    let end = s
+        .find(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .unwrap_or(s.len());
+    &s[..end]
+}
+
+/// The crate paths that `code` (one line, no comments or strings) names, resolved to
+/// segments from the crate root: `crate::a::b`, `tilesmith_editor::a`, `super::super::a`
+/// (relative to `module`), `self::a`, with each name of a `{…}` group after a path as a
+/// path of its own (one level deep).
+fn crate_paths(code: &str, module: &[String]) -> Vec<Vec<String>> {
+    let is_ident = |c: char| c.is_alphanumeric() || c == '_';
+    let mut out = Vec::new();
+    let starts: Vec<usize> = ["crate::", "tilesmith_editor::", "super::", "self::"]
+        .iter()
+        .flat_map(|p| code.match_indices(p).map(|(i, _)| i))
+        .filter(|&i| {
+            let before = code[..i].trim_end_matches(' ');
+            !code[..i].ends_with(is_ident) && !before.ends_with("::")
+        })
+        .collect();
+    for i in starts {
+        let mut rest = &code[i..];
+        let mut base: Vec<String> = Vec::new();
+        if let Some(r) = rest.strip_prefix("crate::") {
+            rest = r;
+        } else if let Some(r) = rest.strip_prefix("tilesmith_editor::") {
+            rest = r;
+        } else if let Some(r) = rest.strip_prefix("self::") {
+            base = module.to_vec();
+            rest = r;
+        } else {
+            base = module.to_vec();
+            while let Some(r) = rest.strip_prefix("super::") {
+                base.pop();
+                rest = r.trim_start();
+            }
+        }
+        loop {
+            let id = ident(rest.trim_start());
+            if id.is_empty() {
+                break;
+            }
+            base.push(id.to_string());
+            rest = &rest.trim_start()[id.len()..];
+            match rest.trim_start().strip_prefix("::") {
+                Some(r) => rest = r,
+                None => break,
+            }
+        }
+        if let Some(group) = rest.trim_start().strip_prefix('{') {
+            let group = group.split('}').next().unwrap_or("");
+            for item in group.split(',') {
+                let mut p = base.clone();
+                p.extend(
+                    item.trim()
+                        .split("::")
+                        .map(|s| ident(s.trim()))
+                        .take_while(|s| !s.is_empty())
+                        .map(String::from),
+                );
+                out.push(p);
+            }
+        }
+        out.push(base);
+    }
+    out
+}
+
+/// What a path `p` named in a file of module `module` breaks: a kind's file reaching
+/// `crate::kinds` other than `crate::kinds::<itself>` (another kind, or the list); a shell
+/// file outside the top level reaching `crate::kinds` at all.
+fn path_rule(module: &[String], p: &[String], top_level: bool) -> Option<String> {
+    if p.first().is_none_or(|f| f != "kinds") {
+        return None;
+    }
+    let in_kind = module.first().is_some_and(|m| m == "kinds");
+    if in_kind && module.len() >= 2 {
+        (p.get(1) != module.get(1)).then(|| format!("kind {} reaches {}", module[1], p.join("::")))
+    } else if !in_kind && !top_level {
+        Some(format!("shell reaches {}", p.join("::")))
+    } else {
+        None
+    }
+}
+
+/// True when `code` has a path segment `kinds` followed by `::` (the `.kinds` field never
+/// is).
+fn kinds_segment(code: &str) -> bool {
+    code.match_indices("kinds").any(|(i, _)| {
+        let before = code[..i].chars().next_back();
+        let after = &code[i + "kinds".len()..];
+        !before.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '.')
+            && after.trim_start().starts_with("::")
+    })
+}
+
+#[test]
+fn imports_keep_to_their_side() {
+    let mut found = Vec::new();
+    for f in all_sources() {
+        let r = rel(&f);
+        let module = module_of(&r);
+        let top = is_top_level(&f);
+        let in_kind = f.starts_with(src().join("kinds"));
+        let (code, _) = code_and_strings(&std::fs::read_to_string(&f).unwrap());
+        for (i, line) in code.iter().enumerate() {
+            for p in crate_paths(line, &module) {
+                if let Some(why) = path_rule(&module, &p, top) {
+                    found.push(format!("{r}:{}: {why}", i + 1));
+                }
+            }
+            if !in_kind && !top && kinds_segment(line) {
+                found.push(format!("{r}:{}: `kinds::` in the shell", i + 1));
+            }
+        }
+    }
+    found.dedup();
+    assert!(
+        found.is_empty(),
+        "imports across the kinds' line (only main.rs/app.rs name the list; a kind names \
+         only itself):\n{}",
+        found.join("\n")
+    );
+}
+
+#[test]
+fn the_shell_branches_on_no_kind_name() {
+    let kinds = kind_names();
+    let mut found = Vec::new();
+    for (f, _, strings) in shell_sources() {
+        for (i, line) in strings.iter().enumerate() {
+            for s in line.split(END) {
+                if kinds.iter().any(|k| k == s) {
+                    found.push(format!("{}:{}: \"{s}\"", rel(&f), i + 1));
+                }
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "kind names as strings in the shell (the kinds name themselves):\n{}",
+        found.join("\n")
+    );
+}
+
+#[test]
+fn the_import_checks_see_what_they_should() {
+    let repair = module_of("kinds/falling/repair.rs");
+    assert_eq!(repair, ["kinds", "falling", "repair"]);
+    let p = crate_paths("use super::super::baba::look::add_unknown;", &repair);
+    assert_eq!(p[0], ["kinds", "baba", "look", "add_unknown"]);
+    assert!(path_rule(&repair, &p[0], false).is_some());
+    let p = crate_paths(
+        "let r = crate::kinds::registry();",
+        &module_of("kinds/falling/ui.rs"),
+    );
+    assert!(path_rule(&module_of("kinds/falling/ui.rs"), &p[0], false).is_some());
+    let own = crate_paths(
+        "use crate::kinds::falling::doc::X; use super::doc::Y;",
+        &repair,
+    );
+    assert!(own.iter().all(|p| path_rule(&repair, p, false).is_none()));
+    let panels = module_of("ui/panels.rs");
+    for line in [
+        "use crate::{doc::registry::Kinds, kinds::registry};",
+        "let r = super::super::kinds::registry();",
+    ] {
+        let hit = crate_paths(line, &panels)
+            .iter()
+            .any(|p| path_rule(&panels, p, false).is_some());
+        assert!(hit && kinds_segment(line), "{line}");
+    }
+    assert!(!kinds_segment("let k = &st.kinds; st.kinds.len();"));
+    let (_, strings) = code_and_strings("if st.doc.kind().name() == \"board\" { f(\"a board\") }");
+    assert_eq!(
+        strings[0].split(END).collect::<Vec<_>>(),
+        ["board", "a board", ""]
     );
 }

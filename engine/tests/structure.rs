@@ -1,6 +1,9 @@
 //! The engine's structure as `docs/architecture.md` promises it (issue #27): the shared
 //! files name no kind; a kind imports neither another kind nor the list of kinds (it reaches
-//! the traits through `crate::game` and its primitives through their own modules); no
+//! the traits through `crate::game` and its primitives through their own modules), nor the
+//! by-name layer (`document`, `replay`, `campaign`), which the lower shared files (`game`,
+//! `input`, …) do not import either, nor the list; `super::` paths are resolved to module
+//! paths for these checks; no shared string literal is a kind's name or extension; no
 //! source file is over 800 lines and no function over 120, except those on the allow-lists
 //! below, each with its reason. The kinds are read from the folders under `src/kind/`, so a
 //! new kind is covered without editing this test.
@@ -342,6 +345,33 @@ fn no_source_file_is_over_800_lines() {
     assert!(long.is_empty(), "{}", long.join("\n"));
 }
 
+/// What follows the visibility and qualifiers of `line` (`pub`, `pub(crate)`,
+/// `pub(in path)`, `const`, `async`, `unsafe`, `extern "C"`), trimmed.
+fn fn_line(line: &str) -> &str {
+    let mut t = line.trim_start();
+    loop {
+        let before = t;
+        if let Some(rest) = t.strip_prefix("pub(") {
+            t = rest
+                .split_once(')')
+                .map_or(t, |(_, after)| after.trim_start());
+        }
+        for q in [
+            "pub ",
+            "const ",
+            "async ",
+            "unsafe ",
+            "extern \"C\" ",
+            "default ",
+        ] {
+            t = t.strip_prefix(q).unwrap_or(t);
+        }
+        if t == before {
+            return t;
+        }
+    }
+}
+
 /// The functions of `text` as (name, first line, line count), found by their `fn` line and
 /// the brace that closes it (strings and comments with braces are rare enough in this code
 /// base to be checked by eye when this test points at them).
@@ -350,20 +380,13 @@ fn functions(text: &str) -> Vec<(String, usize, usize)> {
     let mut out = Vec::new();
     let mut i = 0;
     while i < lines.len() {
-        let t = lines[i].trim_start();
-        // Any visibility: `pub`, `pub(crate)`, `pub(super)`, `pub(in path)`.
-        let t = t.strip_prefix("pub ").unwrap_or(t);
-        let t = match t.strip_prefix("pub(") {
-            Some(rest) => rest.split_once(") ").map_or(t, |(_, after)| after),
-            None => t,
-        };
-        let t = t.strip_prefix("const ").unwrap_or(t);
+        let t = fn_line(lines[i]);
         if let Some(rest) = t.strip_prefix("fn ") {
             let name: String = rest
                 .chars()
                 .take_while(|c| c.is_alphanumeric() || *c == '_')
                 .collect();
-            let (mut depth, mut started, mut j) = (0i32, false, i);
+            let (mut depth, mut nest, mut started, mut j) = (0i32, 0i32, false, i);
             'scan: while j < lines.len() {
                 let code = lines[j].split("//").next().unwrap_or("");
                 for c in code.chars() {
@@ -373,7 +396,9 @@ fn functions(text: &str) -> Vec<(String, usize, usize)> {
                             started = true;
                         }
                         '}' => depth -= 1,
-                        ';' if !started => break 'scan,
+                        '[' | '(' if !started => nest += 1,
+                        ']' | ')' if !started => nest -= 1,
+                        ';' if !started && nest == 0 => break 'scan,
                         _ => {}
                     }
                 }
@@ -426,13 +451,323 @@ fn no_function_is_over_120_lines() {
 
 #[test]
 fn the_function_finder_measures_what_it_should() {
-    let text = "fn a() {\n    x();\n}\n\npub fn b(\n    y: u8,\n) -> u8 {\n    if y > 0 { 1 } else { 0 }\n}\ntrait T {\n    fn c(&self);\n}\npub(in crate::kind) fn d() {\n}\n";
+    let text = "fn a() {\n    x();\n}\n\npub fn b(\n    y: u8,\n) -> u8 {\n    if y > 0 { 1 } else { 0 }\n}\ntrait T {\n    fn c(&self);\n}\npub(in crate::kind) fn d() {\n}\n\
+                pub fn e(h: [u8; 32]) {\n}\npub(crate) unsafe fn f() {\n}\nasync fn g() {\n}\n\
+                pub(in crate::kind) const fn h() -> [u8; 2] {\n    [0; 2]\n}\n";
     assert_eq!(
         functions(text),
         [
             ("a".to_string(), 1, 3),
             ("b".to_string(), 5, 5),
-            ("d".to_string(), 13, 2)
+            ("d".to_string(), 13, 2),
+            ("e".to_string(), 15, 2),
+            ("f".to_string(), 17, 2),
+            ("g".to_string(), 19, 2),
+            ("h".to_string(), 21, 3)
         ]
     );
+}
+
+/// The module path of `f` below `src/` (`kind/board/zrf/x.rs` → `kind::board::zrf::x`,
+/// a `mod.rs` is its folder's module, `lib.rs` the crate root), as segments.
+fn module_of(rel_path: &str) -> Vec<String> {
+    let mut v: Vec<String> = rel_path
+        .trim_end_matches(".rs")
+        .split('/')
+        .map(String::from)
+        .collect();
+    if v.last().is_some_and(|l| l == "mod" || l == "lib") {
+        v.pop();
+    }
+    v
+}
+
+/// The crate paths that `code` (one line) names, resolved to segments from the crate root:
+/// `crate::a::b`, `super::super::a` (relative to `module`), `self::a`, with each name of a
+/// `{…}` group after a path as a path of its own (one level deep is enough here).
+fn crate_paths(code: &str, module: &[String]) -> Vec<Vec<String>> {
+    let is_ident = |c: char| c.is_alphanumeric() || c == '_';
+    let mut out = Vec::new();
+    let starts: Vec<usize> = ["crate::", "super::", "self::"]
+        .iter()
+        .flat_map(|p| code.match_indices(p).map(|(i, _)| i))
+        .filter(|&i| {
+            let before = &code[..i];
+            !before.ends_with(is_ident) && !before.ends_with("::")
+        })
+        .collect();
+    for i in starts {
+        let mut rest = &code[i..];
+        let mut base: Vec<String> = Vec::new();
+        if let Some(r) = rest.strip_prefix("crate::") {
+            rest = r;
+        } else if let Some(r) = rest.strip_prefix("self::") {
+            base = module.to_vec();
+            rest = r;
+        } else {
+            base = module.to_vec();
+            while let Some(r) = rest.strip_prefix("super::") {
+                base.pop();
+                rest = r.trim_start();
+            }
+        }
+        loop {
+            let id = ident(rest);
+            if id.is_empty() {
+                break;
+            }
+            base.push(id.to_string());
+            rest = &rest[id.len()..];
+            match rest.strip_prefix("::") {
+                Some(r) => rest = r,
+                None => break,
+            }
+        }
+        if let Some(group) = rest.strip_prefix('{') {
+            let group = group.split('}').next().unwrap_or("");
+            for item in group.split(',') {
+                let mut p = base.clone();
+                p.extend(
+                    item.trim()
+                        .split("::")
+                        .map(ident)
+                        .take_while(|s| !s.is_empty())
+                        .map(String::from),
+                );
+                out.push(p);
+            }
+        }
+        out.push(base);
+    }
+    out
+}
+
+/// The by-name layer: modules that read documents by their kind's name.
+const BY_NAME: [&str; 3] = ["document", "replay", "campaign"];
+
+/// The shared files below the list of kinds (`src/kind/mod.rs`), which the kinds use.
+const LOWER: [&str; 10] = [
+    "game",
+    "input",
+    "history",
+    "read",
+    "grid",
+    "problem",
+    "level_json",
+    "json_text",
+    "hash",
+    "observe",
+];
+
+/// Imports between the lower files that close a loop, as (file, imported module, why).
+const LOWER_LOOPS: &[(&str, &str, &str)] = &[("input.rs", "game", "being cut on main")];
+
+/// What a path `p` named in module `module` breaks: a kind reaching another kind, the list
+/// of kinds, or the by-name layer; a lower shared file reaching the list or the by-name
+/// layer.
+fn broken_rule(module: &[String], p: &[String]) -> Option<String> {
+    let first = p.first().map(String::as_str).unwrap_or("");
+    let in_kind = module.first().is_some_and(|m| m == "kind") && module.len() >= 2;
+    let lower = module.len() == 1 && LOWER.contains(&module[0].as_str());
+    if in_kind {
+        if first == "kind" && p.get(1) != module.get(1) {
+            return Some(format!("kind {} reaches {}", module[1], p.join("::")));
+        }
+        if BY_NAME.contains(&first) {
+            return Some(format!(
+                "kind {} reaches the by-name layer {first}",
+                module[1]
+            ));
+        }
+    }
+    if lower && (first == "kind" || BY_NAME.contains(&first)) {
+        return Some(format!("lower file {} reaches {}", module[0], p.join("::")));
+    }
+    None
+}
+
+#[test]
+fn the_layers_import_only_downwards() {
+    let mut found = Vec::new();
+    let mut loops_seen = Vec::new();
+    let mut lower_imports: Vec<(String, String)> = Vec::new();
+    for f in all_sources() {
+        let r = rel(&f);
+        let module = module_of(&r);
+        let text = std::fs::read_to_string(&f).unwrap();
+        for (i, line) in text.lines().enumerate() {
+            for p in crate_paths(code(line), &module) {
+                if let Some(why) = broken_rule(&module, &p) {
+                    found.push(format!("{r}:{}: {why}: {}", i + 1, line.trim()));
+                }
+                let lower = module.len() == 1 && LOWER.contains(&module[0].as_str());
+                if lower
+                    && p.first()
+                        .is_some_and(|m| LOWER.contains(&m.as_str()) && *m != module[0])
+                {
+                    lower_imports.push((module[0].clone(), p[0].clone()));
+                }
+            }
+        }
+    }
+    for (a, b) in &lower_imports {
+        if lower_imports.iter().any(|(x, y)| x == b && y == a) {
+            let file = format!("{a}.rs");
+            if LOWER_LOOPS.iter().any(|(p, m, _)| *p == file && m == b) {
+                loops_seen.push((file, b.clone()));
+            } else if !LOWER_LOOPS
+                .iter()
+                .any(|(p, m, _)| *p == format!("{b}.rs") && m == a)
+            {
+                found.push(format!("{file} imports {b}, which imports {a}: a loop"));
+            }
+        }
+    }
+    for (p, m, _) in LOWER_LOOPS {
+        if !loops_seen.iter().any(|(f, x)| f == p && x == m) {
+            found.push(format!(
+                "{p} -> {m} is no loop any more: take it off LOWER_LOOPS"
+            ));
+        }
+    }
+    found.sort();
+    found.dedup();
+    assert!(
+        found.is_empty(),
+        "imports against the layers:\n{}",
+        found.join("\n")
+    );
+}
+
+/// The kinds' declared file extensions (`extension: "zrf"` in `src/kind/<kind>/mod.rs`).
+fn kind_extensions() -> Vec<String> {
+    let mut v = Vec::new();
+    for k in kind_names() {
+        let text = std::fs::read_to_string(src().join("kind").join(&k).join("mod.rs")).unwrap();
+        for line in text.lines() {
+            if let Some(rest) = line.trim().strip_prefix("extension: \"") {
+                v.push(rest.split('"').next().unwrap_or("").to_string());
+            }
+        }
+    }
+    v
+}
+
+/// The string literals of `line` (simple `"…"` ones, escapes skipped over).
+fn string_literals(line: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut chars = code_before_comment(line).chars();
+    while let Some(c) = chars.next() {
+        if c == '"' {
+            let mut s = String::new();
+            while let Some(d) = chars.next() {
+                match d {
+                    '\\' => s.extend(chars.next()),
+                    '"' => break,
+                    _ => s.push(d),
+                }
+            }
+            out.push(s);
+        }
+    }
+    out
+}
+
+/// `line` up to a `//` that is outside a string.
+fn code_before_comment(line: &str) -> &str {
+    let mut in_str = false;
+    let b = line.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        match b[i] {
+            b'\\' if in_str => i += 1,
+            b'"' => in_str = !in_str,
+            b'/' if !in_str && b.get(i + 1) == Some(&b'/') => return &line[..i],
+            _ => {}
+        }
+        i += 1;
+    }
+    line
+}
+
+/// Shared files' string literals that equal a kind's name or extension, with why.
+const NAMING_KINDS_IN_STRINGS: &[(&str, &str, &str)] = &[];
+
+#[test]
+fn shared_files_hold_no_kind_name_in_a_string() {
+    let mut words = kind_names();
+    words.extend(kind_extensions());
+    assert!(words.contains(&"zrf".to_string()) && words.contains(&"lua".to_string()));
+    let kind_dir = src().join("kind");
+    let mut found = Vec::new();
+    for f in all_sources() {
+        if f.starts_with(&kind_dir) {
+            continue;
+        }
+        let r = rel(&f);
+        let text = std::fs::read_to_string(&f).unwrap();
+        let mut in_tests = 0i32; // brace depth inside a `mod tests` block, test data
+        for (i, line) in text.lines().enumerate() {
+            let c = code_before_comment(line);
+            if in_tests > 0 || c.trim_start().starts_with("mod tests") {
+                in_tests += c.matches('{').count() as i32 - c.matches('}').count() as i32;
+                continue;
+            }
+            for s in string_literals(line) {
+                let allowed = NAMING_KINDS_IN_STRINGS
+                    .iter()
+                    .any(|(p, w, _)| *p == r && *w == s);
+                if words.contains(&s) && !allowed {
+                    found.push(format!("{r}:{}: \"{s}\": {}", i + 1, line.trim()));
+                }
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "kind names in strings of shared files:\n{}",
+        found.join("\n")
+    );
+}
+
+#[test]
+fn the_layer_checks_see_what_they_should() {
+    let m = |s: &str| module_of(s);
+    let types = m("kind/falling/level/types.rs");
+    assert_eq!(types, ["kind", "falling", "level", "types"]);
+    let p = crate_paths("use super::super::super::super::kind::baba::Baba;", &types);
+    assert_eq!(p[0], ["kind", "baba", "Baba"]);
+    assert!(p.iter().any(|p| broken_rule(&types, p).is_some()));
+    let repair = m("kind/falling/repair.rs");
+    let p = crate_paths("use super::super::baba::look::add_unknown;", &repair);
+    assert_eq!(p[0], ["kind", "baba", "look", "add_unknown"]);
+    assert!(broken_rule(&repair, &p[0]).is_some());
+    let own = crate_paths("use super::level::X;", &repair);
+    assert!(broken_rule(&repair, &own[0]).is_none());
+    let game = m("game.rs");
+    for line in [
+        "let k = crate::kind::kind_named(\"x\");",
+        "use crate::kind;",
+        "use crate::document::Document;",
+        "use crate::{grid::Grid, replay::Replay};",
+        "use super::campaign;",
+    ] {
+        let hit = crate_paths(line, &game)
+            .iter()
+            .any(|p| broken_rule(&game, p).is_some());
+        assert!(hit, "{line}");
+    }
+    assert!(
+        crate_paths("use crate::grid::Grid;", &game)
+            .iter()
+            .all(|p| broken_rule(&game, p).is_none())
+    );
+    let kind_file = m("kind/board/mod.rs");
+    let p = crate_paths("use crate::document::load_file;", &kind_file);
+    assert!(broken_rule(&kind_file, &p[0]).is_some());
+    assert_eq!(
+        string_literals("x == Some(\"board\") // \"lua\""),
+        ["board"]
+    );
+    assert_eq!(string_literals("f(\"a\\\"b\", \"zrf\")"), ["a\"b", "zrf"]);
 }
