@@ -1,0 +1,76 @@
+//! The functions of a Rust source text and their lengths, for the structure tests of the
+//! engine (`engine/tests/structure.rs`) and the editor (`editor/tests/structure.rs`), which
+//! hold both crates to 120 lines a function. One file, included by both with `#[path]`.
+
+/// What follows the visibility and qualifiers of `line` (`pub`, `pub(crate)`,
+/// `pub(in path)`, `const`, `async`, `unsafe`, `extern "C"`), trimmed.
+pub fn fn_line(line: &str) -> &str {
+    let mut t = line.trim_start();
+    loop {
+        let before = t;
+        if let Some(rest) = t.strip_prefix("pub(") {
+            t = rest
+                .split_once(')')
+                .map_or(t, |(_, after)| after.trim_start());
+        }
+        for q in [
+            "pub ",
+            "const ",
+            "async ",
+            "unsafe ",
+            "extern \"C\" ",
+            "default ",
+        ] {
+            t = t.strip_prefix(q).unwrap_or(t);
+        }
+        if t == before {
+            return t;
+        }
+    }
+}
+
+/// The functions of `text` as (name, first line, line count), found by their `fn` line and
+/// the brace that closes it (strings and comments with braces are rare enough in this code
+/// base to be checked by eye when this test points at them).
+pub fn functions(text: &str) -> Vec<(String, usize, usize)> {
+    let lines: Vec<&str> = text.lines().collect();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < lines.len() {
+        let t = fn_line(lines[i]);
+        if let Some(rest) = t.strip_prefix("fn ") {
+            let name: String = rest
+                .chars()
+                .take_while(|c| c.is_alphanumeric() || *c == '_')
+                .collect();
+            let (mut depth, mut nest, mut started, mut j) = (0i32, 0i32, false, i);
+            'scan: while j < lines.len() {
+                let code = lines[j].split("//").next().unwrap_or("");
+                for c in code.chars() {
+                    match c {
+                        '{' => {
+                            depth += 1;
+                            started = true;
+                        }
+                        '}' => depth -= 1,
+                        '[' | '(' if !started => nest += 1,
+                        ']' | ')' if !started => nest -= 1,
+                        ';' if !started && nest == 0 => break 'scan,
+                        _ => {}
+                    }
+                }
+                if started && depth == 0 {
+                    break;
+                }
+                j += 1;
+            }
+            if started {
+                out.push((name, i + 1, j - i + 1));
+                i = j + 1;
+                continue;
+            }
+        }
+        i += 1;
+    }
+    out
+}
