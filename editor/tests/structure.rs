@@ -12,29 +12,6 @@
 
 use std::path::{Path, PathBuf};
 
-fn sources(dir: &Path, out: &mut Vec<PathBuf>) {
-    for e in std::fs::read_dir(dir).unwrap().flatten() {
-        let p = e.path();
-        if p.is_dir() {
-            sources(&p, out);
-        } else if p.extension().is_some_and(|x| x == "rs") {
-            out.push(p);
-        }
-    }
-}
-
-fn src() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("src")
-}
-
-fn all_sources() -> Vec<PathBuf> {
-    let mut v = Vec::new();
-    sources(&src(), &mut v);
-    v.sort();
-    assert!(v.len() > 20, "found only {} sources", v.len());
-    v
-}
-
 /// The kinds' module names: the folders under `src/kinds/`.
 fn kind_names() -> Vec<String> {
     let mut v: Vec<String> = std::fs::read_dir(src().join("kinds"))
@@ -356,7 +333,7 @@ fn no_source_file_is_over_800_lines() {
 
 #[path = "../../tests/shared/rust_functions.rs"]
 mod rust_functions;
-use rust_functions::functions;
+use rust_functions::{all_sources, functions, sources, src};
 
 #[test]
 fn no_function_is_over_120_lines() {

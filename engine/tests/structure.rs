@@ -10,7 +10,7 @@
 
 #![allow(clippy::unwrap_used)] // test helpers panic on purpose when a fixture is wrong
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// Files longer than 800 lines on purpose or for now, as paths below `src/`, with why.
 const LONG_FILES: &[(&str, &str)] = &[(
@@ -60,29 +60,6 @@ const KIND_TYPES: &[&str] = &[
     "ScriptError",
     "ZrfProblem",
 ];
-
-fn sources(dir: &Path, out: &mut Vec<PathBuf>) {
-    for e in std::fs::read_dir(dir).unwrap().flatten() {
-        let p = e.path();
-        if p.is_dir() {
-            sources(&p, out);
-        } else if p.extension().is_some_and(|x| x == "rs") {
-            out.push(p);
-        }
-    }
-}
-
-fn src() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("src")
-}
-
-fn all_sources() -> Vec<PathBuf> {
-    let mut v = Vec::new();
-    sources(&src(), &mut v);
-    v.sort();
-    assert!(v.len() > 20, "found only {} sources", v.len());
-    v
-}
 
 /// `f` below `src/`, with `/` separators (the allow-lists' form).
 fn rel(f: &Path) -> String {
@@ -347,7 +324,7 @@ fn no_source_file_is_over_800_lines() {
 
 #[path = "../../tests/shared/rust_functions.rs"]
 mod rust_functions;
-use rust_functions::functions;
+use rust_functions::{all_sources, functions, sources, src};
 
 #[test]
 fn no_function_is_over_120_lines() {

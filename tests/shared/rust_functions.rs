@@ -1,6 +1,9 @@
 //! The functions of a Rust source text and their lengths, for the structure tests of the
 //! engine (`engine/tests/structure.rs`) and the editor (`editor/tests/structure.rs`), which
-//! hold both crates to 120 lines a function. One file, included by both with `#[path]`.
+//! hold both crates to 120 lines a function; and the crate's source files they read. One
+//! file, included by both with `#[path]`.
+
+use std::path::{Path, PathBuf};
 
 /// What follows the visibility and qualifiers of `line` (`pub`, `pub(crate)`,
 /// `pub(in path)`, `const`, `async`, `unsafe`, `extern "C"`), trimmed.
@@ -73,4 +76,30 @@ pub fn functions(text: &str) -> Vec<(String, usize, usize)> {
         i += 1;
     }
     out
+}
+
+/// Adds every `.rs` file below `dir` to `out`.
+pub fn sources(dir: &Path, out: &mut Vec<PathBuf>) {
+    for e in std::fs::read_dir(dir).unwrap().flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            sources(&p, out);
+        } else if p.extension().is_some_and(|x| x == "rs") {
+            out.push(p);
+        }
+    }
+}
+
+/// The including crate's `src/` folder.
+pub fn src() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("src")
+}
+
+/// Every `.rs` file below [`src`], sorted.
+pub fn all_sources() -> Vec<PathBuf> {
+    let mut v = Vec::new();
+    sources(&src(), &mut v);
+    v.sort();
+    assert!(v.len() > 20, "found only {} sources", v.len());
+    v
 }
