@@ -181,6 +181,14 @@ pub trait Game: Send {
     fn undo(&mut self) -> bool;
     /// Redoes the last undone step exactly; false when there is nothing to redo.
     fn redo(&mut self) -> bool;
+    /// Undoes the last step and forgets it, so that it cannot be redone: for a step that was
+    /// computed although it was cancelled (the cancel came after the kind's last check of its
+    /// flag), which the caller takes back to leave the game as before the step, redo list
+    /// included. False when there is nothing to undo. The default is [`Game::undo`], which
+    /// leaves the step redoable; a kind whose redo list would then hold it overrides this.
+    fn take_back(&mut self) -> bool {
+        self.undo()
+    }
     /// Number of steps currently applied (the position in the history).
     fn steps(&self) -> u64;
     /// Number of steps that can be redone.

@@ -154,7 +154,7 @@ impl StepJob {
             Ok(_) if self.cancelling() && !self.run => {
                 // A kind that does not honour the flag computed the step: take it back.
                 if game.steps() > self.before {
-                    game.undo();
+                    game.take_back();
                 }
                 StepOutcome::Cancelled
             }

@@ -487,6 +487,15 @@ impl Game for BabaGame {
         true
     }
 
+    fn take_back(&mut self) -> bool {
+        if !self.undo() {
+            return false;
+        }
+        // Right after a turn its patch is the newest: the one undo just made redoable.
+        self.history.pop_newest();
+        true
+    }
+
     fn redo(&mut self) -> bool {
         self.error = None;
         let Some(k) = self.history.redo_index() else {
