@@ -11,6 +11,7 @@ use eframe::egui::{self, Ui};
 use tilesmith_engine::Input;
 
 use crate::doc::registry::Kinds;
+use crate::doc::ui::KindUis;
 use crate::files::{Autosave, RfdDialogs, Settings, project_dirs};
 use crate::state::{Action, EditorState, IntoDoc, Pending, PlayAction, default_level_file};
 use crate::ui::{self, UiState};
@@ -69,6 +70,12 @@ pub fn kinds() -> Kinds {
     crate::kinds::registry()
 }
 
+/// The UIs of the editor's kinds, built here beside [`kinds`] and handed to the UI state and
+/// the exports (the drawing layer above the state).
+pub fn uis() -> KindUis {
+    crate::kinds::uis()
+}
+
 impl EditorState {
     /// A state editing `doc` (untitled) with the editor's kinds ([`kinds`]), scripted dialogs
     /// that answer nothing, no settings file and no autosave: see
@@ -90,7 +97,7 @@ impl TilesmithApp {
     /// An app around `state`, not watching files (tests).
     pub fn new(state: EditorState) -> Self {
         Self {
-            ui: UiState::new(state.kinds),
+            ui: UiState::new(uis()),
             state,
             watch: None,
             watching: false,
@@ -194,7 +201,7 @@ impl TilesmithApp {
             if let Some(old) = self.ui.export.take() {
                 old.cancel();
             }
-            self.ui.export = Some(crate::export::job::ExportJob::spawn(req));
+            self.ui.export = Some(crate::export::job::ExportJob::spawn(req, self.ui.uis));
         }
         let Some(job) = &self.ui.export else { return };
         if let Some(outcome) = job.poll() {

@@ -576,3 +576,290 @@ fn the_import_checks_see_what_they_should() {
         ["board", "a board", ""]
     );
 }
+
+/// The `use` statements of `code` (code lines, comments and strings removed), each joined
+/// into one line, with whether it is a re-export (`pub use`, `pub(crate) use`). A
+/// statement whose first segment is one of `children` (the file's child modules) gets
+/// `self::` before it, so that [`crate_paths`] resolves it.
+fn use_statements(code: &[String], children: &[String]) -> Vec<(bool, String)> {
+    let mut out = Vec::new();
+    let mut cur: Option<(bool, String)> = None;
+    for line in code {
+        let t = line.trim();
+        if cur.is_none() {
+            let (public, rest) = if let Some(r) = t.strip_prefix("pub use ") {
+                (true, r)
+            } else if let Some(r) = t.strip_prefix("pub(crate) use ") {
+                (true, r)
+            } else if let Some(r) = t.strip_prefix("use ") {
+                (false, r)
+            } else {
+                continue;
+            };
+            let rest = if children.iter().any(|c| ident(rest) == c) {
+                format!("self::{rest}")
+            } else {
+                rest.to_string()
+            };
+            cur = Some((public, format!("use {rest}")));
+        } else if let Some((_, s)) = &mut cur {
+            s.push(' ');
+            s.push_str(t);
+        }
+        if cur.as_ref().is_some_and(|(_, s)| s.ends_with(';')) {
+            out.extend(cur.take());
+        }
+    }
+    out
+}
+
+/// `line` with `self::` before each path that starts with one of `children` (a parent
+/// module's `layout::f()` naming its child `layout`), so that [`crate_paths`] resolves it.
+fn child_paths_from_self(line: &str, children: &[String]) -> String {
+    let mut out = String::new();
+    let mut rest = line;
+    while let Some(i) = rest.find(|c: char| c.is_alphanumeric() || c == '_') {
+        let id = ident(&rest[i..]);
+        let before = &rest[..i];
+        let prefixed = out.ends_with("::") || before.ends_with("::") || before.ends_with('.');
+        out.push_str(before);
+        if !prefixed
+            && rest[i + id.len()..].starts_with("::")
+            && children.iter().any(|c| c == id)
+            && !out.ends_with(|c: char| c.is_alphanumeric() || c == '_')
+        {
+            out.push_str("self::");
+        }
+        out.push_str(id);
+        rest = &rest[i + id.len()..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// The shell's files as a graph: for each file (path below `src/`), the files it imports
+/// from (`use` statements and paths in code, resolved to the file that defines the named
+/// module, or through a module's `pub use` to the child that defines the item). Re-exports
+/// give no edge of their own: a parent that only re-exports a child's item does not use it.
+fn shell_graph() -> std::collections::BTreeMap<String, std::collections::BTreeSet<String>> {
+    use std::collections::{BTreeMap, BTreeSet};
+    // The binary's own files (`main.rs`, `cli/`) are a crate of their own above the library:
+    // their `crate::` is not the library's, and nothing of the library can import them.
+    let files: Vec<(String, Vec<String>, Vec<String>)> = shell_sources()
+        .into_iter()
+        .filter(|(f, _, _)| *f != src().join("main.rs") && !f.starts_with(src().join("cli")))
+        .map(|(f, mut code, _)| {
+            // A file's unit tests (`#[cfg(test)] mod tests { use super::*; … }`, at its end)
+            // are not part of what it imports, and their `super` is the file itself.
+            if let Some(i) = code.iter().position(|l| l.trim() == "#[cfg(test)]") {
+                code.truncate(i);
+            }
+            let r = rel(&f);
+            (r.clone(), module_of(&r), code)
+        })
+        .collect();
+    let file_of: BTreeMap<Vec<String>, String> = files
+        .iter()
+        .map(|(r, m, _)| (m.clone(), r.clone()))
+        .collect();
+    let children = |m: &[String]| -> Vec<String> {
+        file_of
+            .keys()
+            .filter(|k| k.len() == m.len() + 1 && k.starts_with(m))
+            .map(|k| k[m.len()].clone())
+            .collect()
+    };
+    // Re-exports: (module, item) -> the module path it comes from.
+    let mut reexports: BTreeMap<(Vec<String>, String), Vec<String>> = BTreeMap::new();
+    for (_, m, code) in &files {
+        for (public, s) in use_statements(code, &children(m)) {
+            if public {
+                for p in crate_paths(&s, m) {
+                    if let Some((item, from)) = p.split_last() {
+                        reexports.insert((m.clone(), item.clone()), from.to_vec());
+                    }
+                }
+            }
+        }
+    }
+    // The file a path names: its longest prefix that is a module file, then through that
+    // module's re-export of the next segment, if any.
+    let target = |p: &[String]| -> Option<String> {
+        let mut p = p.to_vec();
+        for _ in 0..8 {
+            let n = (0..=p.len())
+                .rev()
+                .find(|&n| file_of.contains_key(&p[..n]))?;
+            let module = p[..n].to_vec();
+            match p
+                .get(n)
+                .and_then(|item| reexports.get(&(module.clone(), item.clone())))
+            {
+                Some(from) if from.starts_with(&module) && from.len() > module.len() => {
+                    let mut q = from.clone();
+                    q.extend(p[n..].iter().cloned());
+                    p = q;
+                }
+                _ => return file_of.get(&module).cloned(),
+            }
+        }
+        None
+    };
+    let mut graph: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for (r, m, code) in &files {
+        let mut lines: Vec<String> = use_statements(code, &children(m))
+            .into_iter()
+            .filter(|(public, _)| !public)
+            .map(|(_, s)| s)
+            .collect();
+        let kids = children(m);
+        lines.extend(
+            code.iter()
+                .filter(|l| {
+                    let t = l.trim_start();
+                    !(t.starts_with("use ")
+                        || t.starts_with("pub use ")
+                        || t.starts_with("pub(crate) use "))
+                })
+                .map(|l| child_paths_from_self(l, &kids)),
+        );
+        // What the file uses of its own re-exports (`pub use child::X` and then `X` in code).
+        for ((module, item), from) in &reexports {
+            if module == m
+                && code.iter().any(|l| {
+                    let t = l.trim_start();
+                    !(t.starts_with("use ") || t.starts_with("pub use "))
+                        && identifiers(l).contains(&item.as_str())
+                })
+                && let Some(t) = file_of.get(from.as_slice()).filter(|t| *t != r)
+            {
+                graph.entry(r.clone()).or_default().insert(t.clone());
+            }
+        }
+        let edges = graph.entry(r.clone()).or_default();
+        for l in &lines {
+            let paths = crate_paths(l, m);
+            // A group's base (`super` of `use super::{a, b}`) is named only through its items.
+            let named = paths
+                .iter()
+                .filter(|p| !paths.iter().any(|q| q.len() > p.len() && q.starts_with(p)));
+            for p in named {
+                // The list of kinds and the kinds are above the shell (and not in this graph).
+                if p.first().is_some_and(|f| f == "kinds") {
+                    continue;
+                }
+                if let Some(t) = target(p).filter(|t| t != r) {
+                    edges.insert(t);
+                }
+            }
+        }
+    }
+    graph
+}
+
+/// The loops of `graph` (its strongly connected components of more than one file), each
+/// sorted.
+fn loops(
+    graph: &std::collections::BTreeMap<String, std::collections::BTreeSet<String>>,
+) -> Vec<Vec<String>> {
+    // Kosaraju: an order by finishing time, then the reversed graph in reverse order.
+    fn visit<'a>(
+        n: &'a str,
+        g: &'a std::collections::BTreeMap<String, std::collections::BTreeSet<String>>,
+        seen: &mut std::collections::BTreeSet<&'a str>,
+        out: &mut Vec<&'a str>,
+    ) {
+        if !seen.insert(n) {
+            return;
+        }
+        for m in g.get(n).into_iter().flatten() {
+            visit(m, g, seen, out);
+        }
+        out.push(n);
+    }
+    let mut order = Vec::new();
+    let mut seen = std::collections::BTreeSet::new();
+    for n in graph.keys() {
+        visit(n, graph, &mut seen, &mut order);
+    }
+    let mut reversed: std::collections::BTreeMap<String, std::collections::BTreeSet<String>> =
+        std::collections::BTreeMap::new();
+    for (a, bs) in graph {
+        for b in bs {
+            reversed.entry(b.clone()).or_default().insert(a.clone());
+        }
+    }
+    let mut seen = std::collections::BTreeSet::new();
+    let mut out = Vec::new();
+    for n in order.iter().rev() {
+        let mut component = Vec::new();
+        visit(n, &reversed, &mut seen, &mut component);
+        if component.len() > 1 {
+            let mut c: Vec<String> = component.iter().map(|s| s.to_string()).collect();
+            c.sort();
+            out.push(c);
+        }
+    }
+    out
+}
+
+#[test]
+fn the_shell_has_no_loop_between_files() {
+    let found = loops(&shell_graph());
+    assert!(
+        found.is_empty(),
+        "loops between the shell's files (docs/architecture.md, \"Layers\"; move what both \
+         sides use into a file below both):\n{}",
+        found
+            .iter()
+            .map(|c| c.join(" -> "))
+            .collect::<Vec<_>>()
+            .join("\n")
+    );
+}
+
+#[test]
+fn the_loop_finder_sees_what_it_should() {
+    use std::collections::{BTreeMap, BTreeSet};
+    let g = |edges: &[(&str, &str)]| {
+        let mut g: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+        for (a, b) in edges {
+            g.entry(a.to_string()).or_default().insert(b.to_string());
+            g.entry(b.to_string()).or_default();
+        }
+        g
+    };
+    assert_eq!(
+        loops(&g(&[
+            ("a", "b"),
+            ("b", "c"),
+            ("c", "a"),
+            ("c", "d"),
+            ("d", "e")
+        ])),
+        [["a", "b", "c"]]
+    );
+    assert!(loops(&g(&[("a", "b"), ("b", "c"), ("a", "c")])).is_empty());
+    // The graph itself: the shell's known one-way imports are edges, the re-export of a
+    // child resolves to the child, and `use child::X` in a parent counts.
+    let graph = shell_graph();
+    let edges = |f: &str| graph.get(f).cloned().unwrap_or_default();
+    assert!(edges("doc/ui.rs").contains("state/mod.rs"));
+    assert!(edges("export/job.rs").contains("state/work.rs"));
+    assert!(edges("state/mod.rs").contains("state/action.rs"));
+    assert!(edges("ui/layout.rs").contains("ui/ui_state.rs"));
+    assert!(edges("doc/mod.rs").contains("doc/map.rs"));
+    assert!(!edges("state/mod.rs").contains("state/export_ops.rs"));
+    assert_eq!(
+        child_paths_from_self(
+            "match layout::f(x.layout::g) { a::layout::h }",
+            &["layout".into()]
+        ),
+        "match self::layout::f(x.layout::g) { a::layout::h }"
+    );
+    let code = vec!["use map::{".to_string(), "    A, B,".into(), "};".into()];
+    assert_eq!(
+        use_statements(&code, &["map".into()]),
+        [(false, "use self::map::{ A, B, };".to_string())]
+    );
+}

@@ -14,7 +14,7 @@ use eframe::egui::{
 use serde_json::Value;
 
 use crate::doc::registry::Kinds;
-use crate::doc::ui::{KindUi, MapGeom};
+use crate::doc::ui::{KindUi, KindUis, MapGeom};
 use crate::state::EditorState;
 
 /// Cells are drawn by the kind (glyphs over the base colours) once a cell is at least this many
@@ -58,14 +58,21 @@ impl ThumbCache {
 
     /// Draws the thumbnail of `level` (a level document of any kind the editor edits) into
     /// `rect`, keeping its aspect ratio and centred. `key` names the level and its load;
-    /// `kinds` opens it.
-    pub fn paint(&mut self, ui: &Ui, rect: Rect, key: (String, u64), level: &Value, kinds: Kinds) {
+    /// `lists` opens it (the kinds) and draws it (their UIs).
+    pub fn paint(
+        &mut self,
+        ui: &Ui,
+        rect: Rect,
+        key: (String, u64),
+        level: &Value,
+        lists: (Kinds, KindUis),
+    ) {
         let painter = ui.painter_at(rect);
         painter.rect_filled(rect, 4.0, Color32::from_rgb(12, 12, 16));
         let thumb = self
             .thumbs
             .entry(key)
-            .or_insert_with(|| make_thumb(ui.ctx(), level, kinds));
+            .or_insert_with(|| make_thumb(ui.ctx(), level, lists));
         match thumb {
             Some(t) => paint_thumb(&painter, rect, t),
             None => {
@@ -81,11 +88,11 @@ impl ThumbCache {
     }
 }
 
-fn make_thumb(ctx: &egui::Context, level: &Value, kinds: Kinds) -> Option<Thumb> {
+fn make_thumb(ctx: &egui::Context, level: &Value, (kinds, uis): (Kinds, KindUis)) -> Option<Thumb> {
     let doc = kinds.open_doc(level).ok()?;
     let kind_name = doc.kind().name();
     let st = EditorState::with_kinds(kinds, doc);
-    let kind = kinds.new_ui(kind_name);
+    let kind = uis.new_ui(kind_name);
     let (w, h) = st.map_size();
     if w == 0 || h == 0 || w * h > THUMB_MAX_CELLS {
         return None;

@@ -12,6 +12,7 @@ use eframe::egui::{self, Color32, Mesh, Pos2, RichText, Sense, Shape, Stroke, Ui
 use super::thumb::ThumbCache;
 use super::{CampaignAction, CampaignState, Card, Lock};
 use crate::doc::registry::Kinds;
+use crate::doc::ui::KindUis;
 use crate::state::{Action, EditorState};
 
 /// The width of a card, in points.
@@ -37,7 +38,13 @@ pub struct OverviewUi {
 }
 
 /// Draws the overview of `st`'s campaign into `ui` (the central area) and pushes actions.
-pub fn overview_ui(ui: &mut Ui, st: &EditorState, ov: &mut OverviewUi, out: &mut Vec<Action>) {
+/// `ov` the overview's buffers, `uis` the kind UIs that draw the thumbnails.
+pub fn overview_ui(
+    ui: &mut Ui,
+    st: &EditorState,
+    (ov, uis): (&mut OverviewUi, KindUis),
+    out: &mut Vec<Action>,
+) {
     let Some(c) = &st.campaign else { return };
     header_ui(ui, c, out);
     ui.separator();
@@ -68,7 +75,7 @@ pub fn overview_ui(ui: &mut Ui, st: &EditorState, ov: &mut OverviewUi, out: &mut
             for row in cards.chunks(per_row) {
                 ui.horizontal(|ui| {
                     for card in row {
-                        card_ui(ui, card, cards.len(), (&mut ov.thumbs, st.kinds), out);
+                        card_ui(ui, card, cards.len(), (&mut ov.thumbs, st.kinds, uis), out);
                     }
                 });
             }
@@ -180,12 +187,13 @@ fn header_ui(ui: &mut Ui, c: &CampaignState, out: &mut Vec<Action>) {
 }
 
 /// One card; a card dragged onto it is moved to its place.
-/// One card; `thumbs` the thumbnail cache and the kinds that open the levels it draws.
+/// One card; `thumbs` the thumbnail cache, the kinds that open the levels it draws and their
+/// UIs that draw them.
 fn card_ui(
     ui: &mut Ui,
     card: &Card<'_>,
     n: usize,
-    thumbs: (&mut ThumbCache, Kinds),
+    thumbs: (&mut ThumbCache, Kinds, KindUis),
     out: &mut Vec<Action>,
 ) {
     let broken = card.info.is_none_or(|i| i.max_points.is_none());
@@ -241,7 +249,7 @@ fn card_body(
     ui: &mut Ui,
     card: &Card<'_>,
     n: usize,
-    (thumbs, kinds): (&mut ThumbCache, Kinds),
+    (thumbs, kinds, uis): (&mut ThumbCache, Kinds, KindUis),
     out: &mut Vec<Action>,
 ) {
     let i = card.index;
@@ -261,7 +269,7 @@ fn card_body(
             rect,
             (card.entry.path.clone(), info.serial),
             level,
-            kinds,
+            (kinds, uis),
         );
     }
     // One word over the thumbnail at most (`Card::thumb_overlay`).

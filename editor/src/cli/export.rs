@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use tilesmith_editor::doc::registry::Kinds;
+use tilesmith_editor::doc::ui::KindUis;
 use tilesmith_editor::export::gif::{GifOptions, Step, write_play};
 use tilesmith_editor::export::{Options, Renderer, open, write_png};
 use tilesmith_engine::input::split_inputs;
@@ -94,13 +95,13 @@ fn too_large(msg: &str) -> ExitCode {
     ExitCode::from(2)
 }
 
-/// `tilesmith render`, drawing with `kinds`.
-pub fn render(a: &RenderArgs, kinds: Kinds) -> ExitCode {
+/// `tilesmith render`, drawing with `lists` (the kinds and their UIs).
+pub fn render(a: &RenderArgs, lists: (Kinds, KindUis)) -> ExitCode {
     let doc = match load_level(&a.level) {
         Ok(d) => d,
         Err(c) => return c,
     };
-    let (st, mut kind) = match open(kinds, &doc.value) {
+    let (st, mut kind) = match open(lists, &doc.value) {
         Ok(x) => x,
         Err(p) => {
             print_problems(&a.level, &p);
@@ -181,13 +182,13 @@ fn play_of(a: &GifArgs) -> Result<(PathBuf, Document, Vec<Step>, u64), ExitCode>
     Ok((level.clone(), doc, steps, a.seed))
 }
 
-/// `tilesmith gif`, drawing with `kinds`.
-pub fn gif(a: &GifArgs, kinds: Kinds) -> ExitCode {
+/// `tilesmith gif`, drawing with `lists` (the kinds and their UIs).
+pub fn gif(a: &GifArgs, lists: (Kinds, KindUis)) -> ExitCode {
     let (file, doc, steps, seed) = match play_of(a) {
         Ok(x) => x,
         Err(c) => return c,
     };
-    let (mut st, mut kind) = match open(kinds, &doc.value) {
+    let (mut st, mut kind) = match open(lists, &doc.value) {
         Ok(x) => x,
         Err(p) => {
             print_problems(&file, &p);

@@ -24,6 +24,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 use tilesmith_editor::doc::registry::Kinds;
+use tilesmith_editor::doc::ui::KindUis;
 
 pub use edit::open_editor;
 pub use play::RunArgs;
@@ -88,9 +89,9 @@ pub enum Command {
     },
 }
 
-/// Runs a CLI command and gives the process exit code; `kinds` are the kinds the editor
-/// draws (`render`, `gif`), built at the top (`main.rs`).
-pub fn run_command(cmd: Command, kinds: Kinds) -> ExitCode {
+/// Runs a CLI command and gives the process exit code; `lists` are the kinds the editor
+/// draws (`render`, `gif`) and their UIs, built at the top (`main.rs`).
+pub fn run_command(cmd: Command, lists: (Kinds, KindUis)) -> ExitCode {
     match cmd {
         Command::Run(a) => run::run(&a),
         Command::Check { files } => check::check(&files),
@@ -100,8 +101,8 @@ pub fn run_command(cmd: Command, kinds: Kinds) -> ExitCode {
             variant,
             end_is_leaf,
         } => perft::perft(&file, depth, variant.as_deref(), end_is_leaf),
-        Command::Render(a) => export::render(&a, kinds),
-        Command::Gif(a) => export::gif(&a, kinds),
+        Command::Render(a) => export::render(&a, lists),
+        Command::Gif(a) => export::gif(&a, lists),
         Command::Edit { file } => open_editor(file, None),
     }
 }

@@ -13,6 +13,11 @@ use tilesmith_engine::{Grid, Pos, Problem};
 use super::history::{History, Undoable, absorb_cells, changed_cells, swap_cells};
 use crate::tools::{Button, CellRect, MapCell, Stroke, Tool, copy_rect, paste_cells, rect_of};
 
+/// A check of the design to run on a worker thread: gives `GameKind::check` of the document
+/// (made by `KindDoc::check_job`; here, below the document seam, so the map's own
+/// [`MapDoc::check_job`] needs nothing from above).
+pub type CheckJob = Box<dyn FnOnce() -> Vec<Problem> + Send>;
+
 /// The most cells Copy also puts on the system clipboard as JSON (larger selections stay in
 /// the editor's own clipboard).
 pub const MAX_CLIPBOARD_TEXT_CELLS: usize = 100_000;
@@ -297,7 +302,7 @@ impl<L: MapLevel, K: Undoable<Target = L>> MapDoc<L, K> {
     }
 
     /// A check of a copy of the design for a worker thread (see `KindDoc::check_job`).
-    pub fn check_job(&self, kind: &'static dyn tilesmith_engine::GameKind) -> super::CheckJob
+    pub fn check_job(&self, kind: &'static dyn tilesmith_engine::GameKind) -> CheckJob
     where
         L: Send + 'static,
     {

@@ -23,11 +23,9 @@ use serde_json::Value;
 use tilesmith_engine::{GameKind, Input, Pos, Problem};
 
 use crate::tools::{Button, CellRect, Tool};
+pub use map::CheckJob;
 use map::MapOps;
 use play::PlaySession;
-
-/// A check of the design to run on a worker thread: gives `GameKind::check` of the document.
-pub type CheckJob = Box<dyn FnOnce() -> Vec<Problem> + Send>;
 
 /// A message a kind's editor module sends itself through the shell's action queue.
 pub trait KindMsg: Any + std::fmt::Debug + Send + Sync {

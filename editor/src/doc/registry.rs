@@ -12,12 +12,12 @@ use tilesmith_engine::game::FileType;
 use tilesmith_engine::{GameKind, JsonPath, Problem};
 
 use crate::doc::KindDoc;
-use crate::doc::ui::KindUi;
 
 /// Makes a document from a level document of the kind, or gives its problems.
 pub type OpenFn = fn(&Value) -> Result<Box<dyn KindDoc>, Vec<Problem>>;
 
-/// One kind in the editor: its engine kind and how to make its document and UI.
+/// One kind in the editor: its engine kind and how to make its document (its UI is a
+/// [`crate::doc::ui::UiEntry`] in a list of its own, above the state that this list is held by).
 pub struct KindEntry {
     /// The kind's name, as in a level's `"kind"` field.
     pub name: &'static str,
@@ -29,8 +29,6 @@ pub struct KindEntry {
     pub new_doc: fn() -> Box<dyn KindDoc>,
     /// A document from a level document of this kind.
     pub open: OpenFn,
-    /// The kind's UI (palette, pages, canvas look).
-    pub new_ui: fn() -> Box<dyn KindUi>,
     /// A generated `side` × `side` level for the frame benchmark.
     pub bench_doc: fn(usize) -> Box<dyn KindDoc>,
     /// What the New level dialog offers for the kind, with its defaults.
@@ -151,11 +149,6 @@ impl Kinds {
     /// A new untitled document of the kind named `name`.
     pub fn new_doc(&self, name: &str) -> Option<Box<dyn KindDoc>> {
         self.entry(name).map(|k| (k.new_doc)())
-    }
-
-    /// The UI of the kind named `name` (the default kind's when unknown).
-    pub fn new_ui(&self, name: &str) -> Box<dyn KindUi> {
-        (self.entry(name).unwrap_or(self.default_entry()).new_ui)()
     }
 
     /// The New level dialog's default answer for the kind named `kind` (its

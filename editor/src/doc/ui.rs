@@ -1,7 +1,10 @@
 //! The drawing half of the document seam: a kind's palette, side pages and canvas look.
 //!
 //! One [`KindUi`] value per open document kind lives in the UI state ([`crate::ui::UiState`]),
-//! created from the registry; it keeps the kind's widget buffers and caches. Its methods read
+//! made by the kind's [`UiEntry`] in the list of kind UIs ([`KindUis`]); it keeps the kind's
+//! widget buffers and caches. That list is apart from the list of kinds
+//! ([`crate::doc::registry::Kinds`]) because the state holds the latter and a kind UI reads the
+//! state: the layers stay one-way (the state below this seam, the drawing above it). Its methods read
 //! the shell ([`EditorState`]) and the kind's own document (downcast from
 //! [`EditorState::doc`]) and push [`Action`]s, like every UI function.
 
@@ -42,6 +45,49 @@ impl MapGeom {
     pub fn cells(&self) -> impl Iterator<Item = Pos> + use<> {
         let (x0, y0, x1, y1) = self.visible;
         (y0..y1).flat_map(move |y| (x0..x1).map(move |x| Pos::new(x, y)))
+    }
+}
+
+/// How one kind's UI is made: the kind's entry in the list of kind UIs.
+#[derive(Clone, Copy)]
+pub struct UiEntry {
+    /// The kind's name, as in its [`crate::doc::registry::KindEntry`].
+    pub name: &'static str,
+    /// A new UI of the kind (palette, pages, canvas look), with empty buffers.
+    pub new_ui: fn() -> Box<dyn KindUi>,
+}
+
+/// The UIs of the kinds the editor edits, in the order of the list of kinds (default first):
+/// built at the top beside [`crate::doc::registry::Kinds`] and handed to what draws.
+/// Derefs to the slice of entries.
+#[derive(Clone, Copy)]
+pub struct KindUis(pub &'static [UiEntry]);
+
+impl std::ops::Deref for KindUis {
+    type Target = [UiEntry];
+
+    fn deref(&self) -> &[UiEntry] {
+        self.0
+    }
+}
+
+impl std::fmt::Debug for KindUis {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list()
+            .entries(self.0.iter().map(|k| k.name))
+            .finish()
+    }
+}
+
+impl KindUis {
+    /// A new UI of the kind named `name`; the default kind's (the first) when no entry has
+    /// that name.
+    ///
+    /// # Panics
+    /// When the list is empty (the editor is built with at least one kind).
+    pub fn new_ui(&self, name: &str) -> Box<dyn KindUi> {
+        let e = self.0.iter().find(|k| k.name == name).unwrap_or(&self.0[0]);
+        (e.new_ui)()
     }
 }
 

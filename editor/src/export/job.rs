@@ -7,29 +7,11 @@
 
 use std::path::PathBuf;
 
-use serde_json::Value;
-use tilesmith_engine::Input;
-
 use super::gif::{GifOptions, Step, write_play};
 use super::{Options, Renderer, open, write_png};
-use crate::doc::registry::Kinds;
+use crate::doc::ui::KindUis;
 use crate::job::{Job, Worker};
-
-/// What to export, asked for by File → Export PNG… or the play pane's "Export GIF of this
-/// play…".
-#[derive(Clone, Debug, PartialEq)]
-pub struct ExportRequest {
-    /// The file to write.
-    pub path: PathBuf,
-    /// The level document (the design, or the document the play started from).
-    pub level: Value,
-    /// For a GIF: the play's inputs, one per step, and its RNG seed; `None` for a PNG.
-    pub play: Option<(Vec<Input>, u64)>,
-    /// Pixels per cell.
-    pub scale: u32,
-    /// The kinds that open the level (the state's).
-    pub kinds: Kinds,
-}
+use crate::state::ExportRequest;
 
 /// A running export.
 pub struct ExportJob {
@@ -50,11 +32,11 @@ impl std::fmt::Debug for ExportJob {
 }
 
 impl ExportJob {
-    /// Starts the export on a new thread.
-    pub fn spawn(req: ExportRequest) -> Self {
+    /// Starts the export on a new thread, drawing with `uis`.
+    pub fn spawn(req: ExportRequest, uis: KindUis) -> Self {
         let total = req.play.as_ref().map_or(1, |(i, _)| i.len() as u64);
         let path = req.path.clone();
-        let job = Job::spawn("export", move |w| run(&req, w))
+        let job = Job::spawn("export", move |w| run(&req, uis, w))
             .expect("the system starts a thread for the export");
         Self { path, total, job }
     }
@@ -76,8 +58,8 @@ impl ExportJob {
     }
 }
 
-fn run(req: &ExportRequest, w: &Worker<u64>) -> Result<String, String> {
-    let (mut st, mut kind) = open(req.kinds, &req.level).map_err(|p| {
+fn run(req: &ExportRequest, uis: KindUis, w: &Worker<u64>) -> Result<String, String> {
+    let (mut st, mut kind) = open((req.kinds, uis), &req.level).map_err(|p| {
         p.first()
             .map_or("the level cannot be opened".into(), |p| p.render("level"))
     })?;

@@ -24,7 +24,7 @@ use tilesmith_engine::Problem;
 use tiny_skia::Pixmap;
 
 use crate::doc::registry::Kinds;
-use crate::doc::ui::{KindUi, MapGeom};
+use crate::doc::ui::{KindUi, KindUis, MapGeom};
 use crate::state::EditorState;
 
 /// The largest image side, in pixels.
@@ -83,14 +83,17 @@ pub fn image_size(w: usize, h: usize, scale: u32, extra: u32) -> Result<(u32, u3
 }
 
 /// Opens a level document (any kind the editor edits) as an editor state with its kind's UI,
-/// as the canvas would show it.
+/// as the canvas would show it: `kinds` opens it, `uis` gives the kind's UI.
 ///
 /// # Errors
 /// The document's problems when its kind cannot open it.
-pub fn open(kinds: Kinds, level: &Value) -> Result<(EditorState, Box<dyn KindUi>), Vec<Problem>> {
+pub fn open(
+    (kinds, uis): (Kinds, KindUis),
+    level: &Value,
+) -> Result<(EditorState, Box<dyn KindUi>), Vec<Problem>> {
     let doc = kinds.open_doc(level)?;
     let name = doc.kind().name();
-    Ok((EditorState::with_kinds(kinds, doc), kinds.new_ui(name)))
+    Ok((EditorState::with_kinds(kinds, doc), uis.new_ui(name)))
 }
 
 /// Draws maps headlessly: an egui context (for fonts and tessellation) and the textures it

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use tilesmith_engine::{Input, Pos};
 
-use super::{Pane, SideTab};
+use super::view::{Pane, SideTab};
 use crate::campaign::CampaignAction;
 use crate::doc::KindAction;
 use crate::files::Found;

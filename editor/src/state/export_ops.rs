@@ -1,13 +1,13 @@
 //! File → Export PNG… and the play pane's "Export GIF of this play…": ask where (through the
 //! [`crate::files::Dialogs`] abstraction), then leave an [`ExportRequest`] that the app runs
-//! on a worker thread ([`crate::export::job::ExportJob`]) with progress and Cancel.
+//! on a worker thread (`crate::export::job::ExportJob`, above the state) with progress and Cancel.
 
 use std::path::PathBuf;
 
-use crate::export::job::ExportRequest;
 use crate::files::ChooserFor;
 
 use super::EditorState;
+use super::work::ExportRequest;
 
 /// Pixels per cell of the editor's exports (the CLI's default).
 pub const EXPORT_SCALE: u32 = 16;

@@ -7,29 +7,16 @@
 //! would change the open level wait. The worker is a [`Job`] (reading a file has neither
 //! progress nor a cancel flag to read: Cancel only stops waiting for it).
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::{Duration, Instant};
 
+use super::work::{LoadJob, ReadResult};
 use super::{Action, EditorState, read_document};
-use crate::doc::KindDoc;
 use crate::error::EditorError;
 use crate::job::Job;
 
 /// How long the UI thread waits for a file before showing it as loading.
 pub const LOAD_WAIT: Duration = Duration::from_millis(8);
-
-/// What reading a file gives: the document and the file's text, or why it cannot be opened.
-pub type ReadResult = Result<(Box<dyn KindDoc>, String), EditorError>;
-
-/// A file being read on a worker thread.
-#[derive(Debug)]
-pub struct LoadJob {
-    /// The file.
-    pub path: PathBuf,
-    /// When reading started.
-    pub started: Instant,
-    job: Job<ReadResult>,
-}
 
 /// The error of a file whose reading thread ended without its document (a panic: a bug).
 fn stopped(path: &Path) -> EditorError {

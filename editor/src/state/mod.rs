@@ -18,6 +18,7 @@ mod level_ops;
 mod load_ops;
 mod step_ops;
 pub mod view;
+mod work;
 
 use std::path::PathBuf;
 
@@ -33,33 +34,9 @@ use crate::tools::{Button, CellRect, Tool};
 pub use action::{Action, Answer, MapAction, Pending, PlayAction};
 pub use export_ops::EXPORT_SCALE;
 pub use files_ops::{default_level_file, parse_document, read_document};
-pub use load_ops::LoadJob;
 pub use step_ops::StepBusy;
-pub use view::{Viewport, ZOOM_RANGE};
-
-/// Which page the right-hand side panel shows.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub enum SideTab {
-    /// The cell inspector, level properties and history (while playing: the play pane and
-    /// the inspector).
-    #[default]
-    Main,
-    /// The rules page of the kind (boulder: the rule editor, whose selected rule's matches are
-    /// outlined on the canvas; baba: the live rule list).
-    Rules,
-}
-
-/// The panels round the map that can be hidden (View menu): their shown flags are
-/// [`Settings::show_palette`], [`Settings::show_side`] and [`Settings::show_problems`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Pane {
-    /// The left panel: the palette.
-    Palette,
-    /// The right panel: the Cell & level / Rules / Play pane pages.
-    Side,
-    /// The problems list above the status bar.
-    Problems,
-}
+pub use view::{Pane, SideTab, Viewport, ZOOM_RANGE};
+pub use work::{ExportRequest, LoadJob};
 
 /// Something that becomes an open document: a kind's level type (implemented in the kind's
 /// module) or a document already boxed.
@@ -108,7 +85,7 @@ pub struct EditorState {
     /// Where settings are saved (`None`: not saved, e.g. in tests).
     pub settings_file: Option<PathBuf>,
     /// An export asked for and not yet started (the app runs it on a worker thread).
-    pub export_request: Option<crate::export::job::ExportRequest>,
+    pub export_request: Option<ExportRequest>,
     /// The autosave location (`None`: no autosave, e.g. in tests).
     pub autosave: Option<Autosave>,
     /// Why the last autosave failed; shown as a warning until a copy is written again.
@@ -158,8 +135,8 @@ pub struct EditorState {
     /// Set by an answer so the next file action skips the unsaved-changes question.
     confirmed: bool,
     /// A level file being read on a worker, and one read, waiting to be opened.
-    loading: Option<load_ops::LoadJob>,
-    loaded: Option<(PathBuf, load_ops::ReadResult)>,
+    loading: Option<LoadJob>,
+    loaded: Option<(PathBuf, work::ReadResult)>,
     /// The history generation last autosaved.
     autosaved_gen: u64,
     /// When the next autosave copy is due.

@@ -1,4 +1,4 @@
-//! The view of the canvas: zoom and pan.
+//! The view: the canvas's zoom and pan, and which panels and pages are shown.
 
 use tilesmith_engine::Pos;
 
@@ -90,4 +90,29 @@ impl Viewport {
         );
         (x0, y0, x1, y1)
     }
+}
+
+/// Which page the right-hand side panel shows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum SideTab {
+    /// The cell inspector, level properties and history (while playing: the play pane and
+    /// the inspector).
+    #[default]
+    Main,
+    /// The rules page of the kind (boulder: the rule editor, whose selected rule's matches are
+    /// outlined on the canvas; baba: the live rule list).
+    Rules,
+}
+
+/// The panels round the map that can be hidden (View menu): their shown flags are
+/// [`crate::files::Settings::show_palette`], [`crate::files::Settings::show_side`] and
+/// [`crate::files::Settings::show_problems`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Pane {
+    /// The left panel: the palette.
+    Palette,
+    /// The right panel: the Cell & level / Rules / Play pane pages.
+    Side,
+    /// The problems list above the status bar.
+    Problems,
 }

@@ -12,9 +12,9 @@
 
 use eframe::egui::{self, Color32, CornerRadius, Rect, RichText, Ui, pos2, vec2};
 
-use super::UiState;
 use super::commands::Command;
 use super::panels;
+use super::ui_state::UiState;
 use super::widgets::hide_button;
 use crate::state::{Action, EditorState, Pane, SideTab};
 

@@ -1,6 +1,6 @@
 //! Drawing: functions that read [`EditorState`] and push [`Action`]s. Nothing here changes the
 //! state directly, and nothing here names a kind: the kind's panels and cell drawing come from
-//! its [`KindUi`].
+//! its [`KindUi`](crate::doc::ui::KindUi).
 
 pub mod canvas;
 pub mod chooser;
@@ -12,66 +12,15 @@ pub mod mesh;
 pub mod new_level;
 pub mod panels;
 pub mod step_ui;
+mod ui_state;
 pub mod widgets;
 
 use eframe::egui::{self, Event, Key, Modifiers, RichText, Ui};
 use tilesmith_engine::{Input, InputSpec};
 
-use crate::doc::ui::KindUi;
 use crate::state::{Action, Answer, EditorState, MapAction, Pane, Pending, PlayAction};
 use commands::Command;
-
-/// UI-side state that is not part of the document: widget buffers and caches.
-pub struct UiState {
-    /// Buffers of the side panels.
-    pub panels: panels::PanelState,
-    /// The canvas texture cache.
-    pub canvas: canvas::CanvasCache,
-    /// The open kind's UI (its buffers and caches); replaced when the kind changes.
-    pub kind: Box<dyn KindUi>,
-    /// The campaign overview's thumbnails.
-    pub overview: crate::campaign::ui::OverviewUi,
-    /// The export running on a worker thread, if any.
-    pub export: Option<crate::export::job::ExportJob>,
-    /// The built-in file chooser, while it is open.
-    pub chooser: chooser::ChooserSlot,
-    /// What the New level dialog has chosen so far, while it is open.
-    pub new_form: Option<crate::doc::registry::NewLevel>,
-}
-
-impl UiState {
-    /// The window's UI buffers, the kind UI that of the default kind of `kinds`.
-    pub fn new(kinds: crate::doc::registry::Kinds) -> Self {
-        Self {
-            panels: panels::PanelState::default(),
-            canvas: canvas::CanvasCache::default(),
-            kind: kinds.new_ui(""),
-            overview: crate::campaign::ui::OverviewUi::default(),
-            export: None,
-            chooser: None,
-            new_form: None,
-        }
-    }
-}
-
-impl std::fmt::Debug for UiState {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("UiState")
-            .field("kind", &self.kind.kind())
-            .finish_non_exhaustive()
-    }
-}
-
-impl UiState {
-    /// The kind UI, made anew from the state's list of kinds when the document's kind
-    /// changed.
-    pub fn kind_for(&mut self, st: &EditorState) -> &mut dyn KindUi {
-        if self.kind.kind() != st.kind_name() {
-            self.kind = st.kinds.new_ui(st.kind_name());
-        }
-        self.kind.as_mut()
-    }
-}
+pub use ui_state::UiState;
 
 /// Draws the whole editor into `ui` and pushes the actions of this frame into `out`.
 pub fn draw(ui: &mut Ui, st: &EditorState, us: &mut UiState, out: &mut Vec<Action>) {
@@ -85,7 +34,7 @@ pub fn draw(ui: &mut Ui, st: &EditorState, us: &mut UiState, out: &mut Vec<Actio
             ui.horizontal(|ui| ui.label(&st.status));
         });
         egui::CentralPanel::default().show(ui, |ui| {
-            crate::campaign::ui::overview_ui(ui, st, &mut us.overview, out);
+            crate::campaign::ui::overview_ui(ui, st, (&mut us.overview, us.uis), out);
         });
         help::shortcut_sheet(ui.ctx(), st, out);
         chooser::chooser_ui(ui.ctx(), st, &mut us.chooser, out);

@@ -24,6 +24,7 @@ use crate::doc::history::Undoable;
 use crate::doc::map::{DocEdit, MapDoc, MapLevel, MapOps};
 use crate::doc::play::PlaySession;
 use crate::doc::registry::KindEntry;
+use crate::doc::ui::UiEntry;
 use crate::doc::{Cx, KindAction, KindDoc};
 use crate::state::{Action, IntoDoc};
 use crate::tools::{Button, CellRect, MapCell, Tool};
@@ -39,10 +40,15 @@ pub const ENTRY: KindEntry = KindEntry {
     open: |v| {
         BabaLevel::from_json_editable(v).map(|l| Box::new(BabaDoc::new(l)) as Box<dyn KindDoc>)
     },
-    new_ui: || Box::new(BabaUi::default()),
     new_options: new::options,
     new_level: new::level,
     bench_doc: |side| Box::new(BabaDoc::new(bench_level(side, side))),
+};
+
+/// The kind's UI in the list of kind UIs.
+pub const UI: UiEntry = UiEntry {
+    name: "baba",
+    new_ui: || Box::new(BabaUi::default()),
 };
 
 /// One stack: the objects of a cell, bottom first.

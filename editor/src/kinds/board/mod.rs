@@ -35,6 +35,7 @@ use crate::doc::history::Undoable;
 use crate::doc::map::{DocEdit, MapDoc, MapLevel as _};
 use crate::doc::play::PlaySession;
 use crate::doc::registry::KindEntry;
+use crate::doc::ui::UiEntry;
 use crate::doc::{Cx, KindAction, KindDoc};
 use crate::state::{Action, IntoDoc};
 use crate::tools::{Button, CellRect, Tool};
@@ -49,10 +50,15 @@ pub const ENTRY: KindEntry = KindEntry {
     engine: &Board,
     new_doc: || Box::new(BoardDoc::new(new_design())),
     open: |v| Design::from_json(v).map(|l| Box::new(BoardDoc::new(l)) as Box<dyn KindDoc>),
-    new_ui: || Box::new(BoardUi::default()),
     new_options: new::options,
     new_level: new::level,
     bench_doc: |side| Box::new(BoardDoc::new(bench_design(side))),
+};
+
+/// The kind's UI in the list of kind UIs.
+pub const UI: UiEntry = UiEntry {
+    name: "board",
+    new_ui: || Box::new(BoardUi::default()),
 };
 
 /// The rules of a new board level: tic-tac-toe by drops (a small game to start from).

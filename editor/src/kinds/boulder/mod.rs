@@ -20,6 +20,7 @@ use tilesmith_engine::{GameKind, Grid, Input, Pos, Problem};
 use crate::doc::map::{MapDoc, MapLevel, MapOps, by_button};
 use crate::doc::play::PlaySession;
 use crate::doc::registry::KindEntry;
+use crate::doc::ui::UiEntry;
 use crate::doc::{Cx, KindAction, KindDoc};
 use crate::state::{Action, IntoDoc};
 use crate::tools::{Button, CellRect, MapCell, Tool};
@@ -39,10 +40,15 @@ pub const ENTRY: KindEntry = KindEntry {
         BoulderLevel::from_json_editable(v)
             .map(|l| Box::new(BoulderDoc::new(l)) as Box<dyn KindDoc>)
     },
-    new_ui: || Box::new(BoulderUi),
     new_options: new::options,
     new_level: new::level,
     bench_doc: |side| Box::new(BoulderDoc::new(bench_level(side, side))),
+};
+
+/// The kind's UI in the list of kind UIs.
+pub const UI: UiEntry = UiEntry {
+    name: "boulder",
+    new_ui: || Box::new(BoulderUi),
 };
 
 /// The size of a new boulder level.

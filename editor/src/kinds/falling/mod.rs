@@ -31,6 +31,7 @@ use crate::doc::history::Undoable;
 use crate::doc::map::{DocEdit, MapDoc, MapLevel};
 use crate::doc::play::PlaySession;
 use crate::doc::registry::KindEntry;
+use crate::doc::ui::UiEntry;
 use crate::doc::{Cx, KindAction, KindDoc};
 use crate::state::{Action, IntoDoc};
 use crate::tools::{Button, CellRect, MapCell, Tool};
@@ -46,10 +47,15 @@ pub const ENTRY: KindEntry = KindEntry {
     open: |v| {
         <Design as MapLevel>::from_json(v).map(|l| Box::new(FallingDoc::new(l)) as Box<dyn KindDoc>)
     },
-    new_ui: || Box::new(FallingUi::default()),
     new_options: new::options,
     new_level: new::level,
     bench_doc: |side| Box::new(FallingDoc::new(bench_design(side))),
+};
+
+/// The kind's UI in the list of kind UIs.
+pub const UI: UiEntry = UiEntry {
+    name: "falling",
+    new_ui: || Box::new(FallingUi::default()),
 };
 
 /// A falling-block design as the editor holds it: the field as a grid of block ids (what the
