@@ -26,6 +26,8 @@ pub mod observe;
 pub mod problem;
 pub mod read;
 pub mod replay;
+pub mod search;
+pub mod search_game;
 
 pub use campaign::{Campaign, CampaignEntry, Progress};
 pub use document::{Document, LoadError, load_file, load_kind_text, load_text};

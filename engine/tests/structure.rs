@@ -2,7 +2,9 @@
 //! files name no kind; a kind imports neither another kind nor the list of kinds (it reaches
 //! the traits through `crate::game` and its primitives through their own modules), nor the
 //! by-name layer (`document`, `replay`, `campaign`), which the lower shared files (`game`,
-//! `input`, …) do not import either, nor the list; `super::` paths are resolved to module
+//! `search_game`, `input`, …) do not import either, nor the list; the search algorithms
+//! (`search/`) are a shared layer above the traits that imports neither a kind, the list nor
+//! the by-name layer, and that no kind and no lower file imports; `super::` paths are resolved to module
 //! paths for these checks; no shared string literal is a kind's name or extension; no
 //! source file is over 800 lines and no function over 120, except those on the allow-lists
 //! below, each with its reason. The kinds are read from the folders under `src/kind/`, so a
@@ -454,8 +456,9 @@ fn crate_paths(code: &str, module: &[String]) -> Vec<Vec<String>> {
 const BY_NAME: [&str; 3] = ["document", "replay", "campaign"];
 
 /// The shared files below the list of kinds (`src/kind/mod.rs`), which the kinds use.
-const LOWER: [&str; 10] = [
+const LOWER: [&str; 11] = [
     "game",
+    "search_game",
     "input",
     "history",
     "read",
@@ -467,6 +470,11 @@ const LOWER: [&str; 10] = [
     "observe",
 ];
 
+/// The search algorithms (`src/search/`, issue #29): a shared layer above the traits that
+/// names no kind; it imports the traits and primitives only (not the list of kinds nor the
+/// by-name layer), and neither a kind nor a lower file imports it.
+const SEARCH: &str = "search";
+
 /// Imports between the lower files that close a loop, as (file, imported module, why).
 const LOWER_LOOPS: &[(&str, &str, &str)] = &[];
 
@@ -477,6 +485,21 @@ fn broken_rule(module: &[String], p: &[String]) -> Option<String> {
     let first = p.first().map(String::as_str).unwrap_or("");
     let in_kind = module.first().is_some_and(|m| m == "kind") && module.len() >= 2;
     let lower = module.len() == 1 && LOWER.contains(&module[0].as_str());
+    let in_search = module.first().is_some_and(|m| m == SEARCH);
+    if in_search && (first == "kind" || BY_NAME.contains(&first)) {
+        return Some(format!(
+            "the search module {} reaches {}",
+            module.join("::"),
+            p.join("::")
+        ));
+    }
+    if (in_kind || lower) && first == SEARCH {
+        return Some(format!(
+            "{} reaches the search algorithms {}",
+            module.join("::"),
+            p.join("::")
+        ));
+    }
     if in_kind {
         if first == "kind" && p.get(1) != module.get(1) {
             return Some(format!("kind {} reaches {}", module[1], p.join("::")));
@@ -673,6 +696,37 @@ fn the_layer_checks_see_what_they_should() {
     let kind_file = m("kind/board/mod.rs");
     let p = crate_paths("use crate::document::load_file;", &kind_file);
     assert!(broken_rule(&kind_file, &p[0]).is_some());
+    // The search module: a kind and a lower file may not import it; it may not import a
+    // kind, the list or the by-name layer, but the traits and primitives.
+    let p = crate_paths("use crate::search::bfs::solve;", &kind_file);
+    assert!(broken_rule(&kind_file, &p[0]).is_some());
+    let p = crate_paths("use crate::search::mcts;", &game);
+    assert!(broken_rule(&game, &p[0]).is_some());
+    let p = crate_paths("use crate::search_game::SearchGame;", &kind_file);
+    assert!(broken_rule(&kind_file, &p[0]).is_none());
+    let bfs = m("search/bfs.rs");
+    assert_eq!(bfs, ["search", "bfs"]);
+    for line in [
+        "use crate::kind::kinds;",
+        "use crate::replay::Replay;",
+        "use super::super::kind::board::X;",
+    ] {
+        let hit = crate_paths(line, &bfs)
+            .iter()
+            .any(|p| broken_rule(&bfs, p).is_some());
+        assert!(hit, "{line}");
+    }
+    for line in [
+        "use super::{Budget, Progress};",
+        "use crate::search_game::SearchGame;",
+    ] {
+        assert!(
+            crate_paths(line, &bfs)
+                .iter()
+                .all(|p| broken_rule(&bfs, p).is_none()),
+            "{line}"
+        );
+    }
     assert_eq!(
         string_literals("x == Some(\"board\") // \"lua\""),
         ["board"]

@@ -17,6 +17,9 @@ use crate::history::{History, Patch, Trim};
 use crate::input::Input;
 use crate::observe::{Collector, NoObserver, Phase, TickObserver};
 
+mod search;
+pub use search::BoulderSearch;
+
 /// One phase of a recorded tick: the phase and each field it changed as
 /// `(position, before, after)`, row-major.
 pub type PhaseRecord = (Phase, Vec<(Pos, Cell, Cell)>);
@@ -669,6 +672,11 @@ impl Game for BoulderGame {
             token: t.name().into(),
             dir,
         }]
+    }
+
+    fn searcher(&self) -> Option<Box<dyn crate::search_game::SearchGame>> {
+        (self.open.is_none())
+            .then(|| Box::new(BoulderSearch::new(self)) as Box<dyn crate::search_game::SearchGame>)
     }
 
     fn state_hash(&self) -> u64 {
