@@ -118,6 +118,15 @@ pub trait SearchGame: Send {
     /// When the kind cannot compute the step (a turn over its operation budget); the state
     /// is then as before.
     fn play(&mut self, mv: Move) -> Result<(), SearchError>;
+    /// Plays `mv` for good: [`SearchGame::undo`] will not go back past it. For playouts,
+    /// which never take a move back, so that a kind can skip what undo would need (board:
+    /// the position before). The default is [`SearchGame::play`].
+    ///
+    /// # Errors
+    /// As [`SearchGame::play`].
+    fn advance(&mut self, mv: Move) -> Result<(), SearchError> {
+        self.play(mv)
+    }
     /// Takes back the last move played with [`SearchGame::play`]; false when none is left
     /// (at the state the searcher was made or forked in).
     fn undo(&mut self) -> bool;

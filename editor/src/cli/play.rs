@@ -203,7 +203,7 @@ pub fn run_level(
 
 /// Writes `replay` to `rec` (`--record`), atomically, its level path relative to the
 /// replay's folder.
-fn write_replay(rec: &Path, replay: &Replay) -> Result<(), ExitCode> {
+pub(super) fn write_replay(rec: &Path, replay: &Replay) -> Result<(), ExitCode> {
     let base = rec
         .parent()
         .filter(|p| !p.as_os_str().is_empty())

@@ -388,7 +388,7 @@ impl<'c> Search<'c> {
         } else {
             let k = uniform(&mut self.rng, self.moves.len());
             let mut w = node.state.fork();
-            w.play(self.moves[k])?;
+            w.advance(self.moves[k])?;
             w
         };
         let mut plies = 1u32;
@@ -406,7 +406,7 @@ impl<'c> Search<'c> {
                 return Ok(Ending::Cutoff);
             }
             let k = uniform(&mut self.rng, self.moves.len());
-            work.play(self.moves[k])?;
+            work.advance(self.moves[k])?;
             plies += 1;
         }
     }

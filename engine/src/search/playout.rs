@@ -66,9 +66,30 @@ pub fn random_playout(
         if moves.is_empty() || plies >= max_plies {
             return Ok(PlayoutEnd { status, plies });
         }
-        g.play(moves[uniform(rng, moves.len())])?;
+        g.advance(moves[uniform(rng, moves.len())])?;
         plies += 1;
     }
+}
+
+/// Plays `count` random playouts from `root` (each on a fork, at most `max_plies` moves),
+/// every choice from one ChaCha8 generator seeded with `seed` (`tilesmith playouts`).
+/// Returns the moves played in all.
+///
+/// # Errors
+/// A [`SearchError`] from the kind.
+pub fn random_playouts(
+    root: &dyn SearchGame,
+    count: u64,
+    seed: u64,
+    max_plies: u32,
+) -> Result<u64, SearchError> {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut plies = 0u64;
+    for _ in 0..count {
+        let mut g = root.fork();
+        plies += u64::from(random_playout(g.as_mut(), &mut rng, max_plies)?.plies);
+    }
+    Ok(plies)
 }
 
 /// The score of the end of a playout for `player`: the kind's leaf score when it gives
@@ -104,7 +125,7 @@ pub fn flat_monte_carlo(
         let mut total = 0.0;
         for _ in 0..k {
             let mut w = root.fork();
-            w.play(mv)?;
+            w.advance(mv)?;
             let end = random_playout(w.as_mut(), rng, FLAT_MC_PLIES.saturating_sub(1))?;
             total += score(w.as_mut(), end.status, player);
         }
@@ -211,7 +232,7 @@ pub fn play_game(
             ))
         })?;
         match player.choose(g, &mut rng)? {
-            Some(mv) => g.play(mv)?,
+            Some(mv) => g.advance(mv)?,
             None => return Ok(None),
         }
     }

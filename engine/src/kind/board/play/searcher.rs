@@ -204,6 +204,26 @@ impl SearchGame for BoardSearch {
         Ok(())
     }
 
+    /// Swaps the child in and gives the old position's storage to the next children, as
+    /// the playouts before the shared search did: no copy, nothing kept for undo.
+    fn advance(&mut self, mv: Move) -> Result<(), SearchError> {
+        self.settle()?;
+        let k = mv as usize;
+        if k >= self.sink.n {
+            return Err(SearchError::new(format!(
+                "move {mv} is not one of the {} legal turns",
+                self.sink.n
+            )));
+        }
+        std::mem::swap(&mut self.pos, &mut self.sink.kids[k]);
+        self.undo.clear();
+        if self.repetition {
+            self.seen.push(placement_hash(&self.pos));
+        }
+        self.settled = None;
+        Ok(())
+    }
+
     fn undo(&mut self) -> bool {
         let Some(prev) = self.undo.pop() else {
             return false;
