@@ -37,7 +37,7 @@ pub struct MatchArgs {
     /// playouts of at most 50 moves per candidate move) or `ai:SECONDS` (the Monte Carlo tree
     /// search computer player at that think time per move). The first plays the level's
     /// first player in even games, the second in odd ones.
-    #[arg(long, value_delimiter = ',', num_args = 2, required = true)]
+    #[arg(long, value_delimiter = ',', required = true)]
     pub players: Vec<String>,
     /// How many games.
     #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
@@ -100,6 +100,13 @@ pub(super) fn playouts(a: &PlayoutArgs) -> ExitCode {
 /// `tilesmith match`: `{"games":N,"wins":[a,b],"draws":d,"seconds":x}`.
 pub(super) fn matches(a: &MatchArgs) -> ExitCode {
     let run = || -> Result<(), ExitCode> {
+        if a.players.len() != 2 {
+            eprintln!(
+                "tilesmith: match: --players: name two players, as A,B ({} given)",
+                a.players.len()
+            );
+            return Err(ExitCode::FAILURE);
+        }
         let players: Vec<Player> = a
             .players
             .iter()
