@@ -46,6 +46,39 @@ pub struct BoardSearch {
     settled: Option<(SearchStatus, Option<usize>)>,
 }
 
+/// The most expanders and child lists a thread keeps for the next searchers.
+const POOL: usize = 16;
+
+thread_local! {
+    /// Warm move-generation buffers of dropped searchers (their storage sized by earlier
+    /// positions), handed to new ones: a playout's fork then allocates nothing to start,
+    /// as the single expander of the board's playouts before the shared search did not.
+    static SCRATCH: std::cell::RefCell<Vec<(Expander, ChildSink)>> =
+        const { std::cell::RefCell::new(Vec::new()) };
+}
+
+fn scratch() -> (Expander, ChildSink) {
+    SCRATCH
+        .try_with(|p| p.borrow_mut().pop())
+        .ok()
+        .flatten()
+        .unwrap_or_default()
+}
+
+impl Drop for BoardSearch {
+    fn drop(&mut self) {
+        let ex = std::mem::take(&mut self.ex);
+        let sink = std::mem::take(&mut self.sink);
+        let _ = SCRATCH.try_with(|p| {
+            if let Ok(mut p) = p.try_borrow_mut()
+                && p.len() < POOL
+            {
+                p.push((ex, sink));
+            }
+        });
+    }
+}
+
 fn gen_error(e: GenError) -> SearchError {
     SearchError::new(format!("move generation failed: {e}"))
 }
@@ -239,14 +272,18 @@ impl SearchGame for BoardSearch {
         true
     }
 
+    /// A copy with warm move-generation buffers from the thread's pool (a fork is mostly a
+    /// playout's start), unlike the stored children of [`SearchGame::children`].
     fn fork(&self) -> Box<dyn SearchGame> {
-        Box::new(BoardSearch::with(
+        let mut c = BoardSearch::with(
             Arc::clone(&self.engine),
             self.pos.clone(),
             self.repetition,
             self.reads_last,
             FxHashMap::default(),
-        ))
+        );
+        (c.ex, c.sink) = scratch();
+        Box::new(c)
     }
 
     fn key(&self) -> StateKey {
