@@ -114,8 +114,8 @@ pub struct Outcome {
 
 /// Searches the value of `root` (a two-player game) for the player to move within
 /// `limits.max_plies` plies; `root` is back in its state when this returns. `progress` is
-/// called after each depth and about ten times a second; `cancel` stops the search (the
-/// value then is what the last finished depth proved, or unknown).
+/// called after each depth and at the end; `cancel` stops the search (checked at every move;
+/// the value is then unknown, with the depth last finished).
 ///
 /// # Errors
 /// A [`SearchError`] from the kind, or for a game that does not have two players.
@@ -137,7 +137,6 @@ pub fn value(
         limits: *limits,
         cancel,
         started: Instant::now(),
-        next_report: Duration::from_millis(100),
         states: 1,
         root_player: 0,
         horizon: 1,
@@ -208,7 +207,6 @@ struct AlphaBeta<'g, 'c> {
     limits: Limits,
     cancel: &'c AtomicBool,
     started: Instant,
-    next_report: Duration,
     states: u64,
     root_player: usize,
     /// +1: the horizon favours the root player (`v+`); -1: it favours the other (`v-`).
@@ -280,14 +278,13 @@ impl AlphaBeta<'_, '_> {
         if self.cancel.load(Ordering::Relaxed) {
             return Err(Stop::Budget(Budget::Cancelled));
         }
-        if self.states % 1024 == 0 {
-            let elapsed = self.started.elapsed();
-            if self.limits.time.is_some_and(|t| elapsed >= t) {
-                return Err(Stop::Budget(Budget::Time));
-            }
-            if elapsed >= self.next_report {
-                self.next_report = elapsed + Duration::from_millis(100);
-            }
+        if self.states.is_multiple_of(1024)
+            && self
+                .limits
+                .time
+                .is_some_and(|t| self.started.elapsed() >= t)
+        {
+            return Err(Stop::Budget(Budget::Time));
         }
         Ok(())
     }

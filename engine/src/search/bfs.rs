@@ -198,7 +198,7 @@ impl<'g, 'c> Bfs<'g, 'c> {
         if self.bytes_after_growth() > self.limits.memory {
             return Some(Budget::Memory);
         }
-        if self.seen.len() % 256 == 0 {
+        if self.seen.len().is_multiple_of(256) {
             let elapsed = self.started.elapsed();
             if self.limits.time.is_some_and(|t| elapsed >= t) {
                 return Some(Budget::Time);
