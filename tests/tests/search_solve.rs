@@ -103,6 +103,19 @@ fn a_baba_level_worked_out_by_hand() {
     let mut played = baba::game(BABA_BY_HAND, &[]);
     baba::play(&mut played, "R R R R R D L L");
     assert!(matches!(played.status(), Status::Won { .. }));
+    // From the state after a first R the rest is 7 moves; the search leaves the searcher
+    // where it was, its own path (the R) still undoable.
+    let mut g = game.searcher().unwrap();
+    let start = g.key();
+    g.play(2).unwrap();
+    let after = g.key();
+    assert_eq!(
+        solution(&solve(g.as_mut(), &Limits::default())),
+        "R R R R D L L"
+    );
+    assert_eq!(g.key(), after);
+    assert!(g.undo());
+    assert_eq!(g.key(), start);
     // One move fewer is not enough: with a step bound of 7 the answer is unknown.
     let mut g = game.searcher().unwrap();
     let bound = Limits {

@@ -135,6 +135,8 @@ struct Bfs<'g, 'c> {
     next_report: Duration,
     moves: Vec<Move>,
     down: Vec<Move>,
+    /// Moves played on the game and not undone: undone at the end, whatever happened.
+    played: usize,
 }
 
 impl<'g, 'c> Bfs<'g, 'c> {
@@ -151,6 +153,7 @@ impl<'g, 'c> Bfs<'g, 'c> {
             next_report: Duration::from_millis(100),
             moves: Vec::new(),
             down: Vec::new(),
+            played: 0,
         }
     }
 
@@ -166,7 +169,9 @@ impl<'g, 'c> Bfs<'g, 'c> {
     fn run(mut self, progress: &mut dyn FnMut(&Progress)) -> Result<Outcome, SearchError> {
         let r = self.search(progress);
         // Back to the start, whatever happened.
-        while self.g.undo() {}
+        while self.played > 0 {
+            self.undo();
+        }
         let out = self.outcome(r?);
         let last = self.records.last().map_or(0, |r| r.depth);
         progress(&Progress::new(out.states, last, self.started));
@@ -247,7 +252,7 @@ impl<'g, 'c> Bfs<'g, 'c> {
                     return Ok(Answer::Unknown(b));
                 }
                 let mv = self.moves[k];
-                self.g.play(mv)?;
+                self.play(mv)?;
                 let key = self.g.key();
                 let fresh = self.seen.insert(key);
                 let status = if fresh { Some(self.g.status()?) } else { None };
@@ -256,7 +261,7 @@ impl<'g, 'c> Bfs<'g, 'c> {
                     Some(SearchStatus::Won(_)) if !self.exhaustive => {
                         let mut moves = self.path_to(n);
                         moves.push(mv);
-                        self.g.undo();
+                        self.undo();
                         return Ok(Answer::Solved(self.solution(moves)?));
                     }
                     Some(SearchStatus::Running) if !self.g.is_dead() => {
@@ -269,7 +274,7 @@ impl<'g, 'c> Bfs<'g, 'c> {
                     // Over or dead: counted (in the visited set), not expanded.
                     Some(_) => {}
                 }
-                self.g.undo();
+                self.undo();
             }
         }
         Ok(if stepped_out {
@@ -277,6 +282,18 @@ impl<'g, 'c> Bfs<'g, 'c> {
         } else {
             Answer::Unsolvable
         })
+    }
+
+    fn play(&mut self, mv: Move) -> Result<(), SearchError> {
+        self.g.play(mv)?;
+        self.played += 1;
+        Ok(())
+    }
+
+    fn undo(&mut self) {
+        if self.g.undo() {
+            self.played -= 1;
+        }
     }
 
     /// The moves from the start to record `n`.
@@ -294,24 +311,24 @@ impl<'g, 'c> Bfs<'g, 'c> {
     /// Walks the game from the record it is at to record `target`.
     fn goto(&mut self, target: u32) -> Result<(), SearchError> {
         let (mut a, mut b) = (self.cur, target);
-        let depth = |i: u32| self.records[i as usize].depth;
+        let depth = |s: &Self, i: u32| s.records[i as usize].depth;
         self.down.clear();
-        while depth(a) > depth(b) {
-            self.g.undo();
+        while depth(self, a) > depth(self, b) {
+            self.undo();
             a = self.records[a as usize].parent;
         }
-        while depth(b) > depth(a) {
+        while depth(self, b) > depth(self, a) {
             self.down.push(self.records[b as usize].mv);
             b = self.records[b as usize].parent;
         }
         while a != b {
-            self.g.undo();
+            self.undo();
             a = self.records[a as usize].parent;
             self.down.push(self.records[b as usize].mv);
             b = self.records[b as usize].parent;
         }
         for i in (0..self.down.len()).rev() {
-            self.g.play(self.down[i])?;
+            self.play(self.down[i])?;
         }
         self.cur = target;
         Ok(())
@@ -325,14 +342,14 @@ impl<'g, 'c> Bfs<'g, 'c> {
         let mut r = Ok(());
         for &mv in &moves {
             words.extend(self.g.words(mv));
-            r = self.g.play(mv);
+            r = self.play(mv);
             if r.is_err() {
                 break;
             }
             played += 1;
         }
         for _ in 0..played {
-            self.g.undo();
+            self.undo();
         }
         r?;
         Ok(Solution { moves, words })
