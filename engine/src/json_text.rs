@@ -55,38 +55,75 @@ pub fn layout(doc: &Value) -> String {
 /// Any I/O error, or a chain of more than 40 symbolic links (a cycle); the temporary file is
 /// removed when the write fails.
 pub fn write_atomic(path: &Path, contents: &[u8]) -> std::io::Result<()> {
-    let target = link_target(path)?;
-    let dir = match target.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-        _ => std::path::PathBuf::from("."),
-    };
-    let file_name = target
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_else(|| "level".into());
-    // Removed by `tempfile` on every early return.
-    let prefix = format!(".{file_name}.");
-    let mut builder = tempfile::Builder::new();
-    builder.prefix(&prefix).suffix(".tmp");
-    #[cfg(unix)]
-    {
-        // tempfile's own default is 0600; a level file is as readable as any new file.
-        use std::os::unix::fs::PermissionsExt as _;
-        builder.permissions(std::fs::Permissions::from_mode(0o666));
+    let mut staged = StagedFile::new(path)?;
+    staged.file().write_all(contents)?;
+    staged.commit()
+}
+
+/// A file written in place of another, for output that is produced piece by piece (an
+/// animated GIF, frame by frame): [`StagedFile::new`] opens a temporary file beside `path`,
+/// [`StagedFile::file`] is written, and [`StagedFile::commit`] puts it in place as
+/// [`write_atomic`] does. Dropped without a commit (an error, a cancel), the temporary file is
+/// removed and `path` is as it was: never a partial file, never a clobbered old one.
+#[derive(Debug)]
+pub struct StagedFile {
+    tmp: tempfile::NamedTempFile,
+    target: std::path::PathBuf,
+    dir: std::path::PathBuf,
+}
+
+impl StagedFile {
+    /// A temporary file in the folder of `path` (of the file it links to, for a symbolic
+    /// link), named `.NAME.XXXX.tmp`.
+    ///
+    /// # Errors
+    /// The folder cannot be written, or a chain of more than 40 symbolic links.
+    pub fn new(path: &Path) -> std::io::Result<Self> {
+        let target = link_target(path)?;
+        let dir = match target.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+            _ => std::path::PathBuf::from("."),
+        };
+        let file_name = target
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_else(|| "level".into());
+        let prefix = format!(".{file_name}.");
+        let mut builder = tempfile::Builder::new();
+        builder.prefix(&prefix).suffix(".tmp");
+        #[cfg(unix)]
+        {
+            // tempfile's own default is 0600; a level file is as readable as any new file.
+            use std::os::unix::fs::PermissionsExt as _;
+            builder.permissions(std::fs::Permissions::from_mode(0o666));
+        }
+        let tmp = builder.tempfile_in(&dir)?;
+        Ok(Self { tmp, target, dir })
     }
-    let mut tmp = builder.tempfile_in(&dir)?;
-    tmp.write_all(contents)?;
-    #[cfg(unix)]
-    if let Ok(meta) = std::fs::metadata(&target) {
-        tmp.as_file().set_permissions(meta.permissions())?;
+
+    /// The temporary file, to write the contents to.
+    pub fn file(&mut self) -> &mut std::fs::File {
+        self.tmp.as_file_mut()
     }
-    tmp.as_file().sync_all()?;
-    tmp.persist(&target).map_err(|e| e.error)?;
-    // The rename is an entry in the folder: flush it (not possible on every platform).
-    if let Ok(d) = std::fs::File::open(&dir) {
-        let _ = d.sync_all();
+
+    /// Flushes the temporary file to disk and renames it over the target (keeping an existing
+    /// file's permissions on Unix), then flushes the folder.
+    ///
+    /// # Errors
+    /// Any I/O error; the temporary file is removed then and the target left as it was.
+    pub fn commit(self) -> std::io::Result<()> {
+        #[cfg(unix)]
+        if let Ok(meta) = std::fs::metadata(&self.target) {
+            self.tmp.as_file().set_permissions(meta.permissions())?;
+        }
+        self.tmp.as_file().sync_all()?;
+        self.tmp.persist(&self.target).map_err(|e| e.error)?;
+        // The rename is an entry in the folder: flush it (not possible on every platform).
+        if let Ok(d) = std::fs::File::open(&self.dir) {
+            let _ = d.sync_all();
+        }
+        Ok(())
     }
-    Ok(())
 }
 
 /// The file a path names: the path itself, or, for a symbolic link (also a chain of links,
@@ -117,6 +154,29 @@ fn link_target(path: &Path) -> std::io::Result<std::path::PathBuf> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_staged_file_dropped_without_commit_leaves_the_old_file_and_no_temporary() {
+        let dir = tempfile::tempdir().unwrap();
+        let f = dir.path().join("out.gif");
+        std::fs::write(&f, b"old").unwrap();
+        {
+            let mut s = StagedFile::new(&f).unwrap();
+            s.file().write_all(b"half a fra").unwrap();
+        }
+        assert_eq!(std::fs::read(&f).unwrap(), b"old");
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+        let mut s = StagedFile::new(&f).unwrap();
+        s.file().write_all(b"whole").unwrap();
+        assert_eq!(
+            std::fs::read(&f).unwrap(),
+            b"old",
+            "nothing in place before the commit"
+        );
+        s.commit().unwrap();
+        assert_eq!(std::fs::read(&f).unwrap(), b"whole");
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+    }
 
     #[test]
     fn layout_round_trips_and_puts_rows_on_lines() {

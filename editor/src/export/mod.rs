@@ -208,7 +208,7 @@ pub fn rgba(p: &Pixmap) -> Vec<u8> {
     v
 }
 
-/// Writes `p` as a PNG file.
+/// Writes `p` as a PNG file, atomically (a failed write leaves the old file as it was).
 ///
 /// # Errors
 /// A message naming the file when it cannot be encoded or written.
@@ -216,5 +216,6 @@ pub fn write_png(p: &Pixmap, path: &std::path::Path) -> Result<(), String> {
     let bytes = p
         .encode_png()
         .map_err(|e| format!("{}: cannot encode the PNG: {e}", path.display()))?;
-    std::fs::write(path, bytes).map_err(|e| format!("{}: cannot write: {e}", path.display()))
+    tilesmith_engine::json_text::write_atomic(path, &bytes)
+        .map_err(|e| format!("{}: cannot write: {e}", path.display()))
 }
