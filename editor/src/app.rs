@@ -208,6 +208,8 @@ impl TilesmithApp {
             self.ui.export = None;
             let msg = outcome.unwrap_or_else(|e| format!("export failed: {e}"));
             self.state.apply(Action::ExportFinished(msg));
+            // The status bar's message comes after this frame was drawn.
+            ctx.request_repaint();
             return;
         }
         if ui::export_ui::export_progress(ctx, job) {
@@ -294,6 +296,13 @@ impl TilesmithApp {
                 self.pending_latch_clear = Some(before);
             }
         }
+        // What the actions change was not in the frame just drawn (the UI pushes them while
+        // drawing; a worker's result, such as the computer's move, arrives the same way): one
+        // more frame shows it without waiting for an input event. Nothing is pushed on an idle
+        // frame, so this never spins.
+        if !out.is_empty() {
+            ctx.request_repaint();
+        }
         for a in out {
             self.state.apply(a);
             if let Some(text) = self.state.clipboard_out.take() {
@@ -308,7 +317,10 @@ impl TilesmithApp {
             self.latched = None;
         }
         self.export_frame(&ctx);
-        self.state.refresh();
+        if self.state.refresh() {
+            // The problems list changed after this frame was drawn.
+            ctx.request_repaint();
+        }
         if self.state.problems_pending() {
             ctx.request_repaint_after(Duration::from_millis(50));
         }

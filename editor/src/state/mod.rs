@@ -277,21 +277,24 @@ impl EditorState {
     /// `GameKind::check` of the document as it would be saved, so the list says exactly what
     /// `tilesmith check` says of the saved file. A map of more than [`SYNC_CHECK_CELLS`]
     /// cells is checked on a worker thread, so an edit never waits for it; the list keeps the
-    /// previous answer until the new one arrives (see [`EditorState::problems_pending`]).
-    pub fn refresh(&mut self) {
+    /// previous answer until the new one arrives (see [`EditorState::problems_pending`]). True when the list was set anew (the caller
+    /// draws it again).
+    pub fn refresh(&mut self) -> bool {
         self.doc.refresh();
         let key = (self.doc_serial, self.doc.map().generation());
+        let mut arrived = false;
         if let Some((k, job)) = &self.problems_job {
             match job.poll() {
                 Some(Ok(p)) => {
                     if *k == key {
                         self.problems = p;
+                        arrived = true;
                     }
                     // A stale answer is dropped; the check below runs for the latest design.
                     self.problems_job = None;
                 }
                 // One worker at a time: the latest design is checked when it is done.
-                None => return,
+                None => return false,
                 // The check panicked (a bug): the next refresh checks again.
                 Some(Err(_)) => {
                     self.problems_job = None;
@@ -300,19 +303,20 @@ impl EditorState {
             }
         }
         if self.problems_gen == Some(key) {
-            return;
+            return arrived;
         }
         self.problems_gen = Some(key);
         let (w, h) = self.doc.map().size();
         if w * h <= SYNC_CHECK_CELLS {
             self.problems = self.doc.kind().check(&self.doc.to_json());
-            return;
+            return true;
         }
         let job = self.doc.check_job();
         match crate::job::Job::spawn("tilesmith-check", move |_| job()) {
             Ok(job) => self.problems_job = Some((key, job)),
             Err(_) => self.problems_gen = None,
         }
+        arrived
     }
 
     /// The problems of the design as it is now, waiting for (or doing) the check when the list
