@@ -139,6 +139,9 @@ pub struct EditorState {
     loaded: Option<(PathBuf, work::ReadResult)>,
     /// The history generation last autosaved.
     autosaved_gen: u64,
+    /// An autosave copy of this document may be in the data folder (this session wrote one,
+    /// or it was restored from one): reaching the saved state again removes it.
+    autosave_on_disk: bool,
     /// When the next autosave copy is due.
     autosave_timer: AutosaveTimer,
     /// The thread that writes autosave copies (started with the first).
@@ -207,6 +210,7 @@ impl EditorState {
             loaded: None,
             background_work: false,
             autosaved_gen: 0,
+            autosave_on_disk: false,
             autosave_timer: AutosaveTimer::default(),
             autosave_worker: None,
         };
