@@ -524,6 +524,27 @@ fn rules_read_down_columns_but_not_backwards() {
 // ---------------------------------------------------------------------------------------------
 // 6. Typed sentences
 
+/// Issue #31 defect 14: an unknown word gets the nearest baba word, as repair mode and
+/// `tilesmith check` give it; nothing is placed.
+#[test]
+fn place_sentence_offers_the_nearest_word_for_an_unknown_one() {
+    let mut s = baba_state(level(10, 6, &[]));
+    baba(
+        &mut s,
+        BabaAction::PlaceSentence {
+            text: "kek is pus".into(),
+            at: p(2, 3),
+            vertical: false,
+        },
+    );
+    assert_eq!(
+        s.status,
+        "not a baba word: kek (did you mean \"keke\"?), pus (did you mean \"push\"?)"
+    );
+    assert_eq!(occupied(&s), 0);
+    assert_eq!(doc(&s).history().len_done(), 0);
+}
+
 #[test]
 fn place_sentence_is_one_step_and_forms_the_rule() {
     let mut s = baba_state(level(10, 6, &[(3, 3, &["rock"])]));
