@@ -69,8 +69,11 @@ pub struct EditorState {
     pub rect_filled: bool,
     /// The selected rectangle.
     pub selection: Option<CellRect>,
-    /// The cell shown in the inspector.
+    /// The cell shown in the inspector (outlined on the map): the design's while editing, the
+    /// game's while playing.
     pub inspect: Option<Pos>,
+    /// The design's inspected cell, kept while a game is played.
+    design_inspect: Option<Pos>,
     /// The cell under the pointer.
     pub hover: Option<Pos>,
     /// The last cell that was under the pointer (kept when it leaves the map, so the play
@@ -179,6 +182,7 @@ impl EditorState {
             rect_filled: true,
             selection: None,
             inspect: None,
+            design_inspect: None,
             hover: None,
             last_hover: None,
             view: Viewport::default(),
@@ -343,11 +347,30 @@ impl EditorState {
 
     /// Applies one action, then keeps the document's derived data in step.
     pub fn apply(&mut self, action: impl Into<Action>) {
+        let before = (self.playing(), self.doc_serial);
         self.sync_background();
         self.apply_action(action.into());
+        self.keep_design_inspect(before);
         self.sync_background();
         self.doc.refresh();
         self.campaign_after_action();
+    }
+
+    /// The inspected cell is the design's while editing and the game's while playing: play
+    /// starts with none (the design's one-cell selection, hidden during play, is not outlined
+    /// on the game) and stopping brings the design's back. `before` is whether a game was
+    /// played, and the document's serial, before the action (a document opened meanwhile
+    /// forgets the kept cell).
+    fn keep_design_inspect(&mut self, (was_playing, serial): (bool, u64)) {
+        if serial != self.doc_serial {
+            self.design_inspect = None;
+            return;
+        }
+        match (was_playing, self.playing()) {
+            (false, true) => self.design_inspect = self.inspect.take(),
+            (true, false) => self.inspect = self.design_inspect.take(),
+            _ => {}
+        }
     }
 
     fn apply_action(&mut self, action: Action) {
