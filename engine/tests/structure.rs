@@ -92,7 +92,12 @@ fn kind_names() -> Vec<String> {
 /// which holds the parts of a kind's `game.rs`) is left out: there `game::` is the shared
 /// `crate::game`.
 fn kind_submodules() -> Vec<String> {
-    let shared = |m: &String| src().join(format!("{m}.rs")).exists() || src().join(m).is_dir();
+    let core = Path::new(env!("CARGO_MANIFEST_DIR")).join("core/src");
+    let shared = |m: &String| {
+        [src(), core.clone()]
+            .iter()
+            .any(|d| d.join(format!("{m}.rs")).exists() || d.join(m).is_dir())
+    };
     let mut v: Vec<String> = kind_names()
         .iter()
         .flat_map(|k| folders(&src().join("kind").join(k)))

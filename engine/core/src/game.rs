@@ -1,8 +1,8 @@
 //! The traits every game kind implements, and the types they speak in.
 //!
-//! A game kind (one module under [`crate::kind`]) implements [`GameKind`]: check a level
-//! document, start a [`Game`] from it, and declare the kind's input words
-//! ([`GameKind::inputs`], read with [`GameKind::parse_input`] and
+//! A game kind (a crate of its own, listed in `tilesmith_engine::kind`) implements
+//! [`GameKind`]: check a level document, start a [`Game`] from it, and declare the kind's
+//! input words ([`GameKind::inputs`], read with [`GameKind::parse_input`] and
 //! [`crate::game::parse_inputs`]). A running [`Game`] steps deterministically, undoes and
 //! redoes steps, and describes its cells for drawing. The CLI and the editor talk to kinds
 //! only through these two traits, so nothing outside a kind's module assumes "one token per
@@ -17,7 +17,7 @@
 //! `winner`, [`Status::Draw`]).
 //!
 //! Layer: this module sits below every kind and below the list of kinds
-//! ([`crate::kind`]); it names no kind (`docs/architecture.md`).
+//! (`tilesmith_engine::kind`); it names no kind (`docs/architecture.md`).
 
 use std::path::Path;
 
@@ -246,9 +246,10 @@ pub trait Game: Send {
     /// in the message when the rules are inline without a file name); falling, at the
     /// level's `script` with the script's line (column 1) when known. A problem without a
     /// file but with a column is at a place of the level's own source text: the document
-    /// keeps that line when it was read from that source ([`crate::Document::source`]) and
-    /// otherwise locates the problem by its path (`crate::Document::stop_problem`). `None`
-    /// by default: `tilesmith run` then places the error at the level as a whole.
+    /// keeps that line when it was read from that source
+    /// (`tilesmith_engine::Document::source`) and otherwise locates the problem by its path
+    /// (`tilesmith_engine::Document::stop_problem`). `None` by default: `tilesmith run` then
+    /// places the error at the level as a whole.
     fn error_problem(&self) -> Option<Problem> {
         None
     }
@@ -361,6 +362,13 @@ pub trait Game: Send {
     fn as_any_mut(&mut self) -> &mut dyn std::any::Any;
 }
 
+// A game in a `Debug` output (a replay's outcome, a test's failure): its kind and summary.
+impl std::fmt::Debug for dyn Game {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Game({}, {})", self.kind().name(), self.summary())
+    }
+}
+
 /// A game kind: the rules of one family of tile puzzles.
 pub trait GameKind: Sync {
     /// The kind's name as written in a level's `"kind"` field.
@@ -387,7 +395,7 @@ pub trait GameKind: Sync {
     }
     /// True when the kind's moves are words that mean something only in a position (a board
     /// move `c3-d4`): they are then read one at a time through the running game
-    /// ([`Game::read_input`], [`crate::replay::play_words`]) instead of with
+    /// ([`Game::read_input`], `tilesmith_engine::replay::play_words`) instead of with
     /// [`GameKind::parse_input`], and [`GameKind::inputs`] holds only the words every
     /// position takes (`undo`, `restart`). False by default.
     fn positional_inputs(&self) -> bool {
@@ -479,8 +487,8 @@ pub struct FileType {
     pub opening: FileOpening,
     /// The most bytes such a file may have, read as a whole text file with
     /// [`crate::read::read_text_file`] (problems saying `cannot read the file: …` at 1:1);
-    /// `None`: read as a level file is ([`crate::document::MAX_FILE_BYTES`], a problem at the
-    /// first byte that is not UTF-8).
+    /// `None`: read as a level file is (`tilesmith_engine::document::MAX_FILE_BYTES`, a
+    /// problem at the first byte that is not UTF-8).
     pub max_bytes: Option<u64>,
     /// For a type the editor's File menu offers an "Import WORD…" item for: what the item
     /// does, in a sentence (its hover text). `None`: opened with File → Open only.
@@ -514,7 +522,7 @@ pub struct OpenedFile {
 /// one step, or `WORD*N` for N steps of that input (N ≥ 1, decimal digits only). An empty
 /// text is no inputs. Each word is read with [`GameKind::parse_input`], so this is for kinds
 /// whose words mean the same in every position (not [`GameKind::positional_inputs`]; read
-/// those through the game with [`crate::replay::play_words`]).
+/// those through the game with `tilesmith_engine::replay::play_words`).
 ///
 /// The steps are counted before anything is stored, so a text asking for more than
 /// [`MAX_REPLAY_TICKS`](crate::input::MAX_REPLAY_TICKS) steps is an error, not an allocation.

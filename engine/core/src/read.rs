@@ -11,7 +11,7 @@ use crate::problem::{JsonPath, Problem, line_col};
 
 /// Why [`read_at_most`] read no bytes.
 #[derive(Debug)]
-pub(crate) enum ReadError {
+pub enum ReadError {
     /// The file cannot be opened or read, or is not a regular file ([`regular_file`]).
     Io(std::io::Error),
     /// It is larger than the limit: its length in bytes.
@@ -22,7 +22,7 @@ pub(crate) enum ReadError {
 
 impl ReadError {
     /// The reason in a few words, for a file read with the limit `max` (bytes).
-    pub(crate) fn message(&self, max: u64) -> String {
+    pub fn message(&self, max: u64) -> String {
         match self {
             ReadError::Io(e) => format!("cannot read the file: {e}"),
             ReadError::TooLarge(len) => {
@@ -39,7 +39,7 @@ impl ReadError {
 ///
 /// # Errors
 /// [`ReadError`]: not a readable regular file, too large, or grown past `max`.
-pub(crate) fn read_at_most(path: &Path, max: u64) -> Result<Vec<u8>, ReadError> {
+pub fn read_at_most(path: &Path, max: u64) -> Result<Vec<u8>, ReadError> {
     let meta = regular_file(path).map_err(ReadError::Io)?;
     if meta.len() > max {
         return Err(ReadError::TooLarge(meta.len()));
@@ -83,7 +83,7 @@ pub fn read_text_file(path: &Path, max: u64) -> Result<String, String> {
 ///
 /// # Errors
 /// A problem at the first byte that is not UTF-8.
-pub(crate) fn utf8_text(bytes: &[u8]) -> Result<&str, Vec<Problem>> {
+pub fn utf8_text(bytes: &[u8]) -> Result<&str, Vec<Problem>> {
     match std::str::from_utf8(bytes) {
         Ok(t) => Ok(t.strip_prefix('\u{feff}').unwrap_or(t)),
         Err(e) => {
