@@ -5,7 +5,7 @@
 
 pub mod baba;
 pub mod board;
-pub mod boulder;
+pub use tilesmith_boulder as boulder;
 pub mod falling;
 
 use serde_json::Value;

@@ -24,7 +24,7 @@
 
 use super::level::Cell;
 use super::token::{TOKEN_COUNT, Token, TokenSet, VALUE_COUNT, ValueKey, Values};
-use crate::grid::{Grid, Pos};
+use tilesmith_core::grid::{Grid, Pos};
 
 mod writes;
 

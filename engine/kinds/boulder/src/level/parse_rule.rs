@@ -3,10 +3,10 @@
 
 use serde_json::{Map, Value};
 
-use crate::grid::Dir;
-use crate::kind::boulder::token::Token;
-use crate::level_json::{int, type_name};
-use crate::problem::{JsonPath, Problem, quote};
+use crate::token::Token;
+use tilesmith_core::grid::Dir;
+use tilesmith_core::level_json::{int, type_name};
+use tilesmith_core::problem::{JsonPath, Problem, quote};
 
 use super::parse::*;
 use super::*;

@@ -5,11 +5,11 @@ use std::collections::BTreeMap;
 
 use serde_json::{Map, Value};
 
-use crate::game::Status;
-use crate::grid::{Grid, Pos};
-use crate::kind::boulder::token::{Global, Globals, Token, VALUE_COUNT, ValueKey, ValueName};
-use crate::level_json::{self, int, natural, type_name};
-use crate::problem::{JsonPath, Problem, did_you_mean, nearest, quote};
+use crate::token::{Global, Globals, Token, VALUE_COUNT, ValueKey, ValueName};
+use tilesmith_core::game::Status;
+use tilesmith_core::grid::{Grid, Pos};
+use tilesmith_core::level_json::{self, int, natural, type_name};
+use tilesmith_core::problem::{JsonPath, Problem, did_you_mean, nearest, quote};
 
 use super::parse_rule::*;
 use super::*;

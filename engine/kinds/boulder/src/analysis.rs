@@ -12,8 +12,8 @@ use super::game::BoulderGame;
 use super::level::{BoulderLevel, Cell, Rule, TokenPattern, TokenWrite};
 use super::rules::CompiledRule;
 use super::token::{ALL_TOKENS, Globals, Token, TokenSet, ValueKey, ValueName};
-use crate::grid::{Grid, Pos};
-use crate::observe::{Collector, Phase};
+use tilesmith_core::grid::{Grid, Pos};
+use tilesmith_core::observe::{Collector, Phase};
 
 /// The set of tokens (bit mask, see [`Token::bit`]) that can ever be on the map of `level`.
 pub fn reachable_tokens(level: &BoulderLevel) -> TokenSet {
@@ -186,8 +186,8 @@ pub const EVERY_TOKEN: TokenSet = ALL_TOKENS;
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::kind::boulder::level::rule_from_json;
-    use crate::problem::JsonPath;
+    use crate::level::rule_from_json;
+    use tilesmith_core::problem::JsonPath;
 
     fn rule(v: serde_json::Value) -> Rule {
         rule_from_json(&v, &JsonPath::root()).unwrap()

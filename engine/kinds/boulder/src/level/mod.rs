@@ -10,9 +10,9 @@ use std::collections::BTreeMap;
 use serde_json::{Map, Value, json};
 
 use super::token::{Global, Globals, Token, VALUE_COUNT, ValueKey, ValueName, Values};
-use crate::game::Status;
-use crate::grid::{Dir, Grid, Pos};
-use crate::problem::{JsonPath, Problem};
+use tilesmith_core::game::Status;
+use tilesmith_core::grid::{Dir, Grid, Pos};
+use tilesmith_core::problem::{JsonPath, Problem};
 
 mod parse;
 mod parse_rule;
@@ -23,7 +23,7 @@ use parse::*;
 pub use parse_rule::rule_from_json;
 pub use write::rule_to_json;
 
-pub use crate::level_json::{MAX_CELLS, MAX_SIDE};
+pub use tilesmith_core::level_json::{MAX_CELLS, MAX_SIDE};
 /// The largest absolute number accepted for a value in a file.
 pub const MAX_VALUE: i64 = u32::MAX as i64;
 

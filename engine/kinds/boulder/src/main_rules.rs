@@ -7,8 +7,8 @@ use rand_core::Rng as _;
 use super::board::nonzero_flag;
 use super::game::BoulderGame;
 use super::token::{Global, Token, ValueKey};
-use crate::grid::Dir;
-use crate::input::Input;
+use tilesmith_core::grid::Dir;
+use tilesmith_core::input::Input;
 
 /// Values that describe the object rather than the field, and so travel with a moving object
 /// (§6 V1). `a`–`d` stay with the field; `moved` is set on both fields.

@@ -11,11 +11,11 @@ use super::board::{Board, Saved, TOKEN_FIELD};
 use super::level::{BoulderLevel, Cell, MAX_TICK_COUNT};
 use super::rules::CompiledRule;
 use super::token::{Global, Globals, Token, ValueKey};
-use crate::game::{Game, GameKind, Layer, RuleFiring, Status, StepReport};
-use crate::grid::Pos;
-use crate::history::{History, Patch, Trim};
-use crate::input::Input;
-use crate::observe::{Collector, NoObserver, Phase, TickObserver};
+use tilesmith_core::game::{Game, GameKind, Layer, RuleFiring, Status, StepReport};
+use tilesmith_core::grid::Pos;
+use tilesmith_core::history::{History, Patch, Trim};
+use tilesmith_core::input::Input;
+use tilesmith_core::observe::{Collector, NoObserver, Phase, TickObserver};
 
 /// One phase of a recorded tick: the phase and each field it changed as
 /// `(position, before, after)`, row-major.
@@ -124,7 +124,7 @@ impl BoulderGame {
             level,
             entered_exit: false,
             explosions_at_start: Vec::new(),
-            history: History::new(crate::game::DEFAULT_HISTORY_BYTES, TRIM),
+            history: History::new(tilesmith_core::game::DEFAULT_HISTORY_BYTES, TRIM),
             open: None,
             cancel: None,
         }
@@ -661,7 +661,7 @@ impl Game for BoulderGame {
         let i = self.board.idx(pos);
         let t = self.board.token(i);
         let dir = if t.is_enemy() {
-            crate::grid::Dir::from_value(self.board.val(i, ValueKey::Direction))
+            tilesmith_core::grid::Dir::from_value(self.board.val(i, ValueKey::Direction))
         } else {
             None
         };
@@ -672,7 +672,7 @@ impl Game for BoulderGame {
     }
 
     fn state_hash(&self) -> u64 {
-        let mut h = crate::hash::Fnv::new();
+        let mut h = tilesmith_core::hash::Fnv::new();
         h.write_u64(self.board.width() as u64);
         h.write_u64(self.board.height() as u64);
         for i in 0..self.board.len() {

@@ -3,6 +3,8 @@
 //! One token per field, values per field, five globals, and a tick of 1/5 s made of: reset of
 //! values, `pre` rules, main rules, `post` rules (§4.2).
 
+#![warn(missing_docs)]
+
 pub mod analysis;
 pub mod board;
 pub mod game;
@@ -21,10 +23,10 @@ pub use level::{
 pub use rules::CompiledRule;
 pub use token::{Global, Globals, Token, ValueKey, ValueName};
 
-use crate::game::{Game, GameKind};
-use crate::grid::Dir;
-use crate::input::{Input, InputSpec};
-use crate::problem::Problem;
+use tilesmith_core::game::{Game, GameKind};
+use tilesmith_core::grid::Dir;
+use tilesmith_core::input::{Input, InputSpec};
+use tilesmith_core::problem::Problem;
 
 /// Boulder's input words: no key, the four arrows, and the four arrows with the meta (shift)
 /// key, which act on the neighbouring field without moving (`metaleft` … rules). Boulder has

@@ -13,9 +13,9 @@
 use super::board::{Board, ValueSet};
 use super::level::{Rule, Situation, TokenPattern, TokenWrite};
 use super::token::{ALL_TOKENS, Global, Globals, Token, TokenSet, ValueKey, ValueName};
-use crate::grid::Dir;
-use crate::input::Input;
-use crate::observe::{Phase, TickObserver};
+use tilesmith_core::grid::Dir;
+use tilesmith_core::input::Input;
+use tilesmith_core::observe::{Phase, TickObserver};
 
 #[derive(Clone, Debug)]
 struct Block {

@@ -12,7 +12,7 @@ macro_rules! tokens {
             $(#[doc = concat!("`", $n, "`")] $v,)*
             /// A field the editor could not read (an unknown token name, a bad value, a
             /// missing field of a short row): not a token of the spec and never in a file.
-            /// Only [`crate::kind::boulder::BoulderLevel::from_json_editable`] makes it; the
+            /// Only [`crate::BoulderLevel::from_json_editable`] makes it; the
             /// field's original JSON is kept in the level and written back unchanged
             /// (docs/editor.md, "Repair mode"). A level holding one cannot be played.
             Unknown,
@@ -60,7 +60,7 @@ impl Token {
     /// The spec's token name nearest to `name` (case-insensitive edit distance), for "did
     /// you mean" hints: `"stonee"` gives `stone`. `None` when nothing is close.
     pub fn suggest(name: &str) -> Option<Token> {
-        let best = crate::problem::nearest(name, Token::ALL.iter().map(|t| t.name()))?;
+        let best = tilesmith_core::problem::nearest(name, Token::ALL.iter().map(|t| t.name()))?;
         Token::from_name(best)
     }
 

@@ -2,8 +2,8 @@
 
 use serde_json::{Map, Value, json};
 
-use crate::game::Status;
-use crate::kind::boulder::token::{Global, Token, ValueKey, ValueName};
+use crate::token::{Global, Token, ValueKey, ValueName};
+use tilesmith_core::game::Status;
 
 use super::*;
 
@@ -85,7 +85,7 @@ impl BoulderLevel {
     /// The level as text: one member per line, one rule per line and one map row per line, so
     /// files diff well. Ends with a newline.
     pub fn to_pretty_string(&self) -> String {
-        crate::json_text::layout(&self.to_json())
+        tilesmith_core::json_text::layout(&self.to_json())
     }
 }
 
