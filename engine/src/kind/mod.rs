@@ -3,7 +3,7 @@
 //! [`crate::game`], and a running game reaches its own kind with [`crate::Game::kind`]
 //! (`docs/architecture.md`, "Layers").
 
-pub mod baba;
+pub use tilesmith_baba as baba;
 pub mod board;
 pub use tilesmith_boulder as boulder;
 pub mod falling;

@@ -15,6 +15,8 @@
 //! through [`BabaGame::rules`] and [`BabaGame::unused_text`] (and, through the `Game` trait,
 //! in `summary()["rules"]`).
 
+#![warn(missing_docs)]
+
 pub mod eval;
 pub mod game;
 pub mod level;
@@ -36,10 +38,10 @@ pub use word::{
     Kind, LETTERS, Letter, Noun, PaletteEntry, Prefix, Prep, Prop, Verb, Word, WordClass, palette,
 };
 
-use crate::game::{Game, GameKind};
-use crate::grid::Dir;
-use crate::input::{Input, InputSpec};
-use crate::problem::Problem;
+use tilesmith_core::game::{Game, GameKind};
+use tilesmith_core::grid::Dir;
+use tilesmith_core::input::{Input, InputSpec};
+use tilesmith_core::problem::Problem;
 
 /// Baba's input words: wait, the four arrows, and the game's own undo and restart keys. Baba
 /// has no meta keys.

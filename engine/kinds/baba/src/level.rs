@@ -15,9 +15,9 @@ use serde_json::{Map, Value, json};
 
 use super::rules::{FormedRule, TextTile, form_rules};
 use super::word::{Kind, OBJECT_NOUNS, Prop, Verb, Word};
-use crate::grid::{Dir, Grid, Pos};
-use crate::level_json::{self, int, type_name};
-use crate::problem::{JsonPath, Problem, did_you_mean, nearest, quote};
+use tilesmith_core::grid::{Dir, Grid, Pos};
+use tilesmith_core::level_json::{self, int, type_name};
+use tilesmith_core::problem::{JsonPath, Problem, did_you_mean, nearest, quote};
 
 /// The largest `width` or `height` accepted.
 pub const MAX_SIDE: usize = 1000;
@@ -92,7 +92,7 @@ impl BabaLevel {
     ///
     /// # Errors
     /// Every error-severity problem, with its JSON path (lines and columns are filled in by
-    /// [`crate::problem::locate`]).
+    /// [`tilesmith_core::problem::locate`]).
     pub fn from_json(doc: &Value) -> Result<Self, Vec<Problem>> {
         let mut p = Vec::new();
         let level = parse_level(doc, &mut p, false);
@@ -197,7 +197,7 @@ impl BabaLevel {
     }
 
     /// The level as a JSON document (`kind` first, `map` last, one row per line when laid out
-    /// with [`crate::json_text::layout`]).
+    /// with [`tilesmith_core::json_text::layout`]).
     pub fn to_json(&self) -> Value {
         let mut o = Map::new();
         o.insert("kind".into(), json!("baba"));

@@ -143,12 +143,7 @@ impl TextCount {
 /// Sorts cells row-major (by row from the top, then column from the left) and drops repeats,
 /// with `marks` (one bit per cell of a `width`-wide map, all clear, and left clear) to find
 /// them in order without sorting when the map is small next to the list.
-pub(in crate::kind::baba) fn sort_cells(
-    v: &mut Vec<Pos>,
-    marks: &mut Vec<u64>,
-    width: usize,
-    height: usize,
-) {
+pub(crate) fn sort_cells(v: &mut Vec<Pos>, marks: &mut Vec<u64>, width: usize, height: usize) {
     if v.len() < 2 {
         return;
     }

@@ -1,10 +1,10 @@
 //! The movement phase (§4.2): YOU, MOVE, FEAR and SHIFT movers in rounds of passes, waiting
 //! movers remembered by the cells their way reads.
 
-use crate::grid::{Dir, Pos};
-use crate::kind::baba::eval::{Obj, ObjId};
-use crate::kind::baba::game::BabaGame;
-use crate::kind::baba::word::{Kind, Noun, Prop, Verb, Word};
+use crate::eval::{Obj, ObjId};
+use crate::game::BabaGame;
+use crate::word::{Kind, Noun, Prop, Verb, Word};
+use tilesmith_core::grid::{Dir, Pos};
 
 use super::*;
 
@@ -52,7 +52,7 @@ impl BabaGame {
     /// bounce (`reversed` given: MOVE, §5.10) turns around and is tried again; when none may,
     /// the waiting movers fail. With `reversed`, a mover blocked by anything else turns around
     /// at once, once per turn (§5.10).
-    pub(in crate::kind::baba) fn move_round(
+    pub(crate) fn move_round(
         &mut self,
         movers: &[ObjId],
         dir_of: impl Fn(&Self, ObjId) -> Option<Dir>,
@@ -342,7 +342,7 @@ impl BabaGame {
                     .filter(|(n, _)| {
                         kinds
                             .iter()
-                            .any(|&k| crate::kind::baba::eval::subject_covers(*n, false, k))
+                            .any(|&k| crate::eval::subject_covers(*n, false, k))
                     })
                     .map(|(_, c)| *c)
                     .sum()

@@ -5,10 +5,10 @@ use std::collections::BTreeMap;
 
 use rustc_hash::FxHashSet as HashSet;
 
-use crate::grid::{Dir, Pos};
-use crate::kind::baba::eval::{Obj, ObjId, dir_from_props};
-use crate::kind::baba::game::BabaGame;
-use crate::kind::baba::word::{Kind, Noun, Prop, Verb, Word};
+use crate::eval::{Obj, ObjId, dir_from_props};
+use crate::game::BabaGame;
+use crate::word::{Kind, Noun, Prop, Verb, Word};
+use tilesmith_core::grid::{Dir, Pos};
 
 use super::*;
 
@@ -105,7 +105,7 @@ impl BabaGame {
             }) else {
                 continue;
             };
-            let is_b = |k: Kind| crate::kind::baba::eval::subject_covers(target, false, k);
+            let is_b = |k: Kind| crate::eval::subject_covers(target, false, k);
             let holds_b = |p: Pos| {
                 self.ids_at(p)
                     .iter()

@@ -1,10 +1,10 @@
 //! Move resolution (§5.1): planning a move by a dry run of its destination, and carrying it
 //! out (pushes, pulls, swaps, bounces); the set of objects still to move.
 
-use crate::grid::{Dir, Pos};
-use crate::kind::baba::eval::{Obj, ObjId};
-use crate::kind::baba::game::BabaGame;
-use crate::kind::baba::word::{Prop, Verb};
+use crate::eval::{Obj, ObjId};
+use crate::game::BabaGame;
+use crate::word::{Prop, Verb};
+use tilesmith_core::grid::{Dir, Pos};
 
 use super::*;
 
@@ -180,13 +180,7 @@ impl BabaGame {
     }
 
     /// Moves `id` one cell in `d` with all reactions (§5.1).
-    pub(in crate::kind::baba) fn try_move(
-        &mut self,
-        id: ObjId,
-        d: Dir,
-        cause: Cause,
-        pending: &Pending,
-    ) -> Moved {
+    pub(crate) fn try_move(&mut self, id: ObjId, d: Dir, cause: Cause, pending: &Pending) -> Moved {
         self.try_move_planned(id, d, cause, pending, None)
     }
 

@@ -23,9 +23,9 @@ pub(super) struct Dirty {
 
 impl BabaGame {
     /// What the last refresh gave `id`; no property at all for an object it did not read.
-    pub(in crate::kind::baba) fn props_of(&self, id: ObjId) -> &Derived {
+    pub(crate) fn props_of(&self, id: ObjId) -> &Derived {
         static NONE: Derived = Derived {
-            props: [0; crate::kind::baba::word::Prop::COUNT],
+            props: [0; crate::word::Prop::COUNT],
             others: Vec::new(),
             vanish: false,
             negs: Vec::new(),
@@ -33,30 +33,30 @@ impl BabaGame {
         self.cur.derived.get(&id).unwrap_or(&NONE)
     }
 
-    pub(in crate::kind::baba) fn derived(&self, id: ObjId) -> Option<&Derived> {
+    pub(crate) fn derived(&self, id: ObjId) -> Option<&Derived> {
         self.cur.derived.get(&id)
     }
 
-    pub(in crate::kind::baba) fn has(&self, id: ObjId, p: Prop) -> bool {
+    pub(crate) fn has(&self, id: ObjId, p: Prop) -> bool {
         self.derived(id).is_some_and(|d| d.has(p))
     }
 
-    pub(in crate::kind::baba) fn count(&self, id: ObjId, p: Prop) -> u16 {
+    pub(crate) fn count(&self, id: ObjId, p: Prop) -> u16 {
         self.derived(id).map_or(0, |d| d.get(p))
     }
 
     /// What the EMPTY rules give the object-free cell `pos` (Tier 2).
-    pub(in crate::kind::baba) fn empty_at(&self, pos: Pos) -> Derived {
+    pub(crate) fn empty_at(&self, pos: Pos) -> Derived {
         let world = World {
             objs: &self.st.objs,
             width: self.width,
             height: self.height,
         };
-        crate::kind::baba::eval::empty_derived(&world, &self.index, &self.cur.empty_rules, pos)
+        crate::eval::empty_derived(&world, &self.index, &self.cur.empty_rules, pos)
     }
 
     /// The objects that have property `p` at the last refresh and still exist, ascending ID.
-    pub(in crate::kind::baba) fn with_prop(&self, p: Prop) -> Vec<ObjId> {
+    pub(crate) fn with_prop(&self, p: Prop) -> Vec<ObjId> {
         self.existing(&self.holders.props[p as usize])
     }
 
@@ -73,18 +73,18 @@ impl BabaGame {
     }
 
     /// True when no object had property `p` at the last refresh.
-    pub(in crate::kind::baba) fn nobody(&self, p: Prop) -> bool {
+    pub(crate) fn nobody(&self, p: Prop) -> bool {
         self.holders.props[p as usize].is_empty()
     }
 
     /// The objects whose rules at the last refresh have verb `v` with a noun (IS noun, HAS,
     /// MAKE, EAT, FEAR, FOLLOW, WRITE) and that still exist, ascending ID.
-    pub(in crate::kind::baba) fn with_verb(&self, v: Verb) -> Vec<ObjId> {
+    pub(crate) fn with_verb(&self, v: Verb) -> Vec<ObjId> {
         self.existing(&self.holders.verbs[v as usize])
     }
 
     /// The objects that `A IS NOT A` makes vanish at the last refresh and that still exist.
-    pub(in crate::kind::baba) fn vanishing(&self) -> Vec<ObjId> {
+    pub(crate) fn vanishing(&self) -> Vec<ObjId> {
         self.existing(&self.holders.vanish)
     }
 
@@ -96,7 +96,7 @@ impl BabaGame {
     /// list too when text moved but still forms the same rules in the same order; everything
     /// otherwise, and after the extra rules or the whole state were replaced or a turn was
     /// abandoned (`Dirty::full`).
-    pub(in crate::kind::baba) fn refresh(&mut self) {
+    pub(crate) fn refresh(&mut self) {
         if !self.dirty.any || self.halted() {
             return;
         }
@@ -111,7 +111,7 @@ impl BabaGame {
             // on its kind and the rule list alone: when the text still forms the same rules in
             // the same order, every object read at the last refresh keeps its properties, and
             // only the rule list (its tiles) and the objects added or removed need reading.
-            let texts = crate::kind::baba::eval::text_tiles(&self.st.objs, &self.index);
+            let texts = crate::eval::text_tiles(&self.st.objs, &self.index);
             self.charge(texts.len() as u64);
             let formed = self.rule_cache.form(self.width, self.height, &texts);
             let same = formed
@@ -169,7 +169,7 @@ impl BabaGame {
             width: self.width,
             height: self.height,
         };
-        self.cur = crate::kind::baba::eval::refresh_formed(
+        self.cur = crate::eval::refresh_formed(
             &world,
             &self.index,
             &self.extra,
@@ -225,7 +225,7 @@ impl BabaGame {
     /// Won when a YOU object is WIN (or Tier 2 END) or overlaps such an object (same cell and
     /// float, §5.11, §5.13);
     /// lost when nothing is YOU; running otherwise. `allow_win` is false at turn 0.
-    pub(in crate::kind::baba) fn compute_status(&self, allow_win: bool) -> Status {
+    pub(crate) fn compute_status(&self, allow_win: bool) -> Status {
         let mut any_you = self.level_is_you();
         let (mut empty_you, mut empty_win) = (false, false);
         if !self.cur.empty_rules.is_empty() {

@@ -56,7 +56,7 @@ use super::eval::{
 use super::game::BabaGame;
 use super::turn::{Cause, Rand32};
 use super::word::{Noun, Prop, Verb, Word};
-use crate::grid::{Dir, Pos};
+use tilesmith_core::grid::{Dir, Pos};
 
 impl BabaGame {
     /// The count of property `p` on the level itself at the last refresh (Tier 2 LEVEL rules;
@@ -79,7 +79,7 @@ impl BabaGame {
     /// [`BabaGame::to_baba_level`]; the colour as [`BabaGame::tint`] chooses it. Sorted by
     /// row, column and stack index; empty when no colour word applies (spec §5.13, Tier 2
     /// cosmetic colours). For the editor, which draws each such object in its colour.
-    pub fn tinted(&self) -> Vec<(crate::grid::Pos, usize, Prop)> {
+    pub fn tinted(&self) -> Vec<(tilesmith_core::grid::Pos, usize, Prop)> {
         let mut out = Vec::new();
         for (&id, d) in &self.cur.derived {
             let Some(c) = colour_of(|p| d.get(p)) else {

@@ -7,7 +7,7 @@
 
 use serde::Serialize;
 
-use crate::grid::Dir;
+use tilesmith_core::grid::Dir;
 
 /// The nouns that name objects (entities). `text`, `empty`, `all` and `level` are nouns too but
 /// exist only as text (see [`Noun::is_object`]).
@@ -462,11 +462,11 @@ pub enum Kind {
     /// A text tile.
     Text(Word),
     /// A stack entry the editor could not read (repair mode, docs/editor.md): an index into
-    /// [`crate::kind::baba::BabaLevel::unknown`], which keeps the entry's JSON (or `None`
+    /// [`crate::BabaLevel::unknown`], which keeps the entry's JSON (or `None`
     /// for a cell missing from a short row). Only
-    /// [`crate::kind::baba::BabaLevel::from_json_editable`] makes it; it is never in a file
+    /// [`crate::BabaLevel::from_json_editable`] makes it; it is never in a file
     /// (the kept JSON is written instead) and never part of a game
-    /// ([`crate::kind::baba::BabaGame::new`] leaves it out).
+    /// ([`crate::BabaGame::new`] leaves it out).
     Unknown(u16),
 }
 

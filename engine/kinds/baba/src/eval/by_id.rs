@@ -221,9 +221,9 @@ impl<T> FromIterator<(ObjId, T)> for ById<T> {
 #[cfg(test)]
 mod tests {
     use super::{ById, ObjId, PAGE};
-    use crate::Game as _;
-    use crate::input::Input;
-    use crate::kind::baba::{BabaGame, BabaLevel};
+    use crate::{BabaGame, BabaLevel};
+    use tilesmith_core::game::Game as _;
+    use tilesmith_core::input::Input;
 
     #[test]
     fn a_table_by_id_reads_back_what_was_set_in_ascending_id() {

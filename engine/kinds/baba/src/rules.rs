@@ -12,7 +12,7 @@ use rustc_hash::FxHashSet;
 use serde::Serialize;
 
 use super::word::{Noun, Prefix, Prep, Verb, Word};
-use crate::grid::Pos;
+use tilesmith_core::grid::Pos;
 
 /// The most word sequences read from one run of text cells (combinations of stacked texts).
 pub const MAX_COMBINATIONS: usize = 256;

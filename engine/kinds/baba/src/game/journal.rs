@@ -9,7 +9,7 @@ impl BabaGame {
     /// change to an object goes through here: it keeps the cell index (ascending ID per cell),
     /// journals the previous value in `log`, and notes what the next refresh must re-read.
     #[inline(always)]
-    pub(in crate::kind::baba) fn set_obj(&mut self, id: ObjId, new: Option<Obj>) -> Option<Obj> {
+    pub(crate) fn set_obj(&mut self, id: ObjId, new: Option<Obj>) -> Option<Obj> {
         let old = match new {
             Some(o) => self.st.objs.insert(id, o),
             None => self.st.objs.remove(&id),
@@ -70,13 +70,13 @@ impl BabaGame {
     }
 
     /// Adds an object (its ID must be new and larger than every other).
-    pub(in crate::kind::baba) fn insert_obj(&mut self, id: ObjId, o: Obj) {
+    pub(crate) fn insert_obj(&mut self, id: ObjId, o: Obj) {
         self.note_seen(o.kind);
         self.set_obj(id, Some(o));
     }
 
     /// Removes an object; `None` when it does not exist.
-    pub(in crate::kind::baba) fn remove_obj(&mut self, id: ObjId) -> Option<Obj> {
+    pub(crate) fn remove_obj(&mut self, id: ObjId) -> Option<Obj> {
         if !self.st.objs.contains_key(&id) {
             return None;
         }
@@ -84,14 +84,14 @@ impl BabaGame {
     }
 
     /// Moves an object to `pos`.
-    pub(in crate::kind::baba) fn move_obj(&mut self, id: ObjId, pos: Pos) {
+    pub(crate) fn move_obj(&mut self, id: ObjId, pos: Pos) {
         if let Some(&o) = self.st.objs.get(&id) {
             self.set_obj(id, Some(o.at(pos)));
         }
     }
 
     /// Turns an object to face `dir`.
-    pub(in crate::kind::baba) fn turn_obj(&mut self, id: ObjId, dir: Dir) {
+    pub(crate) fn turn_obj(&mut self, id: ObjId, dir: Dir) {
         // Every move turns its mover first, mostly to the facing it already has.
         if let Some(&o) = self.st.objs.get(&id)
             && o.dir != dir
@@ -121,7 +121,7 @@ impl BabaGame {
 
     /// Takes the turn's journal out (its objects count as not entered any more) and empties
     /// the phase's.
-    pub(in crate::kind::baba) fn take_journal(&mut self) -> Vec<(ObjId, Option<Obj>)> {
+    pub(crate) fn take_journal(&mut self) -> Vec<(ObjId, Option<Obj>)> {
         let log = std::mem::take(&mut self.log);
         for (id, _) in &log {
             self.logged.remove_keeping_page(id);
@@ -136,7 +136,7 @@ impl BabaGame {
     }
 
     /// Empties the turn's journal (and the phase's).
-    pub(in crate::kind::baba) fn clear_journal(&mut self) {
+    pub(crate) fn clear_journal(&mut self) {
         let mut log = self.take_journal();
         // Keep the list's memory for the next turn.
         log.clear();
@@ -145,12 +145,12 @@ impl BabaGame {
 
     /// The pages the journal's marks hold (for tests of the memory bound).
     #[cfg(test)]
-    pub(in crate::kind::baba) fn logged_pages(&self) -> usize {
+    pub(crate) fn logged_pages(&self) -> usize {
         self.logged.pages_held()
     }
 
     /// Starts a phase: its journal `phase_log` is emptied.
-    pub(in crate::kind::baba) fn begin_phase(&mut self) {
+    pub(crate) fn begin_phase(&mut self) {
         self.phase_log.clear();
         // Marks of an earlier phase differ from the new epoch: an object's mark lives at most
         // one turn (`take_journal`), far fewer phases than the epoch wraps after.
@@ -159,7 +159,7 @@ impl BabaGame {
 
     /// The objects the turn changed, with their values before it, in the order of their first
     /// change; objects changed back to that value are left out.
-    pub(in crate::kind::baba) fn turn_changes(&self) -> Vec<(ObjId, Option<Obj>)> {
+    pub(crate) fn turn_changes(&self) -> Vec<(ObjId, Option<Obj>)> {
         let mut out = Vec::with_capacity(self.log.len());
         for &(id, before) in &self.log {
             if self.st.objs.get(&id) != before.as_ref() {
@@ -171,7 +171,7 @@ impl BabaGame {
 
     /// Adds to `v` the cells whose contents differ from when the phase began (an object
     /// added, removed, moved or turned there), in no set order and possibly twice.
-    pub(in crate::kind::baba) fn phase_cells(&self, v: &mut Vec<Pos>) {
+    pub(crate) fn phase_cells(&self, v: &mut Vec<Pos>) {
         v.reserve(2 * self.phase_log.len());
         for (id, before) in &self.phase_log {
             let now = self.st.objs.get(id);

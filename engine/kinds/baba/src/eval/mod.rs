@@ -5,7 +5,7 @@ use rustc_hash::FxHashMap;
 
 use super::rules::{Arg, Condition, FormedRule, Rule, RuleCache, TextTile};
 use super::word::{Kind, Noun, Prefix, Prep, Prop, Verb, Word};
-use crate::grid::{Dir, Pos};
+use tilesmith_core::grid::{Dir, Pos};
 
 /// An object's internal ID: assigned at creation, ascending = processing order (§2).
 pub type ObjId = u64;

@@ -1,6 +1,6 @@
 //! One turn (spec baba §4.2) and move resolution (§5.1).
 //!
-//! Phases reported in [`crate::game::StepReport::phases`]: `Main("movement")` (YOU, MOVE,
+//! Phases reported in [`tilesmith_core::game::StepReport::phases`]: `Main("movement")` (YOU, MOVE,
 //! SHIFT), `Main("transform")` (both passes), `Main("facing")` (DIRs), `Main("tele")`,
 //! `Main("align")` (SHIFT facing), `Main("make")` (MAKE, WRITE), `Main("fall")`,
 //! `Main("more")`, `Main("interactions")` (SINK, WEAK, HOT/MELT, DEFEAT, OPEN/SHUT, EAT).
@@ -10,9 +10,9 @@ use rustc_hash::FxHashSet as HashSet;
 use super::eval::{Obj, ObjId};
 use super::game::BabaGame;
 use super::word::{Kind, Noun, Prop, Verb, Word};
-use crate::game::Status;
-use crate::grid::{Dir, Pos};
-use crate::observe::Phase;
+use tilesmith_core::game::Status;
+use tilesmith_core::grid::{Dir, Pos};
+use tilesmith_core::observe::Phase;
 
 mod movement;
 mod phases;
@@ -466,13 +466,13 @@ impl BabaGame {
 #[cfg(test)]
 mod tests {
     use super::Rand32;
-    use crate::Game as _;
-    use crate::grid::Dir;
-    use crate::input::Input;
-    use crate::kind::baba::{BabaGame, BabaLevel};
+    use crate::{BabaGame, BabaLevel};
     use rand_chacha::ChaCha8Rng;
     use rand_core::{Rng as _, SeedableRng as _};
     use serde_json::{Value, json};
+    use tilesmith_core::game::Game as _;
+    use tilesmith_core::grid::Dir;
+    use tilesmith_core::input::Input;
 
     thread_local! {
         /// Plan every waiting mover again in each pass (the move loop before [`super::Wait`]),

@@ -24,10 +24,10 @@ use super::eval::{
 use super::level::{BabaLevel, Tile};
 use super::rules::{FormedRule, Rule, RuleCache, TextTile, unused_text};
 use super::word::{Kind, Noun, Prop, Verb, Word};
-use crate::game::{Game, GameKind, Layer, Status, StepReport};
-use crate::grid::{Dir, Grid, Pos};
-use crate::history::{self, History, Trim};
-use crate::input::Input;
+use tilesmith_core::game::{Game, GameKind, Layer, Status, StepReport};
+use tilesmith_core::grid::{Dir, Grid, Pos};
+use tilesmith_core::history::{self, History, Trim};
+use tilesmith_core::input::Input;
 
 mod index;
 mod journal;
@@ -582,7 +582,7 @@ impl Game for BabaGame {
     }
 
     fn state_hash(&self) -> u64 {
-        let mut h = crate::hash::Fnv::new();
+        let mut h = tilesmith_core::hash::Fnv::new();
         h.write_u64(self.width as u64);
         h.write_u64(self.height as u64);
         for (&id, o) in &self.st.objs {
