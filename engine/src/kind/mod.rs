@@ -4,7 +4,7 @@
 //! (`docs/architecture.md`, "Layers").
 
 pub use tilesmith_baba as baba;
-pub mod board;
+pub use tilesmith_board as board;
 pub use tilesmith_boulder as boulder;
 pub mod falling;
 

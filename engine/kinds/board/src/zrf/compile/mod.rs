@@ -10,8 +10,8 @@ use std::collections::HashMap;
 use super::board::{self, unknown};
 use super::sexpr::{Kind, Node};
 use super::{MAX_PLAYERS, MAX_PROBLEMS, ZrfProblem};
-use crate::kind::board::rules::{Loc, PosId, Rules, Span, TurnEntry};
-use crate::problem::quote;
+use crate::rules::{Loc, PosId, Rules, Span, TurnEntry};
+use tilesmith_core::problem::quote;
 
 mod cond;
 mod end;

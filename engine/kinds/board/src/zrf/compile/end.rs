@@ -1,9 +1,9 @@
 //! Compiling end conditions (`win-condition`, `loss-condition`, `draw-condition`) and their tests.
 
-use crate::kind::board::rules::{EndCondition, EndTest, Outcome, PosId};
-use crate::kind::board::zrf::board::int;
-use crate::kind::board::zrf::sexpr::{Kind, Node};
-use crate::problem::quote;
+use crate::rules::{EndCondition, EndTest, Outcome, PosId};
+use crate::zrf::board::int;
+use crate::zrf::sexpr::{Kind, Node};
+use tilesmith_core::problem::quote;
 
 use super::*;
 

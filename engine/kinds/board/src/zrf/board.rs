@@ -12,8 +12,8 @@
 use super::compile::{Ctx, Names, name_list};
 use super::sexpr::Node;
 use super::{MAX_DIRECTIONS, MAX_POSITIONS, MAX_ZONES};
-use crate::kind::board::rules::{BoardShape, DirId, NO_POS, PosId, PositionDef, Zone};
-use crate::problem::quote;
+use crate::rules::{BoardShape, DirId, NO_POS, PosId, PositionDef, Zone};
+use tilesmith_core::problem::quote;
 
 /// A compiled board with its name tables.
 pub(crate) struct Board {

@@ -11,9 +11,9 @@
 //! ```
 //!
 //! `rules` is either a path (relative to the level's folder, read by the loader:
-//! [`crate::document::resolve_files`]) or an object `{"zrf": TEXT, "file": NAME}` holding the
-//! text; `file`, when given, is the file the text was read from, and ZRF problems are
-//! reported at its lines (`game.zrf:12:5: …`). Names of players, pieces, positions and
+//! `tilesmith_engine::document::resolve_files`) or an object `{"zrf": TEXT, "file": NAME}`
+//! holding the text; `file`, when given, is the file the text was read from, and ZRF problems
+//! are reported at its lines (`game.zrf:12:5: …`). Names of players, pieces, positions and
 //! attributes are matched exactly, else ignoring ASCII case (ZRF names are case-insensitive).
 
 use std::sync::Arc;
@@ -23,8 +23,8 @@ use serde_json::{Map, Value, json};
 use super::play::Position;
 use super::rules::{EndTest, NO_POS, PieceId, PlayerId, PosId, Rules};
 use super::zrf::{self, ZrfProblem};
-use crate::level_json::type_name;
-use crate::problem::{JsonPath, Problem, quote};
+use tilesmith_core::level_json::type_name;
+use tilesmith_core::problem::{JsonPath, Problem, quote};
 
 pub use super::rules::{MAX_RESERVE, default_attrs};
 

@@ -19,8 +19,8 @@ mod sexpr;
 use std::collections::HashMap;
 
 use super::rules::{Rules, Span};
-use crate::problem::quote;
 use sexpr::{Node, err};
+use tilesmith_core::problem::quote;
 
 /// The largest ZRF text read, in bytes.
 pub const MAX_ZRF_BYTES: usize = 4 * 1024 * 1024;
@@ -51,7 +51,7 @@ pub const MAX_MOVE_TYPES: usize = 64;
 /// The most zones.
 pub const MAX_ZONES: usize = 128;
 /// The most pieces `off N` may put in one reserve entry: the largest reserve count a level
-/// may hold ([`crate::kind::board::rules::MAX_RESERVE`]), so that a saved position loads.
+/// may hold ([`crate::rules::MAX_RESERVE`]), so that a saved position loads.
 pub const MAX_OFF: u32 = super::rules::MAX_RESERVE;
 /// The most problems reported for one compile; later ones are dropped.
 pub const MAX_PROBLEMS: usize = 100;

@@ -1,9 +1,9 @@
 //! Compiling the instructions of move and drop blocks.
 
-use crate::kind::board::rules::{AddKind, Cond, GoTarget, Instr, Loc, PosId};
-use crate::kind::board::zrf::board::unknown;
-use crate::kind::board::zrf::sexpr::{Kind, Node};
-use crate::problem::quote;
+use crate::rules::{AddKind, Cond, GoTarget, Instr, Loc, PosId};
+use crate::zrf::board::unknown;
+use crate::zrf::sexpr::{Kind, Node};
+use tilesmith_core::problem::quote;
 
 use super::*;
 

@@ -5,12 +5,10 @@
 use serde_json::{Map, Value};
 
 use super::find;
-use crate::kind::board::play::{Piece, Position};
-use crate::kind::board::rules::{
-    MAX_RESERVE, NO_POS, PieceId, PlayerId, PosId, Rules, default_attrs,
-};
-use crate::level_json::type_name;
-use crate::problem::{JsonPath, Problem, did_you_mean, nearest, quote};
+use crate::play::{Piece, Position};
+use crate::rules::{MAX_RESERVE, NO_POS, PieceId, PlayerId, PosId, Rules, default_attrs};
+use tilesmith_core::level_json::type_name;
+use tilesmith_core::problem::{JsonPath, Problem, did_you_mean, nearest, quote};
 
 /// The position a level starts from: the rules' setup, with `setup`, `reserve`,
 /// `attributes`, `to_move`, `turn` and `last` of the level replacing their parts.
@@ -187,7 +185,7 @@ fn read_reserve(rules: &Rules, o: &Map<String, Value>, pos: &mut Position, p: &m
         pos.reserve = vec![vec![0; rules.pieces.len()]; rules.players.len()];
         for (player, ppath, v) in by_player(rules, o, "reserve", p) {
             for (kind, kpath, v) in by_piece(rules, &ppath, &v, p) {
-                match crate::level_json::natural(
+                match tilesmith_core::level_json::natural(
                     &v,
                     &kpath,
                     "a reserve count",
@@ -300,7 +298,7 @@ fn read_turn(rules: &Rules, o: &Map<String, Value>, pos: &mut Position, p: &mut 
     };
     let turn = match o.get("turn") {
         None => None,
-        Some(v) => crate::level_json::natural(
+        Some(v) => tilesmith_core::level_json::natural(
             v,
             &root.key("turn"),
             "\"turn\"",

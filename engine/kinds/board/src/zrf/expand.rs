@@ -6,7 +6,7 @@
 //! Places: nodes copied from a body keep their place **in the body** (where the text is to be
 //! fixed) and record in [`Node::site`] the place of the outermost call; arguments keep their
 //! own places. A block that a macro produced is therefore located at its call
-//! ([`crate::kind::board::rules::MoveDef::span`]), its instructions in the body.
+//! ([`crate::rules::MoveDef::span`]), its instructions in the body.
 //!
 //! Bounded: macro calls nested deeper than [`MAX_MACRO_DEPTH`] (recursion), output deeper
 //! than [`MAX_DEPTH`], more than [`MAX_EXPANDED_NODES`] nodes built or [`MAX_MACRO_CALLS`]
@@ -17,8 +17,8 @@ use std::rc::Rc;
 
 use super::sexpr::{Kind, Node, depth, err, size};
 use super::{MAX_DEPTH, MAX_EXPANDED_NODES, MAX_MACRO_CALLS, MAX_MACRO_DEPTH, ZrfProblem};
-use crate::kind::board::rules::Span;
-use crate::problem::quote;
+use crate::rules::Span;
+use tilesmith_core::problem::quote;
 
 /// One `(define …)`.
 struct Macro {

@@ -8,7 +8,7 @@
 use std::rc::Rc;
 
 use super::{MAX_DEPTH, MAX_NODES, MAX_ZRF_BYTES, ZrfProblem};
-use crate::kind::board::rules::Span;
+use crate::rules::Span;
 
 /// One S-expression.
 #[derive(Clone, Debug, PartialEq)]

@@ -560,7 +560,7 @@ const EXAMPLE_7_ZRF: &str = r#"
 
 #[test]
 fn example_7_create_then_flip_is_unordered_within_level_2() {
-    let (r, _) = crate::kind::board::zrf::compile(EXAMPLE_7_ZRF, None)
+    let (r, _) = crate::zrf::compile(EXAMPLE_7_ZRF, None)
         .unwrap_or_else(|p| panic!("{:?}", p.iter().map(|p| &p.message).collect::<Vec<_>>()));
     let pos = Position::initial(&r);
     let (c3, d3) = (at(&r, "c3"), at(&r, "d3"));

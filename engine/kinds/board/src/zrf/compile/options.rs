@@ -1,8 +1,8 @@
 //! Compiling `(option …)`: the ones that change play, the UI-only ones ignored, the others warned about.
 
-use crate::kind::board::rules::{Options, PassTurn};
-use crate::kind::board::zrf::sexpr::Node;
-use crate::problem::quote;
+use crate::rules::{Options, PassTurn};
+use crate::zrf::sexpr::Node;
+use tilesmith_core::problem::quote;
 
 use super::*;
 

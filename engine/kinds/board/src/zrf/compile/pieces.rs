@@ -1,10 +1,10 @@
 //! Declaring and compiling pieces: names, attributes, flags, move and drop blocks.
 
-use crate::kind::board::rules::{MoveDef, PieceDef};
-use crate::kind::board::zrf::board::unknown;
-use crate::kind::board::zrf::sexpr::Node;
-use crate::kind::board::zrf::{MAX_ATTRIBUTES, MAX_FLAGS, MAX_MOVE_TYPES, MAX_PIECES};
-use crate::problem::quote;
+use crate::rules::{MoveDef, PieceDef};
+use crate::zrf::board::unknown;
+use crate::zrf::sexpr::Node;
+use crate::zrf::{MAX_ATTRIBUTES, MAX_FLAGS, MAX_MOVE_TYPES, MAX_PIECES};
+use tilesmith_core::problem::quote;
 
 use super::*;
 

@@ -57,7 +57,7 @@ pub fn continuation(engine: &Engine, pos: &Position, mv: &Move) -> Option<Positi
     let t = mv.partial?;
     let at = continues_at(mv)?;
     let mut p = pos.clone();
-    crate::kind::board::play::execute(engine.rules(), &mut p, mv);
+    crate::play::execute(engine.rules(), &mut p, mv);
     p.partial = Some((at, t));
     Some(p)
 }
@@ -144,7 +144,7 @@ pub(super) fn of_level(prims: &[Primitive], l: u8) -> Vec<usize> {
 }
 
 /// "Player's piece-type", for a stage's notes.
-pub(super) fn who(ctx: &Ctx, piece: crate::kind::board::play::Piece) -> String {
+pub(super) fn who(ctx: &Ctx, piece: crate::play::Piece) -> String {
     format!(
         "{}'s {}",
         player_name(ctx, piece.player),
@@ -153,7 +153,7 @@ pub(super) fn who(ctx: &Ctx, piece: crate::kind::board::play::Piece) -> String {
 }
 
 /// The piece on `at` in `p`, if any.
-pub(super) fn cell(p: &Position, at: PosId) -> Option<crate::kind::board::play::Piece> {
+pub(super) fn cell(p: &Position, at: PosId) -> Option<crate::play::Piece> {
     p.cells.get(at as usize).copied().flatten()
 }
 

@@ -1,4 +1,4 @@
-//! A running board game behind [`crate::game::Game`]: each step is one whole turn (a move, a
+//! A running board game behind [`tilesmith_core::game::Game`]: each step is one whole turn (a move, a
 //! jump chain of partial moves, a drop or a pass), chosen from the legal turns of the
 //! position as an [`Input::Choice`] and written by its notation (`c3-d4`, `c3xe5xc7`,
 //! `@d3`, `pass`). Undo keeps the cells each turn changed; redo plays the undone turn again.
@@ -18,12 +18,12 @@ use super::level::{BoardLevel, position_json, uses_repetition};
 use super::play::{Engine, GenError, PerftEnd, Piece, Position, TurnMove};
 use super::rules::{Outcome as EndKind, PosId, Rules};
 use super::zrf::ZrfProblem;
-use crate::game::{Game, GameKind, Layer, Status, StepReport};
-use crate::grid::Pos;
-use crate::hash::Fnv;
-use crate::history::{History, Patch, Trim};
-use crate::input::{Input, InputChoice, InputError};
-use crate::problem::{JsonPath, Problem};
+use tilesmith_core::game::{Game, GameKind, Layer, Status, StepReport};
+use tilesmith_core::grid::Pos;
+use tilesmith_core::hash::Fnv;
+use tilesmith_core::history::{History, Patch, Trim};
+use tilesmith_core::input::{Input, InputChoice, InputError};
+use tilesmith_core::problem::{JsonPath, Problem};
 
 mod events;
 mod settle;
@@ -119,7 +119,7 @@ impl BoardGame {
             level,
             legal: Vec::new(),
             status: Status::Running,
-            done: History::new(crate::game::DEFAULT_HISTORY_BYTES, TRIM),
+            done: History::new(tilesmith_core::game::DEFAULT_HISTORY_BYTES, TRIM),
             undone: Vec::new(),
             seen: FxHashMap::default(),
             grid,

@@ -13,7 +13,7 @@ pub(crate) struct Ctx<'r> {
     pub rules: &'r Rules,
     pub t: &'r Tables,
     /// When set (by another thread), move generation stops after the block it is running
-    /// with the error [`super::CANCELLED`] ([`crate::Game::set_cancel_flag`]).
+    /// with the error [`super::CANCELLED`] ([`tilesmith_core::game::Game::set_cancel_flag`]).
     pub cancel: Option<&'r std::sync::atomic::AtomicBool>,
 }
 

@@ -4,10 +4,12 @@
 //! filter.
 //!
 //! [`zrf::compile`] reads a ZRF text into [`Rules`]; [`play`] generates, plays and counts
-//! moves on a [`Position`]; [`game::BoardGame`] is the running [`crate::game::Game`], whose
+//! moves on a [`Position`]; [`game::BoardGame`] is the running [`tilesmith_core::game::Game`], whose
 //! steps are whole turns chosen from the legal ones ([`Input::Choice`], written by their
 //! notation); [`level::BoardLevel`] is the JSON level (`docs/board-level-format.md`). A
 //! `.zrf` file opens as a level of its own ([`GameKind::open_file`]).
+
+#![warn(missing_docs)]
 
 pub mod game;
 pub mod level;
@@ -24,9 +26,9 @@ pub use level::BoardLevel;
 pub use play::{Move, Position, Primitive, TurnMove};
 pub use rules::Rules;
 
-use crate::game::{FileOpening, FileType, Game, GameKind, OpenedFile};
-use crate::input::{Input, InputSpec};
-use crate::problem::{JsonPath, Problem};
+use tilesmith_core::game::{FileOpening, FileType, Game, GameKind, OpenedFile};
+use tilesmith_core::input::{Input, InputSpec};
+use tilesmith_core::problem::{JsonPath, Problem};
 
 /// What a board game takes in every position besides its legal turns: undo and restart.
 /// The turns themselves are listed by [`Game::legal_inputs`].
@@ -62,7 +64,7 @@ const FILE_TYPES: [FileType; 1] = [FileType {
 /// # Errors
 /// Why it cannot be read, in a few words.
 pub fn read_rules_file(path: &Path) -> Result<String, String> {
-    crate::read::read_text_file(path, zrf::MAX_ZRF_BYTES as u64)
+    tilesmith_core::read::read_text_file(path, zrf::MAX_ZRF_BYTES as u64)
 }
 
 /// The board game kind.
@@ -137,7 +139,7 @@ impl GameKind for Board {
                 JsonPath::root().key("rules"),
                 format!(
                     "cannot read the rules file {}: {why}",
-                    crate::problem::quote_at_most(&shown, 240)
+                    tilesmith_core::problem::quote_at_most(&shown, 240)
                 ),
             )],
         }

@@ -1,10 +1,10 @@
 //! Compiling the turn order and the setup.
 
-use crate::kind::board::rules::{Place, PosId, Rules, SetupEntry, Span, TurnEntry};
-use crate::kind::board::zrf::MAX_OFF;
-use crate::kind::board::zrf::board::int;
-use crate::kind::board::zrf::sexpr::{Kind, Node};
-use crate::problem::quote;
+use crate::rules::{Place, PosId, Rules, SetupEntry, Span, TurnEntry};
+use crate::zrf::MAX_OFF;
+use crate::zrf::board::int;
+use crate::zrf::sexpr::{Kind, Node};
+use tilesmith_core::problem::quote;
 
 use super::*;
 

@@ -24,13 +24,13 @@ fn tictactoe() -> Rules {
             .collect(),
     );
     r.ends.push(EndCondition {
-        outcome: crate::kind::board::rules::Outcome::Win,
+        outcome: crate::rules::Outcome::Win,
         players: vec![0, 1],
         test,
         span: SP,
     });
     r.ends.push(EndCondition {
-        outcome: crate::kind::board::rules::Outcome::Draw,
+        outcome: crate::rules::Outcome::Draw,
         players: vec![0, 1],
         test: EndTest::Stalemated,
         span: SP,
@@ -84,7 +84,7 @@ fn a_line_wins_and_a_full_board_draws() {
     play_turn(&r, &mut pos, &t);
     let o = outcome(&r, &pos, &history).unwrap();
     assert_eq!(o.winner, Some(0));
-    assert_eq!(o.decided_by, Some(crate::kind::board::rules::Outcome::Win));
+    assert_eq!(o.decided_by, Some(crate::rules::Outcome::Win));
     // A full board without a line: O to move has no turn, stalemated draws.
     let mut full = empty_pos(&r);
     for (sq, p) in [
@@ -234,7 +234,7 @@ fn king_and_rook() -> Rules {
     );
     r.ends.push(loss(&[0, 1], EndTest::Checkmated(0)));
     r.ends.push(EndCondition {
-        outcome: crate::kind::board::rules::Outcome::Draw,
+        outcome: crate::rules::Outcome::Draw,
         players: vec![0, 1],
         test: EndTest::Stalemated,
         span: SP,
@@ -254,7 +254,7 @@ fn checkmate_loses_and_stalemate_draws() {
     assert!(turns(&r, &pos).is_empty());
     let o = outcome(&r, &pos, &[]).unwrap();
     assert_eq!(o.winner, Some(0));
-    assert_eq!(o.decided_by, Some(crate::kind::board::rules::Outcome::Loss));
+    assert_eq!(o.decided_by, Some(crate::rules::Outcome::Loss));
     assert!(o.reason.contains("checkmated"), "{}", o.reason);
     // Rook on b7 instead, protected by the king: a8 is not attacked, every move is: stalemate.
     let mut pos = empty_pos(&r);
@@ -268,7 +268,7 @@ fn checkmate_loses_and_stalemate_draws() {
     assert!(report.rejected.iter().any(|(t, _)| t.notation == "a8xb7"));
     let o = outcome(&r, &pos, &[]).unwrap();
     assert_eq!(o.winner, None);
-    assert_eq!(o.decided_by, Some(crate::kind::board::rules::Outcome::Draw));
+    assert_eq!(o.decided_by, Some(crate::rules::Outcome::Draw));
     assert!(o.reason.contains("Black has no move"), "{}", o.reason);
 }
 
@@ -570,7 +570,7 @@ fn keys_and_primitive_words() {
 fn count_condition_gives_the_game_to_the_most_pieces() {
     let mut r = mini_checkers(false);
     r.ends = vec![EndCondition {
-        outcome: crate::kind::board::rules::Outcome::Count,
+        outcome: crate::rules::Outcome::Count,
         players: vec![0, 1],
         test: EndTest::Stalemated,
         span: SP,
@@ -595,7 +595,7 @@ fn lone_runner(extra: Vec<EndCondition>) -> Rules {
     );
     r.ends = vec![
         EndCondition {
-            outcome: crate::kind::board::rules::Outcome::Win,
+            outcome: crate::rules::Outcome::Win,
             players: vec![0],
             test: EndTest::AbsoluteConfig(vec![0], vec![at(&r, "a3")]),
             span: SP,
@@ -608,7 +608,7 @@ fn lone_runner(extra: Vec<EndCondition>) -> Rules {
 
 #[test]
 fn a_lone_player_wins_only_by_a_win_condition() {
-    use crate::kind::board::rules::Outcome as Kind;
+    use crate::rules::Outcome as Kind;
     let r = lone_runner(vec![]);
     let at_square = |sq: &str| {
         let mut pos = empty_pos(&r);

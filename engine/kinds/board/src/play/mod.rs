@@ -34,7 +34,7 @@ pub const MAX_BLOCK_STEPS: u32 = 100_000;
 /// The most steps one generation (one position, one player, every block) may take.
 pub const MAX_GEN_STEPS: u64 = 20_000_000;
 /// The message of the [`GenError`] of a move generation stopped by a cancel flag
-/// ([`crate::Game::set_cancel_flag`]).
+/// ([`tilesmith_core::game::Game::set_cancel_flag`]).
 pub const CANCELLED: &str = "move generation was cancelled";
 /// The most primitives one generation (one position, one player) may write.
 pub const MAX_PRIMITIVES: usize = 1_000_000;
@@ -331,7 +331,7 @@ impl Engine {
 
     /// [`Engine::try_outcome`] and then [`Engine::turns`] when the game goes on, stopping
     /// with the error [`CANCELLED`] once `cancel` is set (checked after each move block
-    /// run): a board game's ply honours [`crate::Game::set_cancel_flag`] through it.
+    /// run): a board game's ply honours [`tilesmith_core::game::Game::set_cancel_flag`] through it.
     ///
     /// # Errors
     /// As [`Engine::try_outcome`] and [`Engine::turns`], or [`CANCELLED`].

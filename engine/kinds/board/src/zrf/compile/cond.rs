@@ -1,8 +1,8 @@
 //! Compiling conditions (of `verify`, `if`, `while`, flag values).
 
-use crate::kind::board::rules::{Cond, Loc};
-use crate::kind::board::zrf::sexpr::{Kind, Node};
-use crate::problem::quote;
+use crate::rules::{Cond, Loc};
+use crate::zrf::sexpr::{Kind, Node};
+use tilesmith_core::problem::quote;
 
 use super::*;
 
