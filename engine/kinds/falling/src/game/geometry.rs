@@ -79,7 +79,7 @@ impl FallingGame {
 
 /// [`FallingGame::cells_of`] without borrowing the game.
 pub(super) fn cells_of_free(
-    tumos: &[crate::kind::falling::level::Tumo],
+    tumos: &[crate::level::Tumo],
     field: &Field,
     p: Place,
     labels: &[BlockId],

@@ -8,9 +8,9 @@ mod tumos;
 
 use serde_json::{Map, Value};
 
-use crate::kind::falling::field::BlockId;
-use crate::level_json::{int, type_name};
-use crate::problem::{JsonPath, Problem, did_you_mean, nearest, quote};
+use crate::field::BlockId;
+use tilesmith_core::level_json::{int, type_name};
+use tilesmith_core::problem::{JsonPath, Problem, did_you_mean, nearest, quote};
 
 use super::*;
 use field::*;
@@ -404,7 +404,7 @@ pub(super) fn parse_level(doc: &Value, cx: &mut Ctx) -> Option<FallingLevel> {
         return None;
     };
     check_kind(o, &root, cx);
-    let name = crate::level_json::name(o, &mut cx.p);
+    let name = tilesmith_core::level_json::name(o, &mut cx.p);
     let (height, size) = parse_size(o, &root, cx);
 
     // Names resolve against the raw lists, so that one bad block or tumo does not make every
@@ -529,8 +529,8 @@ fn parse_size(
     root: &JsonPath,
     cx: &mut Ctx,
 ) -> (Option<usize>, Option<(usize, usize)>) {
-    let width = crate::level_json::side(o, "width", (MAX_SIDE, MAX_CELLS), &mut cx.p);
-    let height = crate::level_json::side(o, "height", (MAX_SIDE, MAX_CELLS), &mut cx.p);
+    let width = tilesmith_core::level_json::side(o, "width", (MAX_SIDE, MAX_CELLS), &mut cx.p);
+    let height = tilesmith_core::level_json::side(o, "height", (MAX_SIDE, MAX_CELLS), &mut cx.p);
     let size = match (width, height) {
         (Some(w), Some(h)) if w * h > MAX_CELLS => {
             cx.err(

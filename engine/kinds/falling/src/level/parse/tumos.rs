@@ -4,10 +4,10 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::Value;
 
-use crate::kind::falling::field::BlockId;
-use crate::kind::falling::shape::{Kicks, ShapeGrid};
-use crate::level_json::{int, type_name};
-use crate::problem::{JsonPath, quote};
+use crate::field::BlockId;
+use crate::shape::{Kicks, ShapeGrid};
+use tilesmith_core::level_json::{int, type_name};
+use tilesmith_core::problem::{JsonPath, quote};
 
 use super::*;
 

@@ -4,7 +4,7 @@ use std::collections::BTreeMap;
 
 use serde_json::{Map, Value};
 
-use crate::problem::{JsonPath, did_you_mean, nearest, quote};
+use tilesmith_core::problem::{JsonPath, did_you_mean, nearest, quote};
 
 use super::*;
 

@@ -32,7 +32,7 @@ pub enum Kicks {
 }
 
 /// Which way a turn goes, re-exported from the inputs.
-pub use crate::input::Turn;
+pub use tilesmith_core::input::Turn;
 
 /// One kick test of a turn, for the kick lab.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -2,9 +2,9 @@
 
 use serde_json::{Map, Value, json};
 
-use crate::game::Status;
-use crate::kind::falling::field::BlockId;
-use crate::kind::falling::shape::Kicks;
+use crate::field::BlockId;
+use crate::shape::Kicks;
+use tilesmith_core::game::Status;
 
 use super::*;
 
@@ -187,7 +187,9 @@ impl FallingLevel {
         o.insert(
             "last_failed_turn".into(),
             match s.last_failed_turn {
-                Some((t, f)) => json!({"turn": crate::input::Input::Turn(t).word(), "frame": f}),
+                Some((t, f)) => {
+                    json!({"turn": tilesmith_core::input::Input::Turn(t).word(), "frame": f})
+                }
                 None => Value::Null,
             },
         );

@@ -2,10 +2,10 @@
 
 use serde_json::Value;
 
-use crate::game::Status;
-use crate::kind::falling::field::{EMPTY, Field};
-use crate::kind::falling::shape::Turn;
-use crate::problem::{JsonPath, quote};
+use crate::field::{EMPTY, Field};
+use crate::shape::Turn;
+use tilesmith_core::game::Status;
+use tilesmith_core::problem::{JsonPath, quote};
 
 use super::*;
 

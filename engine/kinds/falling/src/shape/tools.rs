@@ -162,7 +162,7 @@ pub fn mirror_kicks(kicks: &Kicks, states: usize) -> Kicks {
 /// `L_((i − s) mod k)`: each forward turn moves every label to the next position and the last
 /// to the first. `[[1],[2],[3]]` gives `[[1],[2],[3]]`, `[[3],[1],[2]]`, `[[2],[3],[1]]`.
 /// `-1` cells stay where they are. Returns `k` states (`first` alone when `k ≤ 1`); more
-/// than [`crate::kind::falling::level::MAX_STATES`] is more than a level accepts, which the caller checks.
+/// than [`crate::level::MAX_STATES`] is more than a level accepts, which the caller checks.
 pub fn swap_rotation(first: &ShapeGrid) -> Vec<ShapeGrid> {
     let positions: Vec<usize> = first
         .cells

@@ -4,8 +4,8 @@ use std::collections::BTreeMap;
 
 use serde_json::Value;
 
-use crate::kind::falling::field::{BlockId, EMPTY, Field};
-use crate::problem::{JsonPath, Problem, quote};
+use crate::field::{BlockId, EMPTY, Field};
+use tilesmith_core::problem::{JsonPath, Problem, quote};
 
 use super::*;
 
@@ -92,7 +92,10 @@ pub(super) fn parse_field(
                     rp,
                     format!("row {y} of \"field\" has {n} cells but \"width\" is {width}"),
                 )
-                .at_cell(crate::grid::Pos::new(n.min(width.saturating_sub(1)), y)),
+                .at_cell(tilesmith_core::grid::Pos::new(
+                    n.min(width.saturating_sub(1)),
+                    y,
+                )),
             );
             ok = false;
             continue;
@@ -122,7 +125,7 @@ pub(super) fn parse_field(
                                     }
                                 ),
                             )
-                            .at_cell(crate::grid::Pos::new(x, y)),
+                            .at_cell(tilesmith_core::grid::Pos::new(x, y)),
                         );
                     }
                 }

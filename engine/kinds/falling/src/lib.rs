@@ -11,6 +11,8 @@
 //! clear in progress ([`FallingGame::pending_clear`]), what the last frame did
 //! ([`FallingGame::last_frame`]) and a script error ([`FallingGame::script_error`]).
 
+#![warn(missing_docs)]
+
 pub mod field;
 pub mod fpgdl;
 pub mod game;
@@ -28,10 +30,10 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use crate::game::{FileOpening, FileType, Game, GameKind, OpenedFile};
-use crate::grid::Dir;
-use crate::input::{Input, InputSpec, Turn};
-use crate::problem::{JsonPath, Problem};
+use tilesmith_core::game::{FileOpening, FileType, Game, GameKind, OpenedFile};
+use tilesmith_core::grid::Dir;
+use tilesmith_core::input::{Input, InputSpec, Turn};
+use tilesmith_core::problem::{JsonPath, Problem};
 
 /// The falling kind's input words: wait, move, soft drop, hard drop and the three turns.
 const INPUTS: [InputSpec; 8] = [

@@ -6,9 +6,9 @@ use std::collections::BTreeMap;
 
 use serde_json::{Map, Value, json};
 
-use crate::game::Status;
-use crate::kind::falling::field::BlockId;
-use crate::kind::falling::shape::{Kicks, ShapeGrid, Turn};
+use crate::field::BlockId;
+use crate::shape::{Kicks, ShapeGrid, Turn};
+use tilesmith_core::game::Status;
 
 /// What a block kind does besides its colour (`role`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]

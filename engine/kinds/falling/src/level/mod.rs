@@ -12,7 +12,7 @@ use serde_json::{Map, Value};
 
 use super::field::{BlockId, EMPTY, Field};
 use super::shape::Kicks;
-use crate::problem::{JsonPath, Problem, quote};
+use tilesmith_core::problem::{JsonPath, Problem, quote};
 
 mod parse;
 mod types;
@@ -255,7 +255,7 @@ impl FallingLevel {
     ///
     /// # Errors
     /// Every problem found, each with its JSON path.
-    pub fn from_json(doc: &Value) -> Result<Self, Vec<crate::problem::Problem>> {
+    pub fn from_json(doc: &Value) -> Result<Self, Vec<tilesmith_core::problem::Problem>> {
         let mut cx = Ctx::default();
         let level = parse_level(doc, &mut cx);
         match level {
@@ -276,7 +276,7 @@ impl FallingLevel {
     /// Every other error, as [`FallingLevel::from_json`] (a bad legend, tumo, rule, a field
     /// whose row count is not `height`, a row that is not a string), or more than 155 distinct
     /// unknown characters.
-    pub fn from_json_editable(doc: &Value) -> Result<Self, Vec<crate::problem::Problem>> {
+    pub fn from_json_editable(doc: &Value) -> Result<Self, Vec<tilesmith_core::problem::Problem>> {
         let mut cx = Ctx {
             editable: true,
             ..Ctx::default()

@@ -1,12 +1,14 @@
-//! The list of game kinds: one module per kind, and [`kinds`], [`kind_named`] and
-//! [`kind_of`] to find one. Nothing below this list imports it: the traits live in
-//! [`crate::game`], and a running game reaches its own kind with [`crate::Game::kind`]
+//! The list of game kinds: one crate per kind (`engine/kinds/<kind>/`, `tilesmith-<kind>`),
+//! re-exported here under the kind's name, and [`kinds`], [`kind_named`] and [`kind_of`] to
+//! find one. Nothing below this list can import it: a kind crate and the shared layer
+//! (`tilesmith-core`: the traits in [`crate::game`], the primitives) do not depend on this
+//! crate, and a running game reaches its own kind with [`crate::Game::kind`]
 //! (`docs/architecture.md`, "Layers").
 
 pub use tilesmith_baba as baba;
 pub use tilesmith_board as board;
 pub use tilesmith_boulder as boulder;
-pub mod falling;
+pub use tilesmith_falling as falling;
 
 use serde_json::Value;
 

@@ -2,7 +2,7 @@
 //! member, so that the level continues the game exactly.
 
 use super::*;
-use crate::kind::falling::level::{ActiveTumo, SavedPending, SavedState};
+use crate::level::{ActiveTumo, SavedPending, SavedState};
 
 impl FallingGame {
     /// The current state as a level: the field, the active tumo and a `state` member, so that

@@ -37,10 +37,8 @@ use serde_json::{Value as Json, json};
 
 use super::sandbox::Sandbox;
 use super::{NO_UPDATE, ScriptError, check_size, int_arg};
-use crate::kind::falling::level::{
-    MAX_BLOCK_KINDS, MAX_CELLS, MAX_GRID, MAX_SIDE, MAX_STATES, MAX_TUMOS,
-};
-use crate::kind::falling::shape::ShapeGrid;
+use crate::level::{MAX_BLOCK_KINDS, MAX_CELLS, MAX_GRID, MAX_SIDE, MAX_STATES, MAX_TUMOS};
+use crate::shape::ShapeGrid;
 
 /// One recorded block kind.
 #[derive(Clone, Debug, Default)]

@@ -42,11 +42,11 @@ use super::level::{
     Role, ScoreRule,
 };
 use super::shape::{Turn, TurnResult, try_turn};
-use crate::game::{Game, GameKind, Layer, Status, StepReport};
-use crate::grid::{Dir, Pos};
-use crate::history::{self, History, Trim};
-use crate::input::Input;
-use crate::problem::{JsonPath, Problem};
+use tilesmith_core::game::{Game, GameKind, Layer, Status, StepReport};
+use tilesmith_core::grid::{Dir, Pos};
+use tilesmith_core::history::{self, History, Trim};
+use tilesmith_core::input::Input;
+use tilesmith_core::problem::{JsonPath, Problem};
 
 mod frame;
 mod geometry;
@@ -282,7 +282,7 @@ impl FallingGame {
             prev_moving: moving.clone(),
             field,
             moving,
-            history: History::new(crate::game::DEFAULT_HISTORY_BYTES, TRIM),
+            history: History::new(tilesmith_core::game::DEFAULT_HISTORY_BYTES, TRIM),
             seed,
             start_frames: st.frames,
             report: FrameReport {
@@ -670,7 +670,7 @@ impl Game for FallingGame {
     }
 
     fn state_hash(&self) -> u64 {
-        let mut h = crate::hash::Fnv::new();
+        let mut h = tilesmith_core::hash::Fnv::new();
         h.write_u64(self.field.width as u64);
         h.write_u64(self.field.height as u64);
         h.write(&self.field.cells);

@@ -10,7 +10,7 @@ use serde_json::{Value, json};
 use super::FallingLevel;
 use super::field::EMPTY;
 use super::level::{MISSING_CELL, UNKNOWN_FIRST};
-use crate::grid::Pos;
+use tilesmith_core::grid::Pos;
 
 /// A valid 4 × 3 level with a legend of `R` (red) and `G` (green), its field `rows`.
 fn level(rows: &[&str]) -> Value {
