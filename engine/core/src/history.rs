@@ -1,7 +1,8 @@
 //! The undo history every kind keeps: a queue of patches (one per step, each the other side
 //! of what the step changed) with a cursor between the applied steps and the redoable ones,
-//! a running byte total, a byte budget ([`crate::game::Game::set_history_budget`]), an optional
-//! limit on the number of steps, and the count of applied steps dropped from the front.
+//! a running byte total, a byte budget ([`crate::game::Game::set_history_budget`]), an
+//! optional limit on the number of steps, and the count of applied steps dropped from the
+//! front.
 //!
 //! A kind owns what a patch holds and how it is applied; this module owns which patches are
 //! kept. When the history is over its budget (or its step limit), the oldest applied steps

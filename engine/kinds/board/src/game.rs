@@ -1,6 +1,6 @@
-//! A running board game behind [`tilesmith_core::game::Game`]: each step is one whole turn (a move, a
-//! jump chain of partial moves, a drop or a pass), chosen from the legal turns of the
-//! position as an [`Input::Choice`] and written by its notation (`c3-d4`, `c3xe5xc7`,
+//! A running board game behind [`tilesmith_core::game::Game`]: each step is one whole turn
+//! (a move, a jump chain of partial moves, a drop or a pass), chosen from the legal turns of
+//! the position as an [`Input::Choice`] and written by its notation (`c3-d4`, `c3xe5xc7`,
 //! `@d3`, `pass`). Undo keeps the cells each turn changed; redo plays the undone turn again.
 //!
 //! Here: the game, a turn played and undone, and the [`Game`] trait. Beside it: `settle.rs`

@@ -4,10 +4,11 @@
 //! filter.
 //!
 //! [`zrf::compile`] reads a ZRF text into [`Rules`]; [`play`] generates, plays and counts
-//! moves on a [`Position`]; [`game::BoardGame`] is the running [`tilesmith_core::game::Game`], whose
-//! steps are whole turns chosen from the legal ones ([`Input::Choice`], written by their
-//! notation); [`level::BoardLevel`] is the JSON level (`docs/board-level-format.md`). A
-//! `.zrf` file opens as a level of its own ([`GameKind::open_file`]).
+//! moves on a [`Position`]; [`game::BoardGame`] is the running
+//! [`tilesmith_core::game::Game`], whose steps are whole turns chosen from the legal ones
+//! ([`Input::Choice`], written by their notation); [`level::BoardLevel`] is the JSON level
+//! (`docs/board-level-format.md`). A `.zrf` file opens as a level of its own
+//! ([`GameKind::open_file`]).
 
 #![warn(missing_docs)]
 

@@ -1,7 +1,7 @@
 //! One turn (spec baba §4.2) and move resolution (§5.1).
 //!
-//! Phases reported in [`tilesmith_core::game::StepReport::phases`]: `Main("movement")` (YOU, MOVE,
-//! SHIFT), `Main("transform")` (both passes), `Main("facing")` (DIRs), `Main("tele")`,
+//! Phases reported in [`tilesmith_core::game::StepReport::phases`]: `Main("movement")` (YOU,
+//! MOVE, SHIFT), `Main("transform")` (both passes), `Main("facing")` (DIRs), `Main("tele")`,
 //! `Main("align")` (SHIFT facing), `Main("make")` (MAKE, WRITE), `Main("fall")`,
 //! `Main("more")`, `Main("interactions")` (SINK, WEAK, HOT/MELT, DEFEAT, OPEN/SHUT, EAT).
 

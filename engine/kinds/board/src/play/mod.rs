@@ -331,7 +331,8 @@ impl Engine {
 
     /// [`Engine::try_outcome`] and then [`Engine::turns`] when the game goes on, stopping
     /// with the error [`CANCELLED`] once `cancel` is set (checked after each move block
-    /// run): a board game's ply honours [`tilesmith_core::game::Game::set_cancel_flag`] through it.
+    /// run): a board game's ply honours
+    /// [`tilesmith_core::game::Game::set_cancel_flag`] through it.
     ///
     /// # Errors
     /// As [`Engine::try_outcome`] and [`Engine::turns`], or [`CANCELLED`].

@@ -119,7 +119,8 @@ pub struct ScriptError {
 
 impl ScriptError {
     /// The script line of a message in the `Display` form of a [`ScriptError`]
-    /// (`script line LINE: …`), e.g. a [`tilesmith_core::problem::Problem`] message made from one.
+    /// (`script line LINE: …`), e.g. a [`tilesmith_core::problem::Problem`] message made from
+    /// one.
     pub fn line_in_message(message: &str) -> Option<usize> {
         let rest = message.strip_prefix("script line ")?;
         let (n, _) = rest.split_once(':')?;
