@@ -218,6 +218,24 @@ impl TilesmithApp {
         ctx.request_repaint_after(Duration::from_millis(50));
     }
 
+    /// Applies the actions a frame collected. What they change was not in the frame just
+    /// drawn (the UI pushes them while drawing; a worker's result, such as the computer's
+    /// move, arrives the same way): one more frame shows it without waiting for an input
+    /// event. Nothing is pushed on an idle frame, so this never spins.
+    fn apply_frame_actions(&mut self, ctx: &egui::Context, out: Vec<Action>) {
+        if !out.is_empty() {
+            ctx.request_repaint();
+        }
+        for a in out {
+            self.state.apply(a);
+            if let Some(text) = self.state.clipboard_out.take() {
+                // The copied cells as the level's JSON cell array: they paste into a text
+                // editor, and back into Tilesmith (Ctrl+V arrives as a paste event with them).
+                ctx.copy_text(text);
+            }
+        }
+    }
+
     /// One frame: draw, then apply the actions, then sync title, watcher and timers.
     pub fn frame(&mut self, ui: &mut Ui) {
         let ctx = ui.ctx().clone();
@@ -296,21 +314,7 @@ impl TilesmithApp {
                 self.pending_latch_clear = Some(before);
             }
         }
-        // What the actions change was not in the frame just drawn (the UI pushes them while
-        // drawing; a worker's result, such as the computer's move, arrives the same way): one
-        // more frame shows it without waiting for an input event. Nothing is pushed on an idle
-        // frame, so this never spins.
-        if !out.is_empty() {
-            ctx.request_repaint();
-        }
-        for a in out {
-            self.state.apply(a);
-            if let Some(text) = self.state.clipboard_out.take() {
-                // The copied cells as the level's JSON cell array: they paste into a text
-                // editor, and back into Tilesmith (Ctrl+V arrives as a paste event with them).
-                ctx.copy_text(text);
-            }
-        }
+        self.apply_frame_actions(&ctx, out);
         if let (Some(before), Some(p)) = (self.pending_latch_clear.take(), self.state.doc.play())
             && p.game.steps() != before
         {

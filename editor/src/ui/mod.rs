@@ -4,6 +4,7 @@
 
 pub mod canvas;
 pub mod chooser;
+pub mod code;
 pub mod commands;
 pub mod export_ui;
 pub mod help;
