@@ -260,6 +260,8 @@ fn play_marks(
                     .inner_margin(vec2(16.0, 8.0))
                     .corner_radius(6.0)
                     .show(ui, |ui| {
+                        // A long message (a script error) wraps inside the map's width.
+                        ui.set_max_width((rect.width() - 72.0).max(120.0));
                         ui.add(
                             egui::Label::new(
                                 RichText::new(b.text).size(24.0).color(Color32::WHITE),
