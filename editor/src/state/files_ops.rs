@@ -166,6 +166,8 @@ impl EditorState {
         self.doc = doc;
         self.doc.refresh();
         self.doc_serial += 1;
+        // Fitted now to the last canvas size, and again to the canvas it is first drawn in.
+        self.view.refit = true;
         // A level opened or made now is what the user wants to see, not the campaign overview.
         if let Some(c) = &mut self.campaign {
             c.showing = false;

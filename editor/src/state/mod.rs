@@ -18,6 +18,7 @@ mod level_ops;
 mod load_ops;
 mod step_ops;
 pub mod view;
+mod view_ops;
 mod work;
 
 use std::path::PathBuf;
@@ -478,36 +479,6 @@ impl EditorState {
         f(self.doc.as_mut(), &mut cx);
         if let Some(m) = message {
             self.pending = Some(Pending::Message(m));
-        }
-    }
-
-    fn view_action(&mut self, a: Action) {
-        let centre = [self.view.canvas[0] / 2.0, self.view.canvas[1] / 2.0];
-        match a {
-            Action::ZoomAt { factor, at } => self.view.zoom_at(factor, at),
-            Action::ZoomIn => self.view.zoom_at(1.25, centre),
-            Action::ZoomOut => self.view.zoom_at(0.8, centre),
-            Action::Fit => {
-                let (w, h) = self.map_size();
-                self.view.fit(w, h);
-            }
-            Action::Pan([dx, dy]) => {
-                self.view.pan[0] += dx;
-                self.view.pan[1] += dy;
-            }
-            Action::CanvasSize(s) => {
-                // The zoom and the pan (the map's offset from the canvas's top-left corner)
-                // stay as they are: a panel shown, hidden or resized, a page of the side
-                // panel switched or the window resized moves no cell on screen (issue 14).
-                // Fit (0) fits the map to the new canvas.
-                self.view.canvas = s;
-            }
-            Action::Locate(p) => {
-                self.view.center_on(p);
-                self.inspect = Some(p);
-                self.selection = Some(CellRect::span(p, p));
-            }
-            _ => {}
         }
     }
 

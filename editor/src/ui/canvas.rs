@@ -138,7 +138,7 @@ pub fn canvas_ui(
     let (rect, resp) = ui.allocate_exact_size(ui.available_size(), Sense::click_and_drag());
     cache.rect = rect;
     let size = [rect.width(), rect.height()];
-    if size != st.view.canvas {
+    if size != st.view.canvas || st.view.refit {
         out.push(Action::CanvasSize(size));
     }
     let painter = ui.painter_at(rect);
