@@ -31,8 +31,8 @@ use crate::state::EditorState;
 pub const MAX_SIDE_PX: u64 = 16_384;
 /// The largest image, in pixels (256 MiB of RGBA).
 pub const MAX_PIXELS: u64 = 64 * 1024 * 1024;
-/// The largest scale, in pixels per cell.
-pub const MAX_SCALE: u32 = 256;
+/// The largest scale, in pixels per cell (the one limit of the CLI and the editor's dialog).
+pub const MAX_SCALE: u32 = crate::files::MAX_EXPORT_SCALE;
 /// The height of a GIF's caption band (with `highlight`), in pixels.
 pub const CAPTION_PX: u32 = 18;
 

@@ -36,7 +36,7 @@ pub use action::{Action, Answer, MapAction, Pending, PlayAction};
 pub use export_ops::EXPORT_SCALE;
 pub use files_ops::{default_level_file, parse_document, read_document};
 pub use step_ops::StepBusy;
-pub use view::{Pane, SideTab, Viewport, ZOOM_RANGE};
+pub use view::{ExportWhat, Pane, SideTab, Viewport, ZOOM_RANGE};
 pub use work::{ExportRequest, LoadJob};
 
 /// Something that becomes an open document: a kind's level type (implemented in the kind's
@@ -108,6 +108,8 @@ pub struct EditorState {
     pub shortcuts_open: bool,
     /// The New level dialog is open (File → New…, Ctrl+N).
     pub new_dialog: bool,
+    /// The export dialog, while it is open: what it exports.
+    pub export_dialog: Option<ExportWhat>,
     /// The built-in file chooser's request, while it is shown (no native dialog available).
     pub chooser: Option<crate::files::Chooser>,
     /// What the unsaved-changes question was asked for (Open, New, Quit…) when its Save
@@ -200,6 +202,7 @@ impl EditorState {
             replace_open: false,
             shortcuts_open: false,
             new_dialog: false,
+            export_dialog: None,
             chooser: None,
             after_chooser_save: None,
             close_ok: false,
@@ -409,6 +412,14 @@ impl EditorState {
             Action::ShowReplace(on) => self.replace_open = on && self.doc.has_replace_all(),
             Action::ShowShortcuts(on) => self.shortcuts_open = on,
             Action::ShowNewLevel(on) => self.new_dialog = on,
+            Action::ShowExport(what) => self.export_dialog = what,
+            Action::SetExportScale(n) => {
+                let n = n.clamp(1, crate::files::MAX_EXPORT_SCALE);
+                if n != self.settings.export_scale {
+                    self.settings.export_scale = n;
+                    self.save_settings();
+                }
+            }
             Action::NewLevel(spec) => self.new_level(spec),
             Action::SelectTool(t) => {
                 self.tool = t;

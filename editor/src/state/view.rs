@@ -122,3 +122,12 @@ pub enum Pane {
     /// The problems list above the status bar.
     Problems,
 }
+
+/// What the export dialog exports.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ExportWhat {
+    /// File → Export PNG…: the design as a PNG image.
+    Png,
+    /// The play pane's "Export GIF of this play…".
+    Gif,
+}
