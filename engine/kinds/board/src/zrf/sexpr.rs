@@ -105,15 +105,18 @@ pub(crate) fn read(text: &str) -> Result<Vec<Node>, ZrfProblem> {
     }
     let mut line = 1u32;
     let mut col = 1u32;
-    // Open lists: where each `(` was, and the items read so far.
-    let mut open: Vec<(Span, Vec<Node>)> = Vec::new();
+    // Open lists: where each `(` was, the items read so far, and its column when the `(`
+    // began its line (for the unclosed-list hint, [`suspect`]).
+    let mut open: Vec<(Span, Vec<Node>, Option<u32>)> = Vec::new();
+    let mut first_on_line = true;
+    let mut unclosed: Option<(Span, u32)> = None;
     let mut top: Vec<Node> = Vec::new();
     let mut nodes = 0usize;
     let mut chars = text.char_indices().peekable();
 
-    fn push(open: &mut [(Span, Vec<Node>)], top: &mut Vec<Node>, node: Node) {
+    fn push(open: &mut [(Span, Vec<Node>, Option<u32>)], top: &mut Vec<Node>, node: Node) {
         match open.last_mut() {
-            Some((_, items)) => items.push(node),
+            Some((_, items, _)) => items.push(node),
             None => top.push(node),
         }
     }
@@ -125,6 +128,7 @@ pub(crate) fn read(text: &str) -> Result<Vec<Node>, ZrfProblem> {
                 chars.next();
                 line += 1;
                 col = 1;
+                first_on_line = true;
                 continue;
             }
             ';' => {
@@ -145,6 +149,10 @@ pub(crate) fn read(text: &str) -> Result<Vec<Node>, ZrfProblem> {
             }
             _ => {}
         }
+        let line_start = std::mem::take(&mut first_on_line).then_some(col);
+        if line_start.is_some() && c != ')' && unclosed.is_none() {
+            unclosed = suspect(&open, here);
+        }
         nodes += 1;
         if nodes > MAX_NODES {
             return Err(err(
@@ -162,13 +170,13 @@ pub(crate) fn read(text: &str) -> Result<Vec<Node>, ZrfProblem> {
                         format!("lists nested deeper than {MAX_DEPTH} levels"),
                     ));
                 }
-                open.push((here, Vec::new()));
+                open.push((here, Vec::new(), line_start));
             }
             ')' => {
                 chars.next();
                 col += 1;
                 nodes -= 1;
-                let Some((span, items)) = open.pop() else {
+                let Some((span, items, _)) = open.pop() else {
                     return Err(err(here, "')' without a matching '('"));
                 };
                 let node = Node {
@@ -188,7 +196,18 @@ pub(crate) fn read(text: &str) -> Result<Vec<Node>, ZrfProblem> {
             }
         }
     }
-    if let Some((span, _)) = open.last() {
+    if let (Some((outer, ..)), Some((span, next))) = (open.first(), unclosed) {
+        return Err(err(
+            span,
+            format!(
+                "'(' is probably never closed: line {next} starts at its indentation or less \
+                 while it is open (the list opened at {}:{} is still open at the end of the \
+                 file)",
+                outer.line, outer.col
+            ),
+        ));
+    }
+    if let Some((span, ..)) = open.last() {
         return Err(err(
             *span,
             format!(
@@ -199,6 +218,17 @@ pub(crate) fn read(text: &str) -> Result<Vec<Node>, ZrfProblem> {
         ));
     }
     Ok(top)
+}
+
+/// The open list that a line starting at `here` (with anything but `)`) shows to be missing
+/// its `)`, as rustc's unclosed-delimiter hint reads indentation: the innermost list whose `(`
+/// began an earlier line at `here`'s column or to its right. ZRF files indent a list's items
+/// past its `(` and its siblings level with it, so such a line is a sibling or an outer item.
+fn suspect(open: &[(Span, Vec<Node>, Option<u32>)], here: Span) -> Option<(Span, u32)> {
+    open.iter()
+        .rev()
+        .find(|(s, _, indent)| s.line < here.line && indent.is_some_and(|i| i >= here.col))
+        .map(|(s, ..)| (*s, here.line))
 }
 
 /// The characters of the text.
@@ -324,6 +354,31 @@ mod tests {
         assert!(e.message.contains("')'"), "{}", e.message);
         let e = read("(a\n (b \"open\n").unwrap_err();
         assert_eq!(e.span, sp(2, 5));
+    }
+
+    /// Issue #31 defect 8: the `)` missing at the end of line 3 is reported there (the next
+    /// line, a sibling at the same indentation, shows it), naming the outer list that the
+    /// count alone finds open at the end; without such a line the outer list is reported.
+    #[test]
+    fn an_unclosed_list_is_found_by_indentation() {
+        let t = "; rules\n(game\n  (title \"x\")\n  (players X O\n  (turn-order X O)\n  (board\n    (grid (dims 3 3))))\n";
+        let e = read(t).unwrap_err();
+        assert_eq!(e.span, sp(4, 3));
+        assert!(e.message.contains("line 5"), "{}", e.message);
+        assert!(e.message.contains("opened at 2:1"), "{}", e.message);
+        // A nested list missing its `)` before a line of its parent's items.
+        let t = "(game\n  (board\n    (grid (dims 3 3)\n    (links n))\n  (title \"x\"))\n";
+        let e = read(t).unwrap_err();
+        assert_eq!(e.span, sp(3, 5));
+        // A `)` that starts a line closes; it points at nothing.
+        let t = "(game\n  (title \"x\")\n  (players X O)\n)\n(x\n";
+        let e = read(t).unwrap_err();
+        assert_eq!(e.span, sp(5, 1));
+        assert!(
+            e.message.starts_with("'(' is never closed"),
+            "{}",
+            e.message
+        );
     }
 
     #[test]
