@@ -9,6 +9,7 @@ pub mod figure;
 pub mod look;
 mod new;
 mod play;
+mod play_ui;
 mod repair;
 mod ui;
 
