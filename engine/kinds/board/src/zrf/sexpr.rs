@@ -196,8 +196,21 @@ pub(crate) fn read(text: &str) -> Result<Vec<Node>, ZrfProblem> {
             }
         }
     }
+    if let Some(e) = unclosed_error(&open, unclosed) {
+        return Err(e);
+    }
+    Ok(top)
+}
+
+/// The error for lists still open at the end of the text: at the list the indentation shows
+/// to be missing its `)` ([`suspect`]), naming the outer list; else at the innermost open
+/// `(`. `None` when no list is open.
+fn unclosed_error(
+    open: &[(Span, Vec<Node>, Option<u32>)],
+    unclosed: Option<(Span, u32)>,
+) -> Option<ZrfProblem> {
     if let (Some((outer, ..)), Some((span, next))) = (open.first(), unclosed) {
-        return Err(err(
+        return Some(err(
             span,
             format!(
                 "'(' is probably never closed: line {next} starts at its indentation or less \
@@ -207,17 +220,15 @@ pub(crate) fn read(text: &str) -> Result<Vec<Node>, ZrfProblem> {
             ),
         ));
     }
-    if let Some((span, ..)) = open.last() {
-        return Err(err(
-            *span,
-            format!(
-                "'(' is never closed ({} list{} open at the end of the file)",
-                open.len(),
-                if open.len() == 1 { "" } else { "s" }
-            ),
-        ));
-    }
-    Ok(top)
+    let (span, ..) = open.last()?;
+    Some(err(
+        *span,
+        format!(
+            "'(' is never closed ({} list{} open at the end of the file)",
+            open.len(),
+            if open.len() == 1 { "" } else { "s" }
+        ),
+    ))
 }
 
 /// The open list that a line starting at `here` (with anything but `)`) shows to be missing
