@@ -184,6 +184,25 @@ impl EditorState {
         self.autosave_on_disk = false;
     }
 
+    /// The text of the file the document was read from, when the document has no edit since
+    /// (it is at its saved state) and is saved into that file's folder (so that the paths it
+    /// holds, relative to its folder, still hold): saving it then writes the file's own text,
+    /// byte for byte, whatever its style (issue #31 defect 12). `None` otherwise: the document
+    /// is laid out by `json_text::layout`.
+    fn unedited_text(&self, p: &Path) -> Option<String> {
+        let from = self.path.as_ref()?;
+        let same_folder = match (from.parent(), p.parent()) {
+            (Some(a), Some(b)) => {
+                let full = |d: &Path| std::fs::canonicalize(d).ok();
+                a == b || full(a).is_some_and(|x| full(b).is_some_and(|y| x == y))
+            }
+            _ => false,
+        };
+        (!self.dirty() && same_folder)
+            .then(|| self.disk_text.clone())
+            .flatten()
+    }
+
     pub(super) fn save_to(&mut self, p: &Path) {
         let doc = match self.doc.save_json(p) {
             Ok(doc) => doc,
@@ -195,7 +214,9 @@ impl EditorState {
                 return;
             }
         };
-        let text = tilesmith_engine::json_text::layout(&doc);
+        let text = self
+            .unedited_text(p)
+            .unwrap_or_else(|| tilesmith_engine::json_text::layout(&doc));
         match tilesmith_engine::json_text::write_atomic(p, text.as_bytes()) {
             Ok(()) => {
                 self.autosave_discard();

@@ -5,41 +5,100 @@ use std::path::Path;
 
 use serde_json::Value;
 
-/// Lays a document out with one top-level member per line; a member whose value is an array of
-/// arrays or objects (the map, the rule lists) gets one element per line. Everything else is
-/// compact JSON. The text ends with a newline and parses back to the same value.
+/// The widest line [`layout`] puts a nested array or object on before it breaks it.
+pub const LAYOUT_WIDTH: usize = 100;
+
+/// Lays a document out in the one style every file Tilesmith writes has (`docs/level-format.md`,
+/// "Text style"; issue #31 defect 12), so that a level saved without edits is byte-identical
+/// to a file already in that style and a diff shows only what changed:
+/// - the top-level object has one member per line, indented by 2 spaces;
+/// - an array of numbers, strings, booleans and nulls is always on one line (`[4, 6, 8]`, a
+///   map row however long);
+/// - any other array or object is on one line when that line fits in [`LAYOUT_WIDTH`]
+///   columns (indent included), otherwise one element or member per line, 2 spaces deeper;
+/// - on one line, `, ` separates elements and members and `: ` follows a key.
+///
+/// The text ends with a newline and parses back to the same value.
 pub fn layout(doc: &Value) -> String {
-    let Value::Object(o) = doc else {
-        return format!("{doc}\n");
-    };
-    let mut s = String::from("{\n");
-    let n = o.len();
-    for (i, (k, v)) in o.iter().enumerate() {
-        s.push_str("  ");
-        s.push_str(&Value::String(k.clone()).to_string());
-        s.push_str(": ");
-        match v {
-            Value::Array(a) if !a.is_empty() && a.iter().all(|e| e.is_array() || e.is_object()) => {
-                s.push_str("[\n");
-                for (j, e) in a.iter().enumerate() {
-                    s.push_str("    ");
-                    s.push_str(&e.to_string());
-                    if j + 1 < a.len() {
-                        s.push(',');
-                    }
-                    s.push('\n');
-                }
-                s.push_str("  ]");
-            }
-            other => s.push_str(&other.to_string()),
+    let mut s = String::new();
+    match doc {
+        Value::Object(o) if !o.is_empty() => broken(doc, 0, &mut s),
+        _ => s.push_str(&one_line(doc)),
+    }
+    s.push('\n');
+    s
+}
+
+/// `v` on one line: `[1, 2]`, `{"a": 1}`.
+fn one_line(v: &Value) -> String {
+    match v {
+        Value::Array(a) => {
+            let items: Vec<String> = a.iter().map(one_line).collect();
+            format!("[{}]", items.join(", "))
         }
+        Value::Object(o) => {
+            let items: Vec<String> = o
+                .iter()
+                .map(|(k, v)| format!("{}: {}", Value::String(k.clone()), one_line(v)))
+                .collect();
+            format!("{{{}}}", items.join(", "))
+        }
+        other => other.to_string(),
+    }
+}
+
+/// `v` at `indent` spaces, after a prefix of `used` columns on its line: on one line when it
+/// is scalar, an array of scalars, or fits; otherwise broken over lines.
+fn nested(v: &Value, indent: usize, used: usize, s: &mut String) {
+    let line = one_line(v);
+    let flat = match v {
+        Value::Array(a) => a.iter().all(|e| !e.is_array() && !e.is_object()),
+        Value::Object(o) => o.is_empty(),
+        _ => true,
+    };
+    if flat || used + line.chars().count() <= LAYOUT_WIDTH {
+        s.push_str(&line);
+    } else {
+        broken(v, indent, s);
+    }
+}
+
+/// An array or object with one element or member per line, at `indent + 2` spaces, and its
+/// closing bracket at `indent`.
+fn broken(v: &Value, indent: usize, s: &mut String) {
+    let inner = " ".repeat(indent + 2);
+    let (open, close, n) = match v {
+        Value::Array(a) => ('[', ']', a.len()),
+        Value::Object(o) => ('{', '}', o.len()),
+        _ => return s.push_str(&one_line(v)),
+    };
+    s.push(open);
+    s.push('\n');
+    let mut item = |i: usize, key: Option<&String>, e: &Value, s: &mut String| {
+        s.push_str(&inner);
+        let mut used = indent + 2;
+        if let Some(k) = key {
+            let k = format!("{}: ", Value::String(k.clone()));
+            used += k.chars().count();
+            s.push_str(&k);
+        }
+        // The comma after the element counts towards its line.
+        nested(e, indent + 2, used + usize::from(i + 1 < n), s);
         if i + 1 < n {
             s.push(',');
         }
         s.push('\n');
+    };
+    match v {
+        Value::Array(a) => a.iter().enumerate().for_each(|(i, e)| item(i, None, e, s)),
+        Value::Object(o) => o
+            .iter()
+            .enumerate()
+            .for_each(|(i, (k, e))| item(i, Some(k), e, s)),
+        _ => {}
     }
-    s.push_str("}\n");
-    s
+    s.push_str(&" ".repeat(indent));
+    s.push(close);
 }
 
 /// Writes `contents` to `path` atomically: the bytes go to a temporary file in the same folder,
@@ -183,8 +242,43 @@ mod tests {
         let v: Value = serde_json::from_str(r#"{"name":"a","map":[["wall","mud"],["me",{"token":"gem","values":{"a":1}}]],"gems":[1,2,3]}"#).unwrap();
         let text = layout(&v);
         assert_eq!(serde_json::from_str::<Value>(&text).unwrap(), v);
-        assert!(text.contains("\n    [\"wall\",\"mud\"],\n"));
-        assert!(text.contains("\"gems\": [1,2,3]\n"));
+        assert_eq!(
+            text,
+            "{\n  \"name\": \"a\",\n  \"map\": [[\"wall\", \"mud\"], [\"me\", {\"token\": \"gem\", \"values\": {\"a\": 1}}]],\n  \"gems\": [1, 2, 3]\n}\n"
+        );
+        assert_eq!(layout(&text.parse::<Value>().unwrap()), text, "stable");
+    }
+
+    /// A nested value that does not fit in 100 columns is broken one element a line, deeper
+    /// levels on one line where they fit; arrays of scalars stay on one line however long.
+    #[test]
+    fn layout_breaks_what_does_not_fit_and_keeps_rows_whole() {
+        let row: Vec<Value> = (0..60).map(|i| Value::from(i % 10)).collect();
+        let v = serde_json::json!({
+            "map": [row.clone(), row],
+            "tumos": [{"name": "I", "states": [[[0, 0, 0, 0], [-1, -1, -1, -1]], [[0, -1], [0, -1]]],
+                       "block": "I", "pivot": [1.5, 1.5], "kicks": {"0>1": [[0, 0], [-2, 0], [1, 0]]}}],
+            "empty": {}, "none": [], "s": "x"
+        });
+        let text = layout(&v);
+        assert_eq!(serde_json::from_str::<Value>(&text).unwrap(), v);
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines[1], "  \"map\": [");
+        assert!(lines[2].starts_with("    [0, 1, 2, ") && lines[2].ends_with("8, 9],"));
+        assert_eq!(lines[4], "  ],");
+        assert_eq!(lines[5], "  \"tumos\": [");
+        assert_eq!(lines[6], "    {");
+        assert_eq!(lines[7], "      \"name\": \"I\",");
+        assert_eq!(
+            lines[8],
+            "      \"states\": [[[0, 0, 0, 0], [-1, -1, -1, -1]], [[0, -1], [0, -1]]],"
+        );
+        assert!(text.contains("\"empty\": {},\n  \"none\": [],\n  \"s\": \"x\"\n}\n"));
+        assert!(
+            text.lines()
+                .all(|l| l.len() <= LAYOUT_WIDTH || !l.contains("[["))
+        );
+        assert_eq!(layout(&text.parse::<Value>().unwrap()), text, "stable");
     }
 
     #[test]
