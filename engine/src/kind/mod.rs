@@ -7,6 +7,7 @@ pub mod baba;
 pub mod board;
 pub mod boulder;
 pub mod falling;
+pub mod pasta;
 
 use serde_json::Value;
 
@@ -20,6 +21,7 @@ pub fn kinds() -> &'static [&'static dyn GameKind] {
         &baba::Baba,
         &falling::Falling,
         &board::Board,
+        &pasta::Pasta,
     ]
 }
 
