@@ -12,6 +12,7 @@ impl State {
     /// W1/W2 (a position may already be lost), and runs to the first decision.
     pub fn begin_execution(&mut self) {
         self.gap = false;
+        self.placer = 0;
         self.check_end();
         self.settle();
     }
