@@ -57,6 +57,8 @@ const KIND_TYPES: &[&str] = &[
     "FallingLevel",
     "BoardGame",
     "BoardLevel",
+    "PastaGame",
+    "PastaLevel",
     "ScriptError",
     "ZrfProblem",
 ];
