@@ -525,8 +525,8 @@ fn a16_setup_and_placement() {
         g.read_input(&first).is_err(),
         "red already has a flag on that card (§5)"
     );
-    for i in 1..5 {
-        let w = format!("@{}", a[i]);
+    for card in &a[1..5] {
+        let w = format!("@{card}");
         pasta::play(&mut *g, &format!("{w} {w}"));
     }
     assert_eq!(s(&*g)["phase"], "execution");

@@ -31,7 +31,8 @@ fn refused(doc: Value, path: &str, words: &str) {
 }
 
 fn base(more: Value) -> Value {
-    let mut doc = json!({"kind": "pasta", "cards": ["Bug", "Debug", "Rotate", "AddFlag", "MoveFlag"]});
+    let mut doc =
+        json!({"kind": "pasta", "cards": ["Bug", "Debug", "Rotate", "AddFlag", "MoveFlag"]});
     if let (Some(o), Value::Object(m)) = (doc.as_object_mut(), more) {
         o.extend(m);
     }
@@ -42,26 +43,57 @@ fn base(more: Value) -> Value {
 fn good_levels_check_clean() {
     assert!(errors(&json!({"kind": "pasta"})).is_empty());
     assert!(errors(&base(json!({}))).is_empty());
-    assert!(errors(&base(json!({"cards": ["bug", "DEBUG", "rotate", "addflag", "moveFLAG"], "first": "Blue"}))).is_empty());
-    let full = base(json!({"flags": [["red"], ["blue", "red"], [], [], ["blue"]], "life": {"red": 6, "blue": 1},
-        "cursor": 4, "direction": "backward", "chips": {"Bug#1": 2, "Debug#1": -2}, "reserve": {"red": 8, "blue": 8}}));
+    assert!(
+        errors(&base(
+            json!({"cards": ["bug", "DEBUG", "rotate", "addflag", "moveFLAG"], "first": "Blue"})
+        ))
+        .is_empty()
+    );
+    let full = base(
+        json!({"flags": [["red"], ["blue", "red"], [], [], ["blue"]], "life": {"red": 6, "blue": 1},
+        "cursor": 4, "direction": "backward", "chips": {"Bug#1": 2, "Debug#1": -2}, "reserve": {"red": 8, "blue": 8}}),
+    );
     assert!(errors(&full).is_empty(), "{:?}", errors(&full));
 }
 
 #[test]
 fn unknown_and_repeated_cards() {
-    refused(base(json!({"cards": ["Bug", "Debgu"]})), "$.cards[1]", "unknown card \"Debgu\" (did you mean \"Debug\"?)");
-    refused(base(json!({"cards": ["Bug", "bug"]})), "$.cards[1]", "already in the program");
+    refused(
+        base(json!({"cards": ["Bug", "Debgu"]})),
+        "$.cards[1]",
+        "unknown card \"Debgu\" (did you mean \"Debug\"?)",
+    );
+    refused(
+        base(json!({"cards": ["Bug", "bug"]})),
+        "$.cards[1]",
+        "already in the program",
+    );
     refused(base(json!({"cards": []})), "$.cards", "1 to 16 cards");
     refused(base(json!({"cards": "Bug"})), "$.cards", "must be an array");
 }
 
 #[test]
 fn flags_refusals() {
-    refused(base(json!({"flags": [["red"], ["green"], [], [], []]})), "$.flags[1][0]", "not a player's flag");
-    refused(base(json!({"flags": [["red"], ["blue"]]})), "$.flags", "\"flags\" has 2 queues but \"cards\" has 5 cards");
-    refused(json!({"kind": "pasta", "flags": [["red"]]}), "$.flags", "needs \"cards\"");
-    refused(json!({"kind": "pasta", "chips": {"Bug#1": 1}}), "$.chips", "needs \"cards\"");
+    refused(
+        base(json!({"flags": [["red"], ["green"], [], [], []]})),
+        "$.flags[1][0]",
+        "not a player's flag",
+    );
+    refused(
+        base(json!({"flags": [["red"], ["blue"]]})),
+        "$.flags",
+        "\"flags\" has 2 queues but \"cards\" has 5 cards",
+    );
+    refused(
+        json!({"kind": "pasta", "flags": [["red"]]}),
+        "$.flags",
+        "needs \"cards\"",
+    );
+    refused(
+        json!({"kind": "pasta", "chips": {"Bug#1": 1}}),
+        "$.chips",
+        "needs \"cards\"",
+    );
 }
 
 #[test]
@@ -73,42 +105,108 @@ fn cursor_outside_the_line() {
 
 #[test]
 fn chips_refusals() {
-    refused(base(json!({"chips": {"Bug#1": 2, "Debug#1": 1}})), "$.chips", "3 Increment chips");
-    refused(base(json!({"chips": {"Bug#1": -1, "Debug#1": -2}})), "$.chips", "3 Decrement chips");
-    refused(base(json!({"chips": {"Bug#1": 3}})), "$.chips[\"Bug#1\"]", "2 chips of each kind");
-    refused(base(json!({"chips": {"Bug#2": 1}})), "$.chips[\"Bug#2\"]", "Bug has no parameter #2");
-    refused(base(json!({"chips": {"Rotate#1": 1}})), "$.chips[\"Rotate#1\"]", "Rotate has no parameter #1");
-    refused(base(json!({"chips": {"Reverse#1": 1}})), "$.chips[\"Reverse#1\"]", "not in the program");
-    refused(base(json!({"chips": {"Bug#1": -2}})), "$.chips[\"Bug#1\"]", "below 0");
+    refused(
+        base(json!({"chips": {"Bug#1": 2, "Debug#1": 1}})),
+        "$.chips",
+        "3 Increment chips",
+    );
+    refused(
+        base(json!({"chips": {"Bug#1": -1, "Debug#1": -2}})),
+        "$.chips",
+        "3 Decrement chips",
+    );
+    refused(
+        base(json!({"chips": {"Bug#1": 3}})),
+        "$.chips[\"Bug#1\"]",
+        "2 chips of each kind",
+    );
+    refused(
+        base(json!({"chips": {"Bug#2": 1}})),
+        "$.chips[\"Bug#2\"]",
+        "Bug has no parameter #2",
+    );
+    refused(
+        base(json!({"chips": {"Rotate#1": 1}})),
+        "$.chips[\"Rotate#1\"]",
+        "Rotate has no parameter #1",
+    );
+    refused(
+        base(json!({"chips": {"Reverse#1": 1}})),
+        "$.chips[\"Reverse#1\"]",
+        "not in the program",
+    );
+    refused(
+        base(json!({"chips": {"Bug#1": -2}})),
+        "$.chips[\"Bug#1\"]",
+        "below 0",
+    );
 }
 
 #[test]
 fn life_refusals() {
-    refused(base(json!({"life": {"red": 7, "blue": 5}})), "$.life.red", "above 6");
-    refused(base(json!({"life": {"red": 5, "blue": 0}})), "$.life.blue", "at most 0");
-    refused(base(json!({"life": {"red": 5}})), "$.life", "\"blue\" is missing");
-    refused(base(json!({"life": {"red": 5, "blue": 5, "green": 1}})), "$.life.green", "not a player");
+    refused(
+        base(json!({"life": {"red": 7, "blue": 5}})),
+        "$.life.red",
+        "above 6",
+    );
+    refused(
+        base(json!({"life": {"red": 5, "blue": 0}})),
+        "$.life.blue",
+        "at most 0",
+    );
+    refused(
+        base(json!({"life": {"red": 5}})),
+        "$.life",
+        "\"blue\" is missing",
+    );
+    refused(
+        base(json!({"life": {"red": 5, "blue": 5, "green": 1}})),
+        "$.life.green",
+        "not a player",
+    );
 }
 
 /// A5: hand + reserve + flags on cards at most 10 a colour.
 #[test]
 fn more_than_ten_flags_of_a_colour() {
-    refused(base(json!({"hand": {"red": 5, "blue": 5}, "reserve": {"red": 6, "blue": 5}})), "$.reserve", "red has 11 flags");
-    refused(base(json!({"flags": [["red"], [], [], [], []], "hand": {"red": 5, "blue": 0}, "reserve": {"red": 5, "blue": 0}})), "$.reserve", "red has 11 flags");
+    refused(
+        base(json!({"hand": {"red": 5, "blue": 5}, "reserve": {"red": 6, "blue": 5}})),
+        "$.reserve",
+        "red has 11 flags",
+    );
+    refused(
+        base(
+            json!({"flags": [["red"], [], [], [], []], "hand": {"red": 5, "blue": 0}, "reserve": {"red": 5, "blue": 0}}),
+        ),
+        "$.reserve",
+        "red has 11 flags",
+    );
 }
 
 /// §5: a hand needs a card without the player's flag for every flag in it; 5 flags need 5
 /// cards.
 #[test]
 fn a_hand_that_cannot_be_placed() {
-    refused(json!({"kind": "pasta", "cards": ["Bug", "Debug", "Rotate", "AddFlag"]}), "$.cards", "red cannot place 5 flags: only 4 cards");
-    refused(base(json!({"flags": [["blue"], ["blue"], [], [], []], "hand": {"red": 0, "blue": 4}})), "$.hand", "blue cannot place 4 flags: only 3 cards");
+    refused(
+        json!({"kind": "pasta", "cards": ["Bug", "Debug", "Rotate", "AddFlag"]}),
+        "$.cards",
+        "red cannot place 5 flags: only 4 cards",
+    );
+    refused(
+        base(json!({"flags": [["blue"], ["blue"], [], [], []], "hand": {"red": 0, "blue": 4}})),
+        "$.hand",
+        "blue cannot place 4 flags: only 3 cards",
+    );
 }
 
 #[test]
 fn first_direction_and_resume() {
     refused(base(json!({"first": "green"})), "$.first", "red, blue");
-    refused(base(json!({"direction": "sideways"})), "$.direction", "forward, backward");
+    refused(
+        base(json!({"direction": "sideways"})),
+        "$.direction",
+        "forward, backward",
+    );
     let ex = base(json!({"flags": [["red"], ["blue"], [], [], []]}));
     let mut bad = ex.clone();
     bad["resume"] = json!({"flag": 3});

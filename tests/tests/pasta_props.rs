@@ -64,7 +64,7 @@ fn random_program(rng: &mut ChaCha8Rng) -> Value {
         "flags": q,
         "life": {"red": 1 + rng.next_u32() % 6, "blue": 1 + rng.next_u32() % 6},
         "cursor": rng.next_u32() as usize % n,
-        "direction": if rng.next_u32() % 2 == 0 { "forward" } else { "backward" },
+        "direction": if rng.next_u32().is_multiple_of(2) { "forward" } else { "backward" },
         "chips": chips,
     })
 }
@@ -72,8 +72,8 @@ fn random_program(rng: &mut ChaCha8Rng) -> Value {
 /// A random level: half the time the setup of §4 (placement first), else a random program.
 fn random_level(seed: u64) -> Value {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    if rng.next_u32() % 2 == 0 {
-        json!({"kind": "pasta", "first": if seed % 3 == 0 { "blue" } else { "red" }})
+    if rng.next_u32().is_multiple_of(2) {
+        json!({"kind": "pasta", "first": if seed.is_multiple_of(3) { "blue" } else { "red" }})
     } else {
         random_program(&mut rng)
     }

@@ -342,6 +342,40 @@ fn word_of(
     }
 }
 
+/// A5 and §5: at most 10 flags a colour (hand + reserve + on cards), and a card without the
+/// player's flag for every flag in hand.
+fn check_totals(
+    o: &Map<String, Value>,
+    flags: &[Vec<u8>],
+    n: usize,
+    hand: [u8; 2],
+    reserve: [u8; 2],
+    p: &mut Vec<Problem>,
+) {
+    for pl in 0..2u8 {
+        let total = hand[pl as usize] as i64
+            + reserve[pl as usize] as i64
+            + flags.iter().flatten().filter(|&&f| f == pl).count() as i64;
+        if total > FLAGS_PER_PLAYER as i64 {
+            let at = if o.contains_key("reserve") {
+                "reserve"
+            } else if o.contains_key("hand") {
+                "hand"
+            } else {
+                "flags"
+            };
+            p.push(Problem::error(JsonPath::root().key(at), format!("{} has {total} flags in hand, reserve and on cards; there are {FLAGS_PER_PLAYER} (A5)", PLAYERS[pl as usize])));
+        }
+        let free =
+            flags.iter().filter(|q| !q.contains(&pl)).count() + n.saturating_sub(flags.len());
+        if (hand[pl as usize] as usize) > free {
+            p.push(Problem::error(JsonPath::root().key(if o.contains_key("hand") { "hand" } else { "cards" }), format!(
+                    "{} cannot place {} flags: only {free} cards without a {} flag (one own flag a card while placing, §5)",
+                    PLAYERS[pl as usize], hand[pl as usize], PLAYERS[pl as usize])));
+        }
+    }
+}
+
 impl PastaLevel {
     /// Reads a level document, with every problem located by its JSON path.
     ///
@@ -403,26 +437,7 @@ impl PastaLevel {
                 (FLAGS_PER_PLAYER as i64 - hand[pl] as i64 - on_cards(pl as u8)).max(0) as u8
             }),
         };
-        for pl in 0..2u8 {
-            let total = hand[pl as usize] as i64 + reserve[pl as usize] as i64 + on_cards(pl);
-            if total > FLAGS_PER_PLAYER as i64 {
-                let at = if o.contains_key("reserve") {
-                    "reserve"
-                } else if o.contains_key("hand") {
-                    "hand"
-                } else {
-                    "flags"
-                };
-                p.push(Problem::error(root.key(at), format!("{} has {total} flags in hand, reserve and on cards; there are {FLAGS_PER_PLAYER} (A5)", PLAYERS[pl as usize])));
-            }
-            let free =
-                flags.iter().filter(|q| !q.contains(&pl)).count() + n.saturating_sub(flags.len());
-            if (hand[pl as usize] as usize) > free {
-                p.push(Problem::error(root.key(if o.contains_key("hand") { "hand" } else { "cards" }), format!(
-                    "{} cannot place {} flags: only {free} cards without a {} flag (one own flag a card while placing, §5)",
-                    PLAYERS[pl as usize], hand[pl as usize], PLAYERS[pl as usize])));
-            }
-        }
+        check_totals(o, &flags, n, hand, reserve, &mut p);
         let first = word_of(o, "first", &PLAYERS, 0, &mut p) as u8;
         let backward = word_of(o, "direction", &["forward", "backward"], 0, &mut p) == 1;
         let cursor = match o.get("cursor") {

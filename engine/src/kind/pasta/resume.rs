@@ -74,7 +74,64 @@ pub fn read(
         None => 0,
         Some(_) => small(o.get("flag"), path.key("flag"), len.max(1) - 1, p)?,
     };
-    let ret = match o.get("subroutine") {
+    let ret = subroutine(o.get("subroutine"), path, cards, flags, cursor, p)?;
+    let lap = small(o.get("lap"), path.key("lap"), (n - 1).max(0), p).unwrap_or(0) as i8;
+    let ran = o.get("ran").and_then(Value::as_bool).unwrap_or(false);
+    let mut seen = Vec::new();
+    match o.get("seen") {
+        None => {}
+        Some(Value::Array(a)) if a.len() <= MAX_SEEN => {
+            for (i, k) in a.iter().enumerate() {
+                match k
+                    .as_str()
+                    .filter(|s| s.len() == 32)
+                    .and_then(|s| u128::from_str_radix(s, 16).ok())
+                {
+                    Some(x) => seen.push(x),
+                    None => {
+                        p.push(Problem::error(
+                            path.key("seen").index(i),
+                            format!(
+                                "{} is not a key of 32 hexadecimal digits",
+                                quote(&k.to_string())
+                            ),
+                        ));
+                        return None;
+                    }
+                }
+            }
+        }
+        Some(other) => {
+            p.push(Problem::error(
+                path.key("seen"),
+                format!(
+                    "must be an array of at most {MAX_SEEN} keys, found {}",
+                    type_name(other)
+                ),
+            ));
+            return None;
+        }
+    }
+    let _ = MAX_CARDS;
+    Some(super::level::Resume {
+        flag,
+        ret,
+        lap: if ran { -1 } else { lap },
+        seen,
+    })
+}
+
+/// The `subroutine` member: `Some(None)` when absent or null, `None` after a problem.
+fn subroutine(
+    v: Option<&Value>,
+    path: &JsonPath,
+    cards: &[Card],
+    flags: &[Vec<u8>],
+    cursor: u8,
+    p: &mut Vec<Problem>,
+) -> Option<Option<Ret>> {
+    let n = cards.len() as i64;
+    Some(match v {
         None | Some(Value::Null) => None,
         Some(Value::Object(s)) => {
             let sp = path.key("subroutine");
@@ -120,50 +177,6 @@ pub fn read(
             ));
             return None;
         }
-    };
-    let lap = small(o.get("lap"), path.key("lap"), (n - 1).max(0), p).unwrap_or(0) as i8;
-    let ran = o.get("ran").and_then(Value::as_bool).unwrap_or(false);
-    let mut seen = Vec::new();
-    match o.get("seen") {
-        None => {}
-        Some(Value::Array(a)) if a.len() <= MAX_SEEN => {
-            for (i, k) in a.iter().enumerate() {
-                match k
-                    .as_str()
-                    .filter(|s| s.len() == 32)
-                    .and_then(|s| u128::from_str_radix(s, 16).ok())
-                {
-                    Some(x) => seen.push(x),
-                    None => {
-                        p.push(Problem::error(
-                            path.key("seen").index(i),
-                            format!(
-                                "{} is not a key of 32 hexadecimal digits",
-                                quote(&k.to_string())
-                            ),
-                        ));
-                        return None;
-                    }
-                }
-            }
-        }
-        Some(other) => {
-            p.push(Problem::error(
-                path.key("seen"),
-                format!(
-                    "must be an array of at most {MAX_SEEN} keys, found {}",
-                    type_name(other)
-                ),
-            ));
-            return None;
-        }
-    }
-    let _ = MAX_CARDS;
-    Some(super::level::Resume {
-        flag,
-        ret,
-        lap: if ran { -1 } else { lap },
-        seen,
     })
 }
 
