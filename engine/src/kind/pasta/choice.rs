@@ -479,3 +479,63 @@ impl State {
         found
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn binomials() {
+        assert_eq!(
+            (binom(5, 2), binom(20, 10), binom(3, 4), binom(0, 0)),
+            (10, 184_756, 0, 1)
+        );
+    }
+
+    /// Colex ranks are a bijection onto `0..C(len, blue)`, in the order of the places.
+    #[test]
+    fn colour_ranks_round_trip() {
+        for len in 0..=8u8 {
+            for blue in 0..=len {
+                let total = binom(len as u32, blue as u32);
+                let mut seen = std::collections::HashSet::new();
+                for r in 0..total {
+                    let bits = unrank_colour(len, blue, r);
+                    assert_eq!(bits.count_ones() as u8, blue);
+                    assert_eq!(bits >> len, 0);
+                    assert_eq!(rank_colour(bits), r);
+                    assert!(seen.insert(bits));
+                }
+            }
+        }
+        assert_eq!(unrank_colour(4, 2, 0), 0b0011);
+        assert_eq!(unrank_colour(4, 2, 5), 0b1100);
+    }
+
+    #[test]
+    fn combinations_in_lexicographic_order() {
+        let mut all = Vec::new();
+        combos(&[1, 3, 5, 7], 2, &mut |c| {
+            all.push(c.to_vec());
+            true
+        });
+        assert_eq!(all, [[1, 3], [1, 5], [1, 7], [3, 5], [3, 7], [5, 7]]);
+    }
+
+    /// Subroutine's range wraps and never holds Subroutine itself (A9).
+    #[test]
+    fn subroutine_range() {
+        let mut s = State::new(&[
+            Card::Subroutine,
+            Card::Bug,
+            Card::Debug,
+            Card::Rotate,
+            Card::AddFlag,
+        ]);
+        assert_eq!(s.subroutine_targets(1), 0b10010);
+        assert_eq!(s.subroutine_targets(2), 0b11110);
+        assert_eq!(s.subroutine_targets(0), 0);
+        s.n = 2;
+        assert_eq!(s.subroutine_targets(3), 0b10);
+    }
+}

@@ -502,3 +502,79 @@ impl Mix {
         h
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn queue(owners: &[u8]) -> Queue {
+        let mut q = Queue::default();
+        for &p in owners {
+            q.push_tail(p);
+        }
+        q
+    }
+
+    #[test]
+    fn queue_operations_keep_head_first_order() {
+        let mut q = queue(&[0, 1, 1]);
+        assert_eq!(q.owners().collect::<Vec<_>>(), [0, 1, 1]);
+        assert_eq!((q.count(0), q.count(1)), (1, 2));
+        q.push_head(1);
+        assert_eq!(q.owners().collect::<Vec<_>>(), [1, 0, 1, 1]);
+        assert_eq!(q.remove(1), 0);
+        assert_eq!(q.owners().collect::<Vec<_>>(), [1, 1, 1]);
+        let mut r = queue(&[0, 0, 1]);
+        r.rotate();
+        assert_eq!(r.owners().collect::<Vec<_>>(), [1, 0, 0]);
+        assert_eq!(r.bits >> r.len, 0, "no bits past the length");
+    }
+
+    /// A8: the followed flag by identity through head additions, removals and a rotation.
+    #[test]
+    fn tracks_follow_the_flag() {
+        assert_eq!(Track::Active(1).push_head(), Track::Active(2));
+        assert_eq!(Track::Active(1).remove(0), Track::Active(0));
+        assert_eq!(Track::Active(1).remove(1), Track::Next(1));
+        assert_eq!(Track::Active(1).remove(2), Track::Active(1));
+        assert_eq!(Track::Next(1).remove(1), Track::Next(1));
+        assert_eq!(Track::Active(2).rotate(3), Track::Active(0));
+        assert_eq!(Track::Active(0).rotate(3), Track::Active(1));
+        assert_eq!(Track::Next(3).rotate(3), Track::Next(3));
+        assert_eq!(Track::Next(3).pinned(3), None);
+    }
+
+    /// A10: removing the card under the cursor leaves the cursor in its gap; removing one
+    /// before it moves the cursor's index down; the return point likewise.
+    #[test]
+    fn removing_cards_moves_the_cursor_and_return_point() {
+        let mut s = State::new(&[Card::Bug, Card::Subroutine, Card::Debug, Card::Rotate]);
+        s.at = 3;
+        s.ret = Some(Ret {
+            card: 1,
+            gap: false,
+            track: Track::Active(0),
+        });
+        s.remove_card(0);
+        assert_eq!((s.at, s.gap, s.ret.map(|r| r.card)), (2, false, Some(0)));
+        s.remove_card(0);
+        assert_eq!(s.ret.map(|r| (r.card, r.gap)), Some((0, true)));
+        s.remove_card(1);
+        assert_eq!((s.at, s.gap, s.n), (1, true, 1));
+    }
+
+    #[test]
+    fn decision_keys_differ_by_the_flag_whose_right_it_is() {
+        let mut s = State::new(&[Card::Bug, Card::Debug]);
+        s.push_tail(0, 0);
+        s.push_tail(0, 0);
+        s.track = Track::Active(0);
+        let a = s.decision_key();
+        s.track = Track::Active(1);
+        assert_ne!(a, s.decision_key());
+        s.lap = 1;
+        let b = s.decision_key();
+        s.lap = 0;
+        assert_eq!(b, s.decision_key(), "the A17 count is not part of it");
+    }
+}
