@@ -548,3 +548,32 @@ fn placement_passes_over_an_empty_hand() {
     let g = after(&doc, "@Bug @rotate");
     assert_eq!(s(&*g)["phase"], "execution");
 }
+
+/// A8 with Reorder during a Subroutine's visit: the activating flag on the Subroutine card is
+/// followed to its new place, so two orders with the same colours are two choices.
+/// Subroutine red (activating), blue, red: C(3,1) = 3 colour orders × 2 places for the
+/// activating red = 6, Bug's one flag 1, and skip: 8. `Subroutine=2,3,1` puts it last
+/// (nothing behind it: the cursor moves on to Reorder's normal visit); `Subroutine=2,1,3`
+/// puts it in the middle (the red behind it, old place 3, has the next right).
+#[test]
+fn a8_reorder_follows_the_activating_flag_of_the_subroutine_card() {
+    let doc = level(
+        &["Subroutine", "Reorder", "Bug"],
+        &[(0, &["red", "blue", "red"]), (1, &["blue"]), (2, &["blue"])],
+        json!({}),
+    );
+    let g = after(&doc, "do:Reorder");
+    assert_eq!(words(&*g).len(), 8);
+    let g = after(&doc, "do:Reorder do:Subroutine=2,3,1");
+    assert_eq!(flags(&*g, 0), json!(["blue", "red", "red"]));
+    assert_eq!(
+        (s(&*g)["cursor"].clone(), s(&*g)["to_move"].clone()),
+        (json!(1), json!("blue"))
+    );
+    let g = after(&doc, "do:Reorder do:Subroutine=2,1,3");
+    assert_eq!(flags(&*g, 0), json!(["blue", "red", "red"]));
+    assert_eq!(
+        (s(&*g)["cursor"].clone(), s(&*g)["to_move"].clone()),
+        (json!(0), json!("red"))
+    );
+}
