@@ -577,3 +577,21 @@ fn a8_reorder_follows_the_activating_flag_of_the_subroutine_card() {
         (json!(0), json!("red"))
     );
 }
+
+/// ForkBomb, A7 and A13: the damage takes blue to 0 and the removal of the activating flag
+/// leaves red without flags; both losing conditions hold after the command: a draw (the
+/// prototype would give red the win, as it keeps the flag when the damage already wins).
+#[test]
+fn forkbomb_winning_and_losing_at_once_is_a_draw() {
+    let doc = level(
+        &["ForkBomb", "Bug"],
+        &[(0, &["red"]), (1, &["blue"])],
+        json!({"life": {"red": 5, "blue": 2}}),
+    );
+    let g = after(&doc, "do");
+    assert_eq!(
+        (s(&*g)["status"].clone(), s(&*g)["reason"].clone()),
+        (json!("draw"), json!("both lost"))
+    );
+    assert_eq!(s(&*g)["life"]["blue"], 0);
+}

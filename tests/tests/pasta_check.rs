@@ -235,3 +235,47 @@ fn unknown_members_are_kept_and_names_written_back() {
     assert!(errors(&out).is_empty(), "{:?}", errors(&out));
     assert_eq!(pasta::start(&out).summary(), g.summary());
 }
+
+/// A random JSON value of a few kinds, for the loader fuzz test.
+fn junk(r: u64) -> Value {
+    match r % 12 {
+        0 => json!(null),
+        1 => json!(-1),
+        2 => json!(1e300),
+        3 => json!(3.5),
+        4 => json!("red"),
+        5 => json!(["Bug", "Bug"]),
+        6 => json!({"red": 99, "blue": -3}),
+        7 => json!([["red", "blue"], "x", []]),
+        8 => json!({"Bug#1": 5, "Nope#9": 1, "Bug": 1}),
+        9 => {
+            json!({"flag": 99, "subroutine": {"card": 99, "flag": 1, "next": 2}, "seen": ["zz"], "lap": -5})
+        }
+        10 => json!(20),
+        _ => json!("ſtone\u{0}"),
+    }
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig { cases: 300, ..proptest::prelude::ProptestConfig::default() })]
+
+    /// Any member replaced by junk: `check` and `start` answer without a panic, and a level
+    /// that checks clean starts and plays its first listed word.
+    #[test]
+    fn junk_members_never_panic(picks in proptest::collection::vec((0usize..12, 0u64..1000), 1..4)) {
+        let mut doc = json!({"kind": "pasta", "cards": ["Subroutine", "Bug", "Reorder"],
+            "flags": [["red"], ["blue"], ["red", "blue"]],
+            "resume": {"flag": 0, "subroutine": null, "lap": 0, "seen": []}});
+        let members = ["cards", "flags", "hand", "reserve", "life", "first", "cursor", "direction", "chips", "resume", "name", "kind"];
+        for (m, r) in picks {
+            doc[members[m]] = junk(r);
+        }
+        let problems = Pasta.check(&doc);
+        if let Ok(mut g) = Pasta.start(&doc, 1) {
+            proptest::prop_assert!(problems.iter().all(|p| !p.is_error()));
+            if let Some(c) = g.legal_inputs().first() {
+                g.step(c.input);
+            }
+        }
+    }
+}

@@ -142,6 +142,16 @@ proptest! {
                 }
             }
             let hash = g.state_hash();
+            // A listed word changed a little is refused, or is another legal choice whose
+            // canonical word reads back to it.
+            for c in listed.iter().take(40) {
+                for w in [format!("{}+Bug", c.word), format!("{}1", c.word), c.word.replace('1', "2")] {
+                    if let Ok(i) = g.read_input(&w) {
+                        let canon = g.input_word(i).unwrap();
+                        assert_eq!(g.read_input(&canon).unwrap(), i, "{w} → {canon}");
+                    }
+                }
+            }
             for bad in ["dox", "do:", "do:Nothing", "@", "skip:1", "do:Bug.0", "do:Bug#0", "pass", "do:+", "@Bug@"] {
                 if listed.iter().any(|c| c.word.eq_ignore_ascii_case(bad)) {
                     continue;
