@@ -305,3 +305,43 @@ fn a_reorder_past_the_cap_is_counted_and_its_last_entry_plays() {
         ])
     );
 }
+
+/// `PastaGame::choices` lists the entries of `legal_inputs` in order, and `play_choice`
+/// plays them as `Input::Choice` does (same summaries, same hash), refusing a choice of
+/// another position.
+#[test]
+fn choices_and_play_choice_match_the_inputs() {
+    for seed in 0..12u64 {
+        let doc = random_level(seed);
+        let (_, played) = random_game(&doc, seed, |_| {});
+        let kind = tilesmith_engine::kind::pasta::Pasta;
+        let mut a = tilesmith_engine::GameKind::start(&kind, &doc, seed).unwrap();
+        let mut b = tilesmith_engine::GameKind::start(&kind, &doc, seed).unwrap();
+        let mut list = Vec::new();
+        for w in &played {
+            let i = a.read_input(w).unwrap();
+            let tilesmith_engine::Input::Choice(n) = i else {
+                panic!("{w}")
+            };
+            let pb = b
+                .as_any_mut()
+                .downcast_mut::<tilesmith_engine::kind::pasta::PastaGame>()
+                .unwrap();
+            pb.choices(&mut list, usize::MAX);
+            assert_eq!(list.len() as u64, pb.choice_count());
+            let c = list[n as usize];
+            assert!(pb.play_choice(c));
+            a.step(i);
+            assert_eq!(a.summary(), b.summary());
+            assert_eq!(a.state_hash(), b.state_hash());
+        }
+        let pb = b
+            .as_any_mut()
+            .downcast_mut::<tilesmith_engine::kind::pasta::PastaGame>()
+            .unwrap();
+        assert!(
+            !pb.play_choice(tilesmith_engine::kind::pasta::Choice::Skip),
+            "the game is over"
+        );
+    }
+}

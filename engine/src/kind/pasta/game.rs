@@ -117,6 +117,29 @@ impl PastaGame {
         &self.seen_order
     }
 
+    /// The legal choices here in canonical order (entry `n` is `Input::Choice(n)`), at most
+    /// `cap` of them, into `out` (cleared first): for a search that plays choices without
+    /// their words ([`PastaGame::play_choice`]).
+    pub fn choices(&self, out: &mut Vec<Choice>, cap: usize) {
+        out.clear();
+        self.s.each_choice(&mut |c| {
+            out.push(c);
+            out.len() < cap
+        });
+    }
+
+    /// Plays a choice listed by [`PastaGame::choices`] in the current position, as
+    /// [`Game::step`] plays its `Input::Choice`: recorded for undo, the repetition rule
+    /// applied, the redo list cleared. A choice that is not legal here is refused (false).
+    pub fn play_choice(&mut self, c: Choice) -> bool {
+        if self.s.end != End::Running || self.s.rank_choice(c).is_none() {
+            return false;
+        }
+        self.play(c);
+        self.undone.clear();
+        true
+    }
+
     /// Plays `c` (legal here) and records it; the repetition rule is applied.
     fn play(&mut self, c: Choice) {
         let before = self.s;
@@ -464,7 +487,12 @@ impl Game for PastaGame {
         h.write(b"pasta");
         h.write(&self.s.decision_key().to_le_bytes());
         h.write(&[self.s.lap as u8]);
-        h.write(format!("{:?}", self.s.end).as_bytes());
+        let reason = |r: super::state::Reason| r as u8;
+        h.write(&match self.s.end {
+            End::Running => [0, 0, 0],
+            End::Won(p, r) => [1, p, reason(r)],
+            End::Draw(r) => [2, 0, reason(r)],
+        });
         h.finish()
     }
 

@@ -179,6 +179,7 @@ pub struct Ret {
 
 /// Why a game ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[repr(u8)]
 pub enum Reason {
     /// Both players met W1 or W2 at once (A13).
     BothLost,
