@@ -149,3 +149,37 @@ fn the_full_game_draws_its_setup_and_the_placed_program_runs() {
         (json!(0), json!("red"))
     );
 }
+
+/// The stored replay `tests/replays/pasta/life-race-red-wins.json` on the placed program,
+/// worked out by hand: red's Increment raises Bug to 2 (its chip stays until Bug is left);
+/// Reorder, AddFlag ×2 and MoveFlag skipped; ForkBomb's blue flag: red 5 − 2 = 3, the flag
+/// goes; ForkBomb's red flag: blue 5 − 2 = 3; TradeOff: red 3 − 1 = 2, blue 3 − 2 = 1;
+/// Bug {1}+1 = 2: blue 1 − 2 = −1, red wins by W1. Reserves 5 + 1 each.
+#[test]
+fn the_stored_replay_ends_as_worked_out() {
+    let path = workspace().join("tests/replays/pasta/life-race-red-wins.json");
+    let replay = tilesmith_engine::replay::Replay::load(&path).unwrap();
+    let mut g = replay.document().unwrap().start(replay.seed).unwrap();
+    for w in replay.words.clone().unwrap() {
+        assert!(!g.status().is_over(), "over before {w}");
+        let i = g.read_input(&w).unwrap();
+        g.step(i);
+    }
+    assert_eq!(
+        Some(g.state_hash()),
+        replay.hash,
+        "the replay reaches its recorded state"
+    );
+    let s = &g.summary();
+    assert_eq!(
+        (
+            s["status"].clone(),
+            s["winner"].clone(),
+            s["reason"].clone()
+        ),
+        (json!("won"), json!("red"), json!("life"))
+    );
+    assert_eq!(s["life"], json!({"red": 2, "blue": -1}));
+    assert_eq!(s["reserve"], json!({"red": 6, "blue": 6}));
+    assert_eq!(s["cards"][4]["flags"], json!([]));
+}
