@@ -70,26 +70,29 @@ fn combos(items: &[u8], m: usize, f: &mut dyn FnMut(&[u8]) -> bool) -> bool {
         items: &[u8],
         m: usize,
         from: usize,
-        cur: &mut Vec<u8>,
+        cur: &mut [u8; 32],
+        k: usize,
         f: &mut dyn FnMut(&[u8]) -> bool,
     ) -> bool {
-        if cur.len() == m {
-            return f(cur);
+        if k == m {
+            return f(&cur[..m]);
         }
         for i in from..items.len() {
-            if items.len() - i < m - cur.len() {
+            if items.len() - i < m - k {
                 break;
             }
-            cur.push(items[i]);
-            if !go(items, m, i + 1, cur, f) {
+            cur[k] = items[i];
+            if !go(items, m, i + 1, cur, k + 1, f) {
                 return false;
             }
-            cur.pop();
         }
         true
     }
-    let mut cur = Vec::with_capacity(m);
-    go(items, m, 0, &mut cur, f)
+    if m > 32 || m > items.len() {
+        return true;
+    }
+    let mut cur = [0u8; 32];
+    go(items, m, 0, &mut cur, 0, f)
 }
 
 /// The owners' bits of the `r`-th arrangement (colex order) of `blue` blue flags among `len`.
@@ -310,20 +313,25 @@ impl State {
     }
 
     fn each_remove(&self, k: usize, others: &[u8], f: &mut dyn FnMut(Choice) -> bool) {
-        let with: Vec<u8> = others
-            .iter()
-            .copied()
-            .filter(|&c| self.slots[c as usize].q.len > 0)
-            .collect();
-        if k == 0 || with.is_empty() {
+        let with = |&c: &u8| self.slots[c as usize].q.len > 0;
+        if k == 0 || !others.iter().any(with) {
             f(Choice::Do);
             return;
         }
-        for c in with {
+        const PLACES: [u8; 32] = {
+            let mut p = [0u8; 32];
+            let mut i = 0;
+            while i < 32 {
+                p[i] = i as u8;
+                i += 1;
+            }
+            p
+        };
+        for &c in others.iter().filter(|c| with(c)) {
             let len = self.slots[c as usize].q.len;
-            let places: Vec<u8> = (0..len).collect();
+            let places = &PLACES[..len as usize];
             let m = k.min(len as usize);
-            if !combos(&places, m, &mut |s| {
+            if !combos(places, m, &mut |s| {
                 f(Choice::Remove(c, s.iter().fold(0, |a, &i| a | 1 << i)))
             }) {
                 return;
