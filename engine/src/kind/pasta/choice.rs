@@ -161,6 +161,17 @@ impl State {
         }
     }
 
+    /// MoveFlag's space, when the decision is MoveFlag's with parts to choose.
+    fn move_space(&self) -> Option<super::moves::MoveSpace> {
+        match self.executing() {
+            Some((_, Card::MoveFlag)) => super::moves::MoveSpace::new(
+                self,
+                self.slots[self.at as usize].param(0).max(0) as usize,
+            ),
+            _ => None,
+        }
+    }
+
     /// A card's number of arrangements for Reorder, and its pin factor (the count of its
     /// followed flag's colour, 1 when none is followed).
     fn radix(&self, c: u8) -> (u64, u64) {
@@ -396,6 +407,9 @@ impl State {
             });
             return total;
         }
+        if let Some(sp) = self.move_space() {
+            return 1 + sp.count(sp.m, 0, 0);
+        }
         let mut n = 0;
         self.each_choice(&mut |_| {
             n += 1;
@@ -421,6 +435,11 @@ impl State {
             });
             return found;
         }
+        if let Some(sp) = self.move_space()
+            && n > 0
+        {
+            return sp.nth(n - 1).map(Choice::Move);
+        }
         let mut i = 0;
         let mut found = None;
         self.each_choice(&mut |c| {
@@ -438,6 +457,9 @@ impl State {
     pub fn rank_choice(&self, choice: Choice) -> Option<u64> {
         if let (Some(m), Choice::Reorder(a)) = (self.reorder_m(), choice) {
             return self.rank_reorder(m, a);
+        }
+        if let (Some(sp), Choice::Move(mv)) = (self.move_space(), choice) {
+            return sp.rank(mv).map(|i| i + 1);
         }
         let mut i = 0;
         let mut found = None;

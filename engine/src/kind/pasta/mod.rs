@@ -12,6 +12,7 @@ pub mod card;
 pub mod choice;
 pub mod game;
 pub mod level;
+mod moves;
 mod resume;
 mod rules;
 pub mod state;
