@@ -1,8 +1,10 @@
 //! The choices of a decision, in one canonical order: `skip` first, then the command's
 //! choices (placement: the cards a flag may go on). Entry `n` of this order is played by
-//! `Input::Choice(n)`; the list is counted, ranked and unranked without being built (MoveFlag
-//! by walking it, Reorder by its mixed-radix form), so a word of a huge list is read without
-//! listing it. `words.rs` writes and reads the words.
+//! `Input::Choice(n)`; MoveFlag's and Reorder's lists (up to millions of entries) are
+//! counted, ranked and unranked without being built (MoveFlag by closed forms, `moves.rs`;
+//! Reorder by its mixed-radix form), so entry `n` and a word of a huge list cost a few
+//! thousand steps; the other cards' lists are short and walked. `words.rs` writes and reads
+//! the words.
 
 use super::card::Card;
 use super::state::{State, Track};
