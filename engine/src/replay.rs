@@ -79,12 +79,6 @@ pub struct ReplayOutcome {
     pub matches: bool,
 }
 
-impl std::fmt::Debug for dyn Game {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Game({}, {})", self.kind().name(), self.summary())
-    }
-}
-
 fn bad(path: JsonPath, msg: impl Into<String>) -> Vec<Problem> {
     vec![Problem::error(path, msg)]
 }

@@ -166,6 +166,8 @@ impl EditorState {
         self.doc = doc;
         self.doc.refresh();
         self.doc_serial += 1;
+        // Fitted now to the last canvas size, and again to the canvas it is first drawn in.
+        self.view.refit = true;
         // A level opened or made now is what the user wants to see, not the campaign overview.
         if let Some(c) = &mut self.campaign {
             c.showing = false;
@@ -179,6 +181,7 @@ impl EditorState {
         self.problems_gen = None;
         self.problems_job = None;
         self.autosaved_gen = 0;
+        self.autosave_on_disk = false;
     }
 
     pub(super) fn save_to(&mut self, p: &Path) {
@@ -195,9 +198,8 @@ impl EditorState {
         let text = tilesmith_engine::json_text::layout(&doc);
         match tilesmith_engine::json_text::write_atomic(p, text.as_bytes()) {
             Ok(()) => {
-                self.autosave_flush();
+                self.autosave_discard();
                 if let Some(a) = &self.autosave {
-                    a.remove(self.path.as_deref());
                     a.remove(Some(p));
                 }
                 self.path = Some(p.to_path_buf());
@@ -344,10 +346,7 @@ impl EditorState {
                 }
             }
             (Pending::Unsaved { then }, Answer::Discard) => {
-                self.autosave_flush();
-                if let Some(a) = &self.autosave {
-                    a.remove(self.path.as_deref());
-                }
+                self.autosave_discard();
                 self.confirmed = true;
                 self.apply(*then);
             }
@@ -411,6 +410,7 @@ impl EditorState {
                 Ok(doc) => {
                     self.replace_document(doc, found.file.clone(), None);
                     self.doc.map_mut().mark_unsaved();
+                    self.autosave_on_disk = true;
                     self.status = "restored the autosave copy".into();
                 }
                 Err(_) => self.status = "the autosave copy cannot be loaded".into(),
@@ -418,7 +418,10 @@ impl EditorState {
             return;
         }
         match self.push_level("Restore autosave", found.level) {
-            Ok(()) => self.status = "restored the autosave copy".into(),
+            Ok(()) => {
+                self.autosave_on_disk = true;
+                self.status = "restored the autosave copy".into();
+            }
             Err(_) => self.status = "the autosave copy cannot be loaded".into(),
         }
     }

@@ -138,7 +138,7 @@ pub fn canvas_ui(
     let (rect, resp) = ui.allocate_exact_size(ui.available_size(), Sense::click_and_drag());
     cache.rect = rect;
     let size = [rect.width(), rect.height()];
-    if size != st.view.canvas {
+    if size != st.view.canvas || st.view.refit {
         out.push(Action::CanvasSize(size));
     }
     let painter = ui.painter_at(rect);
@@ -260,6 +260,8 @@ fn play_marks(
                     .inner_margin(vec2(16.0, 8.0))
                     .corner_radius(6.0)
                     .show(ui, |ui| {
+                        // A long message (a script error) wraps inside the map's width.
+                        ui.set_max_width((rect.width() - 72.0).max(120.0));
                         ui.add(
                             egui::Label::new(
                                 RichText::new(b.text).size(24.0).color(Color32::WHITE),

@@ -414,8 +414,10 @@ impl KindUi for FallingUi {
         }
     }
 
-    fn end_banner(&self, _st: &EditorState) -> Option<crate::doc::ui::Banner> {
-        None // painted by the kind itself, over its own field
+    fn end_banner(&self, st: &EditorState) -> Option<crate::doc::ui::Banner> {
+        st.doc_as::<FallingDoc>()
+            .and_then(|d| d.play.as_ref())
+            .and_then(|p| p.end_banner())
     }
 
     fn grid_color(&self) -> Color32 {
