@@ -9,7 +9,7 @@ pub use tilesmith_baba as baba;
 pub use tilesmith_board as board;
 pub use tilesmith_boulder as boulder;
 pub use tilesmith_falling as falling;
-pub mod pasta;
+pub use tilesmith_pasta as pasta;
 
 use serde_json::Value;
 

@@ -11,8 +11,8 @@ use serde_json::{Map, Value, json};
 
 use super::card::{Card, PLAYERS, player_named};
 use super::state::{FLAGS_PER_PLAYER, MAX_CARDS, MAX_LIFE, Ret, State, Track};
-use crate::level_json::{int, type_name};
-use crate::problem::{JsonPath, Problem, did_you_mean, nearest, quote};
+use tilesmith_core::level_json::{int, type_name};
+use tilesmith_core::problem::{JsonPath, Problem, did_you_mean, nearest, quote};
 
 /// The members the format reads; the others are kept and written back.
 pub const MEMBERS: [&str; 12] = [
@@ -387,7 +387,7 @@ impl PastaLevel {
             return Err(vec![Problem::error(root, "a level must be a JSON object")]);
         };
         let mut p = Vec::new();
-        let name = crate::level_json::name(o, &mut p);
+        let name = tilesmith_core::level_json::name(o, &mut p);
         let cards = o
             .get("cards")
             .and_then(|v| cards_of(v, &root.key("cards"), &mut p));

@@ -157,9 +157,9 @@ impl MoveSpace {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::kind::pasta::card::Card;
-    use crate::kind::pasta::choice::Choice;
-    use crate::kind::pasta::state::Track;
+    use crate::card::Card;
+    use crate::choice::Choice;
+    use crate::state::Track;
 
     /// The closed-form count, unranking and ranking agree with the walk of `choice.rs` for
     /// {1} = 1, 2, 3 over a line with flags on several cards (the walk is the reference).

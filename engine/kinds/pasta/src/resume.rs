@@ -19,8 +19,8 @@ use serde_json::{Map, Value, json};
 
 use super::card::Card;
 use super::state::{MAX_CARDS, Ret, State, Track};
-use crate::level_json::{int, type_name};
-use crate::problem::{JsonPath, Problem, quote};
+use tilesmith_core::level_json::{int, type_name};
+use tilesmith_core::problem::{JsonPath, Problem, quote};
 
 /// The most keys `seen` may hold (a game of 20 flags has far fewer decisions before a
 /// repetition in practice; the bound keeps a file from asking for unbounded memory).

@@ -8,6 +8,8 @@
 //! [`game::PastaGame`] the running [`Game`]. Every rules choice is in
 //! `docs/pasta-semantics.md` with the spec item it settles.
 
+#![warn(missing_docs)]
+
 pub mod card;
 pub mod choice;
 pub mod game;
@@ -26,9 +28,9 @@ pub use game::PastaGame;
 pub use level::PastaLevel;
 pub use state::State;
 
-use crate::game::{Game, GameKind};
-use crate::input::{Input, InputSpec};
-use crate::problem::Problem;
+use tilesmith_core::game::{Game, GameKind};
+use tilesmith_core::input::{Input, InputSpec};
+use tilesmith_core::problem::Problem;
 
 /// What a Pasta Logic game takes at every decision besides its choices: undo and restart.
 const INPUTS: [InputSpec; 2] = [

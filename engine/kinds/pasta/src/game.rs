@@ -10,11 +10,11 @@ use super::card::PLAYERS;
 use super::choice::Choice;
 use super::level::{PastaLevel, state_json};
 use super::state::{End, State};
-use crate::game::{Game, GameKind, Layer, Status, StepReport};
-use crate::grid::Pos;
-use crate::hash::Fnv;
-use crate::history::{History, Patch, Trim};
-use crate::input::{Input, InputChoice, InputError};
+use tilesmith_core::game::{Game, GameKind, Layer, Status, StepReport};
+use tilesmith_core::grid::Pos;
+use tilesmith_core::hash::Fnv;
+use tilesmith_core::history::{History, Patch, Trim};
+use tilesmith_core::input::{Input, InputChoice, InputError};
 
 /// The most choices [`Game::legal_inputs`] lists (`skip` and the first command choices in
 /// canonical order). MoveFlag and Reorder can have hundreds of thousands;
@@ -73,7 +73,7 @@ impl PastaGame {
             s,
             seen: FxHashSet::default(),
             seen_order: Vec::new(),
-            done: History::new(crate::game::DEFAULT_HISTORY_BYTES, TRIM),
+            done: History::new(tilesmith_core::game::DEFAULT_HISTORY_BYTES, TRIM),
             undone: Vec::new(),
             first_mover: s.to_move(),
             last_played: false,
@@ -400,7 +400,7 @@ impl Game for PastaGame {
             return Ok(i);
         }
         let mut legal = self.words(LIST_CAP);
-        if legal.len() >= LIST_CAP || legal.len() > crate::input::MAX_LISTED_WORDS {
+        if legal.len() >= LIST_CAP || legal.len() > tilesmith_core::input::MAX_LISTED_WORDS {
             legal.insert(0, format!("[{}]", self.s.word_pattern()));
         }
         Err(InputError::NotLegal {
