@@ -9,6 +9,7 @@ pub use tilesmith_baba as baba;
 pub use tilesmith_board as board;
 pub use tilesmith_boulder as boulder;
 pub use tilesmith_falling as falling;
+pub use tilesmith_pasta as pasta;
 
 use serde_json::Value;
 
@@ -22,6 +23,7 @@ pub fn kinds() -> &'static [&'static dyn GameKind] {
         &baba::Baba,
         &falling::Falling,
         &board::Board,
+        &pasta::Pasta,
     ]
 }
 

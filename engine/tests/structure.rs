@@ -61,6 +61,8 @@ const KIND_TYPES: &[&str] = &[
     "FallingLevel",
     "BoardGame",
     "BoardLevel",
+    "PastaGame",
+    "PastaLevel",
     "ScriptError",
     "ZrfProblem",
 ];

@@ -32,7 +32,8 @@ pub struct RunArgs {
     /// move, `SD` soft drop, `HD` hard drop, `CW CCW 180` turn. `WORD*N` is N steps of WORD
     /// (`R*3` = `R R R`). Board (one whole turn each, read in the position where it is
     /// played): the legal moves' notations (`c3-d4`, `c3xe5xc7`, `@d3`, `pass`), `undo`,
-    /// `restart`.
+    /// `restart`. Pasta (one decision each, read where it is played): `@Card`, `skip`, `do`,
+    /// `do:ARGS` (`do:Bug+Debug`, `do:Bug.2>Debug`, `do:Bug#1`; docs/pasta-semantics.md).
     #[arg(long, default_value = "", allow_hyphen_values = true)]
     pub inputs: String,
     /// The variant of a board game to play, by title (a ZRF file's `variant`; default: the
@@ -44,7 +45,8 @@ pub struct RunArgs {
     /// plays the first N moves of `--inputs`, and more steps than moves is an error.
     #[arg(long)]
     pub ticks: Option<u64>,
-    /// Seed of the random number generator (slime).
+    /// Seed of the random number generator (slime; the setup of a pasta level without
+    /// cards).
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
     /// Write the final state to this file, in the level format (it loads again).
@@ -52,7 +54,8 @@ pub struct RunArgs {
     pub out: Option<PathBuf>,
     /// Print one JSON line per event to stderr: each rule that fired with its match
     /// positions, and the cells each main rule changed; for a board game, each ply with its
-    /// player, move and the positions it changed (before and after), and how the game ended.
+    /// player, move and the positions it changed (before and after), and how the game ended;
+    /// for a pasta game, each decision with its player, card, word and what it changed.
     #[arg(long)]
     pub trace: bool,
     /// Re-run a replay file (level, seed, inputs, final-state hash) instead of LEVEL; exit 1
