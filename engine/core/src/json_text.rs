@@ -74,7 +74,7 @@ fn broken(v: &Value, indent: usize, s: &mut String) {
     };
     s.push(open);
     s.push('\n');
-    let mut item = |i: usize, key: Option<&String>, e: &Value, s: &mut String| {
+    let item = |i: usize, key: Option<&String>, e: &Value, s: &mut String| {
         s.push_str(&inner);
         let mut used = indent + 2;
         if let Some(k) = key {
