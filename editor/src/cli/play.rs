@@ -7,7 +7,7 @@ use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use tilesmith_engine::input::split_inputs;
+use tilesmith_engine::input::{MAX_REPLAY_TICKS, split_inputs};
 use tilesmith_engine::replay::{Replay, ReplayLevel, play_words};
 use tilesmith_engine::{Game, Input, StepReport, parse_inputs};
 
@@ -42,7 +42,8 @@ pub struct RunArgs {
     pub variant: Option<String>,
     /// Number of steps (ticks, turns, frames) to compute (default: the number of inputs);
     /// steps past the inputs get no key. A board game steps only by a move: there `--ticks N`
-    /// plays the first N moves of `--inputs`, and more steps than moves is an error.
+    /// plays the first N moves of `--inputs`, and more steps than moves is an error. At most
+    /// 1 000 000 (the most a replay holds): more is refused before anything is played.
     #[arg(long)]
     pub ticks: Option<u64>,
     /// Seed of the random number generator (slime; the setup of a pasta level without
@@ -126,6 +127,14 @@ pub fn run_level(
             }
         }
     };
+    // A step count no replay could hold is refused before anything is played (issue #30:
+    // `--ticks 18446744073709551615` ran until killed).
+    if let Some(t) = a.ticks.filter(|t| *t > MAX_REPLAY_TICKS) {
+        eprintln!(
+            "tilesmith: --ticks {t}: at most {MAX_REPLAY_TICKS} steps (the most a replay holds)"
+        );
+        return ExitCode::FAILURE;
+    }
     let mut game = match doc.start(a.seed) {
         Ok(g) => g,
         Err(p) => {
