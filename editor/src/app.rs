@@ -208,12 +208,32 @@ impl TilesmithApp {
             self.ui.export = None;
             let msg = outcome.unwrap_or_else(|e| format!("export failed: {e}"));
             self.state.apply(Action::ExportFinished(msg));
+            // The status bar's message comes after this frame was drawn.
+            ctx.request_repaint();
             return;
         }
         if ui::export_ui::export_progress(ctx, job) {
             job.cancel();
         }
         ctx.request_repaint_after(Duration::from_millis(50));
+    }
+
+    /// Applies the actions a frame collected. What they change was not in the frame just
+    /// drawn (the UI pushes them while drawing; a worker's result, such as the computer's
+    /// move, arrives the same way): one more frame shows it without waiting for an input
+    /// event. Nothing is pushed on an idle frame, so this never spins.
+    fn apply_frame_actions(&mut self, ctx: &egui::Context, out: Vec<Action>) {
+        if !out.is_empty() {
+            ctx.request_repaint();
+        }
+        for a in out {
+            self.state.apply(a);
+            if let Some(text) = self.state.clipboard_out.take() {
+                // The copied cells as the level's JSON cell array: they paste into a text
+                // editor, and back into Tilesmith (Ctrl+V arrives as a paste event with them).
+                ctx.copy_text(text);
+            }
+        }
     }
 
     /// One frame: draw, then apply the actions, then sync title, watcher and timers.
@@ -294,21 +314,17 @@ impl TilesmithApp {
                 self.pending_latch_clear = Some(before);
             }
         }
-        for a in out {
-            self.state.apply(a);
-            if let Some(text) = self.state.clipboard_out.take() {
-                // The copied cells as the level's JSON cell array: they paste into a text
-                // editor, and back into Tilesmith (Ctrl+V arrives as a paste event with them).
-                ctx.copy_text(text);
-            }
-        }
+        self.apply_frame_actions(&ctx, out);
         if let (Some(before), Some(p)) = (self.pending_latch_clear.take(), self.state.doc.play())
             && p.game.steps() != before
         {
             self.latched = None;
         }
         self.export_frame(&ctx);
-        self.state.refresh();
+        if self.state.refresh() {
+            // The problems list changed after this frame was drawn.
+            ctx.request_repaint();
+        }
         if self.state.problems_pending() {
             ctx.request_repaint_after(Duration::from_millis(50));
         }

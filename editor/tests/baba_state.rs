@@ -524,6 +524,27 @@ fn rules_read_down_columns_but_not_backwards() {
 // ---------------------------------------------------------------------------------------------
 // 6. Typed sentences
 
+/// Issue #31 defect 14: an unknown word gets the nearest baba word, as repair mode and
+/// `tilesmith check` give it; nothing is placed.
+#[test]
+fn place_sentence_offers_the_nearest_word_for_an_unknown_one() {
+    let mut s = baba_state(level(10, 6, &[]));
+    baba(
+        &mut s,
+        BabaAction::PlaceSentence {
+            text: "kek is pus".into(),
+            at: p(2, 3),
+            vertical: false,
+        },
+    );
+    assert_eq!(
+        s.status,
+        "not a baba word: kek (did you mean \"keke\"?), pus (did you mean \"push\"?)"
+    );
+    assert_eq!(occupied(&s), 0);
+    assert_eq!(doc(&s).history().len_done(), 0);
+}
+
 #[test]
 fn place_sentence_is_one_step_and_forms_the_rule() {
     let mut s = baba_state(level(10, 6, &[(3, 3, &["rock"])]));
@@ -1906,4 +1927,40 @@ fn a_baba_session_never_runs_by_itself() {
     }));
     assert_eq!(turn(&s), 0);
     assert!(!doc(&s).play.as_ref().unwrap().session.running);
+}
+
+/// Issue #31 defect 13: the design's one-cell selection is also its inspected cell; while
+/// playing neither is outlined on the game (the canvas outlines `inspect`), a cell clicked in
+/// play is the game's inspected cell, and stopping brings the design's back.
+#[test]
+fn the_designs_inspected_cell_is_not_outlined_during_play() {
+    let mut s = baba_state(level(
+        6,
+        4,
+        &[
+            (0, 0, &["text_baba"]),
+            (1, 0, &["text_is"]),
+            (2, 0, &["text_you"]),
+            (3, 2, &["baba"]),
+        ],
+    ));
+    s.apply(Action::SelectTool(Tool::Select));
+    stroke(&mut s, (4, 3), &[], Button::Primary);
+    assert_eq!(
+        s.inspect,
+        Some(p(4, 3)),
+        "a one-cell selection is inspected"
+    );
+    s.apply(Action::Play(PlayAction::Start));
+    assert!(s.playing());
+    assert_eq!(s.inspect, None, "the design's cell is outlined on the game");
+    s.apply(Action::Inspect(Some(p(3, 2))));
+    assert_eq!(s.inspect, Some(p(3, 2)));
+    s.apply(Action::Play(PlayAction::Stop));
+    assert_eq!(
+        s.inspect,
+        Some(p(4, 3)),
+        "the design's inspected cell is back"
+    );
+    assert_eq!(s.selection.map(|r| (r.x0, r.y0)), Some((4, 3)));
 }

@@ -705,3 +705,27 @@ fn run_says_on_stderr_when_the_variant_played_is_not_quite_the_files() {
     let o = tilesmith(&["run", &corpus("chess.zrf"), "--inputs", "e2-e4"]);
     assert!(err(&o).contains("chess.zrf:82:3: warning: option \"chess invariant\""));
 }
+
+/// Issue #31 defect 8: a `)` missing at the end of `(players X O` (line 25 of the shipped
+/// tic-tac-toe) is reported at line 25, naming the outer list (`(game` at line 21) that the
+/// count alone finds open; it was reported at 21:1 only.
+#[test]
+fn an_unclosed_list_is_reported_where_its_paren_is_missing() {
+    let text = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../levels/board/tic-tac-toe.zrf"),
+    )
+    .unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines[24], "  (players X O)", "line 25 of the shipped file");
+    let broken = text.replacen("  (players X O)\n", "  (players X O\n", 1);
+    let f = tmp("syntax.zrf");
+    std::fs::write(&f, broken).unwrap();
+    let o = tilesmith(&["check", f.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    let e = err(&o) + &out(&o);
+    assert!(
+        e.contains("syntax.zrf:25:3: '(' is probably never closed: line 26"),
+        "{e}"
+    );
+    assert!(e.contains("the list opened at 21:1"), "{e}");
+}

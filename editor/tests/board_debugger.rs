@@ -183,3 +183,35 @@ fn an_iteration_budget_makes_the_worker_deterministic_and_its_turn_is_legal() {
     p.step(Input::Undo);
     assert_eq!(p.game().position().cells.iter().flatten().count(), 0);
 }
+
+/// Issue #31 defect 3: the computer's move is drawn without waiting for a mouse or key event.
+/// In the frame where the worker's turn is played, the window asks for another frame (the
+/// board drawn in that frame predates the move); with both sides played by the computer, the
+/// game goes on with no input at all.
+#[test]
+fn the_computers_move_is_drawn_without_an_input_event() {
+    let mut h = harness(EditorState::new(new_design()));
+    click(&mut h, "Start playing");
+    click(&mut h, "X played by the computer");
+    click(&mut h, "O played by the computer");
+    let t0 = Instant::now();
+    let mut seen = 0;
+    // Only frames the app asked for are run: no input event, no frame of our own.
+    while seen < 3 && t0.elapsed() < Duration::from_secs(20) {
+        if !h.ctx.has_requested_repaint() {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+        let before = doc(&h).play.as_ref().unwrap().session.steps();
+        h.step();
+        let after = doc(&h).play.as_ref().unwrap().session.steps();
+        if after > before {
+            seen = after;
+            assert!(
+                h.ctx.has_requested_repaint(),
+                "ply {after} was played after the frame was drawn, and no frame follows"
+            );
+        }
+    }
+    assert!(seen >= 3, "the computers stalled after {seen} plies");
+}

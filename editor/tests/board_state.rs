@@ -186,6 +186,47 @@ fn painting_pieces_and_the_player_to_move_goes_into_the_saved_level() {
     assert_eq!(piece_on(&s, "e1").as_deref(), Some("White King"));
 }
 
+/// Issue #31 defect 1: a `.zrf` that did not compile when it was opened, fixed in the Rules
+/// tab, is still the file's text: Save writes the fixed text back to it and the level refers
+/// to it relative to the level's folder (the link was lost at the first compile, so the file
+/// stayed broken and the level held a copy naming the file relative to the working folder).
+#[test]
+fn a_broken_rules_file_fixed_in_the_editor_is_saved_back_to_that_file() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(dir.path().join("bad")).unwrap();
+    let zrf = dir.path().join("bad/syntax.zrf");
+    let good = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../levels/board/tic-tac-toe.zrf"),
+    )
+    .unwrap();
+    let broken = good.replacen("  (players X O)\n", "  (players X O\n", 1);
+    assert_ne!(broken, good);
+    std::fs::write(&zrf, &broken).unwrap();
+    let mut s = open(&zrf);
+    assert!(
+        bd(&s).design().rest.link.is_some(),
+        "the text is the file's"
+    );
+    s.apply(BoardAction::SetRules(good.clone()));
+    let d = bd(&s).design();
+    assert!(d.problems.iter().all(|p| p.warning), "{:?}", d.problems);
+    assert!(d.rest.link.is_some(), "the fixed text is still the file's");
+    let file = dir.path().join("level.json");
+    s.dialogs = Box::new(tilesmith_editor::files::ScriptedDialogs {
+        saves: vec![file.clone()],
+        ..Default::default()
+    });
+    s.apply(Action::Save);
+    assert!(s.pending.is_none(), "{:?}", s.pending);
+    assert_eq!(
+        std::fs::read_to_string(&zrf).unwrap(),
+        good,
+        "the file is fixed"
+    );
+    let saved: Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    assert_eq!(saved["rules"], json!("bad/syntax.zrf"));
+}
+
 #[test]
 fn edited_rules_compile_after_the_edit_keep_the_last_good_rules_and_save_to_their_file() {
     let dir = tempfile::tempdir().unwrap();

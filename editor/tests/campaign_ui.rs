@@ -295,3 +295,54 @@ fn a_board_campaign_game_has_the_other_side_played_by_the_computer() {
         Some(eframe::egui::accesskit::Toggled::False)
     );
 }
+
+/// Issue #31 defect 6: a level played from the campaign fits the canvas it is shown in. The
+/// overview hid the canvas, so the level was fitted to a canvas size never drawn (800 × 600)
+/// and First Words opened at 88 px with its right-hand column cut off.
+#[test]
+fn a_level_opened_from_the_campaign_fits_the_canvas() {
+    let dir = std::env::temp_dir().join(format!("tilesmith-campaign-fit-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let level = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../levels/baba/first-words.json")
+        .canonicalize()
+        .unwrap();
+    let campaign = dir.join("fit.json");
+    // A campaign names its levels relative to its folder.
+    let dir = dir.canonicalize().unwrap();
+    let ups = "../".repeat(dir.components().count() - 1);
+    let relative = format!("{ups}{}", level.strip_prefix("/").unwrap().display());
+    std::fs::write(
+        &campaign,
+        serde_json::json!({"kind": "campaign", "title": "fit",
+            "levels": [{"path": relative, "unlock": 0}]})
+        .to_string(),
+    )
+    .unwrap();
+    let mut s = EditorState::new(
+        tilesmith_editor::kinds::registry()
+            .new_doc("boulder")
+            .unwrap(),
+    );
+    s.apply(Action::OpenPath(campaign));
+    let mut h = harness(s);
+    for label in ["Play level 1", "Back to campaign", "Edit level 1"] {
+        if label == "Back to campaign" {
+            // Then through the overview again, to the level's editing page.
+            click(&mut h, label);
+            continue;
+        }
+        click(&mut h, label);
+        let st = &h.state().state;
+        let (w, h_) = st.map_size();
+        let v = st.view;
+        let (right, bottom) = (v.pan[0] + w as f32 * v.zoom, v.pan[1] + h_ as f32 * v.zoom);
+        assert!(
+            v.pan[0] >= 0.0 && v.pan[1] >= 0.0 && right <= v.canvas[0] && bottom <= v.canvas[1],
+            "{label}: the {w} × {h_} map at {} px runs out of the {:?} canvas (pan {:?})",
+            v.zoom,
+            v.canvas,
+            v.pan
+        );
+    }
+}

@@ -550,3 +550,34 @@ fn only_regular_files_are_read() {
         eprintln!("skipped the named pipe: not a Unix system");
     }
 }
+
+/// Issue #30 (bounded commands): a step count above the replay limit is refused before the
+/// game starts (it ran until killed).
+#[test]
+fn run_refuses_more_ticks_than_a_replay_holds() {
+    let level =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../levels/boulder/welcome.json");
+    let start = std::time::Instant::now();
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_tilesmith"))
+        .args([
+            "run",
+            level.to_str().unwrap(),
+            "--ticks",
+            "18446744073709551615",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("--ticks 18446744073709551615: at most 1000000 steps"),
+        "{err}"
+    );
+    assert!(o.stdout.is_empty(), "nothing played");
+    assert!(start.elapsed() < std::time::Duration::from_secs(10));
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_tilesmith"))
+        .args(["run", level.to_str().unwrap(), "--ticks", "1000001"])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1));
+}

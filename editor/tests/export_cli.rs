@@ -378,3 +378,61 @@ fn bad_input_is_located_and_absurd_sizes_are_refused() {
     ]);
     assert_eq!(o.status.code(), Some(1));
 }
+
+/// Issue #31 defect 5: a GIF that fails part way (a word that is no legal move, after the
+/// first frame was written) leaves no partial file, and an old file of that name as it was;
+/// the same for a PNG that cannot be made.
+#[test]
+fn a_failed_export_leaves_no_partial_file_and_the_old_one_untouched() {
+    let level = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../levels/board/tic-tac-toe.zrf");
+    let fresh = tmp("failed-fresh.gif");
+    let _ = std::fs::remove_file(&fresh);
+    let o = tilesmith(&[
+        "gif",
+        level.to_str().unwrap(),
+        "--inputs",
+        "@b2 b2",
+        "--out",
+        fresh.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("\"b2\" is not legal"));
+    assert!(
+        !fresh.exists(),
+        "a partial GIF was left at {}",
+        fresh.display()
+    );
+    let old = tmp("failed-old.gif");
+    std::fs::write(&old, b"an older export").unwrap();
+    let o = tilesmith(&[
+        "gif",
+        level.to_str().unwrap(),
+        "--inputs",
+        "@b2 b2",
+        "--out",
+        old.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(std::fs::read(&old).unwrap(), b"an older export");
+    // No temporary file is left beside them either.
+    let dir = fresh.parent().unwrap();
+    let left: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".tmp"))
+        .collect();
+    assert!(left.is_empty(), "temporary files left: {left:?}");
+    // A whole GIF still replaces the old file.
+    let o = tilesmith(&[
+        "gif",
+        level.to_str().unwrap(),
+        "--inputs",
+        "@b2",
+        "--out",
+        old.to_str().unwrap(),
+    ]);
+    ok(&o);
+    let (_, _, frames) = gif_frames(&old);
+    assert_eq!(frames.len(), 2, "the start and one ply");
+}

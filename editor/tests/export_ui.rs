@@ -29,6 +29,10 @@ fn file_menu_exports_the_design_as_png() {
     h.get_by_label("File").click();
     settle(&mut h);
     h.get_by_label_contains("Export PNG…").click();
+    settle(&mut h);
+    // The dialog offers the scale (16 by default: 80 × 48 pixels), then asks where.
+    h.get_by_label("80 × 48 pixels");
+    h.get_by_label("Export…").click();
     let status = wait_export(&mut h);
     assert!(status.contains("shot.png"), "{status}");
     let p = tiny_skia::Pixmap::load_png(&file).unwrap();
@@ -59,6 +63,8 @@ fn play_pane_exports_the_play_as_gif() {
     assert!(steps >= 1);
     let mut h = harness(st);
     h.get_by_label("Export GIF of this play…").click();
+    settle(&mut h);
+    h.get_by_label("Export…").click();
     let status = wait_export(&mut h);
     // The start and one frame per step of the session.
     assert!(
@@ -69,4 +75,56 @@ fn play_pane_exports_the_play_as_gif() {
         .read_info(std::fs::File::open(&file).unwrap())
         .unwrap();
     assert_eq!(d.width() as u32, 6 * EXPORT_SCALE);
+}
+
+/// Issue #31 defect 11: the export dialog offers the scale the CLI's `--scale` has, the image
+/// size it gives, and remembers it between exports (in the settings file, so across runs too).
+#[test]
+fn the_export_dialog_offers_the_scale_and_remembers_it() {
+    let level = BoulderLevel::new("export", 5, 3);
+    let mut st = EditorState::new(level);
+    let dir = tempfile::tempdir().unwrap();
+    let (a, b) = (dir.path().join("a.png"), dir.path().join("b.png"));
+    st.dialogs = Box::new(ScriptedDialogs {
+        opens: vec![],
+        saves: vec![a.clone(), b.clone()],
+    });
+    let settings = dir.path().join("settings.json");
+    st.settings_file = Some(settings.clone());
+    let mut h = harness(st);
+    h.key_press_modifiers(eframe::egui::Modifiers::COMMAND, eframe::egui::Key::E);
+    settle(&mut h);
+    h.get_by_label("80 × 48 pixels");
+    // Typed into the field: 40 pixels per cell.
+    // A click puts the number in text editing with its text selected; typing replaces it.
+    let at = h.get_by_label("Export scale").rect().center();
+    h.hover_at(at);
+    h.step();
+    for pressed in [true, false] {
+        h.event(eframe::egui::Event::PointerButton {
+            pos: at,
+            button: eframe::egui::PointerButton::Primary,
+            pressed,
+            modifiers: eframe::egui::Modifiers::NONE,
+        });
+    }
+    settle(&mut h);
+    h.get_by_label("Export scale").type_text("40");
+    h.key_press(eframe::egui::Key::Enter);
+    settle(&mut h);
+    h.get_by_label("200 × 120 pixels");
+    h.get_by_label("Export…").click();
+    wait_export(&mut h);
+    let p = tiny_skia::Pixmap::load_png(&a).unwrap();
+    assert_eq!((p.width(), p.height()), (200, 120));
+    // The next export offers 40 again, and so does the next run of the editor.
+    h.key_press_modifiers(eframe::egui::Modifiers::COMMAND, eframe::egui::Key::E);
+    settle(&mut h);
+    h.get_by_label("200 × 120 pixels");
+    h.get_by_label("Export…").click();
+    wait_export(&mut h);
+    assert_eq!(tiny_skia::Pixmap::load_png(&b).unwrap().width(), 200);
+    let saved = tilesmith_editor::files::Settings::load(&settings);
+    assert_eq!(saved.export_scale, 40);
+    assert_eq!(h.state().state.settings.export_scale, 40);
 }

@@ -240,3 +240,40 @@ fn removing_the_first_of_two_connected_rules_keeps_the_second_rules_members() {
     );
     assert_eq!(doc(&h).map.history.done_names(), ["Remove clear rule"]);
 }
+
+/// Issue #31 defect 7: a game its script stopped reads as stopped by the error (the CLI's
+/// `"status":"error"`), not "Game over"; the banner wraps inside the map instead of running
+/// past its box over the play badge.
+#[test]
+fn a_script_error_is_shown_as_stopped_not_game_over() {
+    let doc = json!({
+        "kind": "falling", "name": "f", "width": 6, "height": 6,
+        "blocks": [{"name": "red", "color": [230, 40, 40]}],
+        "tumos": [{"name": "pair", "states": [[[0, -1, 0], [0, 1, 0], [0, 0, 0]]], "block": "red"}],
+        "clear": [{"rule": "connected", "min": 4}], "fall": ["gravity"],
+        "sequence": {"order": "random", "tumos": ["pair"]},
+        "script": "function update()\n  local t = nil\n  return t.field_that_does_not_exist_anywhere_in_this_script\nend\n",
+    });
+    let mut h = harness(EditorState::new(FallingLevel::from_json(&doc).unwrap()));
+    click(&mut h, "Start playing");
+    click(&mut h, "Frame");
+    let game = &h.state().state.doc.play().unwrap().game;
+    assert!(game.error().is_some(), "the script stops the game");
+    let banner = h.get_by_label_contains("Stopped: script error: script line 3");
+    assert!(h.query_by_label_contains("Game over").is_none());
+    // The play pane's status is the CLI's word.
+    h.get_by_label("error");
+    assert!(h.query_by_label("lost").is_none());
+    // Inside the canvas (the map's width), below the badge.
+    let badge = h.get_by_label("Playing — Esc to stop");
+    let (b, g) = (banner.rect(), badge.rect());
+    assert!(
+        b.min.y >= g.max.y,
+        "the banner overlaps the badge: {b:?} {g:?}"
+    );
+    let screen = h.ctx.content_rect();
+    assert!(
+        b.max.x <= screen.max.x - 300.0,
+        "the banner runs into the side panel: {b:?}"
+    );
+}

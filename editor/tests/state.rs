@@ -540,6 +540,60 @@ fn autosave_copy_is_offered_back() {
     assert!(!auto.path_for(Some(&f)).exists());
 }
 
+/// Issue #31 defect 4: an autosave copy of changes that were then undone back to the saved
+/// state is removed, so a crash afterwards offers nothing back (it offered the undone edit).
+/// Driven by the autosave clock as the app drives it, with the worker writing the copy.
+#[test]
+fn reaching_the_saved_state_again_removes_the_autosave_copy() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = temp_level(dir.path(), "a.json", &BoulderLevel::new("a", 8, 6));
+    let auto = Autosave {
+        dir: dir.path().join("data"),
+    };
+    let mut s = st(3, 3);
+    s.autosave = Some(auto.clone());
+    s.apply(Action::OpenPath(f.clone()));
+    s.apply(Action::from(BoulderAction::SetPrimary(Token::Stone)));
+    let t0 = std::time::Instant::now();
+    stroke(&mut s, (2, 2), &[(4, 2)], Button::Primary);
+    s.autosave_tick(t0);
+    // Due 2 s after the change: the worker writes the copy.
+    s.autosave_tick(t0 + std::time::Duration::from_secs(3));
+    let waited = std::time::Instant::now();
+    while s.autosave_busy() && waited.elapsed() < std::time::Duration::from_secs(5) {
+        std::thread::sleep(std::time::Duration::from_millis(5));
+        s.autosave_tick(t0 + std::time::Duration::from_secs(3));
+    }
+    assert!(auto.path_for(Some(&f)).exists(), "the copy was written");
+    // Undo back to the file as saved: the copy goes at the next tick.
+    s.apply(Action::Map(MapAction::Undo));
+    assert!(!s.dirty());
+    s.autosave_tick(t0 + std::time::Duration::from_secs(4));
+    assert!(
+        !auto.path_for(Some(&f)).exists(),
+        "a copy of undone changes is left behind"
+    );
+    // A crash now: the file opens with no question.
+    let mut t = st(3, 3);
+    t.autosave = Some(auto.clone());
+    t.apply(Action::OpenPath(f.clone()));
+    assert!(t.pending.is_none(), "{:?}", t.pending);
+    // Redo (changes again): a new copy is written as before.
+    s.apply(Action::Map(MapAction::Redo));
+    assert!(s.dirty());
+    s.autosave_tick(t0 + std::time::Duration::from_secs(5));
+    s.autosave_tick(t0 + std::time::Duration::from_secs(9));
+    let waited = std::time::Instant::now();
+    while s.autosave_busy() && waited.elapsed() < std::time::Duration::from_secs(5) {
+        std::thread::sleep(std::time::Duration::from_millis(5));
+        s.autosave_tick(t0 + std::time::Duration::from_secs(9));
+    }
+    assert!(
+        auto.path_for(Some(&f)).exists(),
+        "the redone change is copied again"
+    );
+}
+
 #[test]
 fn play_step_back_reset_and_stop_leave_the_design_alone() {
     let mut s = st(10, 8);

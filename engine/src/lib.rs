@@ -14,20 +14,15 @@
 
 pub mod campaign;
 pub mod document;
-pub mod game;
-pub mod grid;
-pub mod hash;
-pub mod history;
-pub mod input;
-pub mod json_text;
 pub mod kind;
-pub mod level_json;
-pub mod observe;
-pub mod problem;
-pub mod read;
 pub mod replay;
 pub mod search;
-pub mod search_game;
+
+// The shared layer (crate `tilesmith-core`), at the paths it had when it was part of this
+// crate.
+pub use tilesmith_core::{
+    game, grid, hash, history, input, json_text, level_json, observe, problem, read, search_game,
+};
 
 pub use campaign::{Campaign, CampaignEntry, Progress};
 pub use document::{Document, LoadError, load_file, load_kind_text, load_text};

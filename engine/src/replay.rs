@@ -79,12 +79,6 @@ pub struct ReplayOutcome {
     pub matches: bool,
 }
 
-impl std::fmt::Debug for dyn Game {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Game({}, {})", self.kind().name(), self.summary())
-    }
-}
-
 fn bad(path: JsonPath, msg: impl Into<String>) -> Vec<Problem> {
     vec![Problem::error(path, msg)]
 }
@@ -281,7 +275,8 @@ impl Replay {
     /// Reads a replay from a parsed JSON value; see [`Replay::from_text`].
     ///
     /// # Errors
-    /// Problems for members of the wrong shape, an unreadable level, or bad input words.
+    /// Problems for members of the wrong shape, a `version` other than 1 (absent reads as 1),
+    /// an unreadable level, or bad input words.
     pub fn from_json(v: &Value, base: &Path) -> Result<Replay, Vec<Problem>> {
         let root = JsonPath::root();
         let o = v
@@ -292,6 +287,17 @@ impl Replay {
                 root.key("tilesmith"),
                 "not a replay file (\"tilesmith\": \"replay\" is missing)",
             ));
+        }
+        // The versions this program reads (issue #30: a replay of version 99 was played).
+        match o.get("version") {
+            None => {}
+            Some(v) if v.as_u64() == Some(1) => {}
+            Some(v) => {
+                return Err(bad(
+                    root.key("version"),
+                    format!("replay version {v} is not one this program reads (it reads 1)"),
+                ));
+            }
         }
         let level = read_level(o, base, &root)?;
         let seed = read_seed(o, &root)?;

@@ -1,55 +1,57 @@
-//! The engine's structure as `docs/architecture.md` promises it (issue #27): the shared
-//! files name no kind; a kind imports neither another kind nor the list of kinds (it reaches
-//! the traits through `crate::game` and its primitives through their own modules), nor the
-//! by-name layer (`document`, `replay`, `campaign`), which the lower shared files (`game`,
-//! `search_game`, `input`, …) do not import either, nor the list; the search algorithms
-//! (`search/`) are a shared layer above the traits that imports neither a kind, the list nor
-//! the by-name layer, and that no kind and no lower file imports; `super::` paths are resolved to module
-//! paths for these checks; no shared string literal is a kind's name or extension; no
-//! source file is over 800 lines and no function over 120, except those on the allow-lists
-//! below, each with its reason. The kinds are read from the folders under `src/kind/`, so a
-//! new kind is covered without editing this test.
+//! The engine's structure as `docs/architecture.md` promises it (issue #27). The layers are
+//! crates, so the compiler refuses most wrong imports: `tilesmith-core` (the shared
+//! primitives and the traits) depends on no other crate of the engine, and each kind crate
+//! (`engine/kinds/<kind>/`) on `tilesmith-core` only, which this test holds by reading their
+//! `Cargo.toml`s. By reading sources it holds what the compiler cannot see: the shared files
+//! (core, and the facade's `document`, `replay`, `campaign`; not the list of kinds,
+//! `src/kind.rs`) name no kind and hold no kind's name or extension as a string; the core
+//! modules import each other without loops (`super::` paths are resolved to module paths);
+//! no source file is over 800 lines and no function over 120, except those on the
+//! allow-lists below, each with its reason. The kinds are read from the folders under
+//! `kinds/`, so a new kind is covered without editing this test.
 
 #![allow(clippy::unwrap_used)] // test helpers panic on purpose when a fixture is wrong
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
-/// Files longer than 800 lines on purpose or for now, as paths below `src/`, with why.
+/// Files longer than 800 lines on purpose or for now, as paths below `engine/`, with why.
 const LONG_FILES: &[(&str, &str)] = &[(
-    "kind/falling/fpgdl/sandbox.rs",
+    "kinds/falling/src/fpgdl/sandbox.rs",
     "long today, not yet split (issue #27 item 6)",
 )];
 
-/// Functions longer than 120 lines, as (path below `src/`, name), with why.
+/// Functions longer than 120 lines, as (path below `engine/`, name), with why.
 const LONG_FUNCTIONS: &[(&str, &str, &str)] = &[
     (
-        "kind/baba/turn/movement.rs",
+        "kinds/baba/src/turn/movement.rs",
         "move_round",
         "baba's tuned move loop (BENCHMARKS.md, Keke replay): one pass over the movers whose \
          locals stay in registers; cut into functions it would change what is inlined",
     ),
     (
-        "kind/falling/fpgdl/import.rs",
+        "kinds/falling/src/fpgdl/import.rs",
         "install",
         "long today, not yet split (issue #27 item 6)",
     ),
     (
-        "kind/falling/fpgdl/import.rs",
+        "kinds/falling/src/fpgdl/import.rs",
         "to_level",
         "long today, not yet split (issue #27 item 6)",
     ),
     (
-        "kind/falling/fpgdl/sandbox.rs",
+        "kinds/falling/src/fpgdl/sandbox.rs",
         "setup",
         "long today, not yet split (issue #27 item 6)",
     ),
 ];
 
-/// Shared files (outside `src/kind/`) that still name a kind, with why.
+/// Shared files (core, and the facade but for the list of kinds) that still name a kind, with
+/// why.
 const NAMING_KINDS: &[(&str, &str)] = &[];
 
 /// Type names of the kinds that the shared layers must not use (besides the module paths
-/// `kind::<kind>` and the kinds' own sub-folders, found from the file system).
+/// `kind::<kind>`, the crates `tilesmith_<kind>` and the kinds' own sub-folders, found from
+/// the file system).
 const KIND_TYPES: &[&str] = &[
     "BoulderGame",
     "BoulderLevel",
@@ -59,17 +61,59 @@ const KIND_TYPES: &[&str] = &[
     "FallingLevel",
     "BoardGame",
     "BoardLevel",
+    "PastaGame",
+    "PastaLevel",
     "ScriptError",
     "ZrfProblem",
 ];
 
-/// `f` below `src/`, with `/` separators (the allow-lists' form).
+/// The engine's folder: the facade package, holding `core/` and `kinds/`.
+fn engine() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).to_path_buf()
+}
+
+/// The shared crate's sources: `core/src/`.
+fn core_src() -> PathBuf {
+    engine().join("core").join("src")
+}
+
+/// The sources of the kind crate `kind`: `kinds/<kind>/src/`.
+fn kind_src(kind: &str) -> PathBuf {
+    engine().join("kinds").join(kind).join("src")
+}
+
+/// The list of kinds, the one facade file that names them all.
+fn list_file() -> PathBuf {
+    src().join("kind.rs")
+}
+
+/// Every `.rs` file of the engine's crates (facade, core, kinds), sorted.
+fn engine_sources() -> Vec<PathBuf> {
+    let mut v = Vec::new();
+    sources(&src(), &mut v);
+    sources(&core_src(), &mut v);
+    for k in kind_names() {
+        sources(&kind_src(&k), &mut v);
+    }
+    v.sort();
+    assert!(v.len() > 80, "found only {} sources", v.len());
+    v
+}
+
+/// The shared files: core's and the facade's sources but for the list of kinds.
+fn shared_sources() -> Vec<PathBuf> {
+    let mut v = Vec::new();
+    sources(&src(), &mut v);
+    sources(&core_src(), &mut v);
+    v.retain(|f| *f != list_file());
+    v.sort();
+    assert!(v.len() > 15, "found only {} shared sources", v.len());
+    v
+}
+
+/// `f` below `engine/`, with `/` separators (the allow-lists' form).
 fn rel(f: &Path) -> String {
-    let r = f.strip_prefix(src()).unwrap_or(f);
-    r.components()
-        .map(|c| c.as_os_str().to_string_lossy().into_owned())
-        .collect::<Vec<_>>()
-        .join("/")
+    rel_below(f.strip_prefix(engine()).unwrap_or(f))
 }
 
 /// The folders directly under `dir`, by name, sorted.
@@ -84,20 +128,25 @@ fn folders(dir: &Path) -> Vec<String> {
     v
 }
 
-/// The kinds' module names: the folders under `src/kind/`.
+/// The kinds' names: the folders under `kinds/` (crate `tilesmith-<kind>`, re-exported as
+/// `tilesmith_engine::kind::<kind>`).
 fn kind_names() -> Vec<String> {
-    folders(&src().join("kind"))
+    folders(&engine().join("kinds"))
 }
 
 /// The module names of the kinds' own sub-folders (`fpgdl`, `zrf`, `play`…): a shared file
 /// that writes `zrf::` reaches into a kind. A sub-folder named as a shared module (`game/`,
 /// which holds the parts of a kind's `game.rs`) is left out: there `game::` is the shared
-/// `crate::game`.
+/// `tilesmith_core::game`.
 fn kind_submodules() -> Vec<String> {
-    let shared = |m: &String| src().join(format!("{m}.rs")).exists() || src().join(m).is_dir();
+    let shared = |m: &String| {
+        [src(), core_src()]
+            .iter()
+            .any(|d| d.join(format!("{m}.rs")).exists() || d.join(m).is_dir())
+    };
     let mut v: Vec<String> = kind_names()
         .iter()
-        .flat_map(|k| folders(&src().join("kind").join(k)))
+        .flat_map(|k| folders(&kind_src(k)))
         .filter(|m| !shared(m))
         .collect();
     v.sort();
@@ -129,11 +178,14 @@ fn ident(s: &str) -> &str {
     &s[..end]
 }
 
-/// Where `line` of a shared file names a kind: a path `kind::<kind>`, a kind's sub-module
-/// path (`zrf::`), a kind in a `kind::{…}` list, or one of [`KIND_TYPES`].
+/// Where `line` of a shared file names a kind: a path `kind::<kind>`, a kind's crate
+/// `tilesmith_<kind>`, a kind's sub-module path (`zrf::`), a kind in a `kind::{…}` list, or
+/// one of [`KIND_TYPES`].
 fn names_a_kind(line: &str, kinds: &[String], submodules: &[String]) -> bool {
     let c = code(line);
-    let path = kinds.iter().any(|k| c.contains(&format!("kind::{k}")));
+    let path = kinds
+        .iter()
+        .any(|k| c.contains(&format!("kind::{k}")) || has_word(c, &format!("tilesmith_{k}")));
     let sub = submodules.iter().any(|m| {
         c.match_indices(&format!("{m}::"))
             .any(|(i, _)| !c[..i].ends_with(|ch: char| ch.is_alphanumeric() || ch == '_'))
@@ -151,12 +203,8 @@ fn shared_files_name_no_kind() {
     let (kinds, submodules) = (kind_names(), kind_submodules());
     assert!(kinds.len() >= 4 && kinds.contains(&"baba".to_string()));
     assert!(submodules.contains(&"zrf".to_string()));
-    let kind_dir = src().join("kind");
     let mut found = Vec::new();
-    for f in all_sources() {
-        if f.starts_with(&kind_dir) {
-            continue;
-        }
+    for f in shared_sources() {
         let allowed = NAMING_KINDS.iter().any(|(p, _)| rel(&f) == *p);
         let text = std::fs::read_to_string(&f).unwrap();
         let hits: Vec<String> = text
@@ -181,73 +229,62 @@ fn shared_files_name_no_kind() {
     );
 }
 
-/// Where `line` of a file of kind `own` reaches outside its kind into `src/kind/`: a path
-/// `crate::kind` not followed by `::<own>`, a `crate::{…}` list holding `kind`, or a chain
-/// of exactly `up` `super::`s (the one that reaches `src/kind/`) not followed by `own`.
-fn reaches_other_kind(line: &str, own: &str, up: usize) -> bool {
-    let c = code(line);
-    let crate_path = c.match_indices("crate::kind").any(|(i, _)| {
-        let rest = &c[i + "crate::kind".len()..];
-        if ident(rest).is_empty() {
-            // `crate::kind` itself, or `crate::kind::…`.
-            match rest.strip_prefix("::") {
-                Some(r) => ident(r) != own,
-                None => true,
-            }
-        } else {
-            false // `crate::kinds…`, another name
+/// The engine's crates (`tilesmith-…`) that the package in `dir` depends on, from any of
+/// the dependency tables of its `Cargo.toml` (normal, dev, build, per target), sorted.
+fn engine_dependencies(dir: &Path) -> Vec<String> {
+    let text = std::fs::read_to_string(dir.join("Cargo.toml")).unwrap();
+    let mut in_deps = false;
+    let mut v = Vec::new();
+    for line in text.lines() {
+        let t = line.split('#').next().unwrap_or("").trim();
+        if t.starts_with('[') {
+            in_deps = t.contains("dependencies");
         }
-    });
-    let crate_list = c
-        .split("crate::{")
-        .skip(1)
-        .any(|rest| has_word(rest, "kind"));
-    let chain = "super::".repeat(up);
-    let supers = c.match_indices(&chain).any(|(i, _)| {
-        let rest = &c[i + chain.len()..];
-        let before_ok = !c[..i].ends_with("super::");
-        before_ok && !rest.starts_with("super::") && ident(rest) != own
-    });
-    crate_path || crate_list || supers
+        if in_deps {
+            v.extend(crate_names(t));
+        }
+    }
+    v.sort();
+    v.dedup();
+    v
 }
 
-/// The number of `super::` that lead from the module of `f` (below `src/kind/<kind>/`) to
-/// `src/kind/` itself: 1 from `<kind>/mod.rs`, one more per folder level, and one more for a
-/// file that is not a `mod.rs`.
-fn supers_to_kind_list(kind_root: &Path, f: &Path) -> usize {
-    let depth = f
-        .parent()
-        .and_then(|p| p.strip_prefix(kind_root).ok())
-        .map_or(0, |p| p.components().count());
-    let is_mod = f.file_name().is_some_and(|n| n == "mod.rs");
-    1 + depth + usize::from(!is_mod)
+/// The engine's crate names in `line` (`tilesmith-core`, `tilesmith_baba`, as a key, a table
+/// header or a renamed `package`), with `-`.
+fn crate_names(line: &str) -> Vec<String> {
+    line.match_indices("tilesmith")
+        .filter(|(i, _)| !line[..*i].ends_with(|c: char| c.is_alphanumeric() || c == '_'))
+        .map(|(i, _)| {
+            line[i..]
+                .split(|c: char| !(c.is_alphanumeric() || c == '-' || c == '_'))
+                .next()
+                .unwrap_or("")
+                .replace('_', "-")
+        })
+        .filter(|n| n.len() > "tilesmith-".len())
+        .collect()
 }
 
 #[test]
-fn kinds_import_no_other_kind_nor_the_list() {
-    let kinds = kind_names();
-    let mut found = Vec::new();
-    for own in &kinds {
-        let root = src().join("kind").join(own);
-        let mut files = Vec::new();
-        sources(&root, &mut files);
-        files.sort();
-        assert!(!files.is_empty(), "kind {own} has no sources");
-        for f in files {
-            let up = supers_to_kind_list(&root, &f);
-            let text = std::fs::read_to_string(&f).unwrap();
-            for (i, line) in text.lines().enumerate() {
-                if reaches_other_kind(line, own, up) {
-                    found.push(format!("{}:{}: {}", rel(&f), i + 1, line.trim()));
-                }
-            }
-        }
-    }
-    assert!(
-        found.is_empty(),
-        "kinds reaching another kind or the list of kinds:\n{}",
-        found.join("\n")
+fn the_crates_depend_only_downwards() {
+    assert_eq!(
+        engine_dependencies(&engine().join("core")),
+        Vec::<String>::new(),
+        "tilesmith-core depends on no other crate of the engine"
     );
+    let facade = engine_dependencies(&engine());
+    for k in kind_names() {
+        assert_eq!(
+            engine_dependencies(&engine().join("kinds").join(&k)),
+            ["tilesmith-core"],
+            "the kind crate tilesmith-{k} depends on tilesmith-core only: no other kind, not \
+             the facade"
+        );
+        assert!(
+            facade.contains(&format!("tilesmith-{k}")),
+            "the facade lists the kind crate tilesmith-{k}"
+        );
+    }
 }
 
 #[test]
@@ -273,44 +310,32 @@ fn the_import_checks_see_what_they_should() {
     ));
     assert!(!names_a_kind("// see crate::kind::baba", &kinds, &subs));
     assert!(!names_a_kind("let b = board_zrf::x;", &kinds, &subs));
-    assert!(reaches_other_kind("use crate::kind::baba::X;", "board", 2));
-    assert!(reaches_other_kind("use crate::kind::kinds;", "board", 2));
-    assert!(reaches_other_kind("use crate::kind;", "board", 2));
-    assert!(reaches_other_kind("use crate::{game, kind};", "board", 2));
-    assert!(reaches_other_kind("use super::super::baba::X;", "board", 2));
-    assert!(reaches_other_kind("super::kinds()", "board", 1));
-    assert!(!reaches_other_kind(
-        "use crate::kind::board::rules::X;",
-        "board",
-        2
+    assert!(names_a_kind(
+        "pub use tilesmith_baba as baba;",
+        &kinds,
+        &subs
     ));
-    assert!(!reaches_other_kind(
-        "use super::super::board::X;",
-        "board",
-        2
-    ));
-    assert!(!reaches_other_kind(
-        "use super::super::rules::X;",
-        "board",
-        3
-    ));
-    assert!(!reaches_other_kind("use super::rules::X;", "board", 2));
-    assert!(!reaches_other_kind("use crate::game::Game;", "board", 2));
-    let root = Path::new("/k/board");
-    assert_eq!(supers_to_kind_list(root, Path::new("/k/board/mod.rs")), 1);
-    assert_eq!(supers_to_kind_list(root, Path::new("/k/board/game.rs")), 2);
+    assert!(!names_a_kind("use tilesmith_babas::X;", &kinds, &subs));
     assert_eq!(
-        supers_to_kind_list(root, Path::new("/k/board/zrf/mod.rs")),
-        2
+        crate_names("tilesmith-core.workspace = true"),
+        ["tilesmith-core"]
     );
-    assert_eq!(supers_to_kind_list(root, Path::new("/k/board/zrf/x.rs")), 3);
+    assert_eq!(
+        crate_names("b = { package = \"tilesmith-baba\", path = \"../baba\" }"),
+        ["tilesmith-baba"]
+    );
+    assert_eq!(
+        crate_names("[dependencies.tilesmith_board]"),
+        ["tilesmith-board"]
+    );
+    assert!(crate_names("serde.workspace = true").is_empty());
 }
 
 #[test]
 fn no_source_file_is_over_800_lines() {
     let mut long = Vec::new();
     let mut stale = Vec::new();
-    for f in all_sources() {
+    for f in engine_sources() {
         let n = std::fs::read_to_string(&f).unwrap().lines().count();
         let allowed = LONG_FILES.iter().any(|(p, _)| rel(&f) == *p);
         if n > 800 && !allowed {
@@ -324,15 +349,18 @@ fn no_source_file_is_over_800_lines() {
     assert!(long.is_empty(), "{}", long.join("\n"));
 }
 
+// `all_sources` (one crate's `src/`, asserted to hold many files) is the editor's: the
+// engine's sources are spread over its crates ([`engine_sources`]).
+#[allow(dead_code)]
 #[path = "../../tests/shared/rust_functions.rs"]
 mod rust_functions;
-use rust_functions::{all_sources, functions, sources, src};
+use rust_functions::{functions, sources, src};
 
 #[test]
 fn no_function_is_over_120_lines() {
     let mut long = Vec::new();
     let mut seen = Vec::new();
-    for f in all_sources() {
+    for f in engine_sources() {
         let text = std::fs::read_to_string(&f).unwrap();
         for (name, at, n) in functions(&text) {
             if n <= 120 {
@@ -378,7 +406,7 @@ fn the_function_finder_measures_what_it_should() {
     );
 }
 
-/// The module path of `f` below `src/` (`kind/board/zrf/x.rs` → `kind::board::zrf::x`,
+/// The module path of `f` below its crate's `src/` (`play/tests/x.rs` → `play::tests::x`,
 /// a `mod.rs` is its folder's module, `lib.rs` the crate root), as segments.
 fn module_of(rel_path: &str) -> Vec<String> {
     let mut v: Vec<String> = rel_path
@@ -452,112 +480,73 @@ fn crate_paths(code: &str, module: &[String]) -> Vec<Vec<String>> {
     out
 }
 
-/// The by-name layer: modules that read documents by their kind's name.
-const BY_NAME: [&str; 3] = ["document", "replay", "campaign"];
-
-/// The shared files below the list of kinds (`src/kind/mod.rs`), which the kinds use.
-const LOWER: [&str; 11] = [
-    "game",
-    "search_game",
-    "input",
-    "history",
-    "read",
-    "grid",
-    "problem",
-    "level_json",
-    "json_text",
-    "hash",
-    "observe",
-];
-
-/// The search algorithms (`src/search/`, issue #29): a shared layer above the traits that
-/// names no kind; it imports the traits and primitives only (not the list of kinds nor the
-/// by-name layer), and neither a kind nor a lower file imports it.
-const SEARCH: &str = "search";
-
-/// Imports between the lower files that close a loop, as (file, imported module, why).
-const LOWER_LOOPS: &[(&str, &str, &str)] = &[];
-
-/// What a path `p` named in module `module` breaks: a kind reaching another kind, the list
-/// of kinds, or the by-name layer; a lower shared file reaching the list or the by-name
-/// layer.
-fn broken_rule(module: &[String], p: &[String]) -> Option<String> {
-    let first = p.first().map(String::as_str).unwrap_or("");
-    let in_kind = module.first().is_some_and(|m| m == "kind") && module.len() >= 2;
-    let lower = module.len() == 1 && LOWER.contains(&module[0].as_str());
-    let in_search = module.first().is_some_and(|m| m == SEARCH);
-    if in_search && (first == "kind" || BY_NAME.contains(&first)) {
-        return Some(format!(
-            "the search module {} reaches {}",
-            module.join("::"),
-            p.join("::")
-        ));
-    }
-    if (in_kind || lower) && first == SEARCH {
-        return Some(format!(
-            "{} reaches the search algorithms {}",
-            module.join("::"),
-            p.join("::")
-        ));
-    }
-    if in_kind {
-        if first == "kind" && p.get(1) != module.get(1) {
-            return Some(format!("kind {} reaches {}", module[1], p.join("::")));
-        }
-        if BY_NAME.contains(&first) {
-            return Some(format!(
-                "kind {} reaches the by-name layer {first}",
-                module[1]
-            ));
+/// The top-level modules of `tilesmith-core` (`game`, `grid`, …): its files and folders.
+fn core_modules() -> Vec<String> {
+    let mut v = folders(&core_src());
+    for e in std::fs::read_dir(core_src()).unwrap().flatten() {
+        let name = e.file_name().to_string_lossy().into_owned();
+        if let Some(m) = name.strip_suffix(".rs")
+            && m != "lib"
+        {
+            v.push(m.to_string());
         }
     }
-    if lower && (first == "kind" || BY_NAME.contains(&first)) {
-        return Some(format!("lower file {} reaches {}", module[0], p.join("::")));
-    }
-    None
+    v.sort();
+    v
 }
 
+/// Imports between core's modules that close a loop, as (module, imported module, why).
+const CORE_LOOPS: &[(&str, &str, &str)] = &[];
+
+/// The other core modules that the module `module` names in `code` (one line), out of
+/// `modules`.
+fn core_imports(code: &str, module: &[String], modules: &[String]) -> Vec<String> {
+    crate_paths(code, module)
+        .into_iter()
+        .filter_map(|p| p.first().cloned())
+        .filter(|m| modules.contains(m) && Some(m) != module.first())
+        .collect()
+}
+
+/// The compiler holds the crates' layers (`the_crates_depend_only_downwards`); inside
+/// `tilesmith-core`, the primitives and the traits are modules, which this holds to import
+/// each other without a loop of two.
 #[test]
-fn the_layers_import_only_downwards() {
+fn the_core_modules_import_each_other_without_loops() {
+    let modules = core_modules();
+    assert!(modules.contains(&"game".to_string()) && modules.contains(&"grid".to_string()));
     let mut found = Vec::new();
     let mut loops_seen = Vec::new();
-    let mut lower_imports: Vec<(String, String)> = Vec::new();
-    for f in all_sources() {
-        let r = rel(&f);
-        let module = module_of(&r);
+    let mut imports: Vec<(String, String)> = Vec::new();
+    let mut files = Vec::new();
+    sources(&core_src(), &mut files);
+    for f in files {
+        let module = module_of(&rel_below(f.strip_prefix(core_src()).unwrap_or(&f)));
+        let Some(top) = module.first() else {
+            continue; // lib.rs: the module list
+        };
         let text = std::fs::read_to_string(&f).unwrap();
-        for (i, line) in text.lines().enumerate() {
-            for p in crate_paths(code(line), &module) {
-                if let Some(why) = broken_rule(&module, &p) {
-                    found.push(format!("{r}:{}: {why}: {}", i + 1, line.trim()));
-                }
-                let lower = module.len() == 1 && LOWER.contains(&module[0].as_str());
-                if lower
-                    && p.first()
-                        .is_some_and(|m| LOWER.contains(&m.as_str()) && *m != module[0])
-                {
-                    lower_imports.push((module[0].clone(), p[0].clone()));
-                }
+        for line in text.lines() {
+            for m in core_imports(code(line), &module, &modules) {
+                imports.push((top.clone(), m));
             }
         }
     }
-    for (a, b) in &lower_imports {
-        if lower_imports.iter().any(|(x, y)| x == b && y == a) {
-            let file = format!("{a}.rs");
-            if LOWER_LOOPS.iter().any(|(p, m, _)| *p == file && m == b) {
-                loops_seen.push((file, b.clone()));
-            } else if !LOWER_LOOPS
-                .iter()
-                .any(|(p, m, _)| *p == format!("{b}.rs") && m == a)
-            {
-                found.push(format!("{file} imports {b}, which imports {a}: a loop"));
+    imports.sort();
+    imports.dedup();
+    for (a, b) in &imports {
+        if imports.iter().any(|(x, y)| x == b && y == a) {
+            if CORE_LOOPS.iter().any(|(p, m, _)| p == a && m == b) {
+                loops_seen.push((a.clone(), b.clone()));
+            } else if !CORE_LOOPS.iter().any(|(p, m, _)| p == b && m == a) {
+                found.push(format!("core's {a} imports {b}, which imports {a}: a loop"));
             }
         }
     }
-    for (p, m, _) in LOWER_LOOPS {
+    for (p, m, _) in CORE_LOOPS {
         if !loops_seen.iter().any(|(f, x)| f == p && x == m) {
             found.push(format!(
-                "{p} -> {m} is no loop any more: take it off LOWER_LOOPS"
+                "{p} -> {m} is no loop any more: take it off CORE_LOOPS"
             ));
         }
     }
@@ -570,11 +559,19 @@ fn the_layers_import_only_downwards() {
     );
 }
 
-/// The kinds' declared file extensions (`extension: "zrf"` in `src/kind/<kind>/mod.rs`).
+/// `r` (a relative path) with `/` separators.
+fn rel_below(r: &Path) -> String {
+    r.components()
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .collect::<Vec<_>>()
+        .join("/")
+}
+
+/// The kinds' declared file extensions (`extension: "zrf"` in `kinds/<kind>/src/lib.rs`).
 fn kind_extensions() -> Vec<String> {
     let mut v = Vec::new();
     for k in kind_names() {
-        let text = std::fs::read_to_string(src().join("kind").join(&k).join("mod.rs")).unwrap();
+        let text = std::fs::read_to_string(kind_src(&k).join("lib.rs")).unwrap();
         for line in text.lines() {
             if let Some(rest) = line.trim().strip_prefix("extension: \"") {
                 v.push(rest.split('"').next().unwrap_or("").to_string());
@@ -629,12 +626,8 @@ fn shared_files_hold_no_kind_name_in_a_string() {
     let mut words = kind_names();
     words.extend(kind_extensions());
     assert!(words.contains(&"zrf".to_string()) && words.contains(&"lua".to_string()));
-    let kind_dir = src().join("kind");
     let mut found = Vec::new();
-    for f in all_sources() {
-        if f.starts_with(&kind_dir) {
-            continue;
-        }
+    for f in shared_sources() {
         let r = rel(&f);
         let text = std::fs::read_to_string(&f).unwrap();
         let mut in_tests = 0i32; // brace depth inside a `mod tests` block, test data
@@ -664,69 +657,26 @@ fn shared_files_hold_no_kind_name_in_a_string() {
 #[test]
 fn the_layer_checks_see_what_they_should() {
     let m = |s: &str| module_of(s);
-    let types = m("kind/falling/level/types.rs");
-    assert_eq!(types, ["kind", "falling", "level", "types"]);
-    let p = crate_paths("use super::super::super::super::kind::baba::Baba;", &types);
-    assert_eq!(p[0], ["kind", "baba", "Baba"]);
-    assert!(p.iter().any(|p| broken_rule(&types, p).is_some()));
-    let repair = m("kind/falling/repair.rs");
-    let p = crate_paths("use super::super::baba::look::add_unknown;", &repair);
-    assert_eq!(p[0], ["kind", "baba", "look", "add_unknown"]);
-    assert!(broken_rule(&repair, &p[0]).is_some());
-    let own = crate_paths("use super::level::X;", &repair);
-    assert!(broken_rule(&repair, &own[0]).is_none());
+    let types = m("level/parse/types.rs");
+    assert_eq!(types, ["level", "parse", "types"]);
+    let p = crate_paths("use super::super::super::grid::Pos;", &types);
+    assert_eq!(p[0], ["grid", "Pos"]);
+    let repair = m("play/repair.rs");
+    let p = crate_paths("use super::super::look::add_unknown;", &repair);
+    assert_eq!(p[0], ["look", "add_unknown"]);
+    assert_eq!(m("lib.rs"), Vec::<String>::new());
+    let modules: Vec<String> = ["game", "grid", "input"].map(String::from).to_vec();
     let game = m("game.rs");
-    for line in [
-        "let k = crate::kind::kind_named(\"x\");",
-        "use crate::kind;",
-        "use crate::document::Document;",
-        "use crate::{grid::Grid, replay::Replay};",
-        "use super::campaign;",
-    ] {
-        let hit = crate_paths(line, &game)
-            .iter()
-            .any(|p| broken_rule(&game, p).is_some());
-        assert!(hit, "{line}");
-    }
-    assert!(
-        crate_paths("use crate::grid::Grid;", &game)
-            .iter()
-            .all(|p| broken_rule(&game, p).is_none())
+    assert_eq!(
+        core_imports("use crate::{grid::Pos, input::Input};", &game, &modules),
+        ["grid", "input"]
     );
-    let kind_file = m("kind/board/mod.rs");
-    let p = crate_paths("use crate::document::load_file;", &kind_file);
-    assert!(broken_rule(&kind_file, &p[0]).is_some());
-    // The search module: a kind and a lower file may not import it; it may not import a
-    // kind, the list or the by-name layer, but the traits and primitives.
-    let p = crate_paths("use crate::search::bfs::solve;", &kind_file);
-    assert!(broken_rule(&kind_file, &p[0]).is_some());
-    let p = crate_paths("use crate::search::mcts;", &game);
-    assert!(broken_rule(&game, &p[0]).is_some());
-    let p = crate_paths("use crate::search_game::SearchGame;", &kind_file);
-    assert!(broken_rule(&kind_file, &p[0]).is_none());
-    let bfs = m("search/bfs.rs");
-    assert_eq!(bfs, ["search", "bfs"]);
-    for line in [
-        "use crate::kind::kinds;",
-        "use crate::replay::Replay;",
-        "use super::super::kind::board::X;",
-    ] {
-        let hit = crate_paths(line, &bfs)
-            .iter()
-            .any(|p| broken_rule(&bfs, p).is_some());
-        assert!(hit, "{line}");
-    }
-    for line in [
-        "use super::{Budget, Progress};",
-        "use crate::search_game::SearchGame;",
-    ] {
-        assert!(
-            crate_paths(line, &bfs)
-                .iter()
-                .all(|p| broken_rule(&bfs, p).is_none()),
-            "{line}"
-        );
-    }
+    assert_eq!(
+        core_imports("use super::input;", &game, &modules),
+        ["input"]
+    );
+    assert!(core_imports("use crate::game::Status;", &game, &modules).is_empty());
+    assert!(core_imports("use serde::Serialize;", &game, &modules).is_empty());
     assert_eq!(
         string_literals("x == Some(\"board\") // \"lua\""),
         ["board"]

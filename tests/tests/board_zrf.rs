@@ -1,4 +1,4 @@
-//! The ZRF front end (`engine/src/kind/board/zrf/`, `docs/board-zrf.md`) against the five
+//! The ZRF front end (`engine/kinds/board/src/zrf/`, `docs/board-zrf.md`) against the five
 //! real files of `../shared/corpus/board/`: every variant compiles, and concrete facts read
 //! off the files (board sizes, links, symmetries, zones, setups, blocks, end conditions,
 //! options, warnings) come out of the compiled [`Rules`]. Then the constructs the corpus

@@ -8,7 +8,7 @@
 //! reading, and compared cell by cell (token, `moved`, `falling` and any value written in
 //! brackets). None of the expected maps was copied from the engine's output. Each test's doc
 //! comment names the item it pins and a wrong reading (a mutation of
-//! `engine/src/kind/boulder/main_rules.rs` or `game.rs`) that it was seen to reject.
+//! `engine/kinds/boulder/src/main_rules.rs` or `game.rs`) that it was seen to reject.
 //!
 //! Map notation as in the spec's tables (see [`tilesmith_tests::grid`]): `*` after a token
 //! means `moved` is set, `+` means `moved` and `falling`; no marker means both are 0.

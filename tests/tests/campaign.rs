@@ -234,18 +234,18 @@ fn check_reports_missing_and_broken_levels_and_unreachable_thresholds_where_they
             .count()
     };
     // Line 1 `{`, 2 kind, 3 title, 4 `"levels": [`, then one entry per line from line 5,
-    // each `    {"path":…` (no space after the colon): the path value at column 13.
+    // each `    {"path": …` (the file style: `: ` after a key): the path value at column 14.
     let gone = lines
         .iter()
         .find(|l| l.contains("level 2 (\"gone.json\")"))
         .unwrap_or_else(|| panic!("{lines:#?}"));
-    assert!(gone.starts_with(&format!("{tour}:7:13: ")), "{gone}");
+    assert!(gone.starts_with(&format!("{tour}:7:14: ")), "{gone}");
     assert!(gone.ends_with("(at $.levels[2].path)"), "{gone}");
     let broken = lines
         .iter()
         .find(|l| l.contains("level 3 (\"broken.json\")"))
         .unwrap();
-    assert!(broken.starts_with(&format!("{tour}:8:13: ")), "{broken}");
+    assert!(broken.starts_with(&format!("{tour}:8:14: ")), "{broken}");
     // The broken level's own problems, in its own file.
     let broken_file = dir.path().join("broken.json").display().to_string();
     assert!(errors_in(&broken_file) >= 3, "{lines:#?}");

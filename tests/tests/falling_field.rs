@@ -1,5 +1,5 @@
 #![allow(clippy::unwrap_used)]
-//! The falling kind's field rules (`engine/src/kind/falling/field.rs`): each clear rule and
+//! The falling kind's field rules (`engine/kinds/falling/src/field.rs`): each clear rule and
 //! fall law on small hand-made fields, and the Puyo Puyo chain corpus
 //! (`../shared/corpus/falling/puyo_chain_cases.json`) through a Puyo Puyo Tsu setup with the
 //! score tables of `puyo_scoring.json`, both read at run time.

@@ -373,6 +373,30 @@ fn a_replay_with_counts_replays_to_the_same_hash() {
     assert_eq!(c.hash, a.hash);
 }
 
+/// Issue #30 (strict files): a replay of a version this program does not read is refused at
+/// `$.version`, naming the version it reads; absent or 1 is read.
+#[test]
+fn a_replay_of_an_unknown_version_is_refused() {
+    let level = json!({"kind":"boulder","name":"v","width":4,"height":3,
+        "map":[["wall","wall","wall","wall"],["wall","me","exit","wall"],["wall","wall","wall","wall"]]});
+    let with = |version: Option<Value>| {
+        let mut v = json!({"tilesmith":"replay","level":level,"inputs":"R"});
+        if let Some(x) = version {
+            v["version"] = x;
+        }
+        Replay::from_json(&v, Path::new("."))
+    };
+    assert!(with(None).is_ok());
+    assert!(with(Some(json!(1))).is_ok());
+    for bad in [json!(99), json!(2), json!("1"), json!(0)] {
+        let Err(p) = with(Some(bad.clone())) else {
+            panic!("version {bad} was read");
+        };
+        assert_eq!(p[0].path.to_string(), "$.version", "{bad}");
+        assert!(p[0].message.contains("it reads 1"), "{}", p[0].message);
+    }
+}
+
 #[test]
 fn replays_read_their_words_through_the_levels_kind() {
     let baba = load_file(&workspace().join("levels/baba/first-words.json")).unwrap();

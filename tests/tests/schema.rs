@@ -1080,6 +1080,7 @@ fn levels_of_each_kind_match_their_kind_definition() {
         ("baba", "babaLevel"),
         ("falling", "fallingLevel"),
         ("board", "boardLevel"),
+        ("pasta", "pastaLevel"),
     ] {
         let dir = workspace().join("levels").join(kind);
         let (files, _) = json_files(&dir);

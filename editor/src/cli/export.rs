@@ -10,6 +10,7 @@ use tilesmith_editor::doc::ui::KindUis;
 use tilesmith_editor::export::gif::{GifOptions, Step, write_play};
 use tilesmith_editor::export::{Options, Renderer, open, write_png};
 use tilesmith_engine::input::split_inputs;
+use tilesmith_engine::json_text::StagedFile;
 use tilesmith_engine::replay::Replay;
 use tilesmith_engine::{Document, Input, LoadError, Problem, load_file, parse_inputs};
 
@@ -217,13 +218,16 @@ pub fn gif(a: &GifArgs, lists: (Kinds, KindUis)) -> ExitCode {
         fps: a.fps,
         every: a.every,
     };
-    let out = match std::fs::File::create(&a.out) {
-        Ok(f) => std::io::BufWriter::new(f),
+    // Written beside the target and put in place only when whole (an error leaves no partial
+    // GIF, and an old file of that name as it was).
+    let mut staged = match StagedFile::new(&a.out) {
+        Ok(f) => f,
         Err(e) => {
             eprintln!("{}: cannot write: {e}", a.out.display());
             return ExitCode::FAILURE;
         }
     };
+    let out = std::io::BufWriter::new(staged.file());
     let total = steps.len() as u64;
     let bar = indicatif::ProgressBar::new(total);
     bar.set_style(
@@ -242,9 +246,13 @@ pub fn gif(a: &GifArgs, lists: (Kinds, KindUis)) -> ExitCode {
         },
     );
     bar.finish_and_clear();
-    match result {
+    match result.and_then(|frames| {
+        staged
+            .commit()
+            .map(|()| frames.unwrap_or(0))
+            .map_err(|e| format!("{}: cannot write: {e}", a.out.display()))
+    }) {
         Ok(frames) => {
-            let frames = frames.unwrap_or(0);
             eprintln!("{}: {frames} frames for {total} steps", a.out.display());
             ExitCode::SUCCESS
         }

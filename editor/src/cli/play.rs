@@ -7,7 +7,7 @@ use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use tilesmith_engine::input::split_inputs;
+use tilesmith_engine::input::{MAX_REPLAY_TICKS, split_inputs};
 use tilesmith_engine::replay::{Replay, ReplayLevel, play_words};
 use tilesmith_engine::{Game, Input, StepReport, parse_inputs};
 
@@ -32,7 +32,8 @@ pub struct RunArgs {
     /// move, `SD` soft drop, `HD` hard drop, `CW CCW 180` turn. `WORD*N` is N steps of WORD
     /// (`R*3` = `R R R`). Board (one whole turn each, read in the position where it is
     /// played): the legal moves' notations (`c3-d4`, `c3xe5xc7`, `@d3`, `pass`), `undo`,
-    /// `restart`.
+    /// `restart`. Pasta (one decision each, read where it is played): `@Card`, `skip`, `do`,
+    /// `do:ARGS` (`do:Bug+Debug`, `do:Bug.2>Debug`, `do:Bug#1`; docs/pasta-semantics.md).
     #[arg(long, default_value = "", allow_hyphen_values = true)]
     pub inputs: String,
     /// The variant of a board game to play, by title (a ZRF file's `variant`; default: the
@@ -41,10 +42,12 @@ pub struct RunArgs {
     pub variant: Option<String>,
     /// Number of steps (ticks, turns, frames) to compute (default: the number of inputs);
     /// steps past the inputs get no key. A board game steps only by a move: there `--ticks N`
-    /// plays the first N moves of `--inputs`, and more steps than moves is an error.
+    /// plays the first N moves of `--inputs`, and more steps than moves is an error. At most
+    /// 1 000 000 (the most a replay holds): more is refused before anything is played.
     #[arg(long)]
     pub ticks: Option<u64>,
-    /// Seed of the random number generator (slime).
+    /// Seed of the random number generator (slime; the setup of a pasta level without
+    /// cards).
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
     /// Write the final state to this file, in the level format (it loads again).
@@ -52,7 +55,8 @@ pub struct RunArgs {
     pub out: Option<PathBuf>,
     /// Print one JSON line per event to stderr: each rule that fired with its match
     /// positions, and the cells each main rule changed; for a board game, each ply with its
-    /// player, move and the positions it changed (before and after), and how the game ended.
+    /// player, move and the positions it changed (before and after), and how the game ended;
+    /// for a pasta game, each decision with its player, card, word and what it changed.
     #[arg(long)]
     pub trace: bool,
     /// Re-run a replay file (level, seed, inputs, final-state hash) instead of LEVEL; exit 1
@@ -123,6 +127,14 @@ pub fn run_level(
             }
         }
     };
+    // A step count no replay could hold is refused before anything is played (issue #30:
+    // `--ticks 18446744073709551615` ran until killed).
+    if let Some(t) = a.ticks.filter(|t| *t > MAX_REPLAY_TICKS) {
+        eprintln!(
+            "tilesmith: --ticks {t}: at most {MAX_REPLAY_TICKS} steps (the most a replay holds)"
+        );
+        return ExitCode::FAILURE;
+    }
     let mut game = match doc.start(a.seed) {
         Ok(g) => g,
         Err(p) => {

@@ -9,7 +9,7 @@
 //! [`EditorState::doc`]) and push [`Action`]s, like every UI function.
 
 use eframe::egui::{Color32, Painter, Pos2, Rect, Ui, vec2};
-use tilesmith_engine::{Dir, Pos, Status};
+use tilesmith_engine::{Dir, Game, Pos, Status};
 
 use crate::state::{Action, EditorState};
 
@@ -140,10 +140,10 @@ pub trait KindUi {
         Color32::from_black_alpha(120)
     }
     /// The banner the shell shows over the map when the game is over: by default
-    /// [`status_banner`] of the session's `Game::status()`. A kind overrides it for its own
+    /// [`game_banner`] of the session's game (its error, else its status). A kind overrides it for its own
     /// words (baba: `Level won in 12 turns!`), or returns `None` when it paints its own.
     fn end_banner(&self, st: &EditorState) -> Option<Banner> {
-        st.doc.play().and_then(|p| status_banner(&p.game.status()))
+        st.doc.play().and_then(|p| game_banner(p.game.as_ref()))
     }
     /// The body of the Replace dialog (Edit → Replace…, Ctrl+H): the kind's pair and its
     /// Replace all button. Only called when `KindDoc::has_replace_all` is true.
@@ -166,6 +166,18 @@ pub const WON_FILL: Color32 = Color32::from_rgb(30, 120, 40);
 pub const LOST_FILL: Color32 = Color32::from_rgb(140, 30, 30);
 /// Banner fill of a draw.
 pub const DRAW_FILL: Color32 = Color32::from_rgb(70, 70, 90);
+
+/// The banner of a game: `Stopped: …` with the error it stopped on (`Game::error`, as
+/// `tilesmith run` reports `"status":"error"`), else [`status_banner`] of its status.
+pub fn game_banner(game: &dyn Game) -> Option<Banner> {
+    match game.error() {
+        Some(e) => Some(Banner {
+            text: format!("Stopped: {e}"),
+            fill: LOST_FILL,
+        }),
+        None => status_banner(&game.status()),
+    }
+}
 
 /// The generic banner of a game status: `None` while running; `Won — 3 points` (or
 /// `Won by White`), `Lost: reason`, `Draw: reason`.

@@ -66,7 +66,8 @@ fn caption(n: u64, word: Option<&str>, report: Option<&StepReport>) -> String {
 }
 
 /// Plays `steps` from the start of the design in `st` (RNG seed `seed`) and writes the GIF to
-/// `out`. `progress(done, total)` is called after each step; when it returns false the export
+/// `out` (whole only when this gives `Ok(Some(_))`: the caller stages the file, see
+/// [`tilesmith_engine::json_text::StagedFile`]). `progress(done, total)` is called after each step; when it returns false the export
 /// stops (cancelled) and gives `Ok(None)`. Gives the number of frames written.
 ///
 /// # Errors
@@ -149,6 +150,10 @@ pub fn write_play<W: Write>(
         put(&renderer.render(st, kind, &go.frame, text.as_deref())?)?;
         frames += 1;
     }
+    // The trailer and the buffered bytes are written here, where their errors are seen (a
+    // dropped encoder writes them and ignores the errors).
+    let mut out = enc.into_inner().map_err(|e| e.to_string())?;
+    out.flush().map_err(|e| e.to_string())?;
     Ok(Some(frames))
 }
 

@@ -10,6 +10,8 @@ use std::path::PathBuf;
 use super::gif::{GifOptions, Step, write_play};
 use super::{Options, Renderer, open, write_png};
 use crate::doc::ui::KindUis;
+use tilesmith_engine::json_text::StagedFile;
+
 use crate::job::{Job, Worker};
 use crate::state::ExportRequest;
 
@@ -77,8 +79,8 @@ fn run(req: &ExportRequest, uis: KindUis, w: &Worker<u64>) -> Result<String, Str
         }
         Some((inputs, seed)) => {
             let steps: Vec<Step> = inputs.iter().copied().map(Step::Input).collect();
-            let file = std::fs::File::create(&req.path)
-                .map_err(|e| format!("{}: cannot write: {e}", req.path.display()))?;
+            let cannot = |e: std::io::Error| format!("{}: cannot write: {e}", req.path.display());
+            let mut staged = StagedFile::new(&req.path).map_err(cannot)?;
             let go = GifOptions {
                 frame: Options {
                     overlays: true,
@@ -93,18 +95,19 @@ fn run(req: &ExportRequest, uis: KindUis, w: &Worker<u64>) -> Result<String, Str
                 kind.as_mut(),
                 (&steps, *seed),
                 &go,
-                std::io::BufWriter::new(file),
+                std::io::BufWriter::new(staged.file()),
                 &mut |n, _| {
                     w.report(n);
                     !w.cancelled()
                 },
             )?;
+            // Only a whole GIF replaces the file; an error or a cancel leaves it as it was.
             match frames {
-                Some(f) => Ok(format!("exported {} ({f} frames)", req.path.display())),
-                None => {
-                    let _ = std::fs::remove_file(&req.path);
-                    Ok("export cancelled".into())
+                Some(f) => {
+                    staged.commit().map_err(cannot)?;
+                    Ok(format!("exported {} ({f} frames)", req.path.display()))
                 }
+                None => Ok("export cancelled".into()),
             }
         }
     }

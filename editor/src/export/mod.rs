@@ -31,8 +31,8 @@ use crate::state::EditorState;
 pub const MAX_SIDE_PX: u64 = 16_384;
 /// The largest image, in pixels (256 MiB of RGBA).
 pub const MAX_PIXELS: u64 = 64 * 1024 * 1024;
-/// The largest scale, in pixels per cell.
-pub const MAX_SCALE: u32 = 256;
+/// The largest scale, in pixels per cell (the one limit of the CLI and the editor's dialog).
+pub const MAX_SCALE: u32 = crate::files::MAX_EXPORT_SCALE;
 /// The height of a GIF's caption band (with `highlight`), in pixels.
 pub const CAPTION_PX: u32 = 18;
 
@@ -208,7 +208,7 @@ pub fn rgba(p: &Pixmap) -> Vec<u8> {
     v
 }
 
-/// Writes `p` as a PNG file.
+/// Writes `p` as a PNG file, atomically (a failed write leaves the old file as it was).
 ///
 /// # Errors
 /// A message naming the file when it cannot be encoded or written.
@@ -216,5 +216,6 @@ pub fn write_png(p: &Pixmap, path: &std::path::Path) -> Result<(), String> {
     let bytes = p
         .encode_png()
         .map_err(|e| format!("{}: cannot encode the PNG: {e}", path.display()))?;
-    std::fs::write(path, bytes).map_err(|e| format!("{}: cannot write: {e}", path.display()))
+    tilesmith_engine::json_text::write_atomic(path, &bytes)
+        .map_err(|e| format!("{}: cannot write: {e}", path.display()))
 }

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use tilesmith_engine::{Input, Pos};
 
-use super::view::{Pane, SideTab};
+use super::view::{ExportWhat, Pane, SideTab};
 use crate::campaign::CampaignAction;
 use crate::doc::KindAction;
 use crate::files::Found;
@@ -204,6 +204,11 @@ pub enum Action {
     ShowShortcuts(bool),
     /// Open (true) or close the New level dialog (File → New…, Ctrl+N).
     ShowNewLevel(bool),
+    /// Open the export dialog for a PNG of the map or a GIF of the play (its scale, then
+    /// where), or close it (`None`).
+    ShowExport(Option<ExportWhat>),
+    /// The exports' pixels per cell (1 to `MAX_SCALE`), remembered in the settings.
+    SetExportScale(u32),
     /// A new untitled level as the New level dialog asked for it (asks first when there are
     /// unsaved changes); closes the dialog.
     NewLevel(crate::doc::registry::NewLevel),

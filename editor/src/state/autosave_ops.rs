@@ -27,6 +27,12 @@ impl EditorState {
         let g = self.doc.map().generation();
         if !self.dirty() {
             self.autosave_timer.clear();
+            // Back at the saved state (an undo, a redo): a copy holds changes the document no
+            // longer has, and would be offered back after a crash. It goes, once the writes
+            // queued before are done (so that none brings it back).
+            if self.autosave_on_disk {
+                self.autosave_discard();
+            }
         } else if g != self.autosaved_gen {
             self.autosave_timer.changed(now);
         }
@@ -63,6 +69,7 @@ impl EditorState {
         };
         self.autosave_timer.wrote(now);
         self.autosaved_gen = self.doc.map().generation();
+        self.autosave_on_disk = true;
         let level = self.doc_json();
         if self.autosave_worker.is_none() {
             self.autosave_worker = AutosaveWorker::start().ok();
@@ -106,6 +113,17 @@ impl EditorState {
         self.autosave_timer.clear();
     }
 
+    /// Removes the document's autosave copy after the writes in progress (Save, Discard, and
+    /// the saved state reached again).
+    pub(super) fn autosave_discard(&mut self) {
+        self.autosave_flush();
+        if let Some(a) = &self.autosave {
+            a.remove(self.path.as_deref());
+        }
+        self.autosave_on_disk = false;
+        self.autosaved_gen = 0;
+    }
+
     /// Writes the copy now, on this thread (`Action::Autosave`), when the document has
     /// changes the copy lacks.
     pub(super) fn autosave_now(&mut self) {
@@ -122,6 +140,7 @@ impl EditorState {
             self.autosave_report(r);
             if ok {
                 self.autosaved_gen = g;
+                self.autosave_on_disk = true;
             }
         }
     }

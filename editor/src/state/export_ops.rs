@@ -9,7 +9,7 @@ use crate::files::ChooserFor;
 use super::EditorState;
 use super::work::ExportRequest;
 
-/// Pixels per cell of the editor's exports (the CLI's default).
+/// Pixels per cell of the editor's exports before a scale is chosen (the CLI's default).
 pub const EXPORT_SCALE: u32 = 16;
 
 impl EditorState {
@@ -49,7 +49,7 @@ impl EditorState {
             path,
             level: self.doc_json(),
             play: None,
-            scale: EXPORT_SCALE,
+            scale: self.settings.export_scale,
             kinds: self.kinds,
         });
         self.status = "exporting…".into();
@@ -79,7 +79,7 @@ impl EditorState {
             path,
             level,
             play: Some((inputs, seed)),
-            scale: EXPORT_SCALE,
+            scale: self.settings.export_scale,
             kinds: self.kinds,
         });
         self.status = "exporting…".into();

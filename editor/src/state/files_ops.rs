@@ -166,6 +166,8 @@ impl EditorState {
         self.doc = doc;
         self.doc.refresh();
         self.doc_serial += 1;
+        // Fitted now to the last canvas size, and again to the canvas it is first drawn in.
+        self.view.refit = true;
         // A level opened or made now is what the user wants to see, not the campaign overview.
         if let Some(c) = &mut self.campaign {
             c.showing = false;
@@ -179,6 +181,26 @@ impl EditorState {
         self.problems_gen = None;
         self.problems_job = None;
         self.autosaved_gen = 0;
+        self.autosave_on_disk = false;
+    }
+
+    /// The text of the file the document was read from, when the document has no edit since
+    /// (it is at its saved state) and is saved into that file's folder (so that the paths it
+    /// holds, relative to its folder, still hold): saving it then writes the file's own text,
+    /// byte for byte, whatever its style (issue #31 defect 12). `None` otherwise: the document
+    /// is laid out by `json_text::layout`.
+    fn unedited_text(&self, p: &Path) -> Option<String> {
+        let from = self.path.as_ref()?;
+        let same_folder = match (from.parent(), p.parent()) {
+            (Some(a), Some(b)) => {
+                let full = |d: &Path| std::fs::canonicalize(d).ok();
+                a == b || full(a).is_some_and(|x| full(b).is_some_and(|y| x == y))
+            }
+            _ => false,
+        };
+        (!self.dirty() && same_folder)
+            .then(|| self.disk_text.clone())
+            .flatten()
     }
 
     pub(super) fn save_to(&mut self, p: &Path) {
@@ -192,12 +214,13 @@ impl EditorState {
                 return;
             }
         };
-        let text = tilesmith_engine::json_text::layout(&doc);
+        let text = self
+            .unedited_text(p)
+            .unwrap_or_else(|| tilesmith_engine::json_text::layout(&doc));
         match tilesmith_engine::json_text::write_atomic(p, text.as_bytes()) {
             Ok(()) => {
-                self.autosave_flush();
+                self.autosave_discard();
                 if let Some(a) = &self.autosave {
-                    a.remove(self.path.as_deref());
                     a.remove(Some(p));
                 }
                 self.path = Some(p.to_path_buf());
@@ -344,10 +367,7 @@ impl EditorState {
                 }
             }
             (Pending::Unsaved { then }, Answer::Discard) => {
-                self.autosave_flush();
-                if let Some(a) = &self.autosave {
-                    a.remove(self.path.as_deref());
-                }
+                self.autosave_discard();
                 self.confirmed = true;
                 self.apply(*then);
             }
@@ -411,6 +431,7 @@ impl EditorState {
                 Ok(doc) => {
                     self.replace_document(doc, found.file.clone(), None);
                     self.doc.map_mut().mark_unsaved();
+                    self.autosave_on_disk = true;
                     self.status = "restored the autosave copy".into();
                 }
                 Err(_) => self.status = "the autosave copy cannot be loaded".into(),
@@ -418,7 +439,10 @@ impl EditorState {
             return;
         }
         match self.push_level("Restore autosave", found.level) {
-            Ok(()) => self.status = "restored the autosave copy".into(),
+            Ok(()) => {
+                self.autosave_on_disk = true;
+                self.status = "restored the autosave copy".into();
+            }
             Err(_) => self.status = "the autosave copy cannot be loaded".into(),
         }
     }

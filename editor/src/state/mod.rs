@@ -18,6 +18,7 @@ mod level_ops;
 mod load_ops;
 mod step_ops;
 pub mod view;
+mod view_ops;
 mod work;
 
 use std::path::PathBuf;
@@ -35,7 +36,7 @@ pub use action::{Action, Answer, MapAction, Pending, PlayAction};
 pub use export_ops::EXPORT_SCALE;
 pub use files_ops::{default_level_file, parse_document, read_document};
 pub use step_ops::StepBusy;
-pub use view::{Pane, SideTab, Viewport, ZOOM_RANGE};
+pub use view::{ExportWhat, Pane, SideTab, Viewport, ZOOM_RANGE};
 pub use work::{ExportRequest, LoadJob};
 
 /// Something that becomes an open document: a kind's level type (implemented in the kind's
@@ -69,8 +70,11 @@ pub struct EditorState {
     pub rect_filled: bool,
     /// The selected rectangle.
     pub selection: Option<CellRect>,
-    /// The cell shown in the inspector.
+    /// The cell shown in the inspector (outlined on the map): the design's while editing, the
+    /// game's while playing.
     pub inspect: Option<Pos>,
+    /// The design's inspected cell, kept while a game is played.
+    design_inspect: Option<Pos>,
     /// The cell under the pointer.
     pub hover: Option<Pos>,
     /// The last cell that was under the pointer (kept when it leaves the map, so the play
@@ -104,6 +108,8 @@ pub struct EditorState {
     pub shortcuts_open: bool,
     /// The New level dialog is open (File → New…, Ctrl+N).
     pub new_dialog: bool,
+    /// The export dialog, while it is open: what it exports.
+    pub export_dialog: Option<ExportWhat>,
     /// The built-in file chooser's request, while it is shown (no native dialog available).
     pub chooser: Option<crate::files::Chooser>,
     /// What the unsaved-changes question was asked for (Open, New, Quit…) when its Save
@@ -139,6 +145,9 @@ pub struct EditorState {
     loaded: Option<(PathBuf, work::ReadResult)>,
     /// The history generation last autosaved.
     autosaved_gen: u64,
+    /// An autosave copy of this document may be in the data folder (this session wrote one,
+    /// or it was restored from one): reaching the saved state again removes it.
+    autosave_on_disk: bool,
     /// When the next autosave copy is due.
     autosave_timer: AutosaveTimer,
     /// The thread that writes autosave copies (started with the first).
@@ -176,6 +185,7 @@ impl EditorState {
             rect_filled: true,
             selection: None,
             inspect: None,
+            design_inspect: None,
             hover: None,
             last_hover: None,
             view: Viewport::default(),
@@ -192,6 +202,7 @@ impl EditorState {
             replace_open: false,
             shortcuts_open: false,
             new_dialog: false,
+            export_dialog: None,
             chooser: None,
             after_chooser_save: None,
             close_ok: false,
@@ -207,6 +218,7 @@ impl EditorState {
             loaded: None,
             background_work: false,
             autosaved_gen: 0,
+            autosave_on_disk: false,
             autosave_timer: AutosaveTimer::default(),
             autosave_worker: None,
         };
@@ -277,21 +289,24 @@ impl EditorState {
     /// `GameKind::check` of the document as it would be saved, so the list says exactly what
     /// `tilesmith check` says of the saved file. A map of more than [`SYNC_CHECK_CELLS`]
     /// cells is checked on a worker thread, so an edit never waits for it; the list keeps the
-    /// previous answer until the new one arrives (see [`EditorState::problems_pending`]).
-    pub fn refresh(&mut self) {
+    /// previous answer until the new one arrives (see [`EditorState::problems_pending`]). True when the list was set anew (the caller
+    /// draws it again).
+    pub fn refresh(&mut self) -> bool {
         self.doc.refresh();
         let key = (self.doc_serial, self.doc.map().generation());
+        let mut arrived = false;
         if let Some((k, job)) = &self.problems_job {
             match job.poll() {
                 Some(Ok(p)) => {
                     if *k == key {
                         self.problems = p;
+                        arrived = true;
                     }
                     // A stale answer is dropped; the check below runs for the latest design.
                     self.problems_job = None;
                 }
                 // One worker at a time: the latest design is checked when it is done.
-                None => return,
+                None => return false,
                 // The check panicked (a bug): the next refresh checks again.
                 Some(Err(_)) => {
                     self.problems_job = None;
@@ -300,19 +315,20 @@ impl EditorState {
             }
         }
         if self.problems_gen == Some(key) {
-            return;
+            return arrived;
         }
         self.problems_gen = Some(key);
         let (w, h) = self.doc.map().size();
         if w * h <= SYNC_CHECK_CELLS {
             self.problems = self.doc.kind().check(&self.doc.to_json());
-            return;
+            return true;
         }
         let job = self.doc.check_job();
         match crate::job::Job::spawn("tilesmith-check", move |_| job()) {
             Ok(job) => self.problems_job = Some((key, job)),
             Err(_) => self.problems_gen = None,
         }
+        arrived
     }
 
     /// The problems of the design as it is now, waiting for (or doing) the check when the list
@@ -335,11 +351,30 @@ impl EditorState {
 
     /// Applies one action, then keeps the document's derived data in step.
     pub fn apply(&mut self, action: impl Into<Action>) {
+        let before = (self.playing(), self.doc_serial);
         self.sync_background();
         self.apply_action(action.into());
+        self.keep_design_inspect(before);
         self.sync_background();
         self.doc.refresh();
         self.campaign_after_action();
+    }
+
+    /// The inspected cell is the design's while editing and the game's while playing: play
+    /// starts with none (the design's one-cell selection, hidden during play, is not outlined
+    /// on the game) and stopping brings the design's back. `before` is whether a game was
+    /// played, and the document's serial, before the action (a document opened meanwhile
+    /// forgets the kept cell).
+    fn keep_design_inspect(&mut self, (was_playing, serial): (bool, u64)) {
+        if serial != self.doc_serial {
+            self.design_inspect = None;
+            return;
+        }
+        match (was_playing, self.playing()) {
+            (false, true) => self.design_inspect = self.inspect.take(),
+            (true, false) => self.inspect = self.design_inspect.take(),
+            _ => {}
+        }
     }
 
     fn apply_action(&mut self, action: Action) {
@@ -377,6 +412,14 @@ impl EditorState {
             Action::ShowReplace(on) => self.replace_open = on && self.doc.has_replace_all(),
             Action::ShowShortcuts(on) => self.shortcuts_open = on,
             Action::ShowNewLevel(on) => self.new_dialog = on,
+            Action::ShowExport(what) => self.export_dialog = what,
+            Action::SetExportScale(n) => {
+                let n = n.clamp(1, crate::files::MAX_EXPORT_SCALE);
+                if n != self.settings.export_scale {
+                    self.settings.export_scale = n;
+                    self.save_settings();
+                }
+            }
             Action::NewLevel(spec) => self.new_level(spec),
             Action::SelectTool(t) => {
                 self.tool = t;
@@ -447,36 +490,6 @@ impl EditorState {
         f(self.doc.as_mut(), &mut cx);
         if let Some(m) = message {
             self.pending = Some(Pending::Message(m));
-        }
-    }
-
-    fn view_action(&mut self, a: Action) {
-        let centre = [self.view.canvas[0] / 2.0, self.view.canvas[1] / 2.0];
-        match a {
-            Action::ZoomAt { factor, at } => self.view.zoom_at(factor, at),
-            Action::ZoomIn => self.view.zoom_at(1.25, centre),
-            Action::ZoomOut => self.view.zoom_at(0.8, centre),
-            Action::Fit => {
-                let (w, h) = self.map_size();
-                self.view.fit(w, h);
-            }
-            Action::Pan([dx, dy]) => {
-                self.view.pan[0] += dx;
-                self.view.pan[1] += dy;
-            }
-            Action::CanvasSize(s) => {
-                // The zoom and the pan (the map's offset from the canvas's top-left corner)
-                // stay as they are: a panel shown, hidden or resized, a page of the side
-                // panel switched or the window resized moves no cell on screen (issue 14).
-                // Fit (0) fits the map to the new canvas.
-                self.view.canvas = s;
-            }
-            Action::Locate(p) => {
-                self.view.center_on(p);
-                self.inspect = Some(p);
-                self.selection = Some(CellRect::span(p, p));
-            }
-            _ => {}
         }
     }
 

@@ -15,6 +15,11 @@ pub struct Viewport {
     pub pan: [f32; 2],
     /// The canvas size in points (set by the UI each frame it changes).
     pub canvas: [f32; 2],
+    /// Fit the map again once the canvas it is drawn in is known: set when a document is
+    /// opened (its fit used the last canvas size, which is not the real one when the canvas
+    /// was hidden meanwhile, behind the campaign overview, or never drawn yet), cleared by
+    /// that fit or by a zoom or a pan of the user's.
+    pub refit: bool,
 }
 
 impl Default for Viewport {
@@ -23,6 +28,7 @@ impl Default for Viewport {
             zoom: 24.0,
             pan: [8.0, 8.0],
             canvas: [800.0, 600.0],
+            refit: false,
         }
     }
 }
@@ -115,4 +121,13 @@ pub enum Pane {
     Side,
     /// The problems list above the status bar.
     Problems,
+}
+
+/// What the export dialog exports.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ExportWhat {
+    /// File → Export PNG…: the design as a PNG image.
+    Png,
+    /// The play pane's "Export GIF of this play…".
+    Gif,
 }

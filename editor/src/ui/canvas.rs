@@ -138,7 +138,7 @@ pub fn canvas_ui(
     let (rect, resp) = ui.allocate_exact_size(ui.available_size(), Sense::click_and_drag());
     cache.rect = rect;
     let size = [rect.width(), rect.height()];
-    if size != st.view.canvas {
+    if size != st.view.canvas || st.view.refit {
         out.push(Action::CanvasSize(size));
     }
     let painter = ui.painter_at(rect);
@@ -211,11 +211,12 @@ pub fn canvas_ui(
     canvas_input(ui, st, cache, (rect, &resp), out);
 }
 
-/// While a game is played: a frame round the canvas, the [`PLAY_BADGE`] at its top-left and,
-/// when the game is over, the kind's end banner ([`KindUi::end_banner`]) at its top centre.
-/// No `kind` while a step computes: no banner then, and the badge is [`PLAY_BADGE_BUSY`].
-/// The badge and the banner are labels in areas that take no pointer input (so the map under
-/// them still gets clicks, and tests and screen readers find the words).
+/// While a game is played: a frame round the canvas and, when the game is over, the kind's
+/// end banner ([`KindUi::end_banner`]) at its top centre. (The [`PLAY_BADGE`] is in the tool
+/// bar, beside Stop playing, where it covers nothing of the map: on the canvas it hid a
+/// board's rank label; issue #31 defect 9.) No `kind` while a step computes: no banner then.
+/// The banner is a label in an area that takes no pointer input (so the map under it still
+/// gets clicks, and tests and screen readers find the words).
 fn play_marks(
     ui: &Ui,
     painter: &egui::Painter,
@@ -223,35 +224,15 @@ fn play_marks(
     st: &EditorState,
     kind: Option<&dyn KindUi>,
 ) {
-    let badge = if kind.is_some() {
-        PLAY_BADGE
-    } else {
-        PLAY_BADGE_BUSY
-    };
     painter.rect_stroke(
         rect.shrink(1.0),
         0.0,
         Stroke::new(4.0, PLAY_FRAME),
         StrokeKind::Inside,
     );
-    egui::Area::new(egui::Id::unique("play-badge"))
-        .fixed_pos(rect.min + vec2(10.0, 10.0))
-        .interactable(false)
-        .show(ui.ctx(), |ui| {
-            egui::Frame::new()
-                .fill(PLAY_FRAME)
-                .inner_margin(vec2(8.0, 4.0))
-                .corner_radius(4.0)
-                .show(ui, |ui| {
-                    ui.add(
-                        egui::Label::new(RichText::new(badge).strong().color(Color32::BLACK))
-                            .selectable(false),
-                    );
-                });
-        });
     if let Some(b) = kind.and_then(|k| k.end_banner(st)) {
         egui::Area::new(egui::Id::unique("end-banner"))
-            .fixed_pos(rect.center_top() + vec2(0.0, 44.0))
+            .fixed_pos(rect.center_top() + vec2(0.0, 12.0))
             .pivot(egui::Align2::CENTER_TOP)
             .interactable(false)
             .show(ui.ctx(), |ui| {
@@ -260,6 +241,8 @@ fn play_marks(
                     .inner_margin(vec2(16.0, 8.0))
                     .corner_radius(6.0)
                     .show(ui, |ui| {
+                        // A long message (a script error) wraps inside the map's width.
+                        ui.set_max_width((rect.width() - 72.0).max(120.0));
                         ui.add(
                             egui::Label::new(
                                 RichText::new(b.text).size(24.0).color(Color32::WHITE),

@@ -218,7 +218,7 @@ const ROWS: &[Row] = &[
         "Export PNG…",
         sc(CTRL, Key::E),
         File,
-        Does::Push(Action::ExportPng),
+        Does::Push(Action::ShowExport(Some(crate::state::ExportWhat::Png))),
         "export the map as a PNG image, drawn as the canvas draws it",
     ),
     row(

@@ -64,10 +64,16 @@ pub fn panels_and_canvas(ui: &mut Ui, st: &EditorState, us: &mut UiState, out: &
             .min_size(110.0)
             .show(ui, |ui| {
                 panel_header(ui, "Palette", Pane::Palette, Command::PalettePanel, out);
+                let width = ui.available_width();
                 egui::ScrollArea::both()
                     .id_salt("palette-scroll")
                     .auto_shrink([false, false])
-                    .show(ui, |ui| us.kind.palette_ui(ui, st, out));
+                    .show(ui, |ui| {
+                        // Laid out at the panel's width, so rows wrap there (issue #31 defect
+                        // 9); a row that cannot wrap scrolls rather than widening the panel.
+                        ui.set_max_width(width);
+                        us.kind.palette_ui(ui, st, out);
+                    });
             });
         grips.push((r.response.rect, Edge::Right));
     } else {
@@ -168,10 +174,13 @@ fn side_panel(
         .show(ui, |ui| {
             side_tabs(ui, st, us, out);
             ui.separator();
+            let width = ui.available_width();
             egui::ScrollArea::both()
                 .id_salt(if rules_tab { "rules-scroll" } else { "side-scroll" })
                 .auto_shrink([false, false])
                 .show(ui, |ui| {
+                    // At the panel's width, as the palette: rows wrap there.
+                    ui.set_max_width(width);
                     if rules_tab {
                         us.kind.rules_ui(ui, st, out);
                     } else if let Some(busy) = st.step_busy() {

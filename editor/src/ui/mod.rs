@@ -4,6 +4,7 @@
 
 pub mod canvas;
 pub mod chooser;
+pub mod code;
 pub mod commands;
 pub mod export_ui;
 pub mod help;
@@ -74,6 +75,7 @@ pub fn draw(ui: &mut Ui, st: &EditorState, us: &mut UiState, out: &mut Vec<Actio
     help::replace_dialog(ui.ctx(), st, us.kind.as_mut(), out);
     help::shortcut_sheet(ui.ctx(), st, out);
     new_level::new_level_dialog(ui.ctx(), st, &mut us.new_form, out);
+    export_ui::export_dialog(ui.ctx(), st, out);
     chooser::chooser_ui(ui.ctx(), st, &mut us.chooser, out);
     pending_ui(ui.ctx(), st, out);
     shortcuts(ui.ctx(), st, out);
@@ -229,6 +231,8 @@ pub fn shortcuts(ctx: &egui::Context, st: &EditorState, out: &mut Vec<Action>) {
                 Some(MapAction::CancelStroke.into())
             } else if st.new_dialog {
                 Some(Action::ShowNewLevel(false))
+            } else if st.export_dialog.is_some() {
+                Some(Action::ShowExport(None))
             } else if st.shortcuts_open {
                 Some(Action::ShowShortcuts(false))
             } else if st.replace_open {

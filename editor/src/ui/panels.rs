@@ -249,14 +249,37 @@ pub fn toolbar_ui(ui: &mut Ui, st: &EditorState, out: &mut Vec<Action>) {
             {
                 out.push(Action::Play(PlayAction::Start));
             }
-        } else if ui
-            .button(RichText::new("Stop playing").strong())
-            .on_hover_text("Back to the design, unchanged (F5)")
-            .clicked()
-        {
-            out.push(Action::Play(PlayAction::Stop));
+        } else {
+            if ui
+                .button(RichText::new("Stop playing").strong())
+                .on_hover_text("Back to the design, unchanged (F5)")
+                .clicked()
+            {
+                out.push(Action::Play(PlayAction::Stop));
+            }
+            play_badge(ui, st);
         }
     });
+}
+
+/// The badge that says a game is played (the canvas has the same orange frame), or that its
+/// step computes (Esc cancels the step then).
+fn play_badge(ui: &mut Ui, st: &EditorState) {
+    let badge = if st.step_busy().is_some() {
+        super::canvas::PLAY_BADGE_BUSY
+    } else {
+        super::canvas::PLAY_BADGE
+    };
+    egui::Frame::new()
+        .fill(super::canvas::PLAY_FRAME)
+        .inner_margin(egui::vec2(8.0, 2.0))
+        .corner_radius(4.0)
+        .show(ui, |ui| {
+            ui.add(
+                egui::Label::new(RichText::new(badge).strong().color(egui::Color32::BLACK))
+                    .selectable(false),
+            );
+        });
 }
 
 /// The size fields (1 to `max_side`), the anchor grid and the Resize button, for a map of

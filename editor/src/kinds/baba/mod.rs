@@ -9,15 +9,17 @@ pub mod figure;
 pub mod look;
 mod new;
 mod play;
+mod play_ui;
 mod repair;
 mod ui;
 
 use std::collections::HashSet;
 
 use serde_json::Value;
-use tilesmith_engine::kind::baba::level::{MAX_CELLS, MAX_SIDE, MAX_STACK};
+use tilesmith_engine::kind::baba::level::{MAX_CELLS, MAX_SIDE, MAX_STACK, suggest_text};
 use tilesmith_engine::kind::baba::rules::{FormedRule, parse_words, sentence_tiles, words_of};
 use tilesmith_engine::kind::baba::{Baba, BabaGame, BabaLevel, Kind, Tile};
+use tilesmith_engine::problem::did_you_mean;
 use tilesmith_engine::{Dir, GameKind, Grid, Input, Pos, Problem};
 
 use crate::doc::history::Undoable;
@@ -481,7 +483,8 @@ impl BabaDoc {
 /// its cell with `mode`.
 ///
 /// # Errors
-/// A message when the text is empty, has a word that is not a baba word, or leaves the map.
+/// A message when the text is empty, has a word that is not a baba word (each with the
+/// nearest word: `not a baba word: kek (did you mean \"keke\"?)`), or leaves the map.
 pub fn sentence_cells(
     level: &BabaLevel,
     text: &str,
@@ -489,9 +492,17 @@ pub fn sentence_cells(
     vertical: bool,
     mode: StackMode,
 ) -> Result<Vec<(Pos, Stack)>, String> {
-    let unknown: Vec<&str> = text
+    // Each unknown word with the nearest baba word, as repair mode and `check` offer it.
+    let unknown: Vec<String> = text
         .split_whitespace()
         .filter(|w| words_of(w).is_none())
+        .map(|w| {
+            let near = suggest_text(&w.to_lowercase());
+            let near = near
+                .as_deref()
+                .map(|t| t.strip_prefix("text_").unwrap_or(t));
+            format!("{w}{}", did_you_mean(near))
+        })
         .collect();
     if !unknown.is_empty() {
         return Err(format!("not a baba word: {}", unknown.join(", ")));

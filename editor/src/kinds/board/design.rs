@@ -253,7 +253,12 @@ impl Design {
                 // The first rules that compile: the level's own members are read now.
                 let doc = d.to_json();
                 match Design::from_json(&doc) {
-                    Ok(read) => return read,
+                    Ok(mut read) => {
+                        // The text is still the linked file's (edited here, written back on
+                        // Save), though the file on disk still holds the text that failed.
+                        read.rest.link.clone_from(&d.rest.link);
+                        return read;
+                    }
                     Err(_) => {
                         d.rest.raw = None;
                         return d.with_rules(d.rest.text.clone(), d.rest.variant.clone());
@@ -431,6 +436,8 @@ impl Design {
     /// # Errors
     /// A message when the rules file cannot be written.
     pub fn saved_json(&self, file: &Path) -> Result<Value, String> {
+        let base = file.parent().unwrap_or(Path::new("."));
+        let full = |p: &Path| std::fs::canonicalize(p).or_else(|_| std::path::absolute(p));
         let Some(link) = &self.rest.link else {
             return Ok(self.to_json());
         };
@@ -439,8 +446,6 @@ impl Design {
             tilesmith_engine::json_text::write_atomic(link, self.rest.text.as_bytes())
                 .map_err(|e| format!("cannot write the rules file {}: {e}", link.display()))?;
         }
-        let full = |p: &Path| std::fs::canonicalize(p).or_else(|_| std::path::absolute(p));
-        let base = file.parent().unwrap_or(Path::new("."));
         let rel = match full(base) {
             Ok(b) => tilesmith_engine::replay::relative_path(link, &b),
             Err(_) => link.clone(),

@@ -71,7 +71,7 @@ fn status_ui(ui: &mut Ui, p: &BoardPlay) {
 /// Undo, redo, restart and the ply counter.
 fn history_buttons(ui: &mut Ui, p: &BoardPlay, out: &mut Vec<Action>) {
     let s = &p.session;
-    ui.horizontal(|ui| {
+    ui.horizontal_wrapped(|ui| {
         if ui
             .add_enabled(s.steps() > 0, egui::Button::new("Undo move"))
             .on_hover_text("Take back the last turn (Z or Backspace)")
@@ -235,7 +235,7 @@ pub fn play_ui(ui: &mut Ui, d: &BoardDoc, out: &mut Vec<Action>) {
     ui.separator();
     played_ui(ui, p, out);
     ui.separator();
-    ui.horizontal(|ui| {
+    ui.horizontal_wrapped(|ui| {
         if ui
             .button("Use this position as the design")
             .on_hover_text("The position in play becomes the design (one undo step)")

@@ -8,11 +8,12 @@
 
 use std::collections::BTreeMap;
 
-use eframe::egui::{self, Align2, Color32, FontId, Margin, RichText, Sense, Ui, text::LayoutJob};
+use eframe::egui::{self, Color32, RichText, Sense, Ui};
 use tilesmith_engine::kind::board::zrf::ZrfProblem;
 
 use super::{BoardAction, BoardDoc};
 use crate::state::Action;
+use crate::ui::code::{CodeLayout, LineMark, code_pane};
 
 /// Seconds the text must rest before it is compiled.
 pub const PAUSE: f64 = 0.6;
@@ -21,8 +22,6 @@ pub const PAUSE: f64 = 0.6;
 const ERROR: Color32 = Color32::from_rgb(255, 110, 110);
 /// The colour of warning marks.
 const WARNING: Color32 = Color32::from_rgb(250, 200, 90);
-/// Width of the line-number gutter, in points.
-const GUTTER: f32 = 40.0;
 
 /// The text being typed and when, between frames.
 #[derive(Debug, Default)]
@@ -51,15 +50,22 @@ impl RulesPane {
     }
 }
 
-/// The problems of each line: (line, (any error, messages)).
-fn marks(problems: &[ZrfProblem]) -> BTreeMap<usize, (bool, Vec<String>)> {
+/// The problems of each line, as the code pane marks it: red when any is an error, amber for
+/// warnings only, the messages joined after the line.
+fn marks(problems: &[ZrfProblem]) -> BTreeMap<usize, LineMark> {
     let mut m: BTreeMap<usize, (bool, Vec<String>)> = BTreeMap::new();
     for p in problems {
         let e = m.entry((p.span.line as usize).max(1)).or_default();
         e.0 |= !p.warning;
         e.1.push(p.message.clone());
     }
-    m
+    m.into_iter()
+        .map(|(line, (error, msgs))| {
+            let color = if error { ERROR } else { WARNING };
+            let note = Some(msgs.join("; "));
+            (line, LineMark { color, note })
+        })
+        .collect()
 }
 
 /// Where the rules text lives and what saving does with it.
@@ -122,84 +128,6 @@ fn summary_ui(ui: &mut Ui, d: &BoardDoc, waiting: bool) {
     ui.label(RichText::new(text).color(color));
 }
 
-/// The code pane: `text` with line numbers, problem lines tinted and their messages written
-/// after them. Returns the editor's response.
-fn code_pane(
-    ui: &mut Ui,
-    text: &mut String,
-    problems: &[ZrfProblem],
-    jump: &mut Option<usize>,
-) -> egui::Response {
-    let marks = marks(problems);
-    let font = FontId::monospace(12.0);
-    let mut layouter = |ui: &Ui, buf: &dyn egui::TextBuffer, _wrap: f32| {
-        let mut job = LayoutJob::default();
-        job.wrap.max_width = f32::INFINITY;
-        let normal = ui.visuals().text_color();
-        for (n, line) in buf.as_str().split_inclusive('\n').enumerate() {
-            let mut fmt = egui::TextFormat::simple(font.clone(), normal);
-            if let Some((error, _)) = marks.get(&(n + 1)) {
-                let c = if *error { ERROR } else { WARNING };
-                fmt.background = c.gamma_multiply(0.25);
-            }
-            job.append(line, 0.0, fmt);
-        }
-        ui.fonts_mut(|f| f.layout_job(job))
-    };
-    let out = egui::TextEdit::multiline(text)
-        .code_editor()
-        .desired_rows(32)
-        .desired_width(f32::INFINITY)
-        .margin(Margin {
-            left: GUTTER as i8,
-            right: 4,
-            top: 2,
-            bottom: 2,
-        })
-        .layouter(&mut layouter)
-        .show(ui);
-    let painter = ui.painter();
-    let small = FontId::monospace(11.0);
-    let (mut line, mut starts) = (1usize, true);
-    for row in &out.galley.rows {
-        let top = out.galley_pos + row.pos.to_vec2();
-        if starts {
-            if *jump == Some(line) {
-                let r = egui::Rect::from_min_size(top, egui::vec2(8.0, row.rect().height()));
-                ui.scroll_to_rect(r, Some(egui::Align::Center));
-                *jump = None;
-            }
-            let mark = marks.get(&line);
-            let color = match mark {
-                Some((true, _)) => ERROR,
-                Some((false, _)) => WARNING,
-                None => Color32::from_gray(110),
-            };
-            painter.text(
-                egui::pos2(out.galley_pos.x - 8.0, top.y),
-                Align2::RIGHT_TOP,
-                line.to_string(),
-                small.clone(),
-                color,
-            );
-            if let Some((_, msgs)) = mark {
-                painter.text(
-                    egui::pos2(top.x + row.rect().width() + 16.0, top.y),
-                    Align2::LEFT_TOP,
-                    format!("« {}", msgs.join("; ")),
-                    small.clone(),
-                    color,
-                );
-            }
-        }
-        starts = row.ends_with_newline;
-        if row.ends_with_newline {
-            line += 1;
-        }
-    }
-    out.response.response
-}
-
 /// The problems under the pane, each at its line and column; a click shows the line.
 fn problems_ui(ui: &mut Ui, problems: &[ZrfProblem], jump: &mut Option<usize>) {
     if problems.is_empty() {
@@ -259,7 +187,14 @@ pub fn rules_ui(
         .max_height((ui.available_height() - 120.0).max(240.0))
         .show(ui, |ui| {
             ui.add_enabled_ui(!playing, |ui| {
-                let r = code_pane(ui, &mut pane.buffer, &d.design().problems, &mut pane.jump)
+                let layout = CodeLayout {
+                    rows: 32,
+                    wrap: false,
+                };
+                let marks = marks(&d.design().problems);
+                let r = code_pane(ui, &mut pane.buffer, &marks, &mut pane.jump, layout)
+                    .response
+                    .response
                     .accessible_name("rules text");
                 if r.changed() {
                     pane.typed_at = Some(now);

@@ -272,8 +272,10 @@ fn palette_ui(ui: &mut Ui, st: &BoulderDoc, out: &mut Vec<Action>) {
         ui.label(format!("right: {}", st.secondary.name()));
     });
     ui.separator();
+    let cols =
+        crate::ui::widgets::palette_columns(ui, Token::ALL.iter().map(|t| t.name()), 16.0, 2);
     egui::Grid::new("palette-grid")
-        .num_columns(2)
+        .num_columns(cols)
         .spacing(vec2(6.0, 3.0))
         .show(ui, |ui| {
             for (i, t) in Token::ALL.iter().enumerate() {
@@ -296,7 +298,7 @@ fn palette_ui(ui: &mut Ui, st: &BoulderDoc, out: &mut Vec<Action>) {
                         out.push(Action::from(BoulderAction::SetSecondary(*t)));
                     }
                 });
-                if i % 2 == 1 {
+                if i % cols == cols - 1 {
                     ui.end_row();
                 }
             }

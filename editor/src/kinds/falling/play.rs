@@ -13,7 +13,7 @@ use tilesmith_engine::{Game as _, Grid, Input, Pos, Problem, Status};
 use super::{FallingAction, FallingDoc, look};
 use crate::doc::play::PlaySession;
 use crate::doc::step_job::StepOutcome;
-use crate::doc::ui::MapGeom;
+use crate::doc::ui::{Banner, LOST_FILL, MapGeom, WON_FILL, game_banner};
 use crate::state::{Action, PlayAction};
 
 /// The most frames "run to the next placement" plays before it gives up.
@@ -278,42 +278,51 @@ impl FallingPlay {
         }
     }
 
-    /// Paints banners (won, lost, the chain in progress).
-    pub fn paint_overlays(&self, painter: &Painter, _g: &MapGeom) {
+    /// The banner over the map once the game is over (the shell draws it, wrapped to the
+    /// map's width): `Stopped: script error: …` for a game its script stopped (as `tilesmith
+    /// run` says `"status":"error"`), `Cleared!`, or `Game over: reason`.
+    pub fn end_banner(&self) -> Option<Banner> {
         let game = self.game();
-        let text = match game.status() {
-            Status::Won { .. } => Some(("Cleared!".to_string(), Color32::from_rgb(30, 120, 40))),
-            Status::Lost { reason } => Some((
-                format!("Game over: {reason}"),
-                Color32::from_rgb(140, 30, 30),
-            )),
-            // A vanish in progress after a clear is the next link of the chain.
-            Status::Running if game.pending_clear().is_some() && game.chain() >= 1 => Some((
-                format!("{} chain!", game.chain() + 1),
-                Color32::from_rgb(40, 60, 150),
-            )),
-            Status::Running if game.chain() >= 2 && !game.is_settled() => Some((
-                format!("{} chain!", game.chain()),
-                Color32::from_rgb(40, 60, 150),
-            )),
+        if game.error().is_some() {
+            return game_banner(game);
+        }
+        match game.status() {
+            Status::Won { .. } => Some(Banner {
+                text: "Cleared!".into(),
+                fill: WON_FILL,
+            }),
+            Status::Lost { reason } => Some(Banner {
+                text: format!("Game over: {reason}"),
+                fill: LOST_FILL,
+            }),
             // Falling levels never end in a draw.
             Status::Running | Status::Draw { .. } => None,
-        };
-        if let Some((t, bg)) = text {
-            let clip = painter.clip_rect();
-            let r = egui::Rect::from_center_size(
-                clip.center_top() + egui::vec2(0.0, 34.0),
-                egui::vec2((t.len() as f32 * 12.0).clamp(160.0, 600.0), 40.0),
-            );
-            painter.rect_filled(r, 6.0, bg.gamma_multiply(0.92));
-            painter.text(
-                r.center(),
-                egui::Align2::CENTER_CENTER,
-                t,
-                egui::FontId::proportional(20.0),
-                Color32::WHITE,
-            );
         }
+    }
+
+    /// Paints the chain in progress over the field (the end banner is the shell's).
+    pub fn paint_overlays(&self, painter: &Painter, _g: &MapGeom) {
+        let game = self.game();
+        let chain = if game.pending_clear().is_some() && game.chain() >= 1 {
+            // A vanish in progress after a clear is the next link of the chain.
+            game.chain() + 1
+        } else if game.chain() >= 2 && !game.is_settled() {
+            game.chain()
+        } else {
+            return;
+        };
+        if game.status().is_over() {
+            return;
+        }
+        let font = egui::FontId::proportional(20.0);
+        let galley = painter.layout_no_wrap(format!("{chain} chain!"), font, Color32::WHITE);
+        let clip = painter.clip_rect();
+        let r = egui::Rect::from_center_size(
+            clip.center_top() + egui::vec2(0.0, 34.0),
+            galley.size() + egui::vec2(32.0, 16.0),
+        );
+        painter.rect_filled(r, 6.0, Color32::from_rgb(40, 60, 150).gamma_multiply(0.92));
+        painter.galley(r.center() - galley.size() / 2.0, galley, Color32::WHITE);
     }
 }
 
@@ -391,7 +400,7 @@ pub fn play_ui(ui: &mut Ui, d: &FallingDoc, out: &mut Vec<Action>) {
             ui.label("frames");
             ui.label(game.steps().to_string());
             ui.label("status");
-            ui.label(game.status().word());
+            ui.label(game.outcome_word());
             ui.end_row();
         });
     ui.label("next");

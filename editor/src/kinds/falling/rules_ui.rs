@@ -1,7 +1,9 @@
 //! The rules page (clear rules, fall laws, game over, sequence, timing, score, goal) and the
 //! FPGDL script pane with line numbers and errors at their line.
 
-use eframe::egui::{self, Color32, RichText, Ui, text::LayoutJob};
+use std::collections::BTreeMap;
+
+use eframe::egui::{self, Color32, RichText, Ui};
 use tilesmith_engine::kind::falling::fpgdl::{Script, ScriptError};
 use tilesmith_engine::kind::falling::level::{
     ClearRule, FallLaw, FallingLevel, GameOver, Goal, Order, PuyoScore, ScoreRule,
@@ -10,6 +12,7 @@ use tilesmith_engine::kind::falling::level::{
 use super::ui::set_rest;
 use super::{FallingDoc, clear_rule_name, fall_law_name};
 use crate::state::{Action, EditorState};
+use crate::ui::code::{CodeLayout, LineMark, code_pane};
 
 /// The Puyo Puyo Tsu tables (`../shared/corpus/falling/puyo_scoring.json`).
 pub fn tsu_tables() -> PuyoScore {
@@ -505,7 +508,8 @@ fn cached_error(source: &str) -> Option<ScriptError> {
     })
 }
 
-/// The script pane: the FPGDL source with line numbers; an error (from loading the text, or
+/// The script pane: the FPGDL source in the shared code pane (source line numbers, so a
+/// wrapped line keeps one); an error (from loading the text, or
 /// from the running game) is shown under it and its line is marked.
 pub fn script_ui(ui: &mut Ui, _st: &EditorState, d: &FallingDoc, out: &mut Vec<Action>) {
     let level = &d.design().rest;
@@ -542,46 +546,30 @@ pub fn script_ui(ui: &mut Ui, _st: &EditorState, d: &FallingDoc, out: &mut Vec<A
     } else {
         ui.label(RichText::new("loads without errors").color(Color32::from_rgb(120, 220, 120)));
     }
-    let bad_line = shown.and_then(|e| e.line);
+    let marks: BTreeMap<usize, LineMark> = shown
+        .and_then(|e| e.line)
+        .map(|line| {
+            let color = Color32::from_rgb(255, 110, 110);
+            (line, LineMark { color, note: None })
+        })
+        .into_iter()
+        .collect();
     let mut text = source.clone();
+    let layout = CodeLayout {
+        rows: 18,
+        wrap: true,
+    };
     egui::ScrollArea::vertical()
         .id_salt("script")
         .max_height(420.0)
         .show(ui, |ui| {
-            ui.horizontal_top(|ui| {
-                let lines = text.lines().count().max(1) + usize::from(text.ends_with('\n'));
-                let numbers: String = (1..=lines).map(|n| format!("{n:>3}\n")).collect();
-                ui.label(
-                    RichText::new(numbers)
-                        .monospace()
-                        .color(Color32::from_gray(120)),
-                );
-                let mut layouter = |ui: &Ui, buf: &dyn egui::TextBuffer, wrap: f32| {
-                    let mut job = LayoutJob::default();
-                    job.wrap.max_width = wrap;
-                    let font = egui::FontId::monospace(12.0);
-                    let normal = ui.visuals().text_color();
-                    for (n, line) in buf.as_str().split_inclusive('\n').enumerate() {
-                        let mut fmt = egui::TextFormat::simple(font.clone(), normal);
-                        if Some(n + 1) == bad_line {
-                            fmt.background = Color32::from_rgba_unmultiplied(200, 40, 40, 90);
-                        }
-                        job.append(line, 0.0, fmt);
-                    }
-                    ui.fonts_mut(|f| f.layout_job(job))
-                };
-                let r = ui.add(
-                    egui::TextEdit::multiline(&mut text)
-                        .code_editor()
-                        .desired_rows(18)
-                        .desired_width(f32::INFINITY)
-                        .layouter(&mut layouter),
-                );
-                if r.accessible_name("script text").changed() {
-                    let mut rr = level.clone();
-                    rr.script = Some(text.clone());
-                    set_rest(out, "Edit script", Some("script"), rr);
-                }
-            });
+            let r = code_pane(ui, &mut text, &marks, &mut None, layout)
+                .response
+                .response;
+            if r.accessible_name("script text").changed() {
+                let mut rr = level.clone();
+                rr.script = Some(text.clone());
+                set_rest(out, "Edit script", Some("script"), rr);
+            }
         });
 }

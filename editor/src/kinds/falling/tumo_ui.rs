@@ -316,40 +316,47 @@ fn states_ui(
     out: &mut Vec<Action>,
 ) {
     let i = tp.selected;
-    ui.horizontal_wrapped(|ui| {
-        for (s, g) in tumo.states.iter().enumerate() {
-            ui.vertical(|ui| {
-                ui.horizontal(|ui| {
-                    ui.label(RichText::new(format!("state {s}")).strong());
-                    if ui
-                        .add_enabled(tumo.states.len() > 1, egui::Button::new("x").small())
-                        .on_hover_text("Remove this state")
-                        .clicked()
-                    {
-                        let mut rest = level.clone();
-                        rest.tumos[i].states.remove(s);
-                        rest.tumos[i].kicks = Kicks::None;
-                        set_rest(out, "Remove rotation state", None, rest);
-                    }
+    // As many state grids a row as the panel holds (a wrapped layout cannot wrap a column of
+    // a label and a grid: it widened the panel instead; issue #31 defect 9).
+    let side = tumo.states.iter().map(|g| g.side).max().unwrap_or(1) as f32 * CELL;
+    let per_row = ((ui.available_width() + 8.0) / (side.max(72.0) + 8.0)).max(1.0) as usize;
+    for (row, states) in tumo.states.chunks(per_row).enumerate() {
+        ui.horizontal(|ui| {
+            for (k, g) in states.iter().enumerate() {
+                let s = row * per_row + k;
+                ui.vertical(|ui| {
+                    ui.horizontal(|ui| {
+                        ui.label(RichText::new(format!("state {s}")).strong());
+                        if ui
+                            .add_enabled(tumo.states.len() > 1, egui::Button::new("x").small())
+                            .on_hover_text("Remove this state")
+                            .clicked()
+                        {
+                            let mut rest = level.clone();
+                            rest.tumos[i].states.remove(s);
+                            rest.tumos[i].kicks = Kicks::None;
+                            set_rest(out, "Remove rotation state", None, rest);
+                        }
+                    });
+                    state_grid(ui, level, tumo, s, g, tp, out);
                 });
-                state_grid(ui, level, tumo, s, g, tp, out);
-            });
-        }
-        if ui
-            .add_enabled(tumo.states.len() < MAX_STATES, egui::Button::new("+ state"))
-            .on_hover_text("Add a state (a copy of the last)")
-            .clicked()
-        {
-            let mut rest = level.clone();
-            let last = rest.tumos[i]
-                .states
-                .last()
-                .cloned()
-                .unwrap_or_else(|| ShapeGrid::new(3));
-            rest.tumos[i].states.push(last);
-            set_rest(out, "Add rotation state", None, rest);
-        }
-    });
+            }
+        });
+    }
+    if ui
+        .add_enabled(tumo.states.len() < MAX_STATES, egui::Button::new("+ state"))
+        .on_hover_text("Add a state (a copy of the last)")
+        .clicked()
+    {
+        let mut rest = level.clone();
+        let last = rest.tumos[i]
+            .states
+            .last()
+            .cloned()
+            .unwrap_or_else(|| ShapeGrid::new(3));
+        rest.tumos[i].states.push(last);
+        set_rest(out, "Add rotation state", None, rest);
+    }
 }
 
 fn state_grid(

@@ -149,15 +149,16 @@ fn blocks_ui(ui: &mut Ui, d: &FallingDoc, out: &mut Vec<Action>) {
     ui.heading("Block kinds");
     ui.label(RichText::new("id = position in the list (createBlockPattern order)").small());
     let n = level.blocks.len();
-    egui::Grid::new("falling blocks")
-        .num_columns(6)
-        .spacing(vec2(4.0, 3.0))
-        .show(ui, |ui| {
-            for (i, b) in level.blocks.iter().enumerate() {
-                let id = (i + 1) as BlockId;
+    // Two lines a block kind (id, colour, name; then form, role, order), so the list fits a
+    // side panel of 300 points (issue #31 defect 9: one line ran past the panel at 1280×800).
+    ui.vertical(|ui| {
+        ui.spacing_mut().item_spacing = vec2(4.0, 3.0);
+        for (i, b) in level.blocks.iter().enumerate() {
+            let id = (i + 1) as BlockId;
+            let mut rest = level.clone();
+            let mut changed = None;
+            ui.horizontal(|ui| {
                 ui.label(format!("{id}"));
-                let mut rest = level.clone();
-                let mut changed = None;
                 let mut rgb = b.color;
                 if ui.color_edit_button_srgb(&mut rgb).changed() {
                     rest.blocks[i].color = rgb;
@@ -165,7 +166,10 @@ fn blocks_ui(ui: &mut Ui, d: &FallingDoc, out: &mut Vec<Action>) {
                 }
                 let mut bname = b.name.clone();
                 if ui
-                    .add(egui::TextEdit::singleline(&mut bname).desired_width(90.0))
+                    .add(
+                        egui::TextEdit::singleline(&mut bname)
+                            .desired_width(ui.available_width().min(160.0)),
+                    )
                     .accessible_name(format!("block {id} name"))
                     .changed()
                     && !bname.trim().is_empty()
@@ -174,6 +178,9 @@ fn blocks_ui(ui: &mut Ui, d: &FallingDoc, out: &mut Vec<Action>) {
                     rest.blocks[i].name = bname;
                     changed = Some(("Rename block kind", format!("bname {i}")));
                 }
+            });
+            ui.horizontal(|ui| {
+                ui.add_space(12.0);
                 let r = egui::ComboBox::from_id_salt(("form", i))
                     .width(64.0)
                     .selected_text(b.form.as_str())
@@ -228,12 +235,12 @@ fn blocks_ui(ui: &mut Ui, d: &FallingDoc, out: &mut Vec<Action>) {
                         falling(out, FallingAction::RemoveBlock(id));
                     }
                 });
-                ui.end_row();
-                if let Some((what, key)) = changed {
-                    set_rest(out, what, Some(&key), rest);
-                }
+            });
+            if let Some((what, key)) = changed {
+                set_rest(out, what, Some(&key), rest);
             }
-        });
+        }
+    });
     if ui.button("Add block kind").clicked() {
         falling(out, FallingAction::AddBlock);
     }
@@ -414,8 +421,10 @@ impl KindUi for FallingUi {
         }
     }
 
-    fn end_banner(&self, _st: &EditorState) -> Option<crate::doc::ui::Banner> {
-        None // painted by the kind itself, over its own field
+    fn end_banner(&self, st: &EditorState) -> Option<crate::doc::ui::Banner> {
+        st.doc_as::<FallingDoc>()
+            .and_then(|d| d.play.as_ref())
+            .and_then(|p| p.end_banner())
     }
 
     fn grid_color(&self) -> Color32 {

@@ -1,11 +1,14 @@
 //! The rule panel's JSON views (one rule, or both lists): the text editor, the Apply and
 //! Revert buttons, the note about unapplied or stale text, and the located problems.
 
-use eframe::egui::{self, Color32, RichText, Ui};
+use std::collections::BTreeMap;
+
+use eframe::egui::{Color32, RichText, Ui};
 use tilesmith_engine::kind::boulder::BoulderLevel;
 
 use super::labels::WARN;
 use super::panel::{RuleEvent, RulePanel, RuleView};
+use crate::ui::code::{CodeLayout, LineMark, code_pane};
 
 /// Draws the JSON view of the panel (one rule or all rules) and pushes its events.
 pub(super) fn json_ui(
@@ -33,12 +36,21 @@ pub(super) fn json_ui(
         }
     }
     let mut text = panel.json.clone();
-    let r = ui.add(
-        egui::TextEdit::multiline(&mut text)
-            .code_editor()
-            .desired_rows(14)
-            .desired_width(f32::INFINITY),
-    );
+    // The shared code pane: line numbers, and the problems' lines marked in their colours.
+    let mut marks: BTreeMap<usize, LineMark> = BTreeMap::new();
+    for p in panel.json_problems.iter().rev() {
+        if let Some(line) = p.line {
+            let color = problem_colour(p.is_error());
+            marks.insert(line, LineMark { color, note: None });
+        }
+    }
+    let layout = CodeLayout {
+        rows: 14,
+        wrap: true,
+    };
+    let r = code_pane(ui, &mut text, &marks, &mut None, layout)
+        .response
+        .response;
     let r = r.accessible_name(match panel.view {
         RuleView::AllJson => "all rules JSON text",
         _ => "rule JSON text",
@@ -66,11 +78,16 @@ pub(super) fn json_ui(
         }
     });
     for p in &panel.json_problems {
-        let colour = if p.is_error() {
-            Color32::from_rgb(255, 110, 110)
-        } else {
-            WARN
-        };
+        let colour = problem_colour(p.is_error());
         ui.label(RichText::new(p.render("json")).color(colour).monospace());
+    }
+}
+
+/// The colour of an error (red) or a warning.
+fn problem_colour(error: bool) -> Color32 {
+    if error {
+        Color32::from_rgb(255, 110, 110)
+    } else {
+        WARN
     }
 }
