@@ -312,7 +312,7 @@ pub trait Game: Send {
     }
     /// A search-ready copy of the current position ([`SearchGame`]: moves as small numbers,
     /// no change reports, undo, a state key), for the solver, the computer player and
-    /// playouts (`crate::search`); the one way a search reaches a kind. `None` (the default)
+    /// playouts (`tilesmith_search`); the one way a search reaches a kind. `None` (the default)
     /// for a kind that does not offer search. The copy starts with an empty path: undo on it
     /// goes back to here, not to the game's earlier steps.
     fn searcher(&self) -> Option<Box<dyn SearchGame>> {

@@ -18,10 +18,10 @@
 //! **Path dependence.** A kind whose outcome can depend on the way a position was reached
 //! (board's `repetition`, a card game's draw by repetition) says so with
 //! [`SearchGame::history_dependence`]; the search then keeps such values out of its
-//! transposition table (see `crate::search`).
+//! transposition table (see `tilesmith_search`).
 //!
 //! Layer: beside [`crate::game`], below every kind and below the search algorithms
-//! (`crate::search`); it names no kind.
+//! (`tilesmith_search`); it names no kind.
 
 /// A move, as the kind numbers it in the current state: an index into the list
 /// [`SearchGame::moves`] gives (board, card games), or a fixed code (baba: 0 wait, 1–4 the
@@ -74,7 +74,7 @@ impl SearchError {
 }
 
 /// A position prepared for search: what a kind provides so that the algorithms of
-/// `crate::search` (breadth-first search, alpha-beta, Monte Carlo) can run on it without
+/// `tilesmith_search` (breadth-first search, alpha-beta, Monte Carlo) can run on it without
 /// knowing the kind. Made by [`crate::game::Game::searcher`] from the current position of a
 /// game.
 ///

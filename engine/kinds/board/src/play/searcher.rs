@@ -1,6 +1,6 @@
 //! The board kind's [`SearchGame`]: a position with the fast internals of the move generator
 //! (the children of a position built once by the expander, positions swapped in rather than
-//! replayed), for the shared search (`crate::search`: the computer opponent's Monte Carlo
+//! replayed), for the shared search (`tilesmith_search`: the computer opponent's Monte Carlo
 //! tree search, alpha-beta, breadth-first search of one-player boards, playouts).
 //!
 //! Moves are indices into the legal whole turns, in the order of [`Engine::turns`] (a pass

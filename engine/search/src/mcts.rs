@@ -23,8 +23,8 @@ use std::time::{Duration, Instant};
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng as _;
 
-use super::playout::uniform;
-use crate::search_game::{Move, SearchError, SearchGame, SearchStatus};
+use crate::playout::uniform;
+use tilesmith_core::search_game::{Move, SearchError, SearchGame, SearchStatus};
 
 /// How long a [`search`] may run, and how it plays.
 #[derive(Clone, Copy, Debug, PartialEq)]

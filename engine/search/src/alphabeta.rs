@@ -33,8 +33,8 @@ use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use super::{Budget, DEFAULT_MEMORY, KeyBuild, Progress};
-use crate::search_game::{Move, SearchError, SearchGame, SearchStatus, StateKey};
+use crate::{Budget, DEFAULT_MEMORY, KeyBuild, Progress};
+use tilesmith_core::search_game::{Move, SearchError, SearchGame, SearchStatus, StateKey};
 
 /// The score of a win now (a win in k plies scores `WIN - k`).
 pub const WIN: i32 = 1_000_000;

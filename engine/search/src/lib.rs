@@ -1,7 +1,10 @@
 //! Search over any kind that offers a [`SearchGame`] (issue #29 "one search module over the
 //! `Game` trait", issue #28 "the computer player"): the algorithms know the trait and the
-//! primitives only and name no kind (`docs/architecture.md`, held by
-//! `engine/tests/structure.rs`; no kind imports this module).
+//! primitives of `tilesmith-core` only and name no kind. They are a crate of their own,
+//! which depends on `tilesmith-core` alone and on which no kind crate depends, so the
+//! compiler refuses a kind that imports them (`docs/architecture.md`, "Crates"; the
+//! `Cargo.toml`s are held by `engine/tests/structure.rs`). The facade re-exports this crate
+//! as `tilesmith_engine::search`.
 //!
 //! - [`bfs`]: breadth-first search of a one-player game for a proved shortest solution,
 //!   within a memory, time and step budget, cancellable, with progress; and the exhaustive
@@ -17,7 +20,9 @@
 //! `docs/solver.md` describes what each gives, the key choice, the transposition table's
 //! rule for path-dependent values, and the limits.
 //!
-//! [`SearchGame`]: crate::search_game::SearchGame
+//! [`SearchGame`]: tilesmith_core::search_game::SearchGame
+
+#![warn(missing_docs)]
 
 pub mod alphabeta;
 pub mod bfs;
@@ -26,7 +31,7 @@ pub mod playout;
 
 use std::hash::{BuildHasherDefault, Hasher};
 
-/// A hasher for [`crate::search_game::StateKey`]s, which are hashes already: it keeps the
+/// A hasher for [`tilesmith_core::search_game::StateKey`]s, which are hashes already: it keeps the
 /// low 64 bits of the key as they are.
 #[derive(Default, Clone, Copy)]
 pub(crate) struct KeyPass(u64);

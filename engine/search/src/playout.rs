@@ -14,8 +14,8 @@ use std::time::Duration;
 use rand_chacha::ChaCha8Rng;
 use rand_core::{Rng as _, SeedableRng as _};
 
-use super::mcts::{SearchLimits, search};
-use crate::search_game::{Move, SearchError, SearchGame, SearchStatus};
+use crate::mcts::{SearchLimits, search};
+use tilesmith_core::search_game::{Move, SearchError, SearchGame, SearchStatus};
 
 /// The most plies of one flat Monte Carlo playout (the prototype's 50 decisions).
 pub const FLAT_MC_PLIES: u32 = 50;
@@ -143,7 +143,7 @@ pub enum Player {
     Random,
     /// The flat Monte Carlo player with K playouts per move ([`flat_monte_carlo`]).
     FlatMc(u32),
-    /// The computer player: Monte Carlo tree search ([`super::mcts`]) for this long a move.
+    /// The computer player: Monte Carlo tree search ([`crate::mcts`]) for this long a move.
     Ai(Duration),
 }
 

@@ -17,8 +17,8 @@ use std::collections::HashSet;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use super::{Budget, DEFAULT_MEMORY, KeyBuild, Progress};
-use crate::search_game::{Move, SearchError, SearchGame, SearchStatus, StateKey};
+use crate::{Budget, DEFAULT_MEMORY, KeyBuild, Progress};
+use tilesmith_core::search_game::{Move, SearchError, SearchGame, SearchStatus, StateKey};
 
 /// The budgets of a [`solve`] or an [`explore`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -28,7 +28,7 @@ pub struct Limits {
     /// Wall-clock budget; `None`: none.
     pub time: Option<Duration>,
     /// The most bytes the visited set and the state records may take
-    /// ([`super::DEFAULT_MEMORY`], 1 GiB, by default).
+    /// ([`crate::DEFAULT_MEMORY`], 1 GiB, by default).
     pub memory: usize,
 }
 
