@@ -2,7 +2,7 @@
 //! perft of English checkers (depth 6, 36 768 leaves) and chess (depth 4, 197 281 leaves,
 //! with the legality filter of `(checkmated King)`), random playouts to the end of the game
 //! (seeded ChaCha8, 100 games) of checkers and of Reversi (`levels/board/reversi.zrf`, flips
-//! written in ZRF), and the computer opponent's search (MCTS, 200 iterations from the
+//! written in ZRF), and the computer opponent's search (the shared MCTS, 200 iterations from the
 //! checkers start). Figures go to BENCHMARKS.md.
 //!
 //! Run: `cargo bench -p tilesmith-engine --bench board`.
@@ -13,9 +13,10 @@ use std::sync::atomic::AtomicBool;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use rand_core::SeedableRng as _;
-use tilesmith_engine::kind::board::play::search::{SearchLimits, search};
+use tilesmith_engine::kind::board::play::searcher::BoardSearch;
 use tilesmith_engine::kind::board::play::{Engine, PerftEnd};
 use tilesmith_engine::kind::board::zrf::compile;
+use tilesmith_engine::search::mcts::{SearchLimits, search};
 
 fn engine_at(path: PathBuf) -> Engine {
     let text = std::fs::read_to_string(&path)
@@ -94,7 +95,8 @@ fn board(c: &mut Criterion) {
             ..SearchLimits::default()
         };
         let cancel = AtomicBool::new(false);
-        b.iter(|| black_box(search(&checkers, &start, &limits, &cancel, &mut |_| {}).ok()))
+        let root = BoardSearch::new(std::sync::Arc::new(checkers.clone()), start.clone());
+        b.iter(|| black_box(search(&root, &limits, &cancel, &mut |_| {}).ok()))
     });
     let chess = engine("chess.zrf");
     let start = chess.initial();

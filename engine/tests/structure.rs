@@ -1,10 +1,11 @@
 //! The engine's structure as `docs/architecture.md` promises it (issue #27). The layers are
 //! crates, so the compiler refuses most wrong imports: `tilesmith-core` (the shared
 //! primitives and the traits) depends on no other crate of the engine, and each kind crate
-//! (`engine/kinds/<kind>/`) on `tilesmith-core` only, which this test holds by reading their
-//! `Cargo.toml`s. By reading sources it holds what the compiler cannot see: the shared files
-//! (core, and the facade's `document`, `replay`, `campaign`; not the list of kinds,
-//! `src/kind.rs`) name no kind and hold no kind's name or extension as a string; the core
+//! (`engine/kinds/<kind>/`) on `tilesmith-core` only, and so does the search crate
+//! (`engine/search/`, the algorithms over `SearchGame`), on which no kind depends, which this
+//! test holds by reading their `Cargo.toml`s. By reading sources it holds what the compiler
+//! cannot see: the shared files (core, search, and the facade's `document`, `replay`,
+//! `campaign`; not the list of kinds, `src/kind.rs`) name no kind and hold no kind's name or extension as a string; the core
 //! modules import each other without loops (`super::` paths are resolved to module paths);
 //! no source file is over 800 lines and no function over 120, except those on the
 //! allow-lists below, each with its reason. The kinds are read from the folders under
@@ -77,6 +78,11 @@ fn core_src() -> PathBuf {
     engine().join("core").join("src")
 }
 
+/// The search crate's sources: `search/src/`.
+fn search_src() -> PathBuf {
+    engine().join("search").join("src")
+}
+
 /// The sources of the kind crate `kind`: `kinds/<kind>/src/`.
 fn kind_src(kind: &str) -> PathBuf {
     engine().join("kinds").join(kind).join("src")
@@ -87,11 +93,12 @@ fn list_file() -> PathBuf {
     src().join("kind.rs")
 }
 
-/// Every `.rs` file of the engine's crates (facade, core, kinds), sorted.
+/// Every `.rs` file of the engine's crates (facade, core, search, kinds), sorted.
 fn engine_sources() -> Vec<PathBuf> {
     let mut v = Vec::new();
     sources(&src(), &mut v);
     sources(&core_src(), &mut v);
+    sources(&search_src(), &mut v);
     for k in kind_names() {
         sources(&kind_src(&k), &mut v);
     }
@@ -100,11 +107,12 @@ fn engine_sources() -> Vec<PathBuf> {
     v
 }
 
-/// The shared files: core's and the facade's sources but for the list of kinds.
+/// The shared files: core's, search's and the facade's sources but for the list of kinds.
 fn shared_sources() -> Vec<PathBuf> {
     let mut v = Vec::new();
     sources(&src(), &mut v);
     sources(&core_src(), &mut v);
+    sources(&search_src(), &mut v);
     v.retain(|f| *f != list_file());
     v.sort();
     assert!(v.len() > 15, "found only {} shared sources", v.len());
@@ -140,7 +148,7 @@ fn kind_names() -> Vec<String> {
 /// `tilesmith_core::game`.
 fn kind_submodules() -> Vec<String> {
     let shared = |m: &String| {
-        [src(), core_src()]
+        [src(), core_src(), search_src()]
             .iter()
             .any(|d| d.join(format!("{m}.rs")).exists() || d.join(m).is_dir())
     };
@@ -272,10 +280,26 @@ fn the_crates_depend_only_downwards() {
         Vec::<String>::new(),
         "tilesmith-core depends on no other crate of the engine"
     );
+    assert_eq!(
+        engine_dependencies(&engine().join("search")),
+        ["tilesmith-core"],
+        "tilesmith-search (the algorithms) depends on tilesmith-core only: no kind, not the \
+         facade"
+    );
     let facade = engine_dependencies(&engine());
+    assert!(
+        facade.contains(&"tilesmith-search".to_string()),
+        "the facade re-exports tilesmith-search as `search`"
+    );
     for k in kind_names() {
+        let deps = engine_dependencies(&engine().join("kinds").join(&k));
+        assert!(
+            !deps.contains(&"tilesmith-search".to_string()),
+            "the kind crate tilesmith-{k} depends on the search algorithms: a kind offers a \
+             SearchGame (tilesmith-core) and never runs a search itself"
+        );
         assert_eq!(
-            engine_dependencies(&engine().join("kinds").join(&k)),
+            deps,
             ["tilesmith-core"],
             "the kind crate tilesmith-{k} depends on tilesmith-core only: no other kind, not \
              the facade"

@@ -1,4 +1,5 @@
-//! The computer opponent (`play::search`, MCTS with random playouts): it takes an immediate
+//! The computer opponent (the shared `search::mcts` over the board kind's `BoardSearch`,
+//! MCTS with random playouts): it takes an immediate
 //! win and blocks an immediate loss in tic-tac-toe, never loses to a random player there, avoids
 //! a checkers move that loses its last man at once, is deterministic for a seed and an
 //! iteration budget, stops on time and on cancel, and its turn indices are those of
@@ -10,12 +11,11 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use rand_core::{Rng as _, SeedableRng as _};
-use tilesmith_engine::kind::board::play::search::{
-    Progress, SearchLimits, SearchResult, StopReason, search,
-};
+use tilesmith_engine::kind::board::play::searcher::BoardSearch;
 use tilesmith_engine::kind::board::play::{Engine, Piece, Position};
 use tilesmith_engine::kind::board::rules::{PlayerId, PosId};
 use tilesmith_engine::kind::board::zrf;
+use tilesmith_engine::search::mcts::{Progress, SearchLimits, SearchResult, StopReason, search};
 use tilesmith_tests::{corpus, workspace};
 
 fn engine_of(text: &str) -> Engine {
@@ -82,8 +82,13 @@ fn budget(iterations: u64, seed: u64) -> SearchLimits {
     }
 }
 
+/// The searcher of `p` under `e`'s rules.
+fn root(e: &Engine, p: &Position) -> BoardSearch {
+    BoardSearch::new(std::sync::Arc::new(e.clone()), p.clone())
+}
+
 fn run(e: &Engine, p: &Position, limits: &SearchLimits) -> SearchResult {
-    search(e, p, limits, &AtomicBool::new(false), &mut |_| {}).unwrap()
+    search(&root(e, p), limits, &AtomicBool::new(false), &mut |_| {}).unwrap()
 }
 
 #[test]
@@ -104,7 +109,7 @@ fn the_search_can_run_on_a_worker_thread() {
             time: Some(Duration::from_secs(60)),
             ..SearchLimits::default()
         };
-        search(&e, &p, &limits, &c2, &mut |_| {}).unwrap()
+        search(&root(&e, &p), &limits, &c2, &mut |_| {}).unwrap()
     });
     std::thread::sleep(Duration::from_millis(100));
     cancel.store(true, Ordering::Relaxed);
@@ -265,7 +270,7 @@ fn time_budget_and_cancel_stop_promptly() {
     };
     let t = Instant::now();
     let mut calls: Vec<Progress> = Vec::new();
-    let r = search(&e, &p, &limits, &AtomicBool::new(false), &mut |p| {
+    let r = search(&root(&e, &p), &limits, &AtomicBool::new(false), &mut |p| {
         calls.push(p.clone())
     })
     .unwrap();
@@ -292,7 +297,7 @@ fn time_budget_and_cancel_stop_promptly() {
             std::thread::sleep(Duration::from_millis(100));
             cancel.store(true, Ordering::Relaxed);
         });
-        search(&e, &p, &limits, &cancel, &mut |_| {}).unwrap()
+        search(&root(&e, &p), &limits, &cancel, &mut |_| {}).unwrap()
     });
     assert_eq!(r.stopped, StopReason::Cancelled);
     assert!(

@@ -1,12 +1,14 @@
 //! The headless commands of `tilesmith`: `run` steps a level and prints a JSON summary,
-//! `check` validates level files, `perft` counts move sequences of a board game. All print
+//! `check` validates level files, `perft` counts move sequences of a board game, `solve`
+//! solves a level ([`solve`]), `playouts` and `match` play random and whole games
+//! ([`versus`]). All print
 //! `FILE:LINE:COL: message (at PATH)` for bad input and exit with code 1, never panicking.
 //! A `.zrf` file (a board game's rules) is a level of its own; its problems are printed at
 //! the ZRF file's lines. A campaign file (`"kind": "campaign"`) is checked with its levels,
 //! and `run CAMPAIGN --play INDEX` plays one of its levels (see [`campaign`]).
 //!
 //! Layout: this dispatcher imports one module per command group ([`run`], [`check`],
-//! [`perft`], [`export`], [`campaign`], [`edit`]); what several of them share lies below
+//! [`perft`], [`export`], [`campaign`], [`edit`], [`solve`], [`versus`]); what several of them share lies below
 //! them ([`play`]: `run`'s playing of a level; [`common`]: loading and printing problems), and
 //! nothing below imports what is above it.
 
@@ -18,6 +20,8 @@ mod export;
 mod perft;
 mod play;
 mod run;
+mod solve;
+mod versus;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -82,6 +86,19 @@ pub enum Command {
     Render(export::RenderArgs),
     /// Play a level (or a replay) headlessly and write an animated GIF, one frame per step.
     Gif(export::GifArgs),
+    /// Solve a level (issue #29): a proved shortest solution of a one-player level
+    /// (breadth-first search), or the value of a two-player position for the player to move
+    /// within `--max-steps` plies (alpha-beta with a transposition table) and its principal
+    /// variation. One JSON line; exit 0 solved (value proved), 1 an error, 2 unsolvable,
+    /// 3 unknown (a budget ran out).
+    Solve(solve::SolveArgs),
+    /// Play random playouts from a level's start and print
+    /// `{"playouts","plies","seconds","per_second"}`.
+    Playouts(versus::PlayoutArgs),
+    /// Play whole games of a two-player level between two players (`random`, `flat-mc:K`,
+    /// `ai:SECONDS`), swapping colours every other game, and print
+    /// `{"games","wins":[a,b],"draws","seconds"}`.
+    Match(versus::MatchArgs),
     /// Open a level in the editor.
     Edit {
         /// The level file.
@@ -103,6 +120,9 @@ pub fn run_command(cmd: Command, lists: (Kinds, KindUis)) -> ExitCode {
         } => perft::perft(&file, depth, variant.as_deref(), end_is_leaf),
         Command::Render(a) => export::render(&a, lists),
         Command::Gif(a) => export::gif(&a, lists),
+        Command::Solve(a) => solve::solve(&a),
+        Command::Playouts(a) => versus::playouts(&a),
+        Command::Match(a) => versus::matches(&a),
         Command::Edit { file } => open_editor(file, None),
     }
 }

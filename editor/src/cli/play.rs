@@ -127,13 +127,8 @@ pub fn run_level(
             }
         }
     };
-    // A step count no replay could hold is refused before anything is played (issue #30:
-    // `--ticks 18446744073709551615` ran until killed).
-    if let Some(t) = a.ticks.filter(|t| *t > MAX_REPLAY_TICKS) {
-        eprintln!(
-            "tilesmith: --ticks {t}: at most {MAX_REPLAY_TICKS} steps (the most a replay holds)"
-        );
-        return ExitCode::FAILURE;
+    if let Err(code) = check_ticks(a) {
+        return code;
     }
     let mut game = match doc.start(a.seed) {
         Ok(g) => g,
@@ -213,9 +208,23 @@ pub fn run_level(
     }
 }
 
+/// Refuses a step count no replay could hold, before anything is played (issue #30:
+/// `--ticks 18446744073709551615` ran until killed).
+fn check_ticks(a: &RunArgs) -> Result<(), ExitCode> {
+    match a.ticks.filter(|t| *t > MAX_REPLAY_TICKS) {
+        Some(t) => {
+            eprintln!(
+                "tilesmith: --ticks {t}: at most {MAX_REPLAY_TICKS} steps (the most a replay holds)"
+            );
+            Err(ExitCode::FAILURE)
+        }
+        None => Ok(()),
+    }
+}
+
 /// Writes `replay` to `rec` (`--record`), atomically, its level path relative to the
 /// replay's folder.
-fn write_replay(rec: &Path, replay: &Replay) -> Result<(), ExitCode> {
+pub(super) fn write_replay(rec: &Path, replay: &Replay) -> Result<(), ExitCode> {
     let base = rec
         .parent()
         .filter(|p| !p.as_os_str().is_empty())

@@ -28,6 +28,7 @@ use crate::grid::{Dir, Pos};
 use crate::input::{Input, InputChoice, InputError, InputSpec};
 use crate::observe::Phase;
 use crate::problem::Problem;
+use crate::search_game::SearchGame;
 
 /// The default budget of a game's undo history in bytes (256 MiB): see
 /// [`Game::set_history_budget`]. A game that goes over it drops its oldest steps first.
@@ -307,6 +308,14 @@ pub trait Game: Send {
     /// (`Problem::file` set), or at a JSON path of the level when the rules have no file.
     fn perft(&self, depth: u32, end_is_leaf: bool) -> Option<Result<u64, Problem>> {
         let _ = (depth, end_is_leaf);
+        None
+    }
+    /// A search-ready copy of the current position ([`SearchGame`]: moves as small numbers,
+    /// no change reports, undo, a state key), for the solver, the computer player and
+    /// playouts (`tilesmith_search`); the one way a search reaches a kind. `None` (the default)
+    /// for a kind that does not offer search. The copy starts with an empty path: undo on it
+    /// goes back to here, not to the game's earlier steps.
+    fn searcher(&self) -> Option<Box<dyn SearchGame>> {
         None
     }
     /// The `--trace` events of the step just computed, one JSON object per event, in the

@@ -36,8 +36,116 @@ impl Fnv {
     }
 }
 
+/// A 128-bit hasher for search state keys ([`crate::search_game::StateKey`]): two 64-bit
+/// lanes over the same words, each a different multiply-and-mix, finished with the
+/// SplitMix64 finaliser; [`KeyHasher::finish128`] gives both. Fast (a few multiplies per
+/// word) and not cryptographic: two states get one key only if both lanes collide. Use it
+/// with `#[derive(Hash)]` data (`value.hash(&mut h)`) or by writing words. Not stable
+/// across releases of `std`'s `Hash` implementations, so never stored in files.
+#[derive(Debug, Clone, Copy)]
+pub struct KeyHasher {
+    a: u64,
+    b: u64,
+}
+
+impl Default for KeyHasher {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl KeyHasher {
+    /// A fresh hasher.
+    pub const fn new() -> Self {
+        Self {
+            a: 0x243f_6a88_85a3_08d3,
+            b: 0x1319_8a2e_0370_7344,
+        }
+    }
+
+    /// The 128-bit key of what was written.
+    pub fn finish128(&self) -> u128 {
+        (u128::from(mix(self.a)) << 64) | u128::from(mix(self.b ^ 0x9e37_79b9_7f4a_7c15))
+    }
+}
+
+/// The SplitMix64 finaliser.
+fn mix(mut z: u64) -> u64 {
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+impl std::hash::Hasher for KeyHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        let mut chunks = bytes.chunks_exact(8);
+        for c in &mut chunks {
+            let mut w = [0u8; 8];
+            w.copy_from_slice(c);
+            self.write_u64(u64::from_le_bytes(w));
+        }
+        let rest = chunks.remainder();
+        if !rest.is_empty() {
+            let mut w = [0u8; 8];
+            w[..rest.len()].copy_from_slice(rest);
+            // The length in the top byte, so that trailing zero bytes count.
+            self.write_u64(u64::from_le_bytes(w) ^ ((rest.len() as u64) << 59));
+        }
+    }
+
+    #[inline]
+    fn write_u64(&mut self, v: u64) {
+        self.a = (self.a.rotate_left(5) ^ v).wrapping_mul(0x517c_c1b7_2722_0a95);
+        let b = (self.b ^ v).wrapping_mul(0x9fb2_1c65_1e98_df25);
+        self.b = b ^ (b >> 29);
+    }
+
+    #[inline]
+    fn write_u8(&mut self, v: u8) {
+        self.write_u64(u64::from(v));
+    }
+
+    #[inline]
+    fn write_u16(&mut self, v: u16) {
+        self.write_u64(u64::from(v));
+    }
+
+    #[inline]
+    fn write_u32(&mut self, v: u32) {
+        self.write_u64(u64::from(v));
+    }
+
+    #[inline]
+    fn write_usize(&mut self, v: usize) {
+        self.write_u64(v as u64);
+    }
+
+    fn finish(&self) -> u64 {
+        mix(self.a)
+    }
+}
+
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn key_hasher_tells_near_states_apart() {
+        use std::hash::Hash as _;
+        // Every board of 9 cells with values 0..3 (19 683 of them) gets its own key.
+        let mut keys = std::collections::HashSet::new();
+        for n in 0..19_683u32 {
+            let mut cells = [0u8; 9];
+            let mut m = n;
+            for c in &mut cells {
+                *c = (m % 3) as u8;
+                m /= 3;
+            }
+            let mut h = super::KeyHasher::new();
+            cells.hash(&mut h);
+            keys.insert(h.finish128());
+        }
+        assert_eq!(keys.len(), 19_683);
+    }
+
     #[test]
     fn matches_published_vectors() {
         let mut h = super::Fnv::new();

@@ -21,3 +21,4 @@ pub mod level_json;
 pub mod observe;
 pub mod problem;
 pub mod read;
+pub mod search_game;

@@ -1,6 +1,7 @@
 //! The computer opponent of the play pane (issue 13): each player is played by a human or by
-//! the computer, which searches the position ([`search`], Monte Carlo tree search) within a
-//! think-time budget on a worker thread, with the engine and the position cloned, so the UI
+//! the computer, which searches the position ([`search`], the engine's shared Monte Carlo
+//! tree search over the game's [`searcher`](tilesmith_engine::Game::searcher)) within a
+//! think-time budget on a worker thread, on a search-ready copy of the position, so the UI
 //! thread never waits for it. A progress bar shows the budget used, the iterations and the
 //! best turn so far; Cancel stops the search (nothing is played). When the search is done,
 //! its turn is played as a click on the legal move would be (one step of the play history,
@@ -10,7 +11,7 @@
 use std::time::Duration;
 
 use eframe::egui::{self, RichText, Ui};
-use tilesmith_engine::kind::board::play::search::{Progress, SearchLimits, SearchResult, search};
+use tilesmith_engine::search::mcts::{Progress, SearchLimits, SearchResult, search};
 use tilesmith_engine::{Game as _, Input};
 
 use super::play::BoardPlay;
@@ -74,8 +75,10 @@ impl Computer {
 
     /// Starts a search of the position in play on a worker thread.
     pub fn start(&mut self, p: &BoardPlay) {
-        let engine = p.game().engine().clone();
-        let pos = p.game().position().clone();
+        let Some(root) = p.session.game.searcher() else {
+            self.last = Some("this game offers no search".into());
+            return;
+        };
         self.searches += 1;
         let limits = SearchLimits {
             time: Some(Duration::from_secs_f32(self.think.clamp(0.2, 10.0))),
@@ -85,7 +88,7 @@ impl Computer {
         };
         let spawned = Job::spawn("board-search", move |w| {
             let mut report = |pr: &Progress| w.report(pr.clone());
-            search(&engine, &pos, &limits, w.cancel_flag(), &mut report).map_err(|e| e.to_string())
+            search(root.as_ref(), &limits, w.cancel_flag(), &mut report).map_err(|e| e.to_string())
         });
         match spawned {
             Ok(job) => {

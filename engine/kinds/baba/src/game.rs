@@ -32,11 +32,13 @@ use tilesmith_core::input::Input;
 mod index;
 mod journal;
 mod refresh;
+mod search;
 mod undo;
 
 pub(super) use index::sort_cells;
 use index::{Holders, TextCount};
 use refresh::Dirty;
+pub use search::BabaSearch;
 use undo::{Patch, TRIM};
 
 /// The saved part of a game: what undo restores.
@@ -579,6 +581,10 @@ impl Game for BabaGame {
                 dir: (!o.kind.is_text()).then_some(o.dir),
             })
             .collect()
+    }
+
+    fn searcher(&self) -> Option<Box<dyn tilesmith_core::search_game::SearchGame>> {
+        Some(Box::new(BabaSearch::new(self)))
     }
 
     fn state_hash(&self) -> u64 {

@@ -558,6 +558,22 @@ impl Game for BoardGame {
         }
     }
 
+    /// A [`BoardSearch`](super::play::searcher::BoardSearch) at the current position, which
+    /// counts the game's earlier positions for `repetition`.
+    fn searcher(&self) -> Option<Box<dyn tilesmith_core::search_game::SearchGame>> {
+        let mut before = self.seen.clone();
+        if let Some(k) = self.repetition_key()
+            && let Some(n) = before.get_mut(&k)
+        {
+            *n = n.saturating_sub(1);
+        }
+        Some(Box::new(super::play::searcher::BoardSearch::with_history(
+            Arc::clone(&self.engine),
+            self.pos.clone(),
+            before,
+        )))
+    }
+
     fn state_hash(&self) -> u64 {
         let mut h = Fnv::new();
         h.write(b"board");

@@ -17,6 +17,9 @@ use tilesmith_core::history::{History, Patch, Trim};
 use tilesmith_core::input::Input;
 use tilesmith_core::observe::{Collector, NoObserver, Phase, TickObserver};
 
+mod search;
+pub use search::BoulderSearch;
+
 /// One phase of a recorded tick: the phase and each field it changed as
 /// `(position, before, after)`, row-major.
 pub type PhaseRecord = (Phase, Vec<(Pos, Cell, Cell)>);
@@ -669,6 +672,12 @@ impl Game for BoulderGame {
             token: t.name().into(),
             dir,
         }]
+    }
+
+    fn searcher(&self) -> Option<Box<dyn tilesmith_core::search_game::SearchGame>> {
+        (self.open.is_none()).then(|| {
+            Box::new(BoulderSearch::new(self)) as Box<dyn tilesmith_core::search_game::SearchGame>
+        })
     }
 
     fn state_hash(&self) -> u64 {

@@ -50,6 +50,12 @@ pub(super) const TRIM: Trim = Trim {
 
 impl BabaGame {
     pub(super) fn record_and_turn(&mut self, input: Option<Dir>) -> StepReport {
+        self.record_turn(input, true)
+    }
+
+    /// [`Self::record_and_turn`]; the report's changed cells are listed only when `list`
+    /// is true (a search reads no report).
+    pub(super) fn record_turn(&mut self, input: Option<Dir>, list: bool) -> StepReport {
         if self.history.trimmed() == 0 && self.history.applied() == 0 && self.start.is_none() {
             self.start = Some(Box::new(self.st.clone()));
         }
@@ -102,16 +108,19 @@ impl BabaGame {
             };
         }
         let objs = self.turn_changes();
-        let mut changed = Vec::with_capacity(2 * objs.len());
-        for (id, before) in &objs {
-            if let Some(b) = before {
-                changed.push(b.pos());
+        let mut changed = Vec::new();
+        if list {
+            changed.reserve(2 * objs.len());
+            for (id, before) in &objs {
+                if let Some(b) = before {
+                    changed.push(b.pos());
+                }
+                if let Some(n) = self.st.objs.get(id) {
+                    changed.push(n.pos());
+                }
             }
-            if let Some(n) = self.st.objs.get(id) {
-                changed.push(n.pos());
-            }
+            sort_cells(&mut changed, &mut self.cell_marks, self.width, self.height);
         }
-        sort_cells(&mut changed, &mut self.cell_marks, self.width, self.height);
         self.clear_journal();
         let patch = Patch {
             objs,

@@ -17,7 +17,7 @@ mod exec;
 mod movegen;
 mod perft;
 mod reach;
-pub mod search;
+pub mod searcher;
 #[cfg(test)]
 mod tests;
 mod turns;

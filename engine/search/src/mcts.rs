@@ -1,21 +1,21 @@
-//! A computer opponent for any ZRF game: Monte Carlo tree search (UCT) over the legal turns,
-//! with uniformly random playouts to the end of the game (or a ply limit), for any player
-//! and any number of players.
+//! Monte Carlo tree search (UCT) over any [`SearchGame`], for any number of players: the
+//! computer player of the board kind's play pane, and of every kind that offers search
+//! (moved here from the board kind, issue #28: one search shared by the kinds instead of a
+//! copy each).
 //!
 //! The search is deterministic for a given seed when only the iteration budget limits it;
 //! a wall-clock budget stops it after a varying number of iterations. It is cancellable
 //! through an [`AtomicBool`] (checked at every iteration and every ply of a playout) and
-//! reports [`Progress`] through a callback. Everything it takes is `Send + Sync`
-//! ([`Engine`], [`Position`]), so it can run on a worker thread with its own clone of the
-//! engine (or an `Arc<Engine>`).
+//! reports [`Progress`] through a callback. It runs on its own copies of the position
+//! ([`SearchGame::fork`]; a [`SearchGame`] is `Send`), so it can run on a worker thread.
 //!
 //! Each iteration walks down the tree by UCB1 (an unvisited child first, chosen at random),
-//! expands the leaf it reaches (every legal turn at once, positions stored), plays one
-//! random game from it, and credits every node on the way with the result as seen by the
-//! player who made the turn into it: 1 for a win, 0 for a loss, 1/n for a draw among n
-//! players (0 in a one-player game), and a playout cut off by the ply limit counts as a
-//! draw. `repetition` is judged inside each playout only (from the leaf it starts at), not
-//! along the tree.
+//! expands the leaf it reaches (every move at once, states stored, through
+//! [`SearchGame::children`]), plays one random game from it, and credits every node on the
+//! way with the result as seen by the player who made the move into it: 1 for a win, 0 for
+//! a loss, 1/n for a draw among n players (0 in a one-player game), and a playout cut off by
+//! the ply limit counts as a draw. A path-dependent end (`repetition`) is judged inside each
+//! playout only (from the state it starts at), not along the tree: every node is a fork.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -23,12 +23,8 @@ use std::time::{Duration, Instant};
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng as _;
 
-use super::super::rules::PlayerId;
-use super::ctx::Ctx;
-use super::end::evaluate;
-use super::perft::{ChildSink, children, last_mover, placement_hash, uniform};
-use super::turns::{self, Expander, mover};
-use super::{Engine, GenError, Position};
+use crate::playout::uniform;
+use tilesmith_core::search_game::{Move, SearchError, SearchGame, SearchStatus};
 
 /// How long a [`search`] may run, and how it plays.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -70,7 +66,7 @@ pub struct Progress {
     pub elapsed: Duration,
     /// The fraction of the budget used, 0 to 1 (the larger of time and iterations).
     pub fraction: f32,
-    /// The turn the search would play now: an index into [`Engine::turns`] of the position.
+    /// The move the search would play now: an index into the root's [`SearchGame::moves`].
     pub best: Option<usize>,
     /// Its notation.
     pub best_notation: Option<String>,
@@ -80,10 +76,10 @@ pub struct Progress {
     pub best_score: f64,
 }
 
-/// What the search found for one legal turn of the position.
+/// What the search found for one move of the position.
 #[derive(Clone, Debug, PartialEq)]
 pub struct TurnStats {
-    /// The turn's notation (as [`Engine::turns`] gives it).
+    /// The move's word ([`SearchGame::word`]).
     pub notation: String,
     /// Iterations through it.
     pub visits: u64,
@@ -100,21 +96,21 @@ pub enum StopReason {
     Time,
     /// The cancel flag was set.
     Cancelled,
-    /// There is one legal turn: no search was needed.
+    /// There is one move: no search was needed.
     OnlyTurn,
-    /// The game is over in the position (no turn to choose).
+    /// The game is over in the position (no move to choose).
     GameOver,
 }
 
 /// The result of a [`search`].
 #[derive(Clone, Debug, PartialEq)]
 pub struct SearchResult {
-    /// The turn to play, an index into [`Engine::turns`] of the position (the most visited,
+    /// The move to play, an index into the root's [`SearchGame::moves`] (the most visited,
     /// ties to the better score, then the earlier); `None` when the game is over.
     pub best: Option<usize>,
     /// Its notation.
     pub notation: Option<String>,
-    /// Every legal turn, in the order of [`Engine::turns`], with what the search found
+    /// Every move, in the order of [`SearchGame::moves`], with what the search found
     /// (empty when the game is over).
     pub turns: Vec<TurnStats>,
     /// Iterations done.
@@ -125,106 +121,109 @@ pub struct SearchResult {
     pub stopped: StopReason,
 }
 
-/// Memory the tree may take, in bytes (estimated from the size of a position).
+/// Memory the tree may take, in bytes (estimated from [`SearchGame::bytes`] of the root).
 pub const MAX_TREE_BYTES: usize = 96 << 20;
 
-/// Searches the legal turns of the player to move in `pos` within `limits`, and returns the
-/// turn to play. `progress` is called about every 100 ms and once at the end; `cancel` stops
-/// the search (it then returns the best turn found so far, [`StopReason::Cancelled`]). A
-/// cancelled search returns within one ply of a playout.
+/// Searches the moves of the player to move in `root` within `limits`, and returns the
+/// move to play. `progress` is called about every 100 ms and once at the end; `cancel` stops
+/// the search (it then returns the best move found so far, [`StopReason::Cancelled`]). A
+/// cancelled search returns within one ply of a playout. `root` itself is not changed.
 ///
 /// # Errors
-/// A [`GenError`] from move generation in any position the search reaches.
+/// A [`SearchError`] from the kind in any state the search reaches.
 pub fn search(
-    engine: &Engine,
-    pos: &Position,
+    root: &dyn SearchGame,
     limits: &SearchLimits,
     cancel: &AtomicBool,
     progress: &mut dyn FnMut(&Progress),
-) -> Result<SearchResult, GenError> {
-    let ctx = engine.ctx();
-    let mut s = Search::new(&ctx, limits, cancel);
-    s.run(pos, progress)
+) -> Result<SearchResult, SearchError> {
+    let mut s = Search::new(limits, cancel);
+    s.run(root, progress)
 }
 
 // ---------------------------------------------------------------------------------------
 
 struct Node {
-    pos: Position,
-    /// The player who made the turn into this node.
-    mover: PlayerId,
+    state: Box<dyn SearchGame>,
+    /// The player who made the move into this node.
+    mover: usize,
     /// Children are `first..first + count` in the arena, once expanded.
     first: u32,
     count: u32,
     expanded: bool,
-    /// `Some(winner)` when the game is over here (`Some(None)`: a draw).
-    terminal: Option<Option<PlayerId>>,
+    /// `Some(winner)` when the game is over here (`Some(None)`: a draw or a lost puzzle).
+    terminal: Option<Option<usize>>,
     visits: u64,
     total: f64,
 }
 
 enum Ending {
-    Decided(Option<PlayerId>),
+    Decided(Option<usize>),
     Cutoff,
     Cancelled,
 }
 
-struct Search<'c, 'r> {
-    ctx: &'c Ctx<'r>,
+struct Search<'c> {
     limits: SearchLimits,
     time: Option<Duration>,
     cancel: &'c AtomicBool,
     rng: ChaCha8Rng,
-    ex: Expander,
-    sink: ChildSink,
     nodes: Vec<Node>,
     max_nodes: usize,
-    work: Position,
-    seen: Vec<u64>,
-    path: Vec<u32>,
+    players: usize,
+    kids: Vec<Box<dyn SearchGame>>,
+    moves: Vec<Move>,
     started: Instant,
     iterations: u64,
+    path: Vec<u32>,
 }
 
-impl<'c, 'r> Search<'c, 'r> {
-    fn new(ctx: &'c Ctx<'r>, limits: &SearchLimits, cancel: &'c AtomicBool) -> Self {
+/// The winner of a status that is over (`None`: nobody).
+fn winner_of(s: SearchStatus) -> Option<usize> {
+    match s {
+        SearchStatus::Won(w) => Some(w),
+        _ => None,
+    }
+}
+
+impl<'c> Search<'c> {
+    fn new(limits: &SearchLimits, cancel: &'c AtomicBool) -> Self {
         let time = match (limits.time, limits.iterations) {
             (None, None) => Some(Duration::from_secs(1)),
             (t, _) => t,
         };
         Search {
-            ctx,
             limits: *limits,
             time,
             cancel,
             rng: ChaCha8Rng::seed_from_u64(limits.seed),
-            ex: Expander::default(),
-            sink: ChildSink::default(),
             nodes: Vec::new(),
             max_nodes: 0,
-            work: Position::default(),
-            seen: Vec::new(),
-            path: Vec::new(),
+            players: 1,
+            kids: Vec::new(),
+            moves: Vec::new(),
             started: Instant::now(),
             iterations: 0,
+            path: Vec::new(),
         }
     }
 
     fn run(
         &mut self,
-        pos: &Position,
+        root: &dyn SearchGame,
         progress: &mut dyn FnMut(&Progress),
-    ) -> Result<SearchResult, GenError> {
-        let ctx = self.ctx;
-        let legal = turns::report(ctx, pos)?.legal;
-        let notations: Vec<String> = legal.into_iter().map(|t| t.notation).collect();
-        let per_node = std::mem::size_of::<Node>()
-            + std::mem::size_of_val(pos.cells.as_slice())
-            + pos.reserve.iter().map(|r| r.len() * 4 + 24).sum::<usize>()
-            + 64;
+    ) -> Result<SearchResult, SearchError> {
+        let mut state = root.fork();
+        self.players = state.players().max(1);
+        let mut notations = Vec::new();
+        if state.status()? == SearchStatus::Running {
+            state.moves(&mut self.moves)?;
+            notations = self.moves.iter().map(|&m| state.word(m)).collect();
+        }
+        let per_node = std::mem::size_of::<Node>() + state.bytes() + 64;
         self.max_nodes = (MAX_TREE_BYTES / per_node).max(64);
         self.nodes.push(Node {
-            pos: pos.clone(),
+            state,
             mover: 0,
             first: 0,
             count: 0,
@@ -233,12 +232,12 @@ impl<'c, 'r> Search<'c, 'r> {
             visits: 0,
             total: 0.0,
         });
-        // The root: over, or a single turn, needs no search.
+        // The root: over, or a single move, needs no search.
         let over = self.look(0)?;
         let n = self.nodes[0].count as usize;
         if over || n == 0 || n != notations.len() {
-            // (The children always match the turns; if they ever did not, the search could not
-            // name its choice: report the game as over rather than a wrong turn.)
+            // (The children always match the moves; if they ever did not, the search could
+            // not name its choice: report the game as over rather than a wrong move.)
             return Ok(self.result(&notations, StopReason::GameOver, progress));
         }
         if n == 1 {
@@ -272,28 +271,30 @@ impl<'c, 'r> Search<'c, 'r> {
         Ok(self.result(&notations, stopped, progress))
     }
 
-    /// Generates the turns of node `i` and decides whether the game is over there; expands
-    /// it (children stored) when it is not and the tree has room. The children of the node
-    /// stay in `self.sink`. Returns whether the game is over.
-    fn look(&mut self, i: usize) -> Result<bool, GenError> {
-        let ctx = self.ctx;
-        let pos = &self.nodes[i].pos;
-        children(ctx, &mut self.ex, pos, &mut self.sink)?;
-        if let Some(o) = evaluate(ctx, &mut self.ex, pos, Some(self.sink.n > 0), None)? {
-            self.nodes[i].terminal = Some(o.winner);
+    /// Decides whether the game is over at node `i`; expands it (children stored) when it
+    /// is not and the tree has room. Returns whether the game is over.
+    fn look(&mut self, i: usize) -> Result<bool, SearchError> {
+        let status = self.nodes[i].state.status()?;
+        if status.is_over() {
+            self.nodes[i].terminal = Some(winner_of(status));
             return Ok(true);
         }
-        if self.sink.n == 0 {
+        self.moves.clear();
+        self.nodes[i].state.moves(&mut self.moves)?;
+        if self.moves.is_empty() {
             self.nodes[i].terminal = Some(None);
             return Ok(true);
         }
-        // The root is always expanded: its children are the turns to choose from.
-        if i == 0 || self.nodes.len() + self.sink.n <= self.max_nodes {
-            let who = mover(ctx, &self.nodes[i].pos);
+        // The root is always expanded: its children are the moves to choose from.
+        if i == 0 || self.nodes.len() + self.moves.len() <= self.max_nodes {
+            let who = self.nodes[i].state.to_move();
+            self.kids.clear();
+            self.nodes[i].state.children(&mut self.kids)?;
             let first = self.nodes.len() as u32;
-            for k in 0..self.sink.n {
+            let count = self.kids.len() as u32;
+            for state in self.kids.drain(..) {
                 self.nodes.push(Node {
-                    pos: self.sink.kids[k].clone(),
+                    state,
                     mover: who,
                     first: 0,
                     count: 0,
@@ -305,14 +306,14 @@ impl<'c, 'r> Search<'c, 'r> {
             }
             let node = &mut self.nodes[i];
             node.first = first;
-            node.count = self.sink.n as u32;
+            node.count = count;
             node.expanded = true;
         }
         Ok(false)
     }
 
     /// One iteration: select, expand, play out, back up. False when cancelled.
-    fn iterate(&mut self) -> Result<bool, GenError> {
+    fn iterate(&mut self) -> Result<bool, SearchError> {
         self.path.clear();
         let mut i = 0usize;
         self.path.push(0);
@@ -335,7 +336,7 @@ impl<'c, 'r> Search<'c, 'r> {
             Ending::Decided(w) => w,
             Ending::Cutoff => None,
         };
-        let n = self.ctx.nplayers;
+        let n = self.players;
         for &k in &self.path {
             let node = &mut self.nodes[k as usize];
             node.visits += 1;
@@ -373,43 +374,39 @@ impl<'c, 'r> Search<'c, 'r> {
         best.1
     }
 
-    /// A random game from node `i`, whose turns are in `self.sink` (the game is not over
-    /// there).
-    fn playout(&mut self, i: usize) -> Result<Ending, GenError> {
-        let ctx = self.ctx;
-        self.seen.clear();
-        self.seen.push(placement_hash(&self.nodes[i].pos));
-        let mut plies = 0u32;
-        if self.sink.n == 0 || self.limits.max_playout_plies == 0 {
+    /// A random game from node `i` (the game is not over there; its moves are in
+    /// `self.moves`): from one of its stored children when it was expanded, else from a
+    /// random move of a copy.
+    fn playout(&mut self, i: usize) -> Result<Ending, SearchError> {
+        let node = &self.nodes[i];
+        if self.moves.is_empty() || self.limits.max_playout_plies == 0 {
             return Ok(Ending::Cutoff);
         }
-        let k = uniform(&mut self.rng, self.sink.n);
-        std::mem::swap(&mut self.work, &mut self.sink.kids[k]);
-        self.seen.push(placement_hash(&self.work));
-        plies += 1;
+        let mut work = if node.expanded {
+            let k = uniform(&mut self.rng, node.count as usize);
+            self.nodes[node.first as usize + k].state.fork()
+        } else {
+            let k = uniform(&mut self.rng, self.moves.len());
+            let mut w = node.state.fork();
+            w.advance(self.moves[k])?;
+            w
+        };
+        let mut plies = 1u32;
         loop {
             if self.cancel.load(Ordering::Relaxed) {
                 return Ok(Ending::Cancelled);
             }
-            children(ctx, &mut self.ex, &self.work, &mut self.sink)?;
-            let h = *self.seen.last().unwrap_or(&0);
-            let repeated_by = (self.seen.iter().filter(|&&x| x == h).count() >= 3)
-                .then(|| last_mover(ctx, &self.work));
-            if let Some(o) = evaluate(
-                ctx,
-                &mut self.ex,
-                &self.work,
-                Some(self.sink.n > 0),
-                repeated_by,
-            )? {
-                return Ok(Ending::Decided(o.winner));
+            let status = work.status()?;
+            if status.is_over() {
+                return Ok(Ending::Decided(winner_of(status)));
             }
-            if plies >= self.limits.max_playout_plies || self.sink.n == 0 {
+            self.moves.clear();
+            work.moves(&mut self.moves)?;
+            if plies >= self.limits.max_playout_plies || self.moves.is_empty() {
                 return Ok(Ending::Cutoff);
             }
-            let k = uniform(&mut self.rng, self.sink.n);
-            std::mem::swap(&mut self.work, &mut self.sink.kids[k]);
-            self.seen.push(placement_hash(&self.work));
+            let k = uniform(&mut self.rng, self.moves.len());
+            work.advance(self.moves[k])?;
             plies += 1;
         }
     }
@@ -511,7 +508,7 @@ fn mean(n: &Node) -> f64 {
 }
 
 /// The result of a game for `player`: 1 won, 0 lost, a draw 1/n of n players (0 alone).
-fn value(winner: Option<PlayerId>, player: PlayerId, nplayers: usize) -> f64 {
+fn value(winner: Option<usize>, player: usize, nplayers: usize) -> f64 {
     match winner {
         Some(w) if w == player => 1.0,
         Some(_) => 0.0,

@@ -1,0 +1,211 @@
+//! `tilesmith solve`, `playouts` and `match` as a user runs them (issue #29, #28): one JSON
+//! line each, the exit codes (0 solved or proved, 1 an error, 2 unsolvable, 3 unknown), a
+//! recorded solution that `run --replay` plays to a win. Facts worked out by hand or
+//! published: tic-tac-toe is a draw and has 5 478 positions; X to win in one plays c3; the
+//! baba level below takes 8 moves; a walled-in figure without an exit has 4 states (ticks
+//! 0–2 and the lost tick 3); uniformly random tic-tac-toe games last 7.626 moves on
+//! average (the exact mean, by summing over the game tree).
+
+#![allow(clippy::unwrap_used)] // test helpers panic on purpose when a fixture is wrong
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+fn tilesmith(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_tilesmith"))
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+fn tmp(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("tilesmith-solve-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name)
+}
+
+fn level(path: &str) -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("..")
+        .join(path)
+        .to_str()
+        .unwrap()
+        .to_string()
+}
+
+/// The one line of stdout as JSON, after checking the exit code.
+fn line(o: &Output, code: i32) -> Value {
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(
+        o.status.code(),
+        Some(code),
+        "stdout: {out} stderr: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert_eq!(out.lines().count(), 1, "one line: {out}");
+    serde_json::from_str(out.trim()).unwrap()
+}
+
+#[test]
+fn tic_tac_toe_is_a_draw_with_5478_positions() {
+    let ttt = level("levels/board/tic-tac-toe.zrf");
+    let v = line(&tilesmith(&["solve", &ttt]), 0);
+    assert_eq!(v["kind"], "board");
+    assert_eq!(v["result"], "draw");
+    assert_eq!(v["for"], "X");
+    assert_eq!(v["plies"], 9);
+    assert_eq!(v["pv"].as_str().unwrap().split(' ').count(), 9);
+    let v = line(&tilesmith(&["solve", &ttt, "--exhaustive"]), 0);
+    assert_eq!(
+        (v["result"].as_str(), v["states"].as_u64()),
+        (Some("explored"), Some(5478))
+    );
+    // Within 4 plies nothing is decided: unknown, exit 3.
+    let v = line(&tilesmith(&["solve", &ttt, "--max-steps", "4"]), 3);
+    assert_eq!(v["result"], "unknown");
+    let win = level("levels/board/tic-tac-toe-x-to-win.json");
+    let v = line(&tilesmith(&["solve", &win]), 0);
+    assert_eq!(
+        (v["result"].as_str(), v["plies"].as_u64()),
+        (Some("win"), Some(1))
+    );
+    assert_eq!(v["pv"], "@c3");
+}
+
+const BABA: &str = r#"{"kind": "baba", "name": "By hand", "width": 6, "height": 4, "map": [
+  ["text_baba", "text_is", "text_you", null, null, null],
+  [null, null, null, null, null, null],
+  ["baba", null, null, null, null, null],
+  ["text_flag", "text_is", null, "flag", "text_win", null]]}"#;
+
+#[test]
+fn a_solution_is_recorded_and_replayed_to_a_win() {
+    // Baba walks to the right of WIN (5 right, 1 down) and pushes it left twice onto the
+    // flag's row position, completing FLAG IS WIN while standing on the flag.
+    let file = tmp("by-hand.json");
+    std::fs::write(&file, BABA).unwrap();
+    let rec = tmp("by-hand.replay.json");
+    let v = line(
+        &tilesmith(&[
+            "solve",
+            file.to_str().unwrap(),
+            "--record",
+            rec.to_str().unwrap(),
+        ]),
+        0,
+    );
+    assert_eq!(v["result"], "solved");
+    assert_eq!(v["steps"], 8);
+    assert_eq!(v["shortest"], true);
+    assert_eq!(v["solution"], "R R R R R D L L");
+    let run = line(&tilesmith(&["run", "--replay", rec.to_str().unwrap()]), 0);
+    assert_eq!(run["status"], "won");
+    let run = line(
+        &tilesmith(&["run", file.to_str().unwrap(), "--inputs", "R R R R R D L L"]),
+        0,
+    );
+    assert_eq!(run["status"], "won");
+    // A step bound below 8: unknown (exit 3), with what was explored.
+    let v = line(
+        &tilesmith(&["solve", file.to_str().unwrap(), "--max-steps", "7"]),
+        3,
+    );
+    assert_eq!(
+        (v["result"].as_str(), v["budget"].as_str()),
+        (Some("unknown"), Some("steps"))
+    );
+    assert!(v["states"].as_u64().unwrap() > 1);
+}
+
+#[test]
+fn unsolvable_and_errors_have_their_exit_codes() {
+    let file = tmp("box.json");
+    std::fs::write(
+        &file,
+        r#"{"kind":"boulder","name":"Box","width":3,"height":3,"gems":[1,1,1],"ticks":[2,2,2],
+           "map":[["wall","wall","wall"],["wall","me","wall"],["wall","wall","wall"]]}"#,
+    )
+    .unwrap();
+    let v = line(&tilesmith(&["solve", file.to_str().unwrap()]), 2);
+    assert_eq!(
+        (v["result"].as_str(), v["states"].as_u64()),
+        (Some("unsolvable"), Some(4))
+    );
+    // A file that is not there, and a bad time: exit 1 with a message.
+    let o = tilesmith(&["solve", tmp("missing.json").to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    let o = tilesmith(&["solve", file.to_str().unwrap(), "--time=-1"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("--time"));
+}
+
+#[test]
+fn a_time_budget_gives_unknown() {
+    let v = line(
+        &tilesmith(&[
+            "solve",
+            &level("levels/baba/spell-win.json"),
+            "--time",
+            "0.2",
+        ]),
+        3,
+    );
+    assert_eq!(
+        (v["result"].as_str(), v["budget"].as_str()),
+        (Some("unknown"), Some("time"))
+    );
+}
+
+#[test]
+fn playouts_and_matches_print_their_lines() {
+    let ttt = level("levels/board/tic-tac-toe.zrf");
+    let v = line(
+        &tilesmith(&["playouts", &ttt, "--count", "2000", "--seed", "5"]),
+        0,
+    );
+    assert_eq!(v["playouts"], 2000);
+    let mean = v["plies"].as_f64().unwrap() / 2000.0;
+    // 2 000 games: the standard error of the mean is about 0.025 moves.
+    assert!((7.5..7.75).contains(&mean), "{mean} moves a random game");
+    // The same seed, the same games.
+    let again = line(
+        &tilesmith(&["playouts", &ttt, "--count", "2000", "--seed", "5"]),
+        0,
+    );
+    assert_eq!(again["plies"], v["plies"]);
+    let m = line(
+        &tilesmith(&[
+            "match",
+            &ttt,
+            "--players",
+            "flat-mc:30,random",
+            "--games",
+            "20",
+            "--seed",
+            "1",
+        ]),
+        0,
+    );
+    let wins: Vec<u64> = m["wins"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|w| w.as_u64().unwrap())
+        .collect();
+    assert_eq!(wins.iter().sum::<u64>() + m["draws"].as_u64().unwrap(), 20);
+    assert!(wins[0] >= 15 && wins[1] <= 3, "{m}");
+    // A match needs two players named and a game of two players.
+    let o = tilesmith(&["match", &ttt, "--players", "random"]);
+    assert_eq!(o.status.code(), Some(1));
+    let o = tilesmith(&["match", &ttt, "--players", "random,wizard"]);
+    assert_eq!(o.status.code(), Some(1));
+    let o = tilesmith(&[
+        "match",
+        &level("levels/baba/first-words.json"),
+        "--players",
+        "random,random",
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+}

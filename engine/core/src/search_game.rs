@@ -1,0 +1,193 @@
+//! What a game kind gives a search (issue #29: "one search module over the `Game` trait"):
+//! the [`SearchGame`] trait, reached from a running game through one accessor,
+//! [`crate::game::Game::searcher`], so that `Game` does not grow a method per capability.
+//!
+//! A [`SearchGame`] is a search-ready copy of a position, made for speed: a move is a small
+//! number ([`Move`], an index into the list the kind gives with [`SearchGame::moves`], not a
+//! word), a step builds no change report, [`SearchGame::undo`] takes the last move back and
+//! [`SearchGame::fork`] is a cheap copy. Words are made only when a solution or a principal
+//! variation is printed ([`SearchGame::word`]).
+//!
+//! **The state key** ([`SearchGame::key`], a [`StateKey`]) is a 128-bit hash of everything
+//! that decides what can happen next (board, values, whose turn, what the rules read of the
+//! past), computed with [`crate::hash::KeyHasher`]. Equal states have equal keys; the search
+//! does not compare full states on a key match, so two different states are merged only if
+//! both 64-bit halves of their keys collide (a chance of about n²/2¹²⁹ among n states:
+//! below 10⁻²¹ for a billion states). `docs/solver.md` says this too.
+//!
+//! **Path dependence.** A kind whose outcome can depend on the way a position was reached
+//! (board's `repetition`, a card game's draw by repetition) says so with
+//! [`SearchGame::history_dependence`]; the search then keeps such values out of its
+//! transposition table (see `tilesmith_search`).
+//!
+//! Layer: beside [`crate::game`], below every kind and below the search algorithms
+//! (`tilesmith_search`); it names no kind.
+
+/// A move, as the kind numbers it in the current state: an index into the list
+/// [`SearchGame::moves`] gives (board, card games), or a fixed code (baba: 0 wait, 1–4 the
+/// directions; boulder: its nine words in the order of its input table). Only meaningful in
+/// the state where it was listed.
+pub type Move = u32;
+
+/// A state key: equal states give equal keys (see the module's documentation for how
+/// different states are kept apart).
+pub type StateKey = u128;
+
+/// How a state stands, as the search sees it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SearchStatus {
+    /// The game goes on: [`SearchGame::moves`] lists the moves to try.
+    Running,
+    /// Won by player `winner` (an index into the kind's players; 0 in a one-player game,
+    /// where this is a solution).
+    Won(usize),
+    /// Lost, in a one-player game (the figure was destroyed, the time ran out). In a game of
+    /// several players a loss is another player's [`SearchStatus::Won`].
+    Lost,
+    /// Over without a winner.
+    Draw,
+}
+
+impl SearchStatus {
+    /// True unless [`SearchStatus::Running`].
+    pub fn is_over(self) -> bool {
+        self != SearchStatus::Running
+    }
+}
+
+/// Why a search could not go on: the kind could not compute a state (a board move block
+/// that runs away, a turn over its operation budget), in the kind's words.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{message}")]
+pub struct SearchError {
+    /// What failed, in a sentence (`move generation failed: 12:5: …`).
+    pub message: String,
+}
+
+impl SearchError {
+    /// An error saying `message`.
+    pub fn new(message: impl Into<String>) -> SearchError {
+        SearchError {
+            message: message.into(),
+        }
+    }
+}
+
+/// A position prepared for search: what a kind provides so that the algorithms of
+/// `tilesmith_search` (breadth-first search, alpha-beta, Monte Carlo) can run on it without
+/// knowing the kind. Made by [`crate::game::Game::searcher`] from the current position of a
+/// game.
+///
+/// The contract:
+/// - [`SearchGame::moves`] lists the moves to try in the current state, in a fixed order
+///   (the order of [`crate::game::Game::legal_inputs`] for a kind with a list of legal
+///   inputs, so that move `n` is `Input::Choice(n)`); [`SearchGame::play`] plays one of
+///   them and [`SearchGame::undo`] takes back the last one played, exactly (same key, same
+///   moves). Playing the same moves from the same state always gives the same state: the
+///   search replays paths.
+/// - [`SearchGame::status`] says whether the game is over in the current state (and who
+///   won); moves are listed and played only while it is [`SearchStatus::Running`].
+/// - [`SearchGame::key`] identifies the state (see [`StateKey`]).
+/// - The optional parts have defaults that mean "not offered".
+///
+/// A card game with choice lists fits as it is: each decision (run or skip, a target, a
+/// parameter) is one move from a list, and the player to move is whoever decides next.
+pub trait SearchGame: Send {
+    /// The number of players: 1 for a puzzle.
+    fn players(&self) -> usize;
+    /// The player who moves in the current state, an index below [`SearchGame::players`]
+    /// (0 in a one-player game). Meaningful while the game is running.
+    fn to_move(&self) -> usize;
+    /// How the current state stands.
+    ///
+    /// # Errors
+    /// When the kind cannot work it out (a board's move generation failed).
+    fn status(&mut self) -> Result<SearchStatus, SearchError>;
+    /// Appends the moves to try in the current state to `out` (which the caller cleared),
+    /// in the kind's fixed order. Nothing when the game is over. Baba: wait and the four
+    /// directions (never undo or restart); boulder: its nine input words; board: the legal
+    /// whole turns.
+    ///
+    /// # Errors
+    /// As [`SearchGame::status`].
+    fn moves(&mut self, out: &mut Vec<Move>) -> Result<(), SearchError>;
+    /// Plays `mv`, one of the moves [`SearchGame::moves`] lists in the current state,
+    /// remembering it for [`SearchGame::undo`]. Builds no change report.
+    ///
+    /// # Errors
+    /// When the kind cannot compute the step (a turn over its operation budget); the state
+    /// is then as before.
+    fn play(&mut self, mv: Move) -> Result<(), SearchError>;
+    /// Plays `mv` for good: [`SearchGame::undo`] will not go back past it. For playouts,
+    /// which never take a move back, so that a kind can skip what undo would need (board:
+    /// the position before). The default is [`SearchGame::play`].
+    ///
+    /// # Errors
+    /// As [`SearchGame::play`].
+    fn advance(&mut self, mv: Move) -> Result<(), SearchError> {
+        self.play(mv)
+    }
+    /// Takes back the last move played with [`SearchGame::play`]; false when none is left
+    /// (at the state the searcher was made or forked in).
+    fn undo(&mut self) -> bool;
+    /// A copy of the current state whose path starts here: [`SearchGame::undo`] on it goes
+    /// back no further, and a kind with path-dependent outcomes judges them on the copy from
+    /// here (Monte Carlo playouts and tree nodes use this).
+    fn fork(&self) -> Box<dyn SearchGame>;
+    /// The state's key: equal states, equal keys ([`StateKey`]).
+    fn key(&self) -> StateKey;
+    /// The word of `mv` in the current state (before it is played), as `tilesmith run`
+    /// reads it: for printing solutions and principal variations only.
+    fn word(&self, mv: Move) -> String;
+    /// About how many bytes a [`SearchGame::fork`] of this state holds, for memory budgets.
+    fn bytes(&self) -> usize;
+
+    /// The states after each move of [`SearchGame::moves`], in that order, appended to
+    /// `out`, each a [`SearchGame::fork`] of its own. The default forks and plays each move;
+    /// a kind whose move generation builds the next states anyway (board) gives them without
+    /// generating again.
+    ///
+    /// # Errors
+    /// As [`SearchGame::moves`] and [`SearchGame::play`].
+    fn children(&mut self, out: &mut Vec<Box<dyn SearchGame>>) -> Result<(), SearchError> {
+        let mut moves = Vec::new();
+        self.moves(&mut moves)?;
+        for mv in moves {
+            let mut c = self.fork();
+            c.play(mv)?;
+            out.push(c);
+        }
+        Ok(())
+    }
+    /// For a kind whose status can depend on the path (a draw by repetition): the number of
+    /// the earliest state of the current path that the status of the current state depended
+    /// on, counted in moves played since the searcher was made or forked (0: that state, or
+    /// a state before it). `None` (the default) when the status depends on the state alone.
+    fn history_dependence(&self) -> Option<usize> {
+        None
+    }
+    /// True when no win can be reached from the current state any more (a dead end): the
+    /// search does not expand it. Only a sure answer may be true. Default: false (not known).
+    fn is_dead(&mut self) -> bool {
+        false
+    }
+    /// An admissible estimate: a number of moves that is never more than the fewest moves
+    /// to a win from here (for A* and IDA*). `None` (the default) when the kind offers none.
+    fn estimate(&mut self) -> Option<u32> {
+        None
+    }
+    /// A heuristic score of the current state for `player`, 0 (surely lost) to 1 (surely
+    /// won), for flat Monte Carlo playouts cut off before the end. `None` (the default): the
+    /// search scores won 1, lost 0, a draw or a cut-off 1/2.
+    fn leaf_score(&mut self, player: usize) -> Option<f64> {
+        let _ = player;
+        None
+    }
+    /// The words of `mv` when one move stands for several inputs (macro moves: a falling
+    /// kind's placement of a piece, found by a search over its frame inputs, expanded back
+    /// into the frame words); a solution then counts moves and prints these words. The
+    /// default is the one word of [`SearchGame::word`].
+    fn words(&self, mv: Move) -> Vec<String> {
+        vec![self.word(mv)]
+    }
+}

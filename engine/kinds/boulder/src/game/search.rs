@@ -1,0 +1,127 @@
+//! Boulder's [`SearchGame`] (issue #29): a copy of the game stepped tick by tick on the fast
+//! path (no observer, no list of changed cells) and undone from its tick patches.
+//!
+//! Moves: the nine input words in the order of the kind's input table (`.`, `L`, `R`, `U`,
+//! `D`, `ML`, `MR`, `MU`, `MD`). A lost game (the figure destroyed, the time run out) is over.
+//! The key hashes every field's token and values, the globals (`ticks` among them: the time
+//! limit and the points depend on it, so states at different ticks are different states),
+//! the RNG's position and the status.
+
+use std::hash::{Hash as _, Hasher as _};
+
+use super::BoulderGame;
+use tilesmith_core::game::{Game, Status};
+use tilesmith_core::hash::KeyHasher;
+use tilesmith_core::input::Input;
+use tilesmith_core::search_game::{Move, SearchError, SearchGame, SearchStatus, StateKey};
+
+/// A boulder position ready for search; see the module documentation.
+#[derive(Clone)]
+pub struct BoulderSearch {
+    game: BoulderGame,
+}
+
+/// The input of move `mv`.
+fn input(mv: Move) -> Option<Input> {
+    super::super::INPUTS.get(mv as usize).map(|s| s.input)
+}
+
+impl BoulderSearch {
+    /// A searcher at the current state of `g`, with an empty path (its own undo history,
+    /// unbounded).
+    pub fn new(g: &BoulderGame) -> BoulderSearch {
+        let mut game = g.clone();
+        game.history.clear();
+        game.history.set_budget(usize::MAX);
+        game.history.set_limit(usize::MAX);
+        game.cancel = None;
+        BoulderSearch { game }
+    }
+
+    /// The game at the current state.
+    pub fn game(&self) -> &BoulderGame {
+        &self.game
+    }
+}
+
+impl SearchGame for BoulderSearch {
+    fn players(&self) -> usize {
+        1
+    }
+
+    fn to_move(&self) -> usize {
+        0
+    }
+
+    fn status(&mut self) -> Result<SearchStatus, SearchError> {
+        Ok(match self.game.status {
+            Status::Won { .. } => SearchStatus::Won(0),
+            Status::Running => SearchStatus::Running,
+            Status::Lost { .. } => SearchStatus::Lost,
+            Status::Draw { .. } => SearchStatus::Draw,
+        })
+    }
+
+    fn moves(&mut self, out: &mut Vec<Move>) -> Result<(), SearchError> {
+        if !self.game.status.is_over() {
+            out.extend(0..super::super::INPUTS.len() as Move);
+        }
+        Ok(())
+    }
+
+    fn play(&mut self, mv: Move) -> Result<(), SearchError> {
+        let Some(i) = input(mv) else {
+            return Err(SearchError::new(format!("boulder has no move {mv}")));
+        };
+        if self.game.status.is_over() {
+            return Err(SearchError::new("the game is over"));
+        }
+        self.game.tick(i);
+        Ok(())
+    }
+
+    fn undo(&mut self) -> bool {
+        Game::undo(&mut self.game)
+    }
+
+    fn fork(&self) -> Box<dyn SearchGame> {
+        let mut c = self.clone();
+        c.game.history.clear();
+        Box::new(c)
+    }
+
+    fn key(&self) -> StateKey {
+        let g = &self.game;
+        let mut h = KeyHasher::new();
+        g.board.tokens().hash(&mut h);
+        if g.board.values_mask() != 0 {
+            for i in 0..g.board.len() {
+                for v in g.board.values(i) {
+                    h.write_u64(v as u64);
+                }
+            }
+        }
+        g.globals.hash(&mut h);
+        h.write_u64(g.rng.get_word_pos() as u64);
+        h.write_u8(match g.status {
+            Status::Running => 0,
+            Status::Won { .. } => 1,
+            Status::Lost { .. } => 2,
+            Status::Draw { .. } => 3,
+        });
+        h.finish128()
+    }
+
+    fn word(&self, mv: Move) -> String {
+        super::super::INPUTS
+            .get(mv as usize)
+            .map_or("?", |s| s.word)
+            .to_string()
+    }
+
+    fn bytes(&self) -> usize {
+        std::mem::size_of::<BoulderGame>()
+            + self.game.board.state_bytes()
+            + self.game.board.scratch_bytes()
+    }
+}

@@ -1,0 +1,357 @@
+//! Breadth-first search for the shortest solutions of one-player games (issue #29), and the
+//! exhaustive count of a reachable state space.
+//!
+//! The search stores no states: each visited state is a record of its parent and the move
+//! from it (12 bytes) plus its key in the visited set. To expand a state it walks the one
+//! game from the state it is at to the next one, undoing to their common ancestor and
+//! playing the moves down ([`SearchGame::undo`], [`SearchGame::play`]); in breadth-first
+//! order consecutive states are mostly siblings or cousins, so a few moves each. The goal
+//! test is made when a state is generated, so the first win found is at the least depth:
+//! a solution found is a proved shortest one (in moves).
+//!
+//! Budgets: the memory of the visited set and the records (`memory`, default 1 GiB;
+//! checked before a table grows), a time budget, a step bound (no state deeper than
+//! `max_steps` moves is made) and a cancel flag (checked at every state generated).
+
+use std::collections::HashSet;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use crate::{Budget, DEFAULT_MEMORY, KeyBuild, Progress};
+use tilesmith_core::search_game::{Move, SearchError, SearchGame, SearchStatus, StateKey};
+
+/// The budgets of a [`solve`] or an [`explore`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// The most moves a solution may have (and the deepest states made); `None`: no bound.
+    pub max_steps: Option<u32>,
+    /// Wall-clock budget; `None`: none.
+    pub time: Option<Duration>,
+    /// The most bytes the visited set and the state records may take
+    /// ([`crate::DEFAULT_MEMORY`], 1 GiB, by default).
+    pub memory: usize,
+}
+
+impl Default for Limits {
+    /// No step or time bound, 1 GiB.
+    fn default() -> Self {
+        Limits {
+            max_steps: None,
+            time: None,
+            memory: DEFAULT_MEMORY,
+        }
+    }
+}
+
+/// A solution: the moves from the start, and their words (a macro move gives several).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Solution {
+    /// The moves, each in the state where it is played.
+    pub moves: Vec<Move>,
+    /// The input words that play it, for `tilesmith run` ([`SearchGame::words`] of each move).
+    pub words: Vec<String>,
+}
+
+/// What a [`solve`] found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Answer {
+    /// A solution; breadth-first, so proved shortest.
+    Solved(Solution),
+    /// The whole reachable space was explored without a win.
+    Unsolvable,
+    /// A budget ran out first (which one); `depth` moves were fully explored.
+    Unknown(Budget),
+}
+
+/// The result of a [`solve`] or an [`explore`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Outcome {
+    /// The answer ([`explore`]: `Unsolvable` when the whole space was counted, whether or not
+    /// it holds wins, else `Unknown`).
+    pub answer: Answer,
+    /// Distinct states reached (the start included).
+    pub states: u64,
+    /// The depth (in moves) of the deepest state reached.
+    pub depth: u32,
+    /// Time taken.
+    pub elapsed: Duration,
+}
+
+/// Bytes of one state record (parent, move, depth).
+const RECORD_BYTES: usize = std::mem::size_of::<Record>();
+/// Bytes the visited set takes per slot of its capacity (the key and a control byte).
+const SLOT_BYTES: usize = std::mem::size_of::<StateKey>() + 1;
+
+#[derive(Clone, Copy)]
+struct Record {
+    parent: u32,
+    mv: Move,
+    depth: u32,
+}
+
+/// Searches the one-player game `root` breadth-first for a shortest solution within
+/// `limits`. `progress` is called about ten times a second and once at the end; `cancel`
+/// stops the search ([`Answer::Unknown`]`(`[`Budget::Cancelled`]`)`). `root` is back in its
+/// state when this returns.
+///
+/// # Errors
+/// A [`SearchError`] from the kind (a step it could not compute).
+pub fn solve(
+    root: &mut dyn SearchGame,
+    limits: &Limits,
+    cancel: &AtomicBool,
+    progress: &mut dyn FnMut(&Progress),
+) -> Result<Outcome, SearchError> {
+    Bfs::new(root, *limits, cancel, false).run(progress)
+}
+
+/// Explores the whole state space reachable from `root` and counts its distinct states
+/// (`--exhaustive`): a state where the game is over (won, lost, drawn) or dead is counted
+/// and not expanded. Works for any number of players (the key tells whose turn it is).
+/// [`Answer::Unsolvable`] when the count is complete, [`Answer::Unknown`] when a budget
+/// ran out (the count is then of what was reached).
+///
+/// # Errors
+/// As [`solve`].
+pub fn explore(
+    root: &mut dyn SearchGame,
+    limits: &Limits,
+    cancel: &AtomicBool,
+    progress: &mut dyn FnMut(&Progress),
+) -> Result<Outcome, SearchError> {
+    Bfs::new(root, *limits, cancel, true).run(progress)
+}
+
+struct Bfs<'g, 'c> {
+    g: &'g mut dyn SearchGame,
+    limits: Limits,
+    cancel: &'c AtomicBool,
+    exhaustive: bool,
+    records: Vec<Record>,
+    seen: HashSet<StateKey, KeyBuild>,
+    /// The record the game is at.
+    cur: u32,
+    started: Instant,
+    next_report: Duration,
+    moves: Vec<Move>,
+    down: Vec<Move>,
+    /// Moves played on the game and not undone: undone at the end, whatever happened.
+    played: usize,
+}
+
+impl<'g, 'c> Bfs<'g, 'c> {
+    fn new(g: &'g mut dyn SearchGame, limits: Limits, cancel: &'c AtomicBool, all: bool) -> Self {
+        Bfs {
+            g,
+            limits,
+            cancel,
+            exhaustive: all,
+            records: Vec::new(),
+            seen: HashSet::default(),
+            cur: 0,
+            started: Instant::now(),
+            next_report: Duration::from_millis(100),
+            moves: Vec::new(),
+            down: Vec::new(),
+            played: 0,
+        }
+    }
+
+    fn outcome(&self, answer: Answer) -> Outcome {
+        Outcome {
+            answer,
+            states: self.seen.len() as u64,
+            depth: self.records.last().map_or(0, |r| r.depth),
+            elapsed: self.started.elapsed(),
+        }
+    }
+
+    fn run(mut self, progress: &mut dyn FnMut(&Progress)) -> Result<Outcome, SearchError> {
+        let r = self.search(progress);
+        // Back to the start, whatever happened.
+        while self.played > 0 {
+            self.undo();
+        }
+        let out = self.outcome(r?);
+        let last = self.records.last().map_or(0, |r| r.depth);
+        progress(&Progress::new(out.states, last, self.started));
+        Ok(out)
+    }
+
+    /// The bytes the tables would take if the one that is full grew now.
+    fn bytes_after_growth(&self) -> usize {
+        let rec = self.records.capacity() * RECORD_BYTES;
+        let set = self.seen.capacity() * SLOT_BYTES;
+        let rec_grow = if self.records.len() == self.records.capacity() {
+            self.records.capacity().max(1024) * 2 * RECORD_BYTES
+        } else {
+            0
+        };
+        let set_grow = if self.seen.len() == self.seen.capacity() {
+            self.seen.capacity().max(1024) * 2 * SLOT_BYTES
+        } else {
+            0
+        };
+        rec + set + rec_grow + set_grow
+    }
+
+    /// The budget that stops the search now, if any (checked per state generated).
+    fn over_budget(&mut self, progress: &mut dyn FnMut(&Progress)) -> Option<Budget> {
+        if self.cancel.load(Ordering::Relaxed) {
+            return Some(Budget::Cancelled);
+        }
+        if self.bytes_after_growth() > self.limits.memory {
+            return Some(Budget::Memory);
+        }
+        if self.seen.len().is_multiple_of(256) {
+            let elapsed = self.started.elapsed();
+            if self.limits.time.is_some_and(|t| elapsed >= t) {
+                return Some(Budget::Time);
+            }
+            if elapsed >= self.next_report {
+                self.next_report = elapsed + Duration::from_millis(100);
+                let depth = self.records.last().map_or(0, |r| r.depth);
+                progress(&Progress::new(self.seen.len() as u64, depth, self.started));
+            }
+        }
+        None
+    }
+
+    fn search(&mut self, progress: &mut dyn FnMut(&Progress)) -> Result<Answer, SearchError> {
+        self.seen.insert(self.g.key());
+        self.records.push(Record {
+            parent: u32::MAX,
+            mv: 0,
+            depth: 0,
+        });
+        match self.g.status()? {
+            SearchStatus::Won(_) if !self.exhaustive => {
+                return Ok(Answer::Solved(Solution {
+                    moves: Vec::new(),
+                    words: Vec::new(),
+                }));
+            }
+            SearchStatus::Running if !self.g.is_dead() => {}
+            _ => return Ok(Answer::Unsolvable),
+        }
+        let mut next = 0usize;
+        let mut stepped_out = false;
+        while next < self.records.len() {
+            let n = next as u32;
+            next += 1;
+            let depth = self.records[n as usize].depth;
+            if self.limits.max_steps.is_some_and(|m| depth >= m) {
+                stepped_out = true;
+                break;
+            }
+            self.goto(n)?;
+            self.moves.clear();
+            self.g.moves(&mut self.moves)?;
+            for k in 0..self.moves.len() {
+                if let Some(b) = self.over_budget(progress) {
+                    return Ok(Answer::Unknown(b));
+                }
+                let mv = self.moves[k];
+                self.play(mv)?;
+                let key = self.g.key();
+                let fresh = self.seen.insert(key);
+                let status = if fresh { Some(self.g.status()?) } else { None };
+                match status {
+                    None => {}
+                    Some(SearchStatus::Won(_)) if !self.exhaustive => {
+                        let mut moves = self.path_to(n);
+                        moves.push(mv);
+                        self.undo();
+                        return Ok(Answer::Solved(self.solution(moves)?));
+                    }
+                    Some(SearchStatus::Running) if !self.g.is_dead() => {
+                        self.records.push(Record {
+                            parent: n,
+                            mv,
+                            depth: depth + 1,
+                        });
+                    }
+                    // Over or dead: counted (in the visited set), not expanded.
+                    Some(_) => {}
+                }
+                self.undo();
+            }
+        }
+        Ok(if stepped_out {
+            Answer::Unknown(Budget::Steps)
+        } else {
+            Answer::Unsolvable
+        })
+    }
+
+    fn play(&mut self, mv: Move) -> Result<(), SearchError> {
+        self.g.play(mv)?;
+        self.played += 1;
+        Ok(())
+    }
+
+    fn undo(&mut self) {
+        if self.g.undo() {
+            self.played -= 1;
+        }
+    }
+
+    /// The moves from the start to record `n`.
+    fn path_to(&self, mut n: u32) -> Vec<Move> {
+        let mut v = Vec::new();
+        while n != 0 && n != u32::MAX {
+            let r = self.records[n as usize];
+            v.push(r.mv);
+            n = r.parent;
+        }
+        v.reverse();
+        v
+    }
+
+    /// Walks the game from the record it is at to record `target`.
+    fn goto(&mut self, target: u32) -> Result<(), SearchError> {
+        let (mut a, mut b) = (self.cur, target);
+        let depth = |s: &Self, i: u32| s.records[i as usize].depth;
+        self.down.clear();
+        while depth(self, a) > depth(self, b) {
+            self.undo();
+            a = self.records[a as usize].parent;
+        }
+        while depth(self, b) > depth(self, a) {
+            self.down.push(self.records[b as usize].mv);
+            b = self.records[b as usize].parent;
+        }
+        while a != b {
+            self.undo();
+            a = self.records[a as usize].parent;
+            self.down.push(self.records[b as usize].mv);
+            b = self.records[b as usize].parent;
+        }
+        for i in (0..self.down.len()).rev() {
+            self.play(self.down[i])?;
+        }
+        self.cur = target;
+        Ok(())
+    }
+
+    /// Plays `moves` from the start to write their words, and goes back.
+    fn solution(&mut self, moves: Vec<Move>) -> Result<Solution, SearchError> {
+        self.goto(0)?;
+        let mut words = Vec::new();
+        let mut played = 0;
+        let mut r = Ok(());
+        for &mv in &moves {
+            words.extend(self.g.words(mv));
+            r = self.play(mv);
+            if r.is_err() {
+                break;
+            }
+            played += 1;
+        }
+        for _ in 0..played {
+            self.undo();
+        }
+        r?;
+        Ok(Solution { moves, words })
+    }
+}

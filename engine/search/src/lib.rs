@@ -1,0 +1,108 @@
+//! Search over any kind that offers a [`SearchGame`] (issue #29 "one search module over the
+//! `Game` trait", issue #28 "the computer player"): the algorithms know the trait and the
+//! primitives of `tilesmith-core` only and name no kind. They are a crate of their own,
+//! which depends on `tilesmith-core` alone and on which no kind crate depends, so the
+//! compiler refuses a kind that imports them (`docs/architecture.md`, "Crates"; the
+//! `Cargo.toml`s are held by `engine/tests/structure.rs`). The facade re-exports this crate
+//! as `tilesmith_engine::search`.
+//!
+//! - [`bfs`]: breadth-first search of a one-player game for a proved shortest solution,
+//!   within a memory, time and step budget, cancellable, with progress; and the exhaustive
+//!   count of a state space ([`bfs::explore`]).
+//! - [`alphabeta`]: the value of a two-player position within N plies (win, loss, draw or
+//!   unknown) and its principal variation, by alpha-beta with a transposition table and
+//!   iterative deepening.
+//! - [`mcts`]: Monte Carlo tree search (UCT) for the computer player of any number of
+//!   players.
+//! - [`playout`]: random playouts, the flat Monte Carlo player, and whole games between
+//!   players ([`playout::Player`]) for `tilesmith match`.
+//!
+//! `docs/solver.md` describes what each gives, the key choice, the transposition table's
+//! rule for path-dependent values, and the limits.
+//!
+//! [`SearchGame`]: tilesmith_core::search_game::SearchGame
+
+#![warn(missing_docs)]
+
+pub mod alphabeta;
+pub mod bfs;
+pub mod mcts;
+pub mod playout;
+
+use std::hash::{BuildHasherDefault, Hasher};
+
+/// A hasher for [`tilesmith_core::search_game::StateKey`]s, which are hashes already: it keeps the
+/// low 64 bits of the key as they are.
+#[derive(Default, Clone, Copy)]
+pub(crate) struct KeyPass(u64);
+
+impl Hasher for KeyPass {
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(b);
+        }
+    }
+    fn write_u128(&mut self, v: u128) {
+        self.0 = v as u64;
+    }
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+/// A hash map or set keyed by state keys.
+pub(crate) type KeyBuild = BuildHasherDefault<KeyPass>;
+
+/// The default memory budget of a search's tables (1 GiB), as `--memory` sets it.
+pub const DEFAULT_MEMORY: usize = 1 << 30;
+
+/// Why a search stopped before it had its answer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Budget {
+    /// The memory budget of its tables would have been exceeded.
+    Memory,
+    /// The time budget ran out.
+    Time,
+    /// The step (or ply) bound was reached with states left to expand.
+    Steps,
+    /// The cancel flag was set.
+    Cancelled,
+}
+
+impl Budget {
+    /// `memory`, `time`, `steps` or `cancelled`, as the CLI prints it.
+    pub fn word(self) -> &'static str {
+        match self {
+            Budget::Memory => "memory",
+            Budget::Time => "time",
+            Budget::Steps => "steps",
+            Budget::Cancelled => "cancelled",
+        }
+    }
+}
+
+/// How a search is going, for a progress display: handed to the callback about ten times a
+/// second and once at the end.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Progress {
+    /// Distinct states stored (breadth-first) or positions visited (alpha-beta).
+    pub states: u64,
+    /// The depth being searched, in moves (plies).
+    pub depth: u32,
+    /// States per second so far.
+    pub per_second: f64,
+    /// Time since the search started.
+    pub elapsed: std::time::Duration,
+}
+
+impl Progress {
+    pub(crate) fn new(states: u64, depth: u32, started: std::time::Instant) -> Progress {
+        let elapsed = started.elapsed();
+        Progress {
+            states,
+            depth,
+            per_second: states as f64 / elapsed.as_secs_f64().max(1e-9),
+            elapsed,
+        }
+    }
+}

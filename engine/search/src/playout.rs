@@ -1,0 +1,240 @@
+//! Random playouts, the flat Monte Carlo player, and whole games between players (issue #28
+//! "`tilesmith match`", issue #29 "`tilesmith playouts`").
+//!
+//! A random playout plays uniformly random moves (seeded ChaCha8) until the game is over or
+//! a ply cap. The flat Monte Carlo player (the prototype's of issue #28) tries every move
+//! with K random playouts of at most [`FLAT_MC_PLIES`] plies each and plays the move of the
+//! best mean score for the player to move: the kind's [`SearchGame::leaf_score`] of the
+//! state a playout ends in when it gives one, else 1 won, 0 lost, 1/2 a draw or a cut-off.
+
+use std::str::FromStr;
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+use rand_chacha::ChaCha8Rng;
+use rand_core::{Rng as _, SeedableRng as _};
+
+use crate::mcts::{SearchLimits, search};
+use tilesmith_core::search_game::{Move, SearchError, SearchGame, SearchStatus};
+
+/// The most plies of one flat Monte Carlo playout (the prototype's 50 decisions).
+pub const FLAT_MC_PLIES: u32 = 50;
+
+/// The most plies a game of [`play_game`] lasts; a longer one is a draw.
+pub const MAX_GAME_PLIES: u32 = 1000;
+
+/// A uniform index below `n` (at least 1), without modulo bias.
+pub fn uniform(rng: &mut ChaCha8Rng, n: usize) -> usize {
+    let n = n.clamp(1, u32::MAX as usize) as u32;
+    let zone = (u32::MAX / n) * n;
+    loop {
+        let v = rng.next_u32();
+        if v < zone {
+            return (v % n) as usize;
+        }
+    }
+}
+
+/// How a playout ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PlayoutEnd {
+    /// The status where it stopped ([`SearchStatus::Running`] when the ply cap came first).
+    pub status: SearchStatus,
+    /// Moves played.
+    pub plies: u32,
+}
+
+/// Plays uniformly random moves on `g` until the game is over or `max_plies` moves were
+/// played (`g` is left at the end; play on a [`SearchGame::fork`] to keep the start).
+///
+/// # Errors
+/// A [`SearchError`] from the kind.
+pub fn random_playout(
+    g: &mut dyn SearchGame,
+    rng: &mut ChaCha8Rng,
+    max_plies: u32,
+) -> Result<PlayoutEnd, SearchError> {
+    let mut moves = Vec::new();
+    let mut plies = 0;
+    loop {
+        let status = g.status()?;
+        if status.is_over() {
+            return Ok(PlayoutEnd { status, plies });
+        }
+        moves.clear();
+        g.moves(&mut moves)?;
+        if moves.is_empty() || plies >= max_plies {
+            return Ok(PlayoutEnd { status, plies });
+        }
+        g.advance(moves[uniform(rng, moves.len())])?;
+        plies += 1;
+    }
+}
+
+/// Plays `count` random playouts from `root` (each on a fork, at most `max_plies` moves),
+/// every choice from one ChaCha8 generator seeded with `seed` (`tilesmith playouts`).
+/// Returns the moves played in all.
+///
+/// # Errors
+/// A [`SearchError`] from the kind.
+pub fn random_playouts(
+    root: &dyn SearchGame,
+    count: u64,
+    seed: u64,
+    max_plies: u32,
+) -> Result<u64, SearchError> {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut plies = 0u64;
+    for _ in 0..count {
+        let mut g = root.fork();
+        plies += u64::from(random_playout(g.as_mut(), &mut rng, max_plies)?.plies);
+    }
+    Ok(plies)
+}
+
+/// The score of the end of a playout for `player`: the kind's leaf score when it gives
+/// one, else won 1, lost 0, a draw or a cut-off 1/2.
+fn score(g: &mut dyn SearchGame, end: SearchStatus, player: usize) -> f64 {
+    if let Some(s) = g.leaf_score(player) {
+        return s;
+    }
+    match end {
+        SearchStatus::Won(w) if w == player => 1.0,
+        SearchStatus::Won(_) | SearchStatus::Lost => 0.0,
+        SearchStatus::Draw | SearchStatus::Running => 0.5,
+    }
+}
+
+/// The flat Monte Carlo choice in `g` (running): every move tried with `k` random playouts
+/// of at most [`FLAT_MC_PLIES`] plies; the move of the best mean score for the player to
+/// move (ties to the first). `None` when there is no move.
+///
+/// # Errors
+/// A [`SearchError`] from the kind.
+pub fn flat_monte_carlo(
+    g: &dyn SearchGame,
+    k: u32,
+    rng: &mut ChaCha8Rng,
+) -> Result<Option<Move>, SearchError> {
+    let mut root = g.fork();
+    let player = root.to_move();
+    let mut moves = Vec::new();
+    root.moves(&mut moves)?;
+    let mut best: Option<(f64, Move)> = None;
+    for &mv in &moves {
+        let mut total = 0.0;
+        for _ in 0..k {
+            let mut w = root.fork();
+            w.advance(mv)?;
+            let end = random_playout(w.as_mut(), rng, FLAT_MC_PLIES.saturating_sub(1))?;
+            total += score(w.as_mut(), end.status, player);
+        }
+        if best.is_none_or(|(b, _)| total > b) {
+            best = Some((total, mv));
+        }
+    }
+    Ok(best.map(|(_, m)| m))
+}
+
+/// A player of `tilesmith match` (issue #28): `random`, `flat-mc:K` or `ai:SECONDS`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Player {
+    /// Uniformly random moves.
+    Random,
+    /// The flat Monte Carlo player with K playouts per move ([`flat_monte_carlo`]).
+    FlatMc(u32),
+    /// The computer player: Monte Carlo tree search ([`crate::mcts`]) for this long a move.
+    Ai(Duration),
+}
+
+impl FromStr for Player {
+    type Err = String;
+
+    /// Reads `random`, `flat-mc:K` (K ≥ 1) or `ai:SECONDS` (more than 0, at most an hour).
+    fn from_str(s: &str) -> Result<Player, String> {
+        let bad = || format!("unknown player `{s}`: use random, flat-mc:K or ai:SECONDS");
+        if s == "random" {
+            return Ok(Player::Random);
+        }
+        if let Some(k) = s.strip_prefix("flat-mc:") {
+            return match k.parse::<u32>() {
+                Ok(k) if k >= 1 => Ok(Player::FlatMc(k)),
+                _ => Err(bad()),
+            };
+        }
+        if let Some(t) = s.strip_prefix("ai:") {
+            return match t.parse::<f64>() {
+                Ok(t) if t > 0.0 && t <= 3600.0 => Ok(Player::Ai(Duration::from_secs_f64(t))),
+                _ => Err(bad()),
+            };
+        }
+        Err(bad())
+    }
+}
+
+impl Player {
+    /// This player's move in `g` (running), drawing on `rng`; `None` when there is none.
+    ///
+    /// # Errors
+    /// A [`SearchError`] from the kind.
+    pub fn choose(
+        &self,
+        g: &mut dyn SearchGame,
+        rng: &mut ChaCha8Rng,
+    ) -> Result<Option<Move>, SearchError> {
+        match *self {
+            Player::Random => {
+                let mut moves = Vec::new();
+                g.moves(&mut moves)?;
+                Ok((!moves.is_empty()).then(|| moves[uniform(rng, moves.len())]))
+            }
+            Player::FlatMc(k) => flat_monte_carlo(g, k, rng),
+            Player::Ai(time) => {
+                let limits = SearchLimits {
+                    time: Some(time),
+                    seed: rng.next_u64(),
+                    ..SearchLimits::default()
+                };
+                let mut moves = Vec::new();
+                g.moves(&mut moves)?;
+                let r = search(g, &limits, &AtomicBool::new(false), &mut |_| {})?;
+                Ok(r.best.and_then(|i| moves.get(i).copied()))
+            }
+        }
+    }
+}
+
+/// Plays one game on `g` (a two-player game, or any number) from its state: seat `s` (the
+/// player index of the kind) is played by `seats[s]`, every random choice from one ChaCha8
+/// generator seeded with `seed`. Returns the winning seat, `None` for a draw (also after
+/// [`MAX_GAME_PLIES`] plies, or when a player has no move).
+///
+/// # Errors
+/// A [`SearchError`] from the kind, or a game with more players than seats.
+pub fn play_game(
+    g: &mut dyn SearchGame,
+    seats: &[Player],
+    seed: u64,
+) -> Result<Option<usize>, SearchError> {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    for _ in 0..MAX_GAME_PLIES {
+        match g.status()? {
+            SearchStatus::Running => {}
+            SearchStatus::Won(w) => return Ok(Some(w)),
+            SearchStatus::Lost | SearchStatus::Draw => return Ok(None),
+        }
+        let seat = g.to_move();
+        let player = seats.get(seat).ok_or_else(|| {
+            SearchError::new(format!(
+                "the game has {} players and the match names {}",
+                g.players(),
+                seats.len()
+            ))
+        })?;
+        match player.choose(g, &mut rng)? {
+            Some(mv) => g.advance(mv)?,
+            None => return Ok(None),
+        }
+    }
+    Ok(None)
+}

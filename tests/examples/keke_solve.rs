@@ -1,0 +1,104 @@
+//! Solves Keke AI Competition levels (`../shared/corpus/baba/keke/`) with the shared
+//! breadth-first search (`tilesmith_engine::search::bfs`), one thread, a time budget per
+//! level, and prints one line per level (`set id stored found states seconds result`) and a
+//! summary per set: how many levels whose stored solution wins here were solved, how many
+//! of those within the stored length, and states per second. Figures for BENCHMARKS.md
+//! ("Search") and `docs/solver.md`:
+//!
+//! `cargo run --release -p tilesmith-tests --example keke_solve -- SECONDS [SET …]`
+//!
+//! (default 10 seconds, every set). Every solution found is played through a fresh game and
+//! must win.
+
+use std::collections::BTreeMap;
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+use tilesmith_engine::kind::baba::BabaGame;
+use tilesmith_engine::search::bfs::{Answer, Limits, solve};
+use tilesmith_engine::{Game as _, Status};
+use tilesmith_tests::corpus;
+use tilesmith_tests::keke::load_all;
+
+fn main() {
+    let mut args = std::env::args().skip(1);
+    let seconds: f64 = args.next().and_then(|a| a.parse().ok()).unwrap_or(10.0);
+    let sets: Vec<String> = args.collect();
+    let mut levels = load_all(&corpus("baba").join("keke"));
+    if !sets.is_empty() {
+        levels.retain(|l| sets.contains(&l.set));
+    }
+    // set -> (levels compared, solved, no longer than stored, states, seconds)
+    let mut sums: BTreeMap<String, (u32, u32, u32, u64, f64)> = BTreeMap::new();
+    for l in &levels {
+        let mut replay = BabaGame::new(l.level.clone(), 0);
+        let wins = l.inputs.iter().any(|i| {
+            replay.step(*i);
+            matches!(replay.status(), Status::Won { .. })
+        });
+        if !wins {
+            continue;
+        }
+        let game = BabaGame::new(l.level.clone(), 0);
+        let Some(mut g) = game.searcher() else {
+            continue;
+        };
+        let limits = Limits {
+            time: Some(Duration::from_secs_f64(seconds)),
+            ..Limits::default()
+        };
+        let out = match solve(g.as_mut(), &limits, &AtomicBool::new(false), &mut |_| {}) {
+            Ok(o) => o,
+            Err(e) => {
+                println!("{} {} error {e}", l.set, l.id);
+                continue;
+            }
+        };
+        let s = sums.entry(l.set.clone()).or_default();
+        s.0 += 1;
+        s.3 += out.states;
+        s.4 += out.elapsed.as_secs_f64();
+        let (found, result) = match &out.answer {
+            Answer::Solved(sol) => {
+                let mut played = BabaGame::new(l.level.clone(), 0);
+                let kind = played.kind();
+                let inputs =
+                    tilesmith_engine::parse_inputs(kind, &sol.words.join(" ")).unwrap_or_default();
+                for i in inputs {
+                    played.step(i);
+                }
+                assert!(
+                    matches!(played.status(), Status::Won { .. }),
+                    "{} {}: the solution found does not win",
+                    l.set,
+                    l.id
+                );
+                s.1 += 1;
+                if sol.moves.len() <= l.inputs.len() {
+                    s.2 += 1;
+                }
+                (sol.moves.len().to_string(), "solved".to_string())
+            }
+            Answer::Unsolvable => ("-".into(), "unsolvable".into()),
+            Answer::Unknown(b) => ("-".into(), format!("unknown-{}", b.word())),
+        };
+        println!(
+            "{} {} {} {} {} {:.3} {}",
+            l.set,
+            l.id,
+            l.inputs.len(),
+            found,
+            out.states,
+            out.elapsed.as_secs_f64(),
+            result
+        );
+    }
+    for (set, (n, solved, within, states, secs)) in sums {
+        println!(
+            "SET {set}: {n} levels whose stored solution wins; {solved} solved (each proved \
+             shortest), {within} no longer than the stored solution; {states} states in \
+             {secs:.1} s, {:.0} states/s",
+            states as f64 / secs.max(1e-9)
+        );
+    }
+}

@@ -1,0 +1,313 @@
+//! The shared search (`tilesmith_engine::search`) against known facts, through each kind's
+//! `Game::searcher`: tic-tac-toe from the start is a draw (alpha-beta) and has 5 478
+//! distinct legal positions, the empty board included (the exhaustive count); X to win in
+//! one wins with @c3; a baba and a boulder level worked out by hand get their proved
+//! shortest solutions, which win when played; small Keke levels get solutions no longer
+//! than the stored ones; a boulder box with no way out is unsolvable with every state
+//! counted; the time, memory and step budgets give `unknown`, and cancel stops the search.
+
+#![allow(clippy::unwrap_used)]
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use tilesmith_engine::search::alphabeta::{self, Value};
+use tilesmith_engine::search::bfs::{self, Answer, Limits};
+use tilesmith_engine::search::{Budget, playout};
+use tilesmith_engine::search_game::SearchGame;
+use tilesmith_engine::{Game, Input, Status, load_file};
+use tilesmith_tests::{baba, corpus, keke, workspace};
+
+fn searcher_of(path: &str) -> Box<dyn SearchGame> {
+    let doc = load_file(&workspace().join(path)).unwrap();
+    doc.start(0).unwrap().searcher().unwrap()
+}
+
+fn no_cancel() -> AtomicBool {
+    AtomicBool::new(false)
+}
+
+fn solve(g: &mut dyn SearchGame, limits: &Limits) -> bfs::Outcome {
+    bfs::solve(g, limits, &no_cancel(), &mut |_| {}).unwrap()
+}
+
+fn solution(out: &bfs::Outcome) -> String {
+    match &out.answer {
+        Answer::Solved(s) => s.words.join(" "),
+        other => panic!("not solved: {other:?} ({} states)", out.states),
+    }
+}
+
+#[test]
+fn tic_tac_toe_is_a_draw() {
+    let mut g = searcher_of("levels/board/tic-tac-toe.zrf");
+    let limits = alphabeta::Limits::default();
+    let out = alphabeta::value(g.as_mut(), &limits, &no_cancel(), &mut |_| {}).unwrap();
+    assert_eq!(out.value, Value::Draw);
+    // Proved at depth 9, where every line has ended; the principal variation is a whole
+    // drawn game of nine drops.
+    assert_eq!(out.depth, 9);
+    assert_eq!(out.pv.len(), 9, "{:?}", out.pv_words);
+    // Short of the end, the value is not known: at 8 plies every line still has a drop left.
+    let short = alphabeta::Limits {
+        max_plies: 8,
+        ..limits
+    };
+    let out = alphabeta::value(g.as_mut(), &short, &no_cancel(), &mut |_| {}).unwrap();
+    assert_eq!(
+        (out.value, out.stopped),
+        (Value::Unknown, Some(Budget::Steps))
+    );
+}
+
+#[test]
+fn tic_tac_toe_has_5478_positions() {
+    let mut g = searcher_of("levels/board/tic-tac-toe.zrf");
+    let out = bfs::explore(g.as_mut(), &Limits::default(), &no_cancel(), &mut |_| {}).unwrap();
+    assert_eq!(out.answer, Answer::Unsolvable, "the count is complete");
+    assert_eq!(out.states, 5478);
+}
+
+#[test]
+fn x_to_win_in_one_takes_the_diagonal() {
+    // X on a1 and b2, O on c1 and a3: c3 completes a1-b2-c3, the only line X can complete.
+    let mut g = searcher_of("levels/board/tic-tac-toe-x-to-win.json");
+    let out = alphabeta::value(
+        g.as_mut(),
+        &alphabeta::Limits::default(),
+        &no_cancel(),
+        &mut |_| {},
+    )
+    .unwrap();
+    assert_eq!(out.value, Value::Win(1));
+    assert_eq!(out.pv_words, ["@c3"]);
+}
+
+/// Baba at the left of row 2 must push WIN two cells left to finish FLAG IS WIN, standing
+/// on the flag as it does: it reaches the cell right of WIN in 6 moves (5 right, 1 down: a
+/// move down in columns 0 and 4 would push text out of the map and fail) and pushes twice.
+const BABA_BY_HAND: &str = "
+    [BABA] [IS] [YOU] .     .     .
+    .      .    .     .     .     .
+    B      .    .     .     .     .
+    [FLAG] [IS] .     F     [WIN] .
+";
+
+#[test]
+fn a_baba_level_worked_out_by_hand() {
+    let game = baba::game(BABA_BY_HAND, &[]);
+    let mut g = game.searcher().unwrap();
+    let out = solve(g.as_mut(), &Limits::default());
+    assert_eq!(solution(&out), "R R R R R D L L");
+    // Played through the game as `run` plays it: a win at the last move.
+    let mut played = baba::game(BABA_BY_HAND, &[]);
+    baba::play(&mut played, "R R R R R D L L");
+    assert!(matches!(played.status(), Status::Won { .. }));
+    // From the state after a first R the rest is 7 moves; the search leaves the searcher
+    // where it was, its own path (the R) still undoable.
+    let mut g = game.searcher().unwrap();
+    let start = g.key();
+    g.play(2).unwrap();
+    let after = g.key();
+    assert_eq!(
+        solution(&solve(g.as_mut(), &Limits::default())),
+        "R R R R D L L"
+    );
+    assert_eq!(g.key(), after);
+    assert!(g.undo());
+    assert_eq!(g.key(), start);
+    // One move fewer is not enough: with a step bound of 7 the answer is unknown.
+    let mut g = game.searcher().unwrap();
+    let bound = Limits {
+        max_steps: Some(7),
+        ..Limits::default()
+    };
+    assert_eq!(
+        solve(g.as_mut(), &bound).answer,
+        Answer::Unknown(Budget::Steps)
+    );
+}
+
+/// The gem lies below the figure, the exit four fields to its right: a meta move takes the
+/// gem without moving (MD), then four moves right enter the opened exit. Going down for the
+/// gem and back up takes one move more.
+const BOULDER_BY_HAND: &str = "
+    wall wall wall wall wall wall
+    wall me   path path path exit
+    wall gem  wall wall wall wall
+    wall wall wall wall wall wall
+";
+
+fn boulder_game(map: &str, ticks: u32) -> tilesmith_engine::kind::boulder::BoulderGame {
+    let mut level = tilesmith_tests::level(tilesmith_tests::grid(map));
+    level.gems = [1, 1, 1];
+    level.ticks = [ticks; 3];
+    tilesmith_engine::kind::boulder::BoulderGame::new(level, 0)
+}
+
+#[test]
+fn a_boulder_level_worked_out_by_hand() {
+    let game = boulder_game(BOULDER_BY_HAND, 100);
+    let mut g = game.searcher().unwrap();
+    let out = solve(g.as_mut(), &Limits::default());
+    assert_eq!(solution(&out), "MD R R R R");
+    let mut played = boulder_game(BOULDER_BY_HAND, 100);
+    let kind = played.kind();
+    for i in tilesmith_engine::parse_inputs(kind, "MD R R R R").unwrap() {
+        played.step(i);
+    }
+    assert!(matches!(played.status(), Status::Won { .. }));
+}
+
+#[test]
+fn a_closed_box_is_unsolvable_with_every_state_counted() {
+    // The figure is walled in and there is no exit: it waits out the time limit of 2 ticks.
+    // States: ticks 0, 1 and 2 running, tick 3 lost (the time ran out): 4.
+    let game = boulder_game(
+        "wall wall wall
+         wall me   wall
+         wall wall wall",
+        2,
+    );
+    let mut g = game.searcher().unwrap();
+    let out = solve(g.as_mut(), &Limits::default());
+    assert_eq!((out.answer, out.states), (Answer::Unsolvable, 4));
+}
+
+#[test]
+fn small_keke_levels_are_solved_no_longer_than_their_stored_solutions() {
+    let levels = keke::load_all(&corpus("baba/keke"));
+    let mut solved = 0;
+    for l in levels
+        .iter()
+        .filter(|l| l.set == "demo" && l.inputs.len() <= 13)
+    {
+        // Only levels whose stored solution wins in this engine are compared.
+        let mut replay = tilesmith_engine::kind::baba::BabaGame::new(l.level.clone(), 0);
+        let wins = l.inputs.iter().any(|i| {
+            replay.step(*i);
+            matches!(replay.status(), Status::Won { .. })
+        });
+        if !wins {
+            continue;
+        }
+        let game = tilesmith_engine::kind::baba::BabaGame::new(l.level.clone(), 0);
+        let mut g = game.searcher().unwrap();
+        let out = solve(g.as_mut(), &Limits::default());
+        let Answer::Solved(s) = &out.answer else {
+            panic!("demo {}: {:?}", l.id, out.answer);
+        };
+        assert!(
+            s.moves.len() <= l.inputs.len(),
+            "demo {}: {} moves against the stored {}",
+            l.id,
+            s.moves.len(),
+            l.inputs.len()
+        );
+        let mut played = tilesmith_engine::kind::baba::BabaGame::new(l.level.clone(), 0);
+        let kind = played.kind();
+        for i in tilesmith_engine::parse_inputs(kind, &s.words.join(" ")).unwrap() {
+            played.step(i);
+        }
+        assert!(
+            matches!(played.status(), Status::Won { .. }),
+            "demo {}",
+            l.id
+        );
+        solved += 1;
+    }
+    assert!(solved >= 5, "only {solved} small demo levels compared");
+}
+
+#[test]
+fn budgets_give_unknown() {
+    // spell-win needs more than 15 moves (its search is far from done in a fraction of a
+    // second): time and memory budgets stop it with what was explored.
+    let mut g = searcher_of("levels/baba/spell-win.json");
+    let t = Instant::now();
+    let out = solve(
+        g.as_mut(),
+        &Limits {
+            time: Some(Duration::from_millis(200)),
+            ..Limits::default()
+        },
+    );
+    assert_eq!(out.answer, Answer::Unknown(Budget::Time));
+    assert!(out.states > 1);
+    assert!(t.elapsed() < Duration::from_secs(5), "{:?}", t.elapsed());
+    let out = solve(
+        g.as_mut(),
+        &Limits {
+            memory: 256 << 10,
+            ..Limits::default()
+        },
+    );
+    assert_eq!(out.answer, Answer::Unknown(Budget::Memory));
+    // The searcher is back at the start after a search: the same search again gives the
+    // same answer.
+    let again = solve(
+        g.as_mut(),
+        &Limits {
+            memory: 256 << 10,
+            ..Limits::default()
+        },
+    );
+    assert_eq!(again.states, out.states);
+}
+
+#[test]
+fn cancel_stops_the_search() {
+    let mut g = searcher_of("levels/baba/spell-win.json");
+    let cancel = AtomicBool::new(false);
+    let t = Instant::now();
+    let out = std::thread::scope(|s| {
+        s.spawn(|| {
+            std::thread::sleep(Duration::from_millis(100));
+            cancel.store(true, Ordering::Relaxed);
+        });
+        bfs::solve(g.as_mut(), &Limits::default(), &cancel, &mut |_| {}).unwrap()
+    });
+    assert_eq!(out.answer, Answer::Unknown(Budget::Cancelled));
+    assert!(t.elapsed() < Duration::from_secs(3), "{:?}", t.elapsed());
+}
+
+#[test]
+fn flat_monte_carlo_takes_an_immediate_win() {
+    // X on a1 and b1, O on a2 and b2, X to move: c1 wins at once (every playout scores 1);
+    // any other drop but c2 leaves O its win on c2, and c2 leaves the game open, so over 100
+    // playouts each scores below c1's.
+    let mut doc = load_file(&workspace().join("levels/board/tic-tac-toe.zrf")).unwrap();
+    doc.value["setup"] =
+        serde_json::json!({"X": {"Man": ["a1", "b1"]}, "O": {"Man": ["a2", "b2"]}});
+    doc.value["reserve"] = serde_json::json!({"X": {"Man": 3}, "O": {"Man": 2}});
+    doc.value["to_move"] = serde_json::json!("X");
+    let g = doc.kind.start(&doc.value, 0).unwrap().searcher().unwrap();
+    for seed in 0..3 {
+        let mut rng = <rand_chacha::ChaCha8Rng as rand_core::SeedableRng>::seed_from_u64(seed);
+        let mv = playout::flat_monte_carlo(g.as_ref(), 100, &mut rng)
+            .unwrap()
+            .unwrap();
+        assert_eq!(g.word(mv), "@c1", "seed {seed}");
+    }
+}
+
+#[test]
+fn baba_search_moves_are_its_five_words() {
+    let game = baba::game(BABA_BY_HAND, &[]);
+    let mut g = game.searcher().unwrap();
+    let mut moves = Vec::new();
+    g.moves(&mut moves).unwrap();
+    let words: Vec<String> = moves.iter().map(|&m| g.word(m)).collect();
+    assert_eq!(words, [".", "L", "R", "U", "D"]);
+    // A move played and undone leaves the state as it was.
+    let key = g.key();
+    g.play(moves[2]).unwrap();
+    assert_ne!(g.key(), key);
+    assert!(g.undo());
+    assert_eq!(g.key(), key);
+    assert!(!g.undo(), "the searcher's path starts at its copy");
+    // Stepping the game itself is unaffected by its searcher.
+    let mut same = baba::game(BABA_BY_HAND, &[]);
+    same.step(Input::Move(tilesmith_engine::Dir::Right));
+    assert_eq!(same.steps(), 1);
+}
