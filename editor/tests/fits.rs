@@ -107,8 +107,16 @@ fn palettes_fit() {
 
 #[test]
 fn the_board_play_pane_fits_and_the_badge_covers_nothing_of_the_map() {
+    // From a folder with a long name: the status bar's message names the file in full.
+    let dir = tempfile::tempdir().unwrap();
+    let deep = dir
+        .path()
+        .join("a-folder-with-a-rather-long-name-as-designers-have".repeat(2));
+    std::fs::create_dir_all(&deep).unwrap();
+    let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../levels/board/reversi.zrf");
+    std::fs::copy(src, deep.join("reversi.zrf")).unwrap();
     for size in SIZES {
-        let mut h = open("board/reversi.zrf", size);
+        let mut h = open(deep.join("reversi.zrf").to_str().unwrap(), size);
         h.state_mut().state.apply(Action::Play(PlayAction::Start));
         settle(&mut h);
         check(&format!("reversi playing {size:?}"), &h);

@@ -450,6 +450,8 @@ pub fn status_ui(ui: &mut Ui, st: &EditorState, kind: &dyn KindUi) {
             }
         }
         ui.separator();
-        ui.label(&st.status);
+        // A long message (a path) is cut at the window's edge with "…"; hovering shows it
+        // whole (it ran past the window: issue #31 defect 9).
+        ui.add(egui::Label::new(&st.status).truncate());
     });
 }
