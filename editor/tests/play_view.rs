@@ -191,3 +191,43 @@ fn the_status_bar_says_pasted_after_a_paste() {
     assert_eq!(h.state().state.status, "pasted 2×1 cells at x 4, y 4");
     assert!(h.query_by_label("copied 2×1 cells").is_none());
 }
+
+/// Issue #31 defect 13: in baba, a cell selected with Select (a one-cell selection is also the
+/// inspected cell) is outlined in the design, not on the game while playing; a cell clicked
+/// in play is outlined, and the design's is outlined again after play. What the canvas draws
+/// is read back from it.
+#[test]
+fn the_designs_selected_cell_is_not_outlined_on_the_game() {
+    use tilesmith_editor::state::Action;
+    use tilesmith_editor::tools::Tool;
+    let f =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../levels/baba/first-words.json");
+    let mut st = EditorState::new(tilesmith_editor::kinds::registry().new_doc("baba").unwrap());
+    st.apply(Action::OpenPath(f));
+    st.apply(Action::SelectTool(Tool::Select));
+    let mut h = harness(st);
+    let cell = at(&h, 6, 4);
+    h.event(Event::PointerMoved(cell));
+    for pressed in [true, false] {
+        h.event(Event::PointerButton {
+            pos: cell,
+            button: PointerButton::Primary,
+            pressed,
+            modifiers: Modifiers::NONE,
+        });
+        settle(&mut h);
+    }
+    assert_eq!(h.state().ui.canvas.drawn_inspect(), Some(Pos::new(6, 4)));
+    h.get_by_label("Start playing").click();
+    settle(&mut h);
+    assert!(h.state().state.playing());
+    assert_eq!(h.state().ui.canvas.drawn_selection(), None);
+    assert_eq!(
+        h.state().ui.canvas.drawn_inspect(),
+        None,
+        "outlined on the game"
+    );
+    h.get_by_label("Stop playing").click();
+    settle(&mut h);
+    assert_eq!(h.state().ui.canvas.drawn_inspect(), Some(Pos::new(6, 4)));
+}

@@ -37,6 +37,8 @@ pub struct CanvasCache {
     rect: Rect,
     /// The selection outline drawn in the last frame.
     drawn_selection: Option<CellRect>,
+    /// The inspected cell outlined in the last frame.
+    drawn_inspect: Option<Pos>,
 }
 
 impl Default for CanvasCache {
@@ -48,6 +50,7 @@ impl Default for CanvasCache {
             space_drag: false,
             rect: Rect::NOTHING,
             drawn_selection: None,
+            drawn_inspect: None,
         }
     }
 }
@@ -61,6 +64,12 @@ impl CanvasCache {
     /// The selection outline drawn in the last frame (none while playing).
     pub fn drawn_selection(&self) -> Option<CellRect> {
         self.drawn_selection
+    }
+
+    /// The inspected cell outlined in the last frame (while playing: only one inspected in
+    /// the game).
+    pub fn drawn_inspect(&self) -> Option<Pos> {
+        self.drawn_inspect
     }
 
     /// What the map texture was last built from (`None` before the first frame).
@@ -199,7 +208,7 @@ pub fn canvas_ui(
         Stroke::new(1.0, Color32::from_gray(120)),
         StrokeKind::Outside,
     );
-    cache.drawn_selection = paint_selection(&painter, st, &geom);
+    (cache.drawn_selection, cache.drawn_inspect) = paint_selection(&painter, st, &geom);
     if let Some(b) = &busy {
         super::step_ui::busy_overlay(ui, rect, b, out);
         play_marks(ui, &painter, rect, st, None);
@@ -365,7 +374,11 @@ fn paint_grid(painter: &egui::Painter, g: &MapGeom, col: Color32) {
 
 /// The selection (or the one being dragged) and the inspected cell. The selection is the
 /// design's: hidden while playing (the map shows the game).
-fn paint_selection(painter: &egui::Painter, st: &EditorState, g: &MapGeom) -> Option<CellRect> {
+fn paint_selection(
+    painter: &egui::Painter,
+    st: &EditorState,
+    g: &MapGeom,
+) -> (Option<CellRect>, Option<Pos>) {
     let sel = st
         .doc
         .map()
@@ -391,7 +404,7 @@ fn paint_selection(painter: &egui::Painter, st: &EditorState, g: &MapGeom) -> Op
             StrokeKind::Outside,
         );
     }
-    sel
+    (sel, st.inspect)
 }
 
 /// Turns this frame's pointer input on the canvas into hover, zoom, pan and cell actions.
