@@ -277,3 +277,72 @@ fn a_script_error_is_shown_as_stopped_not_game_over() {
         "the banner runs into the side panel: {b:?}"
     );
 }
+
+/// Issue #31 defect 2, in the window at 1280 × 800: the script pane numbers source lines, one
+/// number a line however many rows it wraps to, so the line of a load error and of a runtime
+/// error is the number marked and the number beside its text (line 5 had been numbered 9).
+#[test]
+fn the_script_pane_numbers_source_lines_and_marks_the_errors_line() {
+    use tilesmith_editor::ui::code::{Gutter, gutter_id};
+    let f =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../levels/falling/lua-rules.json");
+    let doc: Value = serde_json::from_str(&std::fs::read_to_string(f).unwrap()).unwrap();
+    let script = doc["script"].as_str().unwrap().to_string();
+    let lines = script.lines().count();
+    let gutter = |h: &Harness<'static, TilesmithApp>| -> Gutter {
+        h.ctx
+            .data(|d| d.get_temp::<Gutter>(gutter_id("script text")))
+            .unwrap()
+    };
+    let open = |script: &str| {
+        let mut d = doc.clone();
+        d["script"] = json!(script);
+        let mut h = harness(EditorState::new(FallingLevel::from_json(&d).unwrap()));
+        click(&mut h, "Rules");
+        click(&mut h, "Script");
+        h
+    };
+    let h = open(&script);
+    let g = gutter(&h);
+    let numbers: Vec<usize> = g.numbers.iter().map(|(n, _)| *n).collect();
+    assert_eq!(numbers[0], 1);
+    assert!(numbers.windows(2).all(|w| w[1] == w[0] + 1), "{numbers:?}");
+    // The first line wraps at this width: line 2 is more than one row below line 1.
+    let row = g.numbers[5].1 - g.numbers[4].1;
+    assert!(
+        g.numbers[1].1 - g.numbers[0].1 > 1.5 * row,
+        "{:?}",
+        &g.numbers[..3]
+    );
+    assert!(
+        numbers.len() >= lines.min(20),
+        "{} of {lines}",
+        numbers.len()
+    );
+    // A load error on line 6 (the `local DY` line): the message, the mark and the number agree.
+    let broken: String = script
+        .lines()
+        .enumerate()
+        .map(|(i, l)| {
+            if i == 5 {
+                format!("{l} = = oops\n")
+            } else {
+                format!("{l}\n")
+            }
+        })
+        .collect();
+    assert!(script.lines().nth(5).unwrap().starts_with("local DY"));
+    let h = open(&broken);
+    // (In the pane and in the problems list.)
+    assert!(h.query_all_by_label_contains("script line 6:").count() >= 1);
+    assert_eq!(gutter(&h).marked, [6]);
+    // A runtime error on line 3 of a short script, after a frame of play.
+    let failing = "function update()\n  local t = nil\n  return t.x\nend\n";
+    let mut h = open(failing);
+    click(&mut h, "Start playing");
+    click(&mut h, "Play pane");
+    click(&mut h, "Frame");
+    click(&mut h, "Rules");
+    assert!(h.query_all_by_label_contains("script line 3:").count() >= 1);
+    assert_eq!(gutter(&h).marked, [3]);
+}

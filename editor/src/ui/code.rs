@@ -27,6 +27,8 @@ pub struct LineMark {
 /// How a [`code_pane`] is laid out.
 #[derive(Clone, Copy, Debug)]
 pub struct CodeLayout {
+    /// The editor's accessible name (`script text`, `rules text`).
+    pub name: &'static str,
     /// Rows of text the pane asks room for.
     pub rows: usize,
     /// True: long lines wrap at the pane's width (their rows share one number); false: they run
@@ -34,9 +36,26 @@ pub struct CodeLayout {
     pub wrap: bool,
 }
 
+/// What a code pane drew in its last frame: each line number with the screen `y` of its row,
+/// and the marked lines. Kept in egui's memory under [`gutter_id`] of the pane's name, for
+/// tests that read what the window shows.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Gutter {
+    /// (line number, top of its first row in screen points), top to bottom.
+    pub numbers: Vec<(usize, f32)>,
+    /// The marked line numbers.
+    pub marked: Vec<usize>,
+}
+
+/// Where the [`Gutter`] of the code pane named `name` is kept.
+pub fn gutter_id(name: &str) -> egui::Id {
+    egui::Id::unique(("code pane gutter", name))
+}
+
 /// The code pane: `text` in a monospace editor with source line numbers (1-based) in a gutter,
 /// the lines of `marks` (keyed by line number) marked. When `jump` holds a line, the pane
-/// scrolls to it and clears it. Returns the editor's output (its response and galley).
+/// scrolls to it and clears it. Returns the editor's output (its response, named
+/// `layout.name`, and galley).
 pub fn code_pane(
     ui: &mut Ui,
     text: &mut String,
@@ -70,8 +89,13 @@ pub fn code_pane(
         })
         .layouter(&mut layouter)
         .show(ui);
+    let _ = out.response.response.clone().accessible_name(layout.name);
     let painter = ui.painter();
     let small = FontId::monospace(11.0);
+    let mut drawn = Gutter {
+        marked: marks.keys().copied().collect(),
+        ..Gutter::default()
+    };
     for (line, row) in first_rows(&out.galley.rows) {
         let top = out.galley_pos + row.pos.to_vec2();
         if *jump == Some(line) {
@@ -79,6 +103,7 @@ pub fn code_pane(
             ui.scroll_to_rect(r, Some(egui::Align::Center));
             *jump = None;
         }
+        drawn.numbers.push((line, top.y));
         let mark = marks.get(&line);
         let color = mark.map_or(NUMBER, |m| m.color);
         painter.text(
@@ -98,6 +123,8 @@ pub fn code_pane(
             );
         }
     }
+    ui.ctx()
+        .data_mut(|d| d.insert_temp(gutter_id(layout.name), drawn));
     out
 }
 

@@ -188,6 +188,7 @@ pub fn rules_ui(
         .show(ui, |ui| {
             ui.add_enabled_ui(!playing, |ui| {
                 let layout = CodeLayout {
+                    name: "rules text",
                     rows: 32,
                     wrap: false,
                 };

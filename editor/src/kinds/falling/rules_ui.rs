@@ -556,6 +556,7 @@ pub fn script_ui(ui: &mut Ui, _st: &EditorState, d: &FallingDoc, out: &mut Vec<A
         .collect();
     let mut text = source.clone();
     let layout = CodeLayout {
+        name: "script text",
         rows: 18,
         wrap: true,
     };

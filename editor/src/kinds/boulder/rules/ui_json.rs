@@ -45,6 +45,10 @@ pub(super) fn json_ui(
         }
     }
     let layout = CodeLayout {
+        name: match panel.view {
+            RuleView::AllJson => "all rules JSON text",
+            _ => "rule JSON text",
+        },
         rows: 14,
         wrap: true,
     };
