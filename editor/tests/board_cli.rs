@@ -728,4 +728,6 @@ fn an_unclosed_list_is_reported_where_its_paren_is_missing() {
         "{e}"
     );
     assert!(e.contains("the list opened at 21:1"), "{e}");
+    // One problem, at the missing paren (not a second one at the outer list).
+    assert_eq!(e.matches("syntax.zrf:").count(), 1, "{e}");
 }
