@@ -211,6 +211,19 @@ fn a_broken_rules_file_fixed_in_the_editor_is_saved_back_to_that_file() {
     let d = bd(&s).design();
     assert!(d.problems.iter().all(|p| p.warning), "{:?}", d.problems);
     assert!(d.rest.link.is_some(), "the fixed text is still the file's");
+    // The board that appears is fitted to the canvas at its next frame.
+    assert!(s.view.refit, "the new board is fitted");
+    s.apply(Action::CanvasSize([704.0, 592.0]));
+    let (w, h) = s.map_size();
+    let v = s.view;
+    assert!(
+        v.pan[0] >= 0.0 && v.pan[0] + w as f32 * v.zoom <= 704.0 + 0.5,
+        "{v:?}"
+    );
+    assert!(
+        v.pan[1] >= 0.0 && v.pan[1] + h as f32 * v.zoom <= 592.0 + 0.5,
+        "{v:?}"
+    );
     let file = dir.path().join("level.json");
     s.dialogs = Box::new(tilesmith_editor::files::ScriptedDialogs {
         saves: vec![file.clone()],

@@ -352,9 +352,18 @@ impl EditorState {
     /// Applies one action, then keeps the document's derived data in step.
     pub fn apply(&mut self, action: impl Into<Action>) {
         let before = (self.playing(), self.doc_serial);
+        let action = action.into();
+        let size = self.map_size();
+        let kind_action = matches!(action, Action::Kind(_));
         self.sync_background();
-        self.apply_action(action.into());
+        self.apply_action(action);
         self.keep_design_inspect(before);
+        // A kind's own action that gives the map another size (a board's rules that compile
+        // for the first time after they were fixed, or that lay out another board) fits it to
+        // the canvas, as a level just opened is; a resize the user asked for keeps the view.
+        if kind_action && self.map_size() != size {
+            self.view.refit = true;
+        }
         self.sync_background();
         self.doc.refresh();
         self.campaign_after_action();
