@@ -16,7 +16,12 @@
 //!   draw reports the state it repeats ([`SearchGame::history_dependence`]: its number on
 //!   the path, 0 when it was seen before the path began).
 //! - **The state key** ([`SearchGame::key`]) is the 128-bit decision key with what it leaves
-//!   out that changes what can happen: the A17 lap count and whether the game is over.
+//!   out that changes what can happen: the A17 lap count, whether the game is over, and the
+//!   set of decisions seen (the XOR of their keys, before the path and on it), since a seen
+//!   decision ends a line that would otherwise go on. Equal keys therefore mean equal
+//!   futures, and a transposition table entry is never reused where an earlier decision of
+//!   another path would have ended a line sooner (issue #28: "key on that history"); states
+//!   merge only when reached with the same decisions seen.
 
 use std::sync::Arc;
 
@@ -51,6 +56,8 @@ pub struct PastaSearch {
     path: FxHashMap<u128, usize>,
     /// For a draw by repetition: the number of the path state it repeats.
     dep: Option<usize>,
+    /// The XOR of the keys in `before` and `path`.
+    seen_hash: u128,
     /// The player who made the last move: [`SearchGame::to_move`] once the game is over.
     last: u8,
 }
@@ -65,10 +72,12 @@ impl PastaSearch {
 
     fn with(s: State, before: Arc<FxHashSet<u128>>, last: u8) -> PastaSearch {
         let mut path = FxHashMap::default();
+        let mut seen_hash = before.iter().fold(0, |h, k| h ^ k);
         if let Some(k) = decision_key(&s)
             && !before.contains(&k)
         {
             path.insert(k, 0);
+            seen_hash ^= k;
         }
         PastaSearch {
             s,
@@ -76,6 +85,7 @@ impl PastaSearch {
             before,
             path,
             dep: (s.end == End::Draw(Reason::Repetition)).then_some(0),
+            seen_hash,
             last: s.to_move().unwrap_or(last),
         }
     }
@@ -151,6 +161,7 @@ impl SearchGame for PastaSearch {
                 self.dep = Some(at);
             } else {
                 self.path.insert(k, self.undo.len() + 1);
+                self.seen_hash ^= k;
                 inserted = Some(k);
             }
         }
@@ -164,6 +175,7 @@ impl SearchGame for PastaSearch {
         };
         if let Some(k) = f.inserted {
             self.path.remove(&k);
+            self.seen_hash ^= k;
         }
         self.s = f.before;
         self.dep = f.dep;
@@ -197,6 +209,7 @@ impl SearchGame for PastaSearch {
             End::Draw(_) => 3,
         };
         h.write_u64(end);
+        h.write_u128(self.seen_hash);
         h.finish128()
     }
 
