@@ -170,3 +170,31 @@ fn the_searcher_plays_as_the_game() {
         assert_eq!(s.key(), start_key, "seed {seed}");
     }
 }
+
+/// The search key holds the decisions seen: the same decision reached with another one seen
+/// before (which would end a later line as a draw) is another search state; with the same
+/// history, the same key.
+#[test]
+fn the_key_holds_the_decisions_seen() {
+    use tilesmith_engine::kind::pasta::PastaSearch;
+    let doc = level(
+        &EIGHT,
+        &[(4, &["blue"]), (7, &["red"])],
+        json!({"cursor": 7}),
+    );
+    let g = start(&doc);
+    let p = pasta::pasta(&*g);
+    let other = after(&doc, "skip");
+    let k = pasta::pasta(&*other).state().decision_key();
+    let plain = PastaSearch::new(*p.state(), p.seen());
+    let again = PastaSearch::new(*p.state(), p.seen());
+    let mut more = p.seen().to_vec();
+    more.push(k);
+    let with_more = PastaSearch::new(*p.state(), &more);
+    assert_eq!(plain.key(), again.key());
+    assert_ne!(plain.key(), with_more.key());
+    assert_eq!(
+        plain.state().decision_key(),
+        with_more.state().decision_key()
+    );
+}
