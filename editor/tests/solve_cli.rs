@@ -4,7 +4,8 @@
 //! published: tic-tac-toe is a draw and has 5 478 positions; X to win in one plays c3; the
 //! baba level below takes 8 moves; a walled-in figure without an exit has 4 states (ticks
 //! 0–2 and the lost tick 3); uniformly random tic-tac-toe games last 7.626 moves on
-//! average (the exact mean, by summing over the game tree).
+//! average (the exact mean, by summing over the game tree); a pasta Bug at blue's last life
+//! is red's win in one decision.
 
 #![allow(clippy::unwrap_used)] // test helpers panic on purpose when a fixture is wrong
 
@@ -208,4 +209,51 @@ fn playouts_and_matches_print_their_lines() {
         "random,random",
     ]);
     assert_eq!(o.status.code(), Some(1));
+}
+
+/// Pasta Logic (issue #28 "solve"): red's Bug under the cursor and blue's life 1, so red's
+/// `do` takes blue to 0 (W1): a win in one decision for red, principal variation `do`.
+/// A match of random players on a drawn setup (placement included) plays its 10 games.
+#[test]
+fn pasta_is_solved_and_matched() {
+    let path = tmp("pasta-win-in-one.json");
+    std::fs::write(
+        &path,
+        r#"{"kind": "pasta", "cards": ["Bug", "ForkBomb", "Debug", "TradeOff", "Reverse",
+  "AddFlag", "MoveFlag", "Rotate"], "flags": [["red"], [], [], [], [], ["blue"], [], []],
+  "cursor": 0, "life": {"red": 5, "blue": 1}}"#,
+    )
+    .unwrap();
+    let p = path.to_str().unwrap();
+    let v = line(&tilesmith(&["solve", p]), 0);
+    assert_eq!(v["kind"], "pasta");
+    assert_eq!(v["result"], "win");
+    assert_eq!(v["for"], "red");
+    assert_eq!(v["plies"], 1);
+    assert_eq!(v["pv"], "do");
+    let drawn = tmp("pasta-drawn.json");
+    std::fs::write(&drawn, r#"{"kind": "pasta"}"#).unwrap();
+    for level in [p, drawn.to_str().unwrap()] {
+        let m = line(
+            &tilesmith(&[
+                "match",
+                level,
+                "--players",
+                "random,random",
+                "--games",
+                "10",
+                "--seed",
+                "1",
+            ]),
+            0,
+        );
+        assert_eq!(m["games"], 10);
+        let wins: u64 = m["wins"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|w| w.as_u64().unwrap())
+            .sum();
+        assert_eq!(wins + m["draws"].as_u64().unwrap(), 10, "{m}");
+    }
 }

@@ -11,6 +11,8 @@
 //! draw (every line ends within the depth or the root player can do no better than a draw
 //! anyway). Otherwise the depth is deepened, up to `max_plies`; then the value is unknown.
 //! (`v-` ≤ the true value ≤ `v+` whatever the horizon hides, so an equal pair is exact.)
+//! The players need not alternate: when the same player moves again after a move (pasta),
+//! the child's score is taken without negation and searched with the same window.
 //!
 //! **The transposition table** is keyed by [`StateKey`] (128 bits; no full-state compare)
 //! and holds, per state, the value, its bound (exact, lower, upper), the depth searched and
@@ -221,7 +223,11 @@ struct AlphaBeta<'g, 'c> {
     ply: usize,
 }
 
-/// A child's score seen from its parent: negated, and a win or loss one ply further away.
+/// A child's score seen from its parent when another player moves in the child: negated,
+/// and a win or loss one ply further away. When the same player moves again (a card game
+/// where one player may decide several times in a row, pasta), the parent takes the child's
+/// score as it is, one ply further away (`parent_score(-child)`); a game over is scored
+/// for the player [`SearchGame::to_move`] names there, in the parent's comparison too.
 fn parent_score(child: i32) -> i32 {
     let v = -child;
     if v > DECIDED {
@@ -382,15 +388,25 @@ impl AlphaBeta<'_, '_> {
         let mut dep = usize::MAX;
         for &mv in moves {
             self.check()?;
+            let mover = self.g.to_move();
             self.g.play(mv)?;
             self.states += 1;
             self.ply += 1;
-            let r = self.negamax(depth - 1, -beta, -alpha);
+            let same = self.g.to_move() == mover;
+            let r = if same {
+                self.negamax(depth - 1, alpha, beta)
+            } else {
+                self.negamax(depth - 1, -beta, -alpha)
+            };
             self.g.undo();
             self.ply -= 1;
             let (child, d) = r?;
             dep = dep.min(d);
-            let v = parent_score(child);
+            let v = if same {
+                parent_score(-child)
+            } else {
+                parent_score(child)
+            };
             if v > best {
                 best = v;
                 best_move = Some(mv);

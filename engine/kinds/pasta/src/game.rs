@@ -482,6 +482,12 @@ impl Game for PastaGame {
             .collect()
     }
 
+    /// A [`super::PastaSearch`] at the current decision, with the decisions seen so far
+    /// (the repetition rule).
+    fn searcher(&self) -> Option<Box<dyn tilesmith_core::search_game::SearchGame>> {
+        Some(Box::new(super::PastaSearch::new(self.s, &self.seen_order)))
+    }
+
     fn state_hash(&self) -> u64 {
         let mut h = Fnv::new();
         h.write(b"pasta");

@@ -17,6 +17,7 @@ pub mod level;
 mod moves;
 mod resume;
 mod rules;
+pub mod search;
 pub mod state;
 mod words;
 
@@ -26,6 +27,7 @@ pub use card::Card;
 pub use choice::Choice;
 pub use game::PastaGame;
 pub use level::PastaLevel;
+pub use search::PastaSearch;
 pub use state::State;
 
 use tilesmith_core::game::{Game, GameKind};

@@ -1,0 +1,200 @@
+//! Pasta Logic through the shared search (issues #28 "Play against the computer, and solve"
+//! and #29): the searcher plays the game's choices as `PastaGame` does (the repetition rule
+//! included), and alpha-beta finds values worked out by hand from the rules
+//! (`docs/pasta-semantics.md`).
+
+#![allow(clippy::unwrap_used)]
+
+mod pasta;
+
+use std::sync::atomic::AtomicBool;
+
+use pasta::{EIGHT, after, level, start};
+use serde_json::json;
+use tilesmith_engine::search::alphabeta::{self, Value};
+use tilesmith_engine::search_game::{SearchGame, SearchStatus};
+use tilesmith_engine::{Game, GameKind, Input};
+
+fn solve(g: &dyn Game) -> alphabeta::Outcome {
+    let mut s = g.searcher().unwrap();
+    let limits = alphabeta::Limits::default();
+    alphabeta::value(s.as_mut(), &limits, &AtomicBool::new(false), &mut |_| {}).unwrap()
+}
+
+/// Plays `words` on the searcher, each found among the words of its moves.
+fn play_words(s: &mut dyn SearchGame, words: &str) {
+    for w in words.split_whitespace() {
+        let mut moves = Vec::new();
+        s.moves(&mut moves).unwrap();
+        let mv = moves
+            .into_iter()
+            .find(|&m| s.word(m) == w)
+            .unwrap_or_else(|| panic!("{w} is not a move here"));
+        s.play(mv).unwrap();
+    }
+}
+
+/// Red's Bug (index 0) under the cursor, blue's life 1, blue's flag on AddFlag (5) so that
+/// blue has not lost already (W2). Red's `do`: blue 1 − {1} = 0, blue loses (W1): red wins
+/// in one decision; a skip would hand the move on without a win, so `do` is the only win.
+#[test]
+fn bug_at_life_one_is_a_win_in_one() {
+    let doc = level(
+        &EIGHT,
+        &[(0, &["red"]), (5, &["blue"])],
+        json!({"cursor": 0, "life": {"red": 5, "blue": 1}}),
+    );
+    let g = start(&doc);
+    let out = solve(&*g);
+    assert_eq!(out.value, Value::Win(1));
+    assert_eq!(out.player, 0, "red to move");
+    assert_eq!(out.pv_words, vec!["do".to_string()]);
+}
+
+/// Two red flags on Bug (index 0), blue's life 2: red decides twice in a row (A8, the flag
+/// behind the first has the right next). `do do`: blue 2 − 1 − 1 = 0, red wins in two
+/// decisions, both red's; the search must not take the second for blue's.
+#[test]
+fn the_same_player_deciding_twice_wins_in_two() {
+    let doc = level(
+        &EIGHT,
+        &[(0, &["red", "red"]), (5, &["blue"])],
+        json!({"cursor": 0, "life": {"red": 5, "blue": 2}}),
+    );
+    let out = solve(&*start(&doc));
+    assert_eq!(out.value, Value::Win(2));
+    assert_eq!(out.pv_words, vec!["do".to_string(), "do".to_string()]);
+}
+
+/// Red's flag on Rotate (7), blue's on Reverse (4). Rotate moves the tail flag of every
+/// other card with two flags or more: none here, so red's command changes nothing; blue's
+/// Reverse only costs blue a life. Neither can make the other lose (W1, W2): a draw.
+#[test]
+fn a_position_no_one_can_win_is_a_draw() {
+    let doc = level(
+        &EIGHT,
+        &[(4, &["blue"]), (7, &["red"])],
+        json!({"cursor": 7}),
+    );
+    let g = start(&doc);
+    let out = solve(&*g);
+    assert_eq!(out.value, Value::Draw);
+    // Skipping forever: red skips at 7 (1 visit ended without a command), cards 0–3 (5),
+    // blue skips at 4 (6), cards 5 and 6 (8): the lap ends the game (A17).
+    let mut s = g.searcher().unwrap();
+    play_words(s.as_mut(), "skip");
+    assert_eq!(s.status().unwrap(), SearchStatus::Running);
+    play_words(s.as_mut(), "skip");
+    assert_eq!(s.status().unwrap(), SearchStatus::Draw);
+    assert_eq!(
+        s.history_dependence(),
+        None,
+        "a lap draw is the state's own"
+    );
+    assert_eq!(after(&doc, "skip skip").summary()["reason"], "lap");
+}
+
+/// The same position: red's `do` (nothing changes, the visit executed a command), cards
+/// 0–3, blue skips at 4, cards 5 and 6, red at 7 forward again after 7 visits without a
+/// command: the first decision again, a draw by repetition, which depends on the start
+/// (state 0).
+#[test]
+fn a_repeated_decision_ends_the_line_as_in_the_game() {
+    let doc = level(
+        &EIGHT,
+        &[(4, &["blue"]), (7, &["red"])],
+        json!({"cursor": 7}),
+    );
+    assert_eq!(after(&doc, "do skip").summary()["reason"], "repetition");
+    let mut s = start(&doc).searcher().unwrap();
+    play_words(s.as_mut(), "do");
+    assert_eq!(s.status().unwrap(), SearchStatus::Running);
+    assert_eq!(s.history_dependence(), None);
+    play_words(s.as_mut(), "skip");
+    assert_eq!(s.status().unwrap(), SearchStatus::Draw);
+    assert_eq!(s.history_dependence(), Some(0));
+    // Undo takes the repetition back.
+    assert!(s.undo());
+    assert_eq!(s.status().unwrap(), SearchStatus::Running);
+    // The game's searcher after red's `do` knows the start was seen (the game's history).
+    let mut s = after(&doc, "do").searcher().unwrap();
+    play_words(s.as_mut(), "skip");
+    assert_eq!(s.status().unwrap(), SearchStatus::Draw);
+    assert_eq!(s.history_dependence(), Some(0));
+    // And so does a fork made after red's `do`.
+    let mut s = start(&doc).searcher().unwrap();
+    play_words(s.as_mut(), "do");
+    let mut f = s.fork();
+    play_words(f.as_mut(), "skip");
+    assert_eq!(f.status().unwrap(), SearchStatus::Draw);
+}
+
+/// Random games from drawn setups (placement, then execution): the searcher and the game
+/// agree at every decision on the player to move, the number of choices, the words and
+/// the end; undoing the whole line restores the start key.
+#[test]
+fn the_searcher_plays_as_the_game() {
+    for seed in 0..6u64 {
+        let mut g = tilesmith_engine::kind::pasta::Pasta
+            .start(&json!({"kind": "pasta"}), seed)
+            .unwrap();
+        let mut s = g.searcher().unwrap();
+        let start_key = s.key();
+        let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+        let mut moves = Vec::new();
+        let mut played = 0;
+        while !s.status().unwrap().is_over() {
+            assert_eq!(Some(s.to_move()), g.to_move());
+            moves.clear();
+            s.moves(&mut moves).unwrap();
+            let inputs = g.legal_inputs().len() - 2;
+            assert_eq!(inputs, moves.len().min(1000));
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let mv = moves[(x % moves.len() as u64) as usize];
+            assert_eq!(Some(s.word(mv)), g.input_word(Input::Choice(mv)));
+            s.play(mv).unwrap();
+            g.step(Input::Choice(mv));
+            played += 1;
+            assert!(played < 5000, "seed {seed}: the game does not end");
+        }
+        let status = g.summary()["status"].clone();
+        assert_ne!(status, "running", "seed {seed}");
+        match s.status().unwrap() {
+            SearchStatus::Won(p) => assert_eq!(g.summary()["winner"], ["red", "blue"][p]),
+            SearchStatus::Draw => assert_eq!(status, "draw"),
+            other => panic!("seed {seed}: {other:?}"),
+        }
+        while s.undo() {}
+        assert_eq!(s.key(), start_key, "seed {seed}");
+    }
+}
+
+/// The search key holds the decisions seen: the same decision reached with another one seen
+/// before (which would end a later line as a draw) is another search state; with the same
+/// history, the same key.
+#[test]
+fn the_key_holds_the_decisions_seen() {
+    use tilesmith_engine::kind::pasta::PastaSearch;
+    let doc = level(
+        &EIGHT,
+        &[(4, &["blue"]), (7, &["red"])],
+        json!({"cursor": 7}),
+    );
+    let g = start(&doc);
+    let p = pasta::pasta(&*g);
+    let other = after(&doc, "skip");
+    let k = pasta::pasta(&*other).state().decision_key();
+    let plain = PastaSearch::new(*p.state(), p.seen());
+    let again = PastaSearch::new(*p.state(), p.seen());
+    let mut more = p.seen().to_vec();
+    more.push(k);
+    let with_more = PastaSearch::new(*p.state(), &more);
+    assert_eq!(plain.key(), again.key());
+    assert_ne!(plain.key(), with_more.key());
+    assert_eq!(
+        plain.state().decision_key(),
+        with_more.state().decision_key()
+    );
+}
