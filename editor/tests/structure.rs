@@ -333,7 +333,10 @@ fn no_source_file_is_over_800_lines() {
 
 #[path = "../../tests/shared/rust_functions.rs"]
 mod rust_functions;
-use rust_functions::{all_sources, functions, sources, src};
+use rust_functions::{all_sources, crate_paths, functions, ident, module_of, sources, src};
+
+/// The names that stand for the editor's library crate in its own paths.
+const EDITOR_ROOTS: &[&str] = &["tilesmith_editor"];
 
 #[test]
 fn no_function_is_over_120_lines() {
@@ -377,94 +380,6 @@ fn rel(f: &Path) -> String {
         .join("/")
 }
 
-/// The module path of a file below `src/` (`kinds/falling/repair.rs` →
-/// `kinds::falling::repair`; a `mod.rs` is its folder's module, `lib.rs`/`main.rs` the
-/// crate root), as segments.
-fn module_of(rel_path: &str) -> Vec<String> {
-    let mut v: Vec<String> = rel_path
-        .trim_end_matches(".rs")
-        .split('/')
-        .map(String::from)
-        .collect();
-    if v.last()
-        .is_some_and(|l| ["mod", "lib", "main"].contains(&l.as_str()))
-    {
-        v.pop();
-    }
-    v
-}
-
-/// The identifier at the start of `s`.
-fn ident(s: &str) -> &str {
-    let end = s
-        .find(|c: char| !(c.is_alphanumeric() || c == '_'))
-        .unwrap_or(s.len());
-    &s[..end]
-}
-
-/// The crate paths that `code` (one line, no comments or strings) names, resolved to
-/// segments from the crate root: `crate::a::b`, `tilesmith_editor::a`, `super::super::a`
-/// (relative to `module`), `self::a`, with each name of a `{…}` group after a path as a
-/// path of its own (one level deep).
-fn crate_paths(code: &str, module: &[String]) -> Vec<Vec<String>> {
-    let is_ident = |c: char| c.is_alphanumeric() || c == '_';
-    let mut out = Vec::new();
-    let starts: Vec<usize> = ["crate::", "tilesmith_editor::", "super::", "self::"]
-        .iter()
-        .flat_map(|p| code.match_indices(p).map(|(i, _)| i))
-        .filter(|&i| {
-            let before = code[..i].trim_end_matches(' ');
-            !code[..i].ends_with(is_ident) && !before.ends_with("::")
-        })
-        .collect();
-    for i in starts {
-        let mut rest = &code[i..];
-        let mut base: Vec<String> = Vec::new();
-        if let Some(r) = rest.strip_prefix("crate::") {
-            rest = r;
-        } else if let Some(r) = rest.strip_prefix("tilesmith_editor::") {
-            rest = r;
-        } else if let Some(r) = rest.strip_prefix("self::") {
-            base = module.to_vec();
-            rest = r;
-        } else {
-            base = module.to_vec();
-            while let Some(r) = rest.strip_prefix("super::") {
-                base.pop();
-                rest = r.trim_start();
-            }
-        }
-        loop {
-            let id = ident(rest.trim_start());
-            if id.is_empty() {
-                break;
-            }
-            base.push(id.to_string());
-            rest = &rest.trim_start()[id.len()..];
-            match rest.trim_start().strip_prefix("::") {
-                Some(r) => rest = r,
-                None => break,
-            }
-        }
-        if let Some(group) = rest.trim_start().strip_prefix('{') {
-            let group = group.split('}').next().unwrap_or("");
-            for item in group.split(',') {
-                let mut p = base.clone();
-                p.extend(
-                    item.trim()
-                        .split("::")
-                        .map(|s| ident(s.trim()))
-                        .take_while(|s| !s.is_empty())
-                        .map(String::from),
-                );
-                out.push(p);
-            }
-        }
-        out.push(base);
-    }
-    out
-}
-
 /// What a path `p` named in a file of module `module` breaks: a kind's file reaching
 /// `crate::kinds` other than `crate::kinds::<itself>` (another kind, or the list); a shell
 /// file outside the top level reaching `crate::kinds` at all.
@@ -503,7 +418,7 @@ fn imports_keep_to_their_side() {
         let in_kind = f.starts_with(src().join("kinds"));
         let (code, _) = code_and_strings(&std::fs::read_to_string(&f).unwrap());
         for (i, line) in code.iter().enumerate() {
-            for p in crate_paths(line, &module) {
+            for p in crate_paths(line, &module, EDITOR_ROOTS) {
                 if let Some(why) = path_rule(&module, &p, top) {
                     found.push(format!("{r}:{}: {why}", i + 1));
                 }
@@ -546,17 +461,23 @@ fn the_shell_branches_on_no_kind_name() {
 fn the_import_checks_see_what_they_should() {
     let repair = module_of("kinds/falling/repair.rs");
     assert_eq!(repair, ["kinds", "falling", "repair"]);
-    let p = crate_paths("use super::super::baba::look::add_unknown;", &repair);
+    let p = crate_paths(
+        "use super::super::baba::look::add_unknown;",
+        &repair,
+        EDITOR_ROOTS,
+    );
     assert_eq!(p[0], ["kinds", "baba", "look", "add_unknown"]);
     assert!(path_rule(&repair, &p[0], false).is_some());
     let p = crate_paths(
         "let r = crate::kinds::registry();",
         &module_of("kinds/falling/ui.rs"),
+        EDITOR_ROOTS,
     );
     assert!(path_rule(&module_of("kinds/falling/ui.rs"), &p[0], false).is_some());
     let own = crate_paths(
         "use crate::kinds::falling::doc::X; use super::doc::Y;",
         &repair,
+        EDITOR_ROOTS,
     );
     assert!(own.iter().all(|p| path_rule(&repair, p, false).is_none()));
     let panels = module_of("ui/panels.rs");
@@ -564,7 +485,7 @@ fn the_import_checks_see_what_they_should() {
         "use crate::{doc::registry::Kinds, kinds::registry};",
         "let r = super::super::kinds::registry();",
     ] {
-        let hit = crate_paths(line, &panels)
+        let hit = crate_paths(line, &panels, EDITOR_ROOTS)
             .iter()
             .any(|p| path_rule(&panels, p, false).is_some());
         assert!(hit && kinds_segment(line), "{line}");
@@ -674,7 +595,7 @@ fn shell_graph() -> std::collections::BTreeMap<String, std::collections::BTreeSe
     for (_, m, code) in &files {
         for (public, s) in use_statements(code, &children(m)) {
             if public {
-                for p in crate_paths(&s, m) {
+                for p in crate_paths(&s, m, EDITOR_ROOTS) {
                     if let Some((item, from)) = p.split_last() {
                         reexports.insert((m.clone(), item.clone()), from.to_vec());
                     }
@@ -738,7 +659,7 @@ fn shell_graph() -> std::collections::BTreeMap<String, std::collections::BTreeSe
         }
         let edges = graph.entry(r.clone()).or_default();
         for l in &lines {
-            let paths = crate_paths(l, m);
+            let paths = crate_paths(l, m, EDITOR_ROOTS);
             // A group's base (`super` of `use super::{a, b}`) is named only through its items.
             let named = paths
                 .iter()

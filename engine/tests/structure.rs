@@ -180,14 +180,6 @@ fn code(line: &str) -> &str {
     line.split("//").next().unwrap_or("")
 }
 
-/// The identifier at the start of `s`.
-fn ident(s: &str) -> &str {
-    let end = s
-        .find(|c: char| !(c.is_alphanumeric() || c == '_'))
-        .unwrap_or(s.len());
-    &s[..end]
-}
-
 /// Where `line` of a shared file names a kind: a path `kind::<kind>`, a kind's crate
 /// `tilesmith_<kind>`, a kind's sub-module path (`zrf::`), a kind in a `kind::{…}` list, or
 /// one of [`KIND_TYPES`].
@@ -380,7 +372,7 @@ fn no_source_file_is_over_800_lines() {
 #[allow(dead_code)]
 #[path = "../../tests/shared/rust_functions.rs"]
 mod rust_functions;
-use rust_functions::{functions, sources, src};
+use rust_functions::{crate_paths, functions, module_of, sources, src};
 
 #[test]
 fn no_function_is_over_120_lines() {
@@ -432,80 +424,6 @@ fn the_function_finder_measures_what_it_should() {
     );
 }
 
-/// The module path of `f` below its crate's `src/` (`play/tests/x.rs` → `play::tests::x`,
-/// a `mod.rs` is its folder's module, `lib.rs` the crate root), as segments.
-fn module_of(rel_path: &str) -> Vec<String> {
-    let mut v: Vec<String> = rel_path
-        .trim_end_matches(".rs")
-        .split('/')
-        .map(String::from)
-        .collect();
-    if v.last().is_some_and(|l| l == "mod" || l == "lib") {
-        v.pop();
-    }
-    v
-}
-
-/// The crate paths that `code` (one line) names, resolved to segments from the crate root:
-/// `crate::a::b`, `super::super::a` (relative to `module`), `self::a`, with each name of a
-/// `{…}` group after a path as a path of its own (one level deep is enough here).
-fn crate_paths(code: &str, module: &[String]) -> Vec<Vec<String>> {
-    let is_ident = |c: char| c.is_alphanumeric() || c == '_';
-    let mut out = Vec::new();
-    let starts: Vec<usize> = ["crate::", "super::", "self::"]
-        .iter()
-        .flat_map(|p| code.match_indices(p).map(|(i, _)| i))
-        .filter(|&i| {
-            let before = &code[..i];
-            !before.ends_with(is_ident) && !before.ends_with("::")
-        })
-        .collect();
-    for i in starts {
-        let mut rest = &code[i..];
-        let mut base: Vec<String> = Vec::new();
-        if let Some(r) = rest.strip_prefix("crate::") {
-            rest = r;
-        } else if let Some(r) = rest.strip_prefix("self::") {
-            base = module.to_vec();
-            rest = r;
-        } else {
-            base = module.to_vec();
-            while let Some(r) = rest.strip_prefix("super::") {
-                base.pop();
-                rest = r.trim_start();
-            }
-        }
-        loop {
-            let id = ident(rest);
-            if id.is_empty() {
-                break;
-            }
-            base.push(id.to_string());
-            rest = &rest[id.len()..];
-            match rest.strip_prefix("::") {
-                Some(r) => rest = r,
-                None => break,
-            }
-        }
-        if let Some(group) = rest.strip_prefix('{') {
-            let group = group.split('}').next().unwrap_or("");
-            for item in group.split(',') {
-                let mut p = base.clone();
-                p.extend(
-                    item.trim()
-                        .split("::")
-                        .map(ident)
-                        .take_while(|s| !s.is_empty())
-                        .map(String::from),
-                );
-                out.push(p);
-            }
-        }
-        out.push(base);
-    }
-    out
-}
-
 /// The top-level modules of `tilesmith-core` (`game`, `grid`, …): its files and folders.
 fn core_modules() -> Vec<String> {
     let mut v = folders(&core_src());
@@ -527,7 +445,7 @@ const CORE_LOOPS: &[(&str, &str, &str)] = &[];
 /// The other core modules that the module `module` names in `code` (one line), out of
 /// `modules`.
 fn core_imports(code: &str, module: &[String], modules: &[String]) -> Vec<String> {
-    crate_paths(code, module)
+    crate_paths(code, module, &[])
         .into_iter()
         .filter_map(|p| p.first().cloned())
         .filter(|m| modules.contains(m) && Some(m) != module.first())
@@ -685,10 +603,10 @@ fn the_layer_checks_see_what_they_should() {
     let m = |s: &str| module_of(s);
     let types = m("level/parse/types.rs");
     assert_eq!(types, ["level", "parse", "types"]);
-    let p = crate_paths("use super::super::super::grid::Pos;", &types);
+    let p = crate_paths("use super::super::super::grid::Pos;", &types, &[]);
     assert_eq!(p[0], ["grid", "Pos"]);
     let repair = m("play/repair.rs");
-    let p = crate_paths("use super::super::look::add_unknown;", &repair);
+    let p = crate_paths("use super::super::look::add_unknown;", &repair, &[]);
     assert_eq!(p[0], ["look", "add_unknown"]);
     assert_eq!(m("lib.rs"), Vec::<String>::new());
     let modules: Vec<String> = ["game", "grid", "input"].map(String::from).to_vec();

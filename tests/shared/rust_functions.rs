@@ -103,3 +103,98 @@ pub fn all_sources() -> Vec<PathBuf> {
     assert!(v.len() > 20, "found only {} sources", v.len());
     v
 }
+
+/// The module path of a file below its crate's `src/` (`kinds/falling/repair.rs` →
+/// `kinds::falling::repair`; a `mod.rs` is its folder's module, `lib.rs`/`main.rs` the
+/// crate root), as segments.
+pub fn module_of(rel_path: &str) -> Vec<String> {
+    let mut v: Vec<String> = rel_path
+        .trim_end_matches(".rs")
+        .split('/')
+        .map(String::from)
+        .collect();
+    if v.last()
+        .is_some_and(|l| ["mod", "lib", "main"].contains(&l.as_str()))
+    {
+        v.pop();
+    }
+    v
+}
+
+/// The identifier at the start of `s`.
+pub fn ident(s: &str) -> &str {
+    let end = s
+        .find(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .unwrap_or(s.len());
+    &s[..end]
+}
+
+/// The crate paths that `code` (one line, no comments or strings) names, resolved to
+/// segments from the crate root: `crate::a::b`, `ROOT::a` for each name in `roots` that
+/// stands for the crate (`tilesmith_editor`), `super::super::a` (relative to `module`),
+/// `self::a`, with each name of a `{…}` group after a path as a path of its own (one level
+/// deep).
+pub fn crate_paths(code: &str, module: &[String], roots: &[&str]) -> Vec<Vec<String>> {
+    let is_ident = |c: char| c.is_alphanumeric() || c == '_';
+    let mut out = Vec::new();
+    let prefixes: Vec<String> = ["crate", "super", "self"]
+        .iter()
+        .chain(roots)
+        .map(|r| format!("{r}::"))
+        .collect();
+    let starts: Vec<usize> = prefixes
+        .iter()
+        .flat_map(|p| code.match_indices(p.as_str()).map(|(i, _)| i))
+        .filter(|&i| {
+            let before = code[..i].trim_end_matches(' ');
+            !code[..i].ends_with(is_ident) && !before.ends_with("::")
+        })
+        .collect();
+    for i in starts {
+        let mut rest = &code[i..];
+        let mut base: Vec<String> = Vec::new();
+        let root = std::iter::once(&"crate")
+            .chain(roots)
+            .find_map(|r| rest.strip_prefix(r).and_then(|x| x.strip_prefix("::")));
+        if let Some(r) = root {
+            rest = r;
+        } else if let Some(r) = rest.strip_prefix("self::") {
+            base = module.to_vec();
+            rest = r;
+        } else {
+            base = module.to_vec();
+            while let Some(r) = rest.strip_prefix("super::") {
+                base.pop();
+                rest = r.trim_start();
+            }
+        }
+        loop {
+            let id = ident(rest.trim_start());
+            if id.is_empty() {
+                break;
+            }
+            base.push(id.to_string());
+            rest = &rest.trim_start()[id.len()..];
+            match rest.trim_start().strip_prefix("::") {
+                Some(r) => rest = r,
+                None => break,
+            }
+        }
+        if let Some(group) = rest.trim_start().strip_prefix('{') {
+            let group = group.split('}').next().unwrap_or("");
+            for item in group.split(',') {
+                let mut p = base.clone();
+                p.extend(
+                    item.trim()
+                        .split("::")
+                        .map(|s| ident(s.trim()))
+                        .take_while(|s| !s.is_empty())
+                        .map(String::from),
+                );
+                out.push(p);
+            }
+        }
+        out.push(base);
+    }
+    out
+}
