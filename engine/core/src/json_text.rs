@@ -50,17 +50,46 @@ fn one_line(v: &Value) -> String {
 /// `v` at `indent` spaces, after a prefix of `used` columns on its line: on one line when it
 /// is scalar, an array of scalars, or fits; otherwise broken over lines.
 fn nested(v: &Value, indent: usize, used: usize, s: &mut String) {
-    let line = one_line(v);
     let flat = match v {
         Value::Array(a) => a.iter().all(|e| !e.is_array() && !e.is_object()),
         Value::Object(o) => o.is_empty(),
         _ => true,
     };
-    if flat || used + line.chars().count() <= LAYOUT_WIDTH {
-        s.push_str(&line);
+    if flat || fits(v, LAYOUT_WIDTH.saturating_sub(used)) {
+        s.push_str(&one_line(v));
     } else {
         broken(v, indent, s);
     }
+}
+
+/// Whether `v` on one line is at most `room` characters: measured without building the line,
+/// stopping as soon as it is too long (a whole map is never written out just to be measured).
+fn fits(v: &Value, room: usize) -> bool {
+    fn len(v: &Value, room: usize) -> Option<usize> {
+        let mut n = 0usize;
+        let mut add = |k: usize| {
+            n += k;
+            (n <= room).then_some(())
+        };
+        match v {
+            Value::Array(a) => {
+                add(2 + 2 * a.len().saturating_sub(1))?;
+                for e in a {
+                    add(len(e, room)?)?;
+                }
+            }
+            Value::Object(o) => {
+                add(2 + 2 * o.len().saturating_sub(1))?;
+                for (k, e) in o {
+                    add(Value::String(k.clone()).to_string().chars().count() + 2)?;
+                    add(len(e, room)?)?;
+                }
+            }
+            other => add(other.to_string().chars().count())?,
+        }
+        Some(n)
+    }
+    len(v, room).is_some()
 }
 
 /// An array or object with one element or member per line, at `indent + 2` spaces, and its
