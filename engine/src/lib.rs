@@ -20,7 +20,8 @@ pub mod replay;
 // The shared layer (crate `tilesmith-core`), at the paths it had when it was part of this
 // crate.
 pub use tilesmith_core::{
-    game, grid, hash, history, input, json_text, level_json, observe, problem, read, search_game,
+    game, grid, hash, history, input, json_keys, json_text, level_json, observe, problem, read,
+    search_game,
 };
 /// The search algorithms (crate `tilesmith-search`: breadth-first search, alpha-beta, Monte
 /// Carlo tree search, playouts) over [`search_game::SearchGame`], at the path they had when

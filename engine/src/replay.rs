@@ -264,6 +264,10 @@ impl Replay {
                 ..Problem::error(JsonPath::root(), format!("invalid JSON: {e}"))
             }]
         })?;
+        let repeated = crate::json_keys::repeated_keys(text);
+        if !repeated.is_empty() {
+            return Err(repeated);
+        }
         let mut r = Self::from_json(&v, base).map_err(|mut p| {
             locate(text, &mut p);
             p
