@@ -731,3 +731,33 @@ fn an_unclosed_list_is_reported_where_its_paren_is_missing() {
     // One problem, at the missing paren (not a second one at the outer list).
     assert_eq!(e.matches("syntax.zrf:").count(), 1, "{e}");
 }
+
+#[test]
+fn perft_stops_at_its_time_limit_with_the_completed_depths_and_exit_3() {
+    // Chess to depth 14 is far beyond a second (depth 6 alone is 119 million sequences): the
+    // run stops at --time 1, having printed the depths it completed, each the published count.
+    let start = std::time::Instant::now();
+    let o = tilesmith(&["perft", &corpus("chess.zrf"), "14", "--time", "1"]);
+    let wall = start.elapsed();
+    assert_eq!(o.status.code(), Some(3), "{}", err(&o));
+    let lines: Vec<String> = out(&o).lines().map(str::to_string).collect();
+    assert!(lines.len() < 6, "{lines:?}");
+    for (i, l) in lines.iter().enumerate() {
+        let d = i as u32 + 1;
+        assert_eq!(l, &format!("{d} {}", published("chess", d)));
+    }
+    let next = lines.len() + 1;
+    assert!(
+        err(&o).contains(&format!(
+            "time limit of 1 s ran out while counting depth {next}; depths 1 to {} are complete",
+            next - 1
+        )),
+        "{}",
+        err(&o)
+    );
+    // Loading the rules is not part of the limit; generous for a loaded machine.
+    assert!(wall.as_secs_f64() < 20.0, "{wall:?}");
+    // A time of 0 or below is refused by the argument parser.
+    let o = tilesmith(&["perft", &corpus("chess.zrf"), "1", "--time", "0"]);
+    assert_eq!(o.status.code(), Some(2), "{}", err(&o));
+}

@@ -80,6 +80,10 @@ pub enum Command {
         /// convention); by default it adds nothing.
         #[arg(long)]
         end_is_leaf: bool,
+        /// The time allowed for all depths, in seconds (more than 0, at most 1 000 000):
+        /// when it runs out, the depths completed stay printed and the exit code is 3.
+        #[arg(long, default_value_t = 60.0, value_parser = perft_time)]
+        time: f64,
     },
     /// Draw a level as a PNG image, headless: width × SCALE by height × SCALE pixels, each
     /// cell as the editor's canvas draws it.
@@ -117,12 +121,24 @@ pub fn run_command(cmd: Command, lists: (Kinds, KindUis)) -> ExitCode {
             depth,
             variant,
             end_is_leaf,
-        } => perft::perft(&file, depth, variant.as_deref(), end_is_leaf),
+            time,
+        } => perft::perft(&file, depth, variant.as_deref(), end_is_leaf, time),
         Command::Render(a) => export::render(&a, lists),
         Command::Gif(a) => export::gif(&a, lists),
         Command::Solve(a) => solve::solve(&a),
         Command::Playouts(a) => versus::playouts(&a),
         Command::Match(a) => versus::matches(&a),
         Command::Edit { file } => open_editor(file, None),
+    }
+}
+
+/// Reads `perft --time`: seconds, more than 0 and at most 1 000 000 (about 11 days).
+fn perft_time(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(t) if t > 0.0 && t <= 1_000_000.0 => Ok(t),
+        Ok(t) => Err(format!(
+            "{t} is not a time above 0 and at most 1000000 seconds"
+        )),
+        Err(e) => Err(format!("{s:?} is not a number of seconds: {e}")),
     }
 }
