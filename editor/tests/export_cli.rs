@@ -436,3 +436,56 @@ fn a_failed_export_leaves_no_partial_file_and_the_old_one_untouched() {
     let (_, _, frames) = gif_frames(&old);
     assert_eq!(frames.len(), 2, "the start and one ply");
 }
+
+#[test]
+fn a_gif_over_its_frame_or_pixel_limit_is_refused_before_anything_is_written() {
+    // The 3 × 2 level: 10 000 steps at every step are 10 001 frames (the start and one a
+    // step), one over MAX_GIF_FRAMES; at --every 2 they are 5 001 frames and fit.
+    let level = write("boulder-limit.json", &boulder_level());
+    let out = tmp("limit.gif");
+    let _ = std::fs::remove_file(&out);
+    let o = tilesmith(&[
+        "gif",
+        level.to_str().unwrap(),
+        "--inputs",
+        "R L*5000 R*4999",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(
+        o.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let err = String::from_utf8_lossy(&o.stderr).into_owned();
+    assert!(
+        err.contains("10000 steps give 10001 frames, over the limit of 10000"),
+        "{err}"
+    );
+    assert!(!out.exists(), "nothing is written");
+    // At 256 pixels a cell a frame is 768 × 512 = 393 216 pixels: 2 731 frames (2 730
+    // steps) are 1 073 872 896 pixels, over 1 Gi (1 073 741 824); 2 730 frames fit.
+    let o = tilesmith(&[
+        "gif",
+        level.to_str().unwrap(),
+        "--inputs",
+        ".*2730",
+        "--scale",
+        "256",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(
+        o.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let err = String::from_utf8_lossy(&o.stderr).into_owned();
+    assert!(
+        err.contains("2731 frames of 768 × 512 pixels are 1073872896 pixels, over the limit"),
+        "{err}"
+    );
+    assert!(!out.exists(), "nothing is written");
+}

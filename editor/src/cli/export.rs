@@ -202,8 +202,14 @@ pub fn gif(a: &GifArgs, lists: (Kinds, KindUis)) -> ExitCode {
     } else {
         0
     };
-    if let Err(e) = tilesmith_editor::export::image_size(w, h, a.scale, band) {
-        return too_large(&e);
+    let size = match tilesmith_editor::export::image_size(w, h, a.scale, band) {
+        Ok(size) => size,
+        Err(e) => return too_large(&e),
+    };
+    if let Err(e) = tilesmith_editor::export::gif::check_gif_size(steps.len() as u64, a.every, size)
+    {
+        eprintln!("{}: {e}", file.display());
+        return ExitCode::FAILURE;
     }
     if !(1..=100).contains(&a.fps) {
         eprintln!("tilesmith: --fps {}: must be 1 to 100", a.fps);

@@ -40,6 +40,38 @@ pub fn frame_count(steps: u64, every: u64) -> u64 {
     1 + steps / every + u64::from(!steps.is_multiple_of(every))
 }
 
+/// The most frames a GIF may have (issue #30, "Bounded commands").
+pub const MAX_GIF_FRAMES: u64 = 10_000;
+/// The most pixels a GIF may have over all its frames: 1 Gi pixels, about half a minute of
+/// encoding here. A 40 × 22 boulder map at 16 pixels per cell (225 280 pixels a frame) may
+/// have 4 766 frames.
+pub const MAX_GIF_PIXELS: u64 = 1024 * 1024 * 1024;
+
+/// Refuses, before anything is drawn or written, a GIF of `steps` steps (a frame every
+/// `every`) at `w` × `h` pixels a frame that would have more than [`MAX_GIF_FRAMES`] frames or
+/// [`MAX_GIF_PIXELS`] pixels in all. The count is [`frame_count`]: a game that ends early
+/// gives fewer frames, but the limit holds for the steps asked for.
+///
+/// # Errors
+/// A message naming the figures and what to change (`--every`, `--scale`, fewer steps).
+pub fn check_gif_size(steps: u64, every: u64, (w, h): (u32, u32)) -> Result<(), String> {
+    let frames = frame_count(steps, every);
+    if frames > MAX_GIF_FRAMES {
+        return Err(format!(
+            "{steps} steps give {frames} frames, over the limit of {MAX_GIF_FRAMES}: use a \
+             larger --every or fewer steps"
+        ));
+    }
+    let pixels = frames.saturating_mul(u64::from(w) * u64::from(h));
+    if pixels > MAX_GIF_PIXELS {
+        return Err(format!(
+            "{frames} frames of {w} × {h} pixels are {pixels} pixels, over the limit of \
+             {MAX_GIF_PIXELS}: use a smaller --scale, a larger --every or fewer steps"
+        ));
+    }
+    Ok(())
+}
+
 /// The caption of a step: its number, its input's word and the rules that fired.
 fn caption(n: u64, word: Option<&str>, report: Option<&StepReport>) -> String {
     let mut s = format!("step {n}");
@@ -92,6 +124,7 @@ pub fn write_play<W: Write>(
     let with_caption = go.frame.overlays;
     let first = renderer.render(st, kind, &go.frame, with_caption.then_some("start"))?;
     let (w, h) = (first.width(), first.height());
+    check_gif_size(steps.len() as u64, go.every, (w, h))?;
     let (gw, gh) = (
         u16::try_from(w).map_err(|_| "the GIF would be wider than 65535 pixels")?,
         u16::try_from(h).map_err(|_| "the GIF would be higher than 65535 pixels")?,
