@@ -9,7 +9,7 @@ use serde_json::Value;
 
 use crate::game::{FileType, Game, GameKind};
 use crate::kind::{kind_of, kinds};
-use crate::problem::{JsonPath, Problem, line_col, locate};
+use crate::problem::{JsonPath, Problem, cap, line_col, locate};
 pub(crate) use crate::read::{ReadError, read_at_most, utf8_text};
 pub use crate::read::{read_text_file, regular_file};
 
@@ -47,24 +47,29 @@ impl std::fmt::Debug for Document {
 
 impl Document {
     /// Every problem of the document (errors and warnings), located in the text.
+    /// The report is capped ([`cap`]: at most [`crate::problem::MAX_PROBLEMS`], then
+    /// `… and N more problems`).
     pub fn check(&self) -> Vec<Problem> {
-        let mut p = self.kind.check(&self.value);
+        let mut p = cap(self.kind.check(&self.value));
         self.place(&mut p);
-        self.with_file_problems(p)
+        cap(self.with_file_problems(p))
     }
 
     /// `problems` after the problems of reading the level's files, without the kind's own
-    /// complaints about the members those files were named in (the kind saw them unread).
+    /// complaints about the members of files that could not be read (the kind saw them
+    /// unread). A file read with a warning (a rules file outside the level's folder) keeps
+    /// the kind's problems about it.
     fn with_file_problems(&self, problems: Vec<Problem>) -> Vec<Problem> {
         if self.file_problems.is_empty() {
             return problems;
         }
         let mut out = self.file_problems.clone();
-        out.extend(
-            problems
-                .into_iter()
-                .filter(|p| !self.file_problems.iter().any(|f| f.path == p.path)),
-        );
+        out.extend(problems.into_iter().filter(|p| {
+            !self
+                .file_problems
+                .iter()
+                .any(|f| f.is_error() && f.path == p.path)
+        }));
         out
     }
 
@@ -113,7 +118,8 @@ impl Document {
         if self.file_problems.iter().any(Problem::is_error) {
             return Err(self.file_problems.clone());
         }
-        self.kind.start(&self.value, seed).map_err(|mut p| {
+        self.kind.start(&self.value, seed).map_err(|p| {
+            let mut p = cap(p);
             self.place(&mut p);
             p
         })
@@ -217,7 +223,8 @@ pub(crate) fn check_json_size(text: &str) -> Result<(), Vec<Problem>> {
 ///
 /// # Errors
 /// One problem located at serde_json's line and column (`invalid JSON: …`), or at 1:1 for an
-/// empty text.
+/// empty text; a member name given twice in one object, at each repetition
+/// ([`crate::json_keys::repeated_keys`]).
 pub(crate) fn parse_json(text: &str) -> Result<Value, Vec<Problem>> {
     if text.trim().is_empty() {
         return Err(vec![Problem {
@@ -227,7 +234,7 @@ pub(crate) fn parse_json(text: &str) -> Result<Value, Vec<Problem>> {
         }]);
     }
     check_json_size(text)?;
-    serde_json::from_str(text).map_err(|e| {
+    let value = serde_json::from_str(text).map_err(|e| {
         let full = e.to_string();
         let msg = match full.rfind(" at line ") {
             Some(i) => full[..i].to_string(),
@@ -238,7 +245,13 @@ pub(crate) fn parse_json(text: &str) -> Result<Value, Vec<Problem>> {
             column: Some(e.column().max(1)),
             ..Problem::error(JsonPath::root(), format!("invalid JSON: {msg}"))
         }]
-    })
+    })?;
+    let repeated = crate::json_keys::repeated_keys(text);
+    if repeated.is_empty() {
+        Ok(value)
+    } else {
+        Err(repeated)
+    }
 }
 
 /// Parses level text: UTF-8 JSON naming a known kind. Only syntax and the kind are checked

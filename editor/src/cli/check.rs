@@ -8,7 +8,9 @@ use tilesmith_engine::Problem;
 
 use super::common::load;
 
-/// `tilesmith check`: prints every problem of each file; exit 1 when any is an error.
+/// `tilesmith check`: prints the problems of each file, at most
+/// [`tilesmith_engine::problem::MAX_PROBLEMS`] and then `FILE: … and N more problems`; exit 1
+/// when any is an error.
 pub(super) fn check(files: &[PathBuf]) -> ExitCode {
     let mut failed = false;
     let mut out = std::io::stdout().lock();
@@ -17,10 +19,10 @@ pub(super) fn check(files: &[PathBuf]) -> ExitCode {
             failed |= super::campaign::check(f, &mut out);
             continue;
         }
-        let problems = match load(f) {
+        let problems = tilesmith_engine::problem::cap(match load(f) {
             Ok(doc) => doc.check(),
             Err(p) => p,
-        };
+        });
         failed |= problems.iter().any(Problem::is_error);
         for p in &problems {
             let _ = writeln!(out, "{}", p.render(&f.display().to_string()));

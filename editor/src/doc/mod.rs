@@ -318,17 +318,20 @@ macro_rules! map_doc_basics {
 pub const MAX_LISTED_PROBLEMS: usize = 20;
 
 /// Renders problems as `FILE:LINE:COL: message (at PATH)` lines, at most
-/// [`MAX_LISTED_PROBLEMS`].
+/// [`MAX_LISTED_PROBLEMS`], then `… and N more problems` counting the rest (those a capped
+/// report already counts in its last line, [`Problem::more_count`], included).
 pub fn render_problems(file: &str, problems: &[Problem]) -> String {
-    let mut lines: Vec<String> = problems
+    let listed: Vec<&Problem> = problems
         .iter()
+        .filter(|p| p.more_count().is_none())
         .take(MAX_LISTED_PROBLEMS)
-        .map(|p| p.render(file))
         .collect();
-    if problems.len() > MAX_LISTED_PROBLEMS {
+    let total: usize = problems.iter().map(|p| p.more_count().unwrap_or(1)).sum();
+    let mut lines: Vec<String> = listed.iter().map(|p| p.render(file)).collect();
+    if total > listed.len() {
         lines.push(format!(
-            "… and {} more",
-            problems.len() - MAX_LISTED_PROBLEMS
+            "\u{2026} and {} more problems",
+            total - listed.len()
         ));
     }
     lines.join("\n")

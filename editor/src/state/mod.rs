@@ -299,7 +299,7 @@ impl EditorState {
             match job.poll() {
                 Some(Ok(p)) => {
                     if *k == key {
-                        self.problems = p;
+                        self.problems = tilesmith_engine::problem::cap(p);
                         arrived = true;
                     }
                     // A stale answer is dropped; the check below runs for the latest design.
@@ -320,7 +320,8 @@ impl EditorState {
         self.problems_gen = Some(key);
         let (w, h) = self.doc.map().size();
         if w * h <= SYNC_CHECK_CELLS {
-            self.problems = self.doc.kind().check(&self.doc.to_json());
+            self.problems =
+                tilesmith_engine::problem::cap(self.doc.kind().check(&self.doc.to_json()));
             return true;
         }
         let job = self.doc.check_job();

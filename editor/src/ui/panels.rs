@@ -393,7 +393,12 @@ pub fn history_ui(
 /// fit), so a change of the list never changes the panel's height or moves the map.
 pub fn problems_ui(ui: &mut Ui, st: &EditorState, out: &mut Vec<Action>) {
     ui.horizontal(|ui| {
-        ui.strong(format!("Problems ({})", st.problems.len()));
+        let total: usize = st
+            .problems
+            .iter()
+            .map(|p| p.more_count().unwrap_or(1))
+            .sum();
+        ui.strong(format!("Problems ({total})"));
         ui.label(RichText::new("saving work in progress is always allowed").weak());
         ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
             super::widgets::hide_button(ui, Pane::Problems, Command::ProblemsPanel, out);
@@ -407,6 +412,11 @@ pub fn problems_ui(ui: &mut Ui, st: &EditorState, out: &mut Vec<Action>) {
                 ui.label("No problems.");
             }
             for p in &st.problems {
+                if p.more_count().is_some() {
+                    // The cap's last line (`… and N more problems`), as `tilesmith check` ends.
+                    ui.label(RichText::new(&p.message).weak());
+                    continue;
+                }
                 let (word, color) = match p.severity {
                     Severity::Error => ("error", Color32::from_rgb(255, 90, 90)),
                     Severity::Warning => ("warning", Color32::from_rgb(255, 200, 80)),

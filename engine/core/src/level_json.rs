@@ -2,6 +2,7 @@
 //! and `height` members, and the row-major `map` grid. Each pushes [`Problem`]s with JSON paths
 //! instead of failing, so a loader reports every problem of a file at once.
 
+use crate::problem::Capped as _;
 use serde_json::{Map, Value};
 
 use crate::grid::{Grid, Pos};
@@ -15,8 +16,49 @@ pub const MAX_SIDE: usize = 10_000;
 /// over 4 GB.
 pub const MAX_CELLS: usize = 4 * 1024 * 1024;
 
-/// The most errors reported for the fields of one map; reading stops after that many.
-pub const MAX_MAP_ERRORS: usize = 1000;
+/// The document a check parses: `doc` itself, or a copy without the top-level members the
+/// kind does not read (`known`), whichever copies less. A loader keeps unknown members by
+/// copying them (to write them back); a check drops the level at once, so when the unknown
+/// members hold more JSON values than the known ones, the known ones are copied instead and
+/// the check never copies more than half of the document (issue #30: a 30 MB level checked
+/// within 1 GB, whatever member is huge). Borrowed when nothing is unknown.
+pub fn known_members<'a>(doc: &'a Value, known: &[&str]) -> std::borrow::Cow<'a, Value> {
+    let Value::Object(o) = doc else {
+        return std::borrow::Cow::Borrowed(doc);
+    };
+    let (mut inside, mut outside) = (0usize, 0usize);
+    for (k, v) in o {
+        if known.contains(&k.as_str()) {
+            inside += values_in(v);
+        } else {
+            outside += values_in(v);
+        }
+    }
+    if outside == 0 || outside <= inside {
+        return std::borrow::Cow::Borrowed(doc);
+    }
+    std::borrow::Cow::Owned(Value::Object(
+        o.iter()
+            .filter(|(k, _)| known.contains(&k.as_str()))
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect(),
+    ))
+}
+
+/// How many JSON values `v` holds, itself included (iterative: no recursion on deep input).
+fn values_in(v: &Value) -> usize {
+    let mut n = 0;
+    let mut stack = vec![v];
+    while let Some(v) = stack.pop() {
+        n += 1;
+        match v {
+            Value::Array(a) => stack.extend(a),
+            Value::Object(o) => stack.extend(o.values()),
+            _ => {}
+        }
+    }
+    n
+}
 
 /// Size limits of a kind's maps: `(largest side, largest number of cells)`.
 pub type Limits = (usize, usize);
@@ -52,14 +94,14 @@ pub fn natural(
 ) -> Option<u64> {
     match int(v) {
         Some(n) if n < 0 => {
-            p.push(Problem::error(
+            p.push_capped(Problem::error(
                 path.clone(),
                 format!("{what} must not be negative, found {n}"),
             ));
             None
         }
         Some(n) if n > max => {
-            p.push(Problem::error(
+            p.push_capped(Problem::error(
                 path.clone(),
                 format!("{what} is too large ({n}; at most {max})"),
             ));
@@ -67,7 +109,7 @@ pub fn natural(
         }
         Some(n) => Some(n as u64),
         None => {
-            p.push(Problem::error(
+            p.push_capped(Problem::error(
                 path.clone(),
                 format!("{what} must be a whole number, found {}", type_name(v)),
             ));
@@ -81,7 +123,7 @@ pub fn name(o: &Map<String, Value>, p: &mut Vec<Problem>) -> String {
     match o.get("name") {
         Some(Value::String(s)) => s.clone(),
         Some(v) => {
-            p.push(Problem::error(
+            p.push_capped(Problem::error(
                 JsonPath::root().key("name"),
                 format!("\"name\" must be a string, found {}", type_name(v)),
             ));
@@ -101,12 +143,12 @@ pub fn side(
     let path = JsonPath::root().key(key);
     match o.get(key) {
         None => {
-            p.push(Problem::error(path, format!("\"{key}\" is missing")));
+            p.push_capped(Problem::error(path, format!("\"{key}\" is missing")));
             None
         }
         Some(v) => match natural(v, &path, &format!("\"{key}\""), limits.0 as i64, p) {
             Some(0) => {
-                p.push(Problem::error(
+                p.push_capped(Problem::error(
                     path,
                     format!("\"{key}\" must be at least 1"),
                 ));
@@ -132,18 +174,18 @@ pub fn grid<T>(
 ) -> Option<Grid<T>> {
     let path = JsonPath::root().key("map");
     let Some(v) = v else {
-        p.push(Problem::error(path, "\"map\" is missing"));
+        p.push_capped(Problem::error(path, "\"map\" is missing"));
         return None;
     };
     let Value::Array(rows) = v else {
-        p.push(Problem::error(
+        p.push_capped(Problem::error(
             path,
             format!("\"map\" must be an array of rows, found {}", type_name(v)),
         ));
         return None;
     };
     if rows.is_empty() {
-        p.push(Problem::error(path, "\"map\" has no rows"));
+        p.push_capped(Problem::error(path, "\"map\" has no rows"));
         return None;
     }
     let w0 = match &rows[0] {
@@ -151,71 +193,72 @@ pub fn grid<T>(
         _ => 0,
     };
     if rows.len() > max_side || w0 > max_side || rows.len().saturating_mul(w0) > max_cells {
-        p.push(Problem::error(
+        p.push_capped(Problem::error(
             path,
             format!("the map is too large (at most {max_side} per side and {max_cells} {unit})"),
         ));
         return None;
     }
-    let errors_before = p.len();
+    // Whether an error was found here: counted, not read back from `p`, whose last entry
+    // may be the count of a capped report (`push_capped`).
+    let mut failed = false;
     let mut cells = Vec::with_capacity(rows.len() * w0);
     for (y, row) in rows.iter().enumerate() {
         let rp = path.index(y);
         let Value::Array(r) = row else {
-            p.push(Problem::error(
+            p.push_capped(Problem::error(
                 rp,
                 format!(
                     "row {y} must be an array of {unit}, found {}",
                     type_name(row)
                 ),
             ));
+            failed = true;
             continue;
         };
         if r.len() != w0 {
             // Located at the row's first missing entry (short row) or first extra one (long
             // row), the cell an editor that pads rows shows there.
-            p.push(
+            p.push_capped(
                 Problem::error(
                     rp,
                     format!("row {y} has {} {unit} but row 0 has {w0}", r.len()),
                 )
                 .at_cell(Pos::new(r.len().min(w0), y)),
             );
+            failed = true;
             continue;
         }
         for (x, c) in r.iter().enumerate() {
-            if let Some(t) = cell(c, &rp.index(x), Pos::new(x, y), p) {
-                cells.push(t);
+            match cell(c, &rp.index(x), Pos::new(x, y), p) {
+                Some(t) => cells.push(t),
+                None => failed = true,
             }
-        }
-        if p[errors_before..].iter().filter(|e| e.is_error()).count() >= MAX_MAP_ERRORS {
-            p.push(Problem::error(
-                rp,
-                format!("too many problems in the map; the first {MAX_MAP_ERRORS} are shown and reading stopped at row {y}"),
-            ));
-            return None;
         }
     }
     if let Some(h) = height
         && h != rows.len()
     {
-        p.push(Problem::error(
+        p.push_capped(Problem::error(
             JsonPath::root().key("height"),
             format!("\"height\" is {h} but the map has {} rows", rows.len()),
         ));
+        failed = true;
     }
     if let Some(w) = width
         && w != w0
     {
-        p.push(Problem::error(
+        p.push_capped(Problem::error(
             JsonPath::root().key("width"),
             format!("\"width\" is {w} but the map rows have {w0} {unit}"),
         ));
+        failed = true;
     }
     if w0 == 0 {
-        p.push(Problem::error(path.index(0), "map rows must not be empty"));
+        p.push_capped(Problem::error(path.index(0), "map rows must not be empty"));
+        failed = true;
     }
-    if p[errors_before..].iter().any(Problem::is_error) {
+    if failed {
         return None;
     }
     Grid::from_vec(w0, rows.len(), cells)
@@ -236,11 +279,11 @@ pub fn grid_repair<T>(
 ) -> Option<Grid<T>> {
     let path = JsonPath::root().key("map");
     let Some(v) = v else {
-        p.push(Problem::error(path, "\"map\" is missing"));
+        p.push_capped(Problem::error(path, "\"map\" is missing"));
         return None;
     };
     let Value::Array(rows) = v else {
-        p.push(Problem::error(
+        p.push_capped(Problem::error(
             path,
             format!("\"map\" must be an array of rows, found {}", type_name(v)),
         ));
@@ -251,7 +294,7 @@ pub fn grid_repair<T>(
         match row {
             Value::Array(r) => width = width.max(r.len()),
             other => {
-                p.push(Problem::error(
+                p.push_capped(Problem::error(
                     path.index(y),
                     format!("row {y} must be an array, found {}", type_name(other)),
                 ));
@@ -260,11 +303,11 @@ pub fn grid_repair<T>(
         }
     }
     if rows.is_empty() || width == 0 {
-        p.push(Problem::error(path, "\"map\" has no fields"));
+        p.push_capped(Problem::error(path, "\"map\" has no fields"));
         return None;
     }
     if rows.len() > max_side || width > max_side || rows.len().saturating_mul(width) > max_cells {
-        p.push(Problem::error(
+        p.push_capped(Problem::error(
             path,
             format!("the map is too large (at most {max_side} per side and {max_cells} fields)"),
         ));

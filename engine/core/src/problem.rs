@@ -203,9 +203,13 @@ impl Problem {
     }
 
     /// Formats as `FILE:LINE:COL: message (at PATH)`; a warning's message starts with `warning: `.
+    /// A [`Problem::more`] line is `FILE: … and N more problems`.
     /// Line and column are 1 when unknown. A problem in another file ([`Problem::file`], a
     /// ZRF rules file) is formatted as `ZRF-FILE:LINE:COL: message`, without the JSON path.
     pub fn render(&self, file: &str) -> String {
+        if self.more_count().is_some() {
+            return format!("{file}: {}", self.message);
+        }
         let warn = if self.severity == Severity::Warning {
             "warning: "
         } else {
@@ -227,6 +231,101 @@ impl Problem {
             self.path
         )
     }
+}
+
+/// The most problems one file's report lists (issue #30, "Every loader and checker caps its
+/// report"): `tilesmith check`, the editor's problems list and every loader keep the first
+/// this many and then one line `… and N more problems` ([`Problem::more`]).
+pub const MAX_PROBLEMS: usize = 100;
+
+const MORE_PREFIX: &str = "\u{2026} and ";
+const MORE_SUFFIX: &str = " more problems";
+
+impl Problem {
+    /// The line that stands for `n` problems left out of a capped report:
+    /// `… and N more problems`, at the document root, as severe as the worst one left out.
+    pub fn more(n: usize, severity: Severity) -> Self {
+        Self {
+            severity,
+            ..Self::error(JsonPath::root(), format!("{MORE_PREFIX}{n}{MORE_SUFFIX}"))
+        }
+    }
+
+    /// How many problems this line stands for, when it is a [`Problem::more`] line.
+    pub fn more_count(&self) -> Option<usize> {
+        if self.file.is_some() || !self.path.0.is_empty() {
+            return None;
+        }
+        self.message
+            .strip_prefix(MORE_PREFIX)?
+            .strip_suffix(MORE_SUFFIX)?
+            .parse()
+            .ok()
+    }
+}
+
+/// Adds `p` to a report being collected, keeping at most [`MAX_PROBLEMS`] problems and
+/// counting the rest in one trailing [`Problem::more`] line, so that a loader's memory stays
+/// bounded whatever the file repeats (a setup naming one square a million times). Loops over
+/// a file's arrays and objects push through this instead of `Vec::push`.
+pub fn push_capped(problems: &mut Vec<Problem>, p: Problem) {
+    if let Some(last) = problems.last_mut()
+        && let Some(n) = last.more_count()
+    {
+        let severity = last.severity.min(p.severity);
+        *last = Problem::more(n + p.more_count().unwrap_or(1), severity);
+        return;
+    }
+    if problems.len() < MAX_PROBLEMS {
+        problems.push(p);
+    } else {
+        let n = p.more_count().unwrap_or(1);
+        problems.push(Problem::more(n, p.severity));
+    }
+}
+
+/// [`push_capped`] as a method of a report being collected: `problems.push_capped(p)`
+/// where a loader would write `problems.push(p)`.
+pub trait Capped {
+    /// Adds `p`, keeping at most [`MAX_PROBLEMS`] problems and a count ([`push_capped`]).
+    fn push_capped(&mut self, p: Problem);
+}
+
+impl Capped for Vec<Problem> {
+    fn push_capped(&mut self, p: Problem) {
+        push_capped(self, p);
+    }
+}
+
+/// `problems` cut to a report: the first [`MAX_PROBLEMS`] problems in order, then one
+/// [`Problem::more`] line counting all the others (and those that earlier caps already
+/// counted). Errors keep their place: the report is not sorted. Applied wherever reports of
+/// several sources are joined (a document's check, a campaign's entries), so that every
+/// report ends the same way.
+pub fn cap(problems: Vec<Problem>) -> Vec<Problem> {
+    if problems.len() <= MAX_PROBLEMS && problems.iter().all(|p| p.more_count().is_none()) {
+        return problems;
+    }
+    let mut out = Vec::with_capacity(MAX_PROBLEMS + 1);
+    let mut more = 0usize;
+    let mut severity = Severity::Warning;
+    for p in problems {
+        match p.more_count() {
+            Some(n) => {
+                more += n;
+                severity = severity.min(p.severity);
+            }
+            None if out.len() < MAX_PROBLEMS => out.push(p),
+            None => {
+                more += 1;
+                severity = severity.min(p.severity);
+            }
+        }
+    }
+    if more > 0 {
+        out.push(Problem::more(more, severity));
+    }
+    out
 }
 
 /// Fills in `line` and `column` of each problem from `text`, the JSON source the document was
@@ -478,6 +577,50 @@ pub fn line_col(text: &str, offset: usize) -> (usize, usize) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn warning_at(i: usize) -> Problem {
+        Problem::warning(JsonPath::root().key("map").index(i), "odd")
+    }
+
+    #[test]
+    fn push_capped_keeps_100_and_counts_the_rest() {
+        let mut p = Vec::new();
+        for i in 0..250 {
+            push_capped(&mut p, warning_at(i));
+        }
+        assert_eq!(p.len(), MAX_PROBLEMS + 1);
+        assert_eq!(p[99], warning_at(99));
+        assert_eq!(p[100].more_count(), Some(150));
+        // All left out were warnings: so is the count; one error left out makes it an error.
+        assert_eq!(p[100].severity, Severity::Warning);
+        push_capped(&mut p, Problem::error(JsonPath::root(), "bad"));
+        assert_eq!(p[100].more_count(), Some(151));
+        assert!(p[100].is_error());
+        assert_eq!(
+            p[100].render("a.json"),
+            "a.json: \u{2026} and 151 more problems"
+        );
+    }
+
+    #[test]
+    fn cap_joins_counts_of_capped_reports() {
+        // Two capped reports of 250 and 30 problems joined: 280 problems, 100 listed.
+        let mut a = Vec::new();
+        for i in 0..250 {
+            push_capped(&mut a, warning_at(i));
+        }
+        let b: Vec<Problem> = (0..30).map(warning_at).collect();
+        let joined = cap(a.into_iter().chain(b).collect());
+        assert_eq!(joined.len(), 101);
+        assert_eq!(joined[100].more_count(), Some(180));
+        // A short report is left as it is.
+        let short: Vec<Problem> = (0..100).map(warning_at).collect();
+        assert_eq!(cap(short.clone()), short);
+        // A message that merely looks like the count line, at a path, is a problem of its own.
+        let look_alike =
+            Problem::error(JsonPath::root().key("name"), "\u{2026} and 3 more problems");
+        assert_eq!(look_alike.more_count(), None);
+    }
 
     #[test]
     fn paths_print_like_jsonpath() {

@@ -1,6 +1,7 @@
 //! Reading and writing campaign files: telling a campaign from a level, parsing with located
 //! problems, writing back with unknown members kept.
 
+use crate::problem::Capped as _;
 use std::collections::BTreeMap;
 use std::path::Path;
 
@@ -80,7 +81,7 @@ impl Campaign {
     /// object; `kind` not `"campaign"`; `title` not a string; `levels` missing, not an array
     /// or longer than [`MAX_ENTRIES`]; an entry not an object, its `path` missing, empty,
     /// absolute, with `\`, longer than [`MAX_PATH_CHARS`] or the same as an earlier entry's;
-    /// its `unlock` not a whole number 0…2³²−1.
+    /// its `unlock` not a whole number 0…2³²−1; a `version` other than 1 (absent reads as 1).
     pub fn from_json(v: &Value) -> Result<Campaign, Vec<Problem>> {
         let root = JsonPath::root();
         let mut p = Vec::new();
@@ -92,27 +93,40 @@ impl Campaign {
         };
         match o.get("kind") {
             Some(_) if is_campaign(v) => {}
-            Some(Value::String(k)) => p.push(Problem::error(
+            Some(Value::String(k)) => p.push_capped(Problem::error(
                 root.key("kind"),
                 format!("a campaign's \"kind\" is \"campaign\", found {}", quote(k)),
             )),
-            Some(k) => p.push(Problem::error(
+            Some(k) => p.push_capped(Problem::error(
                 root.key("kind"),
                 format!(
                     "\"kind\" must be the string \"campaign\", found {}",
                     type_name(k)
                 ),
             )),
-            None => p.push(Problem::error(
+            None => p.push_capped(Problem::error(
                 root.key("kind"),
                 "\"kind\" is missing (a campaign has \"kind\": \"campaign\")",
+            )),
+        }
+        // The versions this program reads: none is written yet, and a campaign that says it
+        // is of another version is refused rather than read as this one (issue #30).
+        match o.get("version") {
+            None => {}
+            Some(v) if v.as_u64() == Some(1) => {}
+            Some(v) => p.push_capped(Problem::error(
+                root.key("version"),
+                format!(
+                    "campaign version {} is not one this program reads (it reads 1)",
+                    quote(&v.to_string())
+                ),
             )),
         }
         let title = match o.get("title") {
             None => String::new(),
             Some(Value::String(s)) => s.clone(),
             Some(t) => {
-                p.push(Problem::error(
+                p.push_capped(Problem::error(
                     root.key("title"),
                     format!("\"title\" must be a string, found {}", type_name(t)),
                 ));
@@ -121,11 +135,11 @@ impl Campaign {
         };
         let entries = match o.get("levels") {
             None => {
-                p.push(Problem::error(root.key("levels"), "\"levels\" is missing"));
+                p.push_capped(Problem::error(root.key("levels"), "\"levels\" is missing"));
                 Vec::new()
             }
             Some(Value::Array(a)) if a.len() > MAX_ENTRIES => {
-                p.push(Problem::error(
+                p.push_capped(Problem::error(
                     root.key("levels"),
                     format!("too many levels ({}; at most {MAX_ENTRIES})", a.len()),
                 ));
@@ -133,7 +147,7 @@ impl Campaign {
             }
             Some(Value::Array(a)) => parse_entries(a, &mut p),
             Some(l) => {
-                p.push(Problem::error(
+                p.push_capped(Problem::error(
                     root.key("levels"),
                     format!(
                         "\"levels\" must be an array of levels, found {}",
@@ -227,7 +241,7 @@ pub(super) fn parse_entries(a: &[Value], p: &mut Vec<Problem>) -> Vec<CampaignEn
     for (i, v) in a.iter().enumerate() {
         let ep = lp.index(i);
         let Value::Object(o) = v else {
-            p.push(Problem::error(
+            p.push_capped(Problem::error(
                 ep,
                 format!(
                     "level {i} must be an object with \"path\" and \"unlock\", found {}",
@@ -238,7 +252,7 @@ pub(super) fn parse_entries(a: &[Value], p: &mut Vec<Problem>) -> Vec<CampaignEn
         };
         let path = match o.get("path") {
             None => {
-                p.push(Problem::error(
+                p.push_capped(Problem::error(
                     ep.clone(),
                     format!("level {i} has no \"path\""),
                 ));
@@ -246,7 +260,7 @@ pub(super) fn parse_entries(a: &[Value], p: &mut Vec<Problem>) -> Vec<CampaignEn
             }
             Some(Value::String(s)) => match entry_path_problem(s) {
                 Some(why) => {
-                    p.push(Problem::error(
+                    p.push_capped(Problem::error(
                         ep.key("path"),
                         format!("the path {} {why}", quote_at_most(s, 240)),
                     ));
@@ -255,7 +269,7 @@ pub(super) fn parse_entries(a: &[Value], p: &mut Vec<Problem>) -> Vec<CampaignEn
                 None => Some(s.clone()),
             },
             Some(x) => {
-                p.push(Problem::error(
+                p.push_capped(Problem::error(
                     ep.key("path"),
                     format!("\"path\" must be a string, found {}", type_name(x)),
                 ));
@@ -264,7 +278,7 @@ pub(super) fn parse_entries(a: &[Value], p: &mut Vec<Problem>) -> Vec<CampaignEn
         };
         if let Some(s) = &path {
             match seen.get(&normal_entry_path(s)) {
-                Some(j) => p.push(Problem::error(
+                Some(j) => p.push_capped(Problem::error(
                     ep.key("path"),
                     format!(
                         "level {i} is the same file as level {j}; a level is in a campaign once"

@@ -1,6 +1,7 @@
 //! The player's progress through a campaign: best points and fewest steps per entry, read and
 //! written as a progress file.
 
+use crate::problem::Capped as _;
 use std::collections::BTreeMap;
 use std::path::Path;
 
@@ -122,7 +123,7 @@ impl Progress {
         match o.get("kind") {
             None => {}
             Some(Value::String(k)) if k.eq_ignore_ascii_case(PROGRESS_KIND) => {}
-            Some(k) => p.push(Problem::error(
+            Some(k) => p.push_capped(Problem::error(
                 root.key("kind"),
                 format!(
                     "a progress file's \"kind\" is \"{PROGRESS_KIND}\", found {}",
@@ -144,7 +145,7 @@ impl Progress {
                     }
                 }
             }
-            Some(l) => p.push(Problem::error(
+            Some(l) => p.push_capped(Problem::error(
                 root.key("levels"),
                 format!(
                     "\"levels\" must be an object of results by level path, found {}",
@@ -230,7 +231,7 @@ impl Progress {
 /// One result of a progress file's `levels`; problems pushed to `p`.
 pub(super) fn parse_best(v: &Value, path: &JsonPath, p: &mut Vec<Problem>) -> Option<Best> {
     let Value::Object(o) = v else {
-        p.push(Problem::error(
+        p.push_capped(Problem::error(
             path.clone(),
             format!(
                 "a level's result must be an object with \"points\", found {}",
@@ -241,7 +242,7 @@ pub(super) fn parse_best(v: &Value, path: &JsonPath, p: &mut Vec<Problem>) -> Op
     };
     let points = match o.get("points") {
         None => {
-            p.push(Problem::error(path.clone(), "\"points\" is missing"));
+            p.push_capped(Problem::error(path.clone(), "\"points\" is missing"));
             None
         }
         Some(x) => {

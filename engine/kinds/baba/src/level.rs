@@ -12,6 +12,7 @@
 //! and written lower case. Unknown top-level members are kept and written back.
 
 use serde_json::{Map, Value, json};
+use tilesmith_core::problem::Capped as _;
 
 use super::rules::{FormedRule, TextTile, form_rules};
 use super::word::{Kind, OBJECT_NOUNS, Prop, Verb, Word};
@@ -74,7 +75,7 @@ pub struct BabaLevel {
     pub unknown: Vec<Option<Value>>,
 }
 
-const KNOWN_KEYS: &[&str] = &["kind", "name", "width", "height", "map"];
+pub(crate) const KNOWN_KEYS: &[&str] = &["kind", "name", "width", "height", "map"];
 
 impl BabaLevel {
     /// An empty level of `width` × `height` (clamped to 1…[`MAX_SIDE`]).
@@ -182,13 +183,13 @@ impl BabaLevel {
         };
         let mut w = Vec::new();
         if !has(Prop::You) {
-            w.push(Problem::warning(
+            w.push_capped(Problem::warning(
                 JsonPath::root().key("map"),
                 "no text on the map forms an \"… is you\" rule, so the level starts lost",
             ));
         }
         if !has(Prop::Win) {
-            w.push(Problem::warning(
+            w.push_capped(Problem::warning(
                 JsonPath::root().key("map"),
                 "no text on the map forms an \"… is win\" rule; one must be built to win",
             ));
@@ -268,7 +269,7 @@ pub fn stack_to_json(stack: &[Tile]) -> Value {
 fn parse_level(doc: &Value, p: &mut Vec<Problem>, repair: bool) -> Option<BabaLevel> {
     let root = JsonPath::root();
     let Value::Object(o) = doc else {
-        p.push(Problem::error(
+        p.push_capped(Problem::error(
             root,
             format!("a level must be a JSON object, found {}", type_name(doc)),
         ));
@@ -303,7 +304,7 @@ fn parse_level(doc: &Value, p: &mut Vec<Problem>, repair: bool) -> Option<BabaLe
             objects += stack.len();
             if objects > MAX_OBJECTS {
                 too_many = true;
-                p.push(Problem::error(
+                p.push_capped(Problem::error(
                     JsonPath::root().key("map"),
                     format!("the map holds too many objects (at most {MAX_OBJECTS})"),
                 ));
@@ -366,7 +367,7 @@ fn repair_map(v: Option<&Value>, p: &mut Vec<Problem>) -> Option<(Grid<Vec<Tile>
     );
     let map = map?;
     if objects > MAX_OBJECTS {
-        p.push(Problem::error(
+        p.push_capped(Problem::error(
             JsonPath::root().key("map"),
             format!("the map holds too many objects (at most {MAX_OBJECTS})"),
         ));
@@ -374,10 +375,13 @@ fn repair_map(v: Option<&Value>, p: &mut Vec<Problem>) -> Option<(Grid<Vec<Tile>
     }
     let unknown = unknown.into_inner();
     if unknown.len() > MAX_UNKNOWN {
-        p.push(Problem::error(
-            JsonPath::root().key("map"),
-            format!("more than {MAX_UNKNOWN} entries of the map cannot be read; too many to keep while repairing"),
-        ));
+        p.push_capped(Problem::error(
+                JsonPath::root().key("map"),
+                format!(
+                    "more than {MAX_UNKNOWN} entries of the map cannot be read; too many to keep while repairing"
+                ),
+            ),
+        );
         return None;
     }
     Some((map, unknown))
@@ -432,7 +436,7 @@ fn parse_cell(v: &Value, path: &JsonPath, at: Pos, p: &mut Vec<Problem>) -> Vec<
         Value::Null => Vec::new(),
         Value::Array(items) => {
             if items.len() > MAX_STACK {
-                p.push(
+                p.push_capped(
                     Problem::error(
                         path.clone(),
                         format!("a cell holds {} objects (at most {MAX_STACK})", items.len()),
@@ -446,7 +450,7 @@ fn parse_cell(v: &Value, path: &JsonPath, at: Pos, p: &mut Vec<Problem>) -> Vec<
                 .enumerate()
                 .filter_map(|(i, t)| {
                     if matches!(t, Value::Array(_) | Value::Null) {
-                        p.push(
+                        p.push_capped(
                             Problem::error(
                                 path.index(i),
                                 format!(
@@ -492,7 +496,7 @@ fn token_of(s: &str, path: JsonPath, at: Pos, p: &mut Vec<Problem>) -> Option<Ki
                     ),
                 }
             };
-            p.push(Problem::error(path, hint).at_cell(at));
+            p.push_capped(Problem::error(path, hint).at_cell(at));
             None
         }
     }
@@ -528,7 +532,7 @@ fn parse_tile(v: &Value, path: &JsonPath, at: Pos, p: &mut Vec<Problem>) -> Opti
             let kind = match o.get("token") {
                 Some(Value::String(s)) => token_of(s, path.key("token"), at, p),
                 Some(other) => {
-                    p.push(
+                    p.push_capped(
                         Problem::error(
                             path.key("token"),
                             format!("a token must be a string, found {}", type_name(other)),
@@ -538,7 +542,7 @@ fn parse_tile(v: &Value, path: &JsonPath, at: Pos, p: &mut Vec<Problem>) -> Opti
                     None
                 }
                 None => {
-                    p.push(Problem::error(path.clone(), "\"token\" is missing").at_cell(at));
+                    p.push_capped(Problem::error(path.clone(), "\"token\" is missing").at_cell(at));
                     None
                 }
             };
@@ -551,8 +555,7 @@ fn parse_tile(v: &Value, path: &JsonPath, at: Pos, p: &mut Vec<Problem>) -> Opti
                         if k.eq_ignore_ascii_case("direction") {
                             match int(v).and_then(|n| u32::try_from(n).ok()).and_then(Dir::from_value) {
                                 Some(d) => dir = d,
-                                None => p.push(
-                                    Problem::error(
+                                None => p.push_capped(Problem::error(
                                         vp,
                                         format!("\"direction\" must be 1 (right), 2 (up), 3 (left) or 4 (down), found {v}"),
                                     )
@@ -560,8 +563,7 @@ fn parse_tile(v: &Value, path: &JsonPath, at: Pos, p: &mut Vec<Problem>) -> Opti
                                 ),
                             }
                         } else {
-                            p.push(
-                                Problem::error(
+                            p.push_capped(Problem::error(
                                     vp,
                                     match nearest(k, ["direction"]) {
                                         Some(_) => format!(
@@ -579,7 +581,7 @@ fn parse_tile(v: &Value, path: &JsonPath, at: Pos, p: &mut Vec<Problem>) -> Opti
                         }
                     }
                 }
-                Some(other) => p.push(
+                Some(other) => p.push_capped(
                     Problem::error(
                         path.key("values"),
                         format!("\"values\" must be an object, found {}", type_name(other)),
@@ -589,7 +591,7 @@ fn parse_tile(v: &Value, path: &JsonPath, at: Pos, p: &mut Vec<Problem>) -> Opti
             }
             for k in o.keys() {
                 if k != "token" && k != "values" {
-                    p.push(
+                    p.push_capped(
                         Problem::warning(
                             path.key(k),
                             format!("unknown member {} of a cell object is ignored", quote(k)),
@@ -601,7 +603,7 @@ fn parse_tile(v: &Value, path: &JsonPath, at: Pos, p: &mut Vec<Problem>) -> Opti
             kind.map(|kind| Tile { kind, dir })
         }
         other => {
-            p.push(
+            p.push_capped(
                 Problem::error(
                     path.clone(),
                     format!(

@@ -100,6 +100,7 @@ impl GameKind for Baba {
     }
 
     fn check(&self, doc: &Value) -> Vec<Problem> {
+        let doc = &tilesmith_core::level_json::known_members(doc, level::KNOWN_KEYS);
         match BabaLevel::from_json(doc) {
             Ok(level) => {
                 let mut w = level::cell_warnings(doc);

@@ -17,6 +17,7 @@
 //! attributes are matched exactly, else ignoring ASCII case (ZRF names are case-insensitive).
 
 use std::sync::Arc;
+use tilesmith_core::problem::Capped as _;
 
 use serde_json::{Map, Value, json};
 
@@ -143,14 +144,14 @@ fn read_source(o: &Map<String, Value>, p: &mut Vec<Problem>) -> Option<RulesSour
     let path = JsonPath::root().key("rules");
     match o.get("rules") {
         None => {
-            p.push(Problem::error(
+            p.push_capped(Problem::error(
                 JsonPath::root(),
                 "a board level needs \"rules\": a ZRF file name or {\"zrf\": TEXT}",
             ));
             None
         }
         Some(Value::String(name)) => {
-            p.push(Problem::error(
+            p.push_capped(Problem::error(
                 path,
                 format!(
                     "the rules file {} was not read: open the level from its file (the path is \
@@ -164,14 +165,14 @@ fn read_source(o: &Map<String, Value>, p: &mut Vec<Problem>) -> Option<RulesSour
             let text = match r.get("zrf") {
                 Some(Value::String(t)) => t.clone(),
                 Some(v) => {
-                    p.push(Problem::error(
+                    p.push_capped(Problem::error(
                         path.key("zrf"),
                         format!("\"zrf\" must be the ZRF text, found {}", type_name(v)),
                     ));
                     return None;
                 }
                 None => {
-                    p.push(Problem::error(
+                    p.push_capped(Problem::error(
                         path,
                         "\"rules\" as an object needs \"zrf\": the ZRF text",
                     ));
@@ -179,7 +180,7 @@ fn read_source(o: &Map<String, Value>, p: &mut Vec<Problem>) -> Option<RulesSour
                 }
             };
             if text.len() > zrf::MAX_ZRF_BYTES {
-                p.push(Problem::error(
+                p.push_capped(Problem::error(
                     path.key("zrf"),
                     format!(
                         "the ZRF text is too long ({} bytes; at most {})",
@@ -193,7 +194,7 @@ fn read_source(o: &Map<String, Value>, p: &mut Vec<Problem>) -> Option<RulesSour
                 None => None,
                 Some(Value::String(f)) => Some(f.clone()),
                 Some(v) => {
-                    p.push(Problem::error(
+                    p.push_capped(Problem::error(
                         path.key("file"),
                         format!("\"file\" must be a file name, found {}", type_name(v)),
                     ));
@@ -201,7 +202,7 @@ fn read_source(o: &Map<String, Value>, p: &mut Vec<Problem>) -> Option<RulesSour
                 }
             };
             for k in r.keys().filter(|k| *k != "zrf" && *k != "file") {
-                p.push(Problem::warning(
+                p.push_capped(Problem::warning(
                     path.key(k),
                     format!("unknown member {} of \"rules\" (ignored)", quote(k)),
                 ));
@@ -209,7 +210,7 @@ fn read_source(o: &Map<String, Value>, p: &mut Vec<Problem>) -> Option<RulesSour
             Some(RulesSource { text, file })
         }
         Some(v) => {
-            p.push(Problem::error(
+            p.push_capped(Problem::error(
                 path,
                 format!(
                     "\"rules\" must be a ZRF file name or {{\"zrf\": TEXT}}, found {}",
@@ -238,7 +239,7 @@ impl BoardLevel {
             )]);
         };
         if let Some(v) = o.get("name").filter(|v| !v.is_string()) {
-            p.push(Problem::error(
+            p.push_capped(Problem::error(
                 JsonPath::root().key("name"),
                 format!("\"name\" must be a string, found {}", type_name(v)),
             ));
@@ -248,7 +249,7 @@ impl BoardLevel {
             None => None,
             Some(Value::String(v)) => Some(v.clone()),
             Some(v) => {
-                p.push(Problem::error(
+                p.push_capped(Problem::error(
                     JsonPath::root().key("variant"),
                     format!("\"variant\" must be a title, found {}", type_name(v)),
                 ));

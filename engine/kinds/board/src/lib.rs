@@ -68,6 +68,24 @@ pub fn read_rules_file(path: &Path) -> Result<String, String> {
     tilesmith_core::read::read_text_file(path, zrf::MAX_ZRF_BYTES as u64)
 }
 
+/// Whether the relative path `p` stays inside the folder it is relative to, read as written
+/// (no symbolic link followed): not absolute, and no `..` that climbs above its start.
+fn within(p: &Path) -> bool {
+    let mut depth = 0usize;
+    for c in p.components() {
+        match c {
+            std::path::Component::Normal(_) => depth += 1,
+            std::path::Component::CurDir => {}
+            std::path::Component::ParentDir => match depth.checked_sub(1) {
+                Some(d) => depth = d,
+                None => return false,
+            },
+            std::path::Component::RootDir | std::path::Component::Prefix(_) => return false,
+        }
+    }
+    true
+}
+
 /// The board game kind.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Board;
@@ -78,7 +96,10 @@ impl GameKind for Board {
     }
 
     fn check(&self, doc: &Value) -> Vec<Problem> {
-        BoardLevel::check(doc)
+        BoardLevel::check(&tilesmith_core::level_json::known_members(
+            doc,
+            &level::MEMBERS,
+        ))
     }
 
     fn start(&self, doc: &Value, _seed: u64) -> Result<Box<dyn Game>, Vec<Problem>> {
@@ -123,18 +144,48 @@ impl GameKind for Board {
     /// TEXT}` (at most [`zrf::MAX_ZRF_BYTES`] bytes, a regular UTF-8 file,
     /// [`read_rules_file`]). Rules given as text are left as they are.
     ///
-    /// Returns one problem at `$.rules` (unlocated) when the file cannot be read: missing,
-    /// not a regular file, too large, not UTF-8. The member is then left as it was.
+    /// Returns one error at `$.rules` (unlocated) when the file is not read: its name does
+    /// not end in `.zrf` (nothing is read), or it is missing, not a regular file, too large,
+    /// not UTF-8; the member is then left as it was. A warning when the name leads outside
+    /// the level's folder (absolute, or a `..` above it; issue #30), and the file is read.
     fn resolve_files(&self, doc: &mut Value, base: &Path) -> Vec<Problem> {
         let Some(Value::String(name)) = doc.get("rules") else {
             return Vec::new();
         };
         let path = base.join(name);
         let shown = path.display().to_string();
+        let at = || JsonPath::root().key("rules");
+        let quoted = || tilesmith_core::problem::quote_at_most(name, 240);
+        // Only a `.zrf` file is read, so that a level cannot make Tilesmith read and quote any
+        // file of the machine (issue #30: `"rules": "/etc/passwd"`).
+        let is_zrf = Path::new(name)
+            .extension()
+            .is_some_and(|e| e.eq_ignore_ascii_case("zrf"));
+        if !is_zrf {
+            return vec![Problem::error(
+                at(),
+                format!(
+                    "the rules file {} is not a .zrf file (a level's \"rules\" names a ZRF \
+                     rules file, or holds its text)",
+                    quoted()
+                ),
+            )];
+        }
+        let mut problems = Vec::new();
+        if !within(Path::new(name)) {
+            problems.push(Problem::warning(
+                at(),
+                format!(
+                    "the rules file {} is outside the level's folder: the level reads a file \
+                     that is not shared with it",
+                    quoted()
+                ),
+            ));
+        }
         match read_rules_file(&path) {
             Ok(text) => {
                 doc["rules"] = serde_json::json!({"file": shown, "zrf": text});
-                Vec::new()
+                problems
             }
             Err(why) => vec![Problem::error(
                 JsonPath::root().key("rules"),

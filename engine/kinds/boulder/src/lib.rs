@@ -98,6 +98,7 @@ impl GameKind for Boulder {
     }
 
     fn check(&self, doc: &Value) -> Vec<Problem> {
+        let doc = &tilesmith_core::level_json::known_members(doc, level::KNOWN_KEYS);
         match BoulderLevel::from_json_with_warnings(doc) {
             Ok((level, mut loaded)) => {
                 loaded.extend(level.warnings());

@@ -125,6 +125,7 @@ impl GameKind for Falling {
     }
 
     fn check(&self, doc: &Value) -> Vec<Problem> {
+        let doc = &tilesmith_core::level_json::known_members(doc, level::KNOWN_KEYS);
         let problems = FallingLevel::check(doc);
         if problems.iter().any(Problem::is_error) {
             return problems;

@@ -8,6 +8,7 @@ use rand_chacha::ChaCha8Rng;
 use rand_core::Rng as _;
 use rand_core::SeedableRng as _;
 use serde_json::{Map, Value, json};
+use tilesmith_core::problem::Capped as _;
 
 use super::card::{Card, PLAYERS, player_named};
 use super::state::{FLAGS_PER_PLAYER, MAX_CARDS, MAX_LIFE, Ret, State, Track};
@@ -79,7 +80,7 @@ pub struct PastaLevel {
 /// An object `{"red": n, "blue": n}` of whole numbers in `lo..=hi`.
 fn pair(v: &Value, path: &JsonPath, lo: i64, hi: i64, p: &mut Vec<Problem>) -> Option<[i64; 2]> {
     let Value::Object(o) = v else {
-        p.push(Problem::error(
+        p.push_capped(Problem::error(
             path.clone(),
             format!(
                 "must be an object like {{\"red\": 5, \"blue\": 5}}, found {}",
@@ -93,7 +94,7 @@ fn pair(v: &Value, path: &JsonPath, lo: i64, hi: i64, p: &mut Vec<Problem>) -> O
     for (k, x) in o {
         let at = path.key(k);
         let Some(pl) = player_named(k) else {
-            p.push(Problem::error(
+            p.push_capped(Problem::error(
                 at,
                 format!("{} is not a player (red, blue)", quote(k)),
             ));
@@ -103,11 +104,11 @@ fn pair(v: &Value, path: &JsonPath, lo: i64, hi: i64, p: &mut Vec<Problem>) -> O
         match int(x) {
             Some(n) if (lo..=hi).contains(&n) => out[pl as usize] = n,
             Some(n) => {
-                p.push(Problem::error(at, format!("{n} is outside {lo}…{hi}")));
+                p.push_capped(Problem::error(at, format!("{n} is outside {lo}…{hi}")));
                 ok = false;
             }
             None => {
-                p.push(Problem::error(
+                p.push_capped(Problem::error(
                     at,
                     format!("must be a whole number, found {}", type_name(x)),
                 ));
@@ -117,7 +118,7 @@ fn pair(v: &Value, path: &JsonPath, lo: i64, hi: i64, p: &mut Vec<Problem>) -> O
     }
     for (pl, name) in PLAYERS.iter().enumerate() {
         if !o.keys().any(|k| k.eq_ignore_ascii_case(name)) {
-            p.push(Problem::error(
+            p.push_capped(Problem::error(
                 path.clone(),
                 format!("\"{name}\" is missing"),
             ));
@@ -130,7 +131,7 @@ fn pair(v: &Value, path: &JsonPath, lo: i64, hi: i64, p: &mut Vec<Problem>) -> O
 
 fn cards_of(v: &Value, path: &JsonPath, p: &mut Vec<Problem>) -> Option<Vec<Card>> {
     let Value::Array(a) = v else {
-        p.push(Problem::error(
+        p.push_capped(Problem::error(
             path.clone(),
             format!(
                 "\"cards\" must be an array of card names, found {}",
@@ -140,7 +141,7 @@ fn cards_of(v: &Value, path: &JsonPath, p: &mut Vec<Problem>) -> Option<Vec<Card
         return None;
     };
     if a.is_empty() || a.len() > MAX_CARDS {
-        p.push(Problem::error(
+        p.push_capped(Problem::error(
             path.clone(),
             format!("a program has 1 to {MAX_CARDS} cards, found {}", a.len()),
         ));
@@ -151,7 +152,7 @@ fn cards_of(v: &Value, path: &JsonPath, p: &mut Vec<Problem>) -> Option<Vec<Card
     for (i, x) in a.iter().enumerate() {
         let at = path.index(i);
         let Some(s) = x.as_str() else {
-            p.push(Problem::error(
+            p.push_capped(Problem::error(
                 at,
                 format!("a card name must be a string, found {}", type_name(x)),
             ));
@@ -160,7 +161,7 @@ fn cards_of(v: &Value, path: &JsonPath, p: &mut Vec<Problem>) -> Option<Vec<Card
         };
         match Card::from_name(s) {
             Some(c) if out.contains(&c) => {
-                p.push(Problem::error(
+                p.push_capped(Problem::error(
                     at,
                     format!(
                         "{} is already in the program (each card at most once)",
@@ -172,7 +173,7 @@ fn cards_of(v: &Value, path: &JsonPath, p: &mut Vec<Problem>) -> Option<Vec<Card
             Some(c) => out.push(c),
             None => {
                 let hint = did_you_mean(nearest(s, Card::ALL.iter().map(|c| c.name())));
-                p.push(Problem::error(
+                p.push_capped(Problem::error(
                     at,
                     format!("unknown card {}{hint}", quote(s)),
                 ));
@@ -185,7 +186,7 @@ fn cards_of(v: &Value, path: &JsonPath, p: &mut Vec<Problem>) -> Option<Vec<Card
 
 fn flags_of(v: &Value, path: &JsonPath, n: usize, p: &mut Vec<Problem>) -> Option<Vec<Vec<u8>>> {
     let Value::Array(a) = v else {
-        p.push(Problem::error(
+        p.push_capped(Problem::error(
             path.clone(),
             format!(
                 "\"flags\" must be an array of flag queues, found {}",
@@ -195,7 +196,7 @@ fn flags_of(v: &Value, path: &JsonPath, n: usize, p: &mut Vec<Problem>) -> Optio
         return None;
     };
     if a.len() != n {
-        p.push(Problem::error(
+        p.push_capped(Problem::error(
             path.clone(),
             format!(
                 "\"flags\" has {} queues but \"cards\" has {n} cards",
@@ -208,7 +209,7 @@ fn flags_of(v: &Value, path: &JsonPath, n: usize, p: &mut Vec<Problem>) -> Optio
     let mut ok = true;
     for (i, q) in a.iter().enumerate() {
         let Value::Array(q) = q else {
-            p.push(Problem::error(
+            p.push_capped(Problem::error(
                 path.index(i),
                 format!("a flag queue must be an array, found {}", type_name(q)),
             ));
@@ -220,7 +221,7 @@ fn flags_of(v: &Value, path: &JsonPath, n: usize, p: &mut Vec<Problem>) -> Optio
             match f.as_str().and_then(player_named) {
                 Some(pl) => owners.push(pl),
                 None => {
-                    p.push(Problem::error(
+                    p.push_capped(Problem::error(
                         path.index(i).index(j),
                         format!(
                             "{} is not a player's flag (red, blue)",
@@ -238,7 +239,7 @@ fn flags_of(v: &Value, path: &JsonPath, n: usize, p: &mut Vec<Problem>) -> Optio
 
 fn chips_of(v: &Value, path: &JsonPath, cards: &[Card], p: &mut Vec<Problem>) -> Vec<(u8, u8, i8)> {
     let Value::Object(o) = v else {
-        p.push(Problem::error(
+        p.push_capped(Problem::error(
             path.clone(),
             format!(
                 "\"chips\" must be an object like {{\"Bug#1\": 1}}, found {}",
@@ -254,14 +255,14 @@ fn chips_of(v: &Value, path: &JsonPath, cards: &[Card], p: &mut Vec<Problem>) ->
             .rsplit_once('#')
             .and_then(|(name, n)| Some((Card::from_name(name)?, n.parse::<usize>().ok()?)));
         let Some((card, n)) = parsed else {
-            p.push(Problem::error(
+            p.push_capped(Problem::error(
                 at,
                 format!("{} is not a parameter (write Card#n, e.g. Bug#1)", quote(k)),
             ));
             continue;
         };
         let Some(ci) = cards.iter().position(|&c| c == card) else {
-            p.push(Problem::error(
+            p.push_capped(Problem::error(
                 at,
                 format!("{} is not in the program", card.name()),
             ));
@@ -269,7 +270,7 @@ fn chips_of(v: &Value, path: &JsonPath, cards: &[Card], p: &mut Vec<Problem>) ->
         };
         let printed = card.params();
         if n == 0 || n > printed.len() {
-            p.push(Problem::error(
+            p.push_capped(Problem::error(
                 at,
                 format!(
                     "{} has no parameter #{n} (it has {})",
@@ -282,7 +283,7 @@ fn chips_of(v: &Value, path: &JsonPath, cards: &[Card], p: &mut Vec<Problem>) ->
         match int(x) {
             Some(c) if (-2..=2).contains(&c) => {
                 if printed[n - 1] as i64 + c < 0 {
-                    p.push(Problem::error(
+                    p.push_capped(Problem::error(
                         at,
                         format!("{c} chips would take {}#{n} below 0 (C3)", card.name()),
                     ));
@@ -290,11 +291,11 @@ fn chips_of(v: &Value, path: &JsonPath, cards: &[Card], p: &mut Vec<Problem>) ->
                     out.push((ci as u8, (n - 1) as u8, c as i8));
                 }
             }
-            Some(c) => p.push(Problem::error(
+            Some(c) => p.push_capped(Problem::error(
                 at,
                 format!("{c} chips: there are 2 chips of each kind"),
             )),
-            None => p.push(Problem::error(
+            None => p.push_capped(Problem::error(
                 at,
                 format!("must be a whole number, found {}", type_name(x)),
             )),
@@ -303,7 +304,7 @@ fn chips_of(v: &Value, path: &JsonPath, cards: &[Card], p: &mut Vec<Problem>) ->
     for (kind, sign) in [("Increment", 1i8), ("Decrement", -1)] {
         let total: i64 = out.iter().map(|c| (c.2 * sign).max(0) as i64).sum();
         if total > 2 {
-            p.push(Problem::error(
+            p.push_capped(Problem::error(
                 path.clone(),
                 format!("{total} {kind} chips on cards; there are 2"),
             ));
@@ -328,7 +329,7 @@ fn word_of(
         {
             Some(i) => i,
             None => {
-                p.push(Problem::error(
+                p.push_capped(Problem::error(
                     JsonPath::root().key(key),
                     format!(
                         "must be one of {}, found {}",
@@ -364,14 +365,30 @@ fn check_totals(
             } else {
                 "flags"
             };
-            p.push(Problem::error(JsonPath::root().key(at), format!("{} has {total} flags in hand, reserve and on cards; there are {FLAGS_PER_PLAYER} (A5)", PLAYERS[pl as usize])));
+            p.push_capped(Problem::error(
+                    JsonPath::root().key(at),
+                    format!(
+                        "{} has {total} flags in hand, reserve and on cards; there are {FLAGS_PER_PLAYER} (A5)",
+                        PLAYERS[pl as usize]
+                    ),
+                ),
+            );
         }
         let free =
             flags.iter().filter(|q| !q.contains(&pl)).count() + n.saturating_sub(flags.len());
         if (hand[pl as usize] as usize) > free {
-            p.push(Problem::error(JsonPath::root().key(if o.contains_key("hand") { "hand" } else { "cards" }), format!(
-                    "{} cannot place {} flags: only {free} cards without a {} flag (one own flag a card while placing, §5)",
-                    PLAYERS[pl as usize], hand[pl as usize], PLAYERS[pl as usize])));
+            p.push_capped(Problem::error(
+                    JsonPath::root().key(if o.contains_key("hand") {
+                        "hand"
+                    } else {
+                        "cards"
+                    }),
+                    format!(
+                        "{} cannot place {} flags: only {free} cards without a {} flag (one own flag a card while placing, §5)",
+                        PLAYERS[pl as usize], hand[pl as usize], PLAYERS[pl as usize]
+                    ),
+                ),
+            );
         }
     }
 }
@@ -380,8 +397,14 @@ impl PastaLevel {
     /// Reads a level document, with every problem located by its JSON path.
     ///
     /// # Errors
-    /// The problems found (all of them).
+    /// The problems found (at most [`tilesmith_core::problem::MAX_PROBLEMS`], then a count).
     pub fn from_json(doc: &Value) -> Result<PastaLevel, Vec<Problem>> {
+        Self::read(doc, true)
+    }
+
+    /// [`PastaLevel::from_json`]; the unknown members are copied into `extra` only when
+    /// `keep` (a check does not copy them: a huge one would double the memory).
+    fn read(doc: &Value, keep: bool) -> Result<PastaLevel, Vec<Problem>> {
         let root = JsonPath::root();
         let Value::Object(o) = doc else {
             return Err(vec![Problem::error(root, "a level must be a JSON object")]);
@@ -394,7 +417,7 @@ impl PastaLevel {
         let n = cards.as_ref().map_or(SETUP_CARDS, Vec::len);
         for key in ["flags", "chips"] {
             if o.contains_key(key) && !o.contains_key("cards") {
-                p.push(Problem::error(
+                p.push_capped(Problem::error(
                     root.key(key),
                     format!("\"{key}\" needs \"cards\" (the setup's cards are drawn at the start)"),
                 ));
@@ -423,7 +446,7 @@ impl PastaLevel {
                         "at most 0: that player has lost"
                     };
                     p.retain(|q| q.path != root.key("life").key(k));
-                    p.push(Problem::error(
+                    p.push_capped(Problem::error(
                         root.key("life").key(k),
                         format!("life {x} is {why}"),
                     ));
@@ -445,7 +468,7 @@ impl PastaLevel {
             Some(v) => match int(v) {
                 Some(c) if c >= 0 && (c as usize) < n => c as u8,
                 _ => {
-                    p.push(Problem::error(
+                    p.push_capped(Problem::error(
                         root.key("cursor"),
                         format!("the cursor must be a card's index 0…{}, found {v}", n - 1),
                     ));
@@ -468,14 +491,14 @@ impl PastaLevel {
                 &mut p,
             )
         });
-        let extra: Map<String, Value> = o
-            .iter()
-            .filter(|(k, _)| !MEMBERS.contains(&k.as_str()))
-            .map(|(k, v)| (k.clone(), v.clone()))
-            .collect();
         if p.iter().any(Problem::is_error) {
             return Err(p);
         }
+        let extra: Map<String, Value> = o
+            .iter()
+            .filter(|(k, _)| keep && !MEMBERS.contains(&k.as_str()))
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect();
         Ok(PastaLevel {
             name,
             cards,
@@ -494,7 +517,7 @@ impl PastaLevel {
 
     /// The level's problems (errors only: the format has no warnings).
     pub fn check(doc: &Value) -> Vec<Problem> {
-        PastaLevel::from_json(doc).err().unwrap_or_default()
+        PastaLevel::read(doc, false).err().unwrap_or_default()
     }
 
     /// The program: the level's cards, or the spec §4 setup (the 3 BASIC cards and 5 of the

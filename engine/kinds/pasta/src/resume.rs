@@ -16,6 +16,7 @@
 //! seen, the current one included.
 
 use serde_json::{Map, Value, json};
+use tilesmith_core::problem::Capped as _;
 
 use super::card::Card;
 use super::state::{MAX_CARDS, Ret, State, Track};
@@ -31,7 +32,7 @@ fn small(v: Option<&Value>, path: JsonPath, max: i64, p: &mut Vec<Problem>) -> O
     match int(v) {
         Some(x) if (0..=max).contains(&x) => Some(x as u8),
         _ => {
-            p.push(Problem::error(
+            p.push_capped(Problem::error(
                 path,
                 format!("must be a whole number 0…{max}, found {v}"),
             ));
@@ -51,18 +52,18 @@ pub fn read(
     p: &mut Vec<Problem>,
 ) -> Option<super::level::Resume> {
     let Value::Object(o) = v else {
-        p.push(Problem::error(
+        p.push_capped(Problem::error(
             path.clone(),
             format!("\"resume\" must be an object, found {}", type_name(v)),
         ));
         return None;
     };
     let Some(cards) = cards else {
-        p.push(Problem::error(path.clone(), "\"resume\" needs \"cards\""));
+        p.push_capped(Problem::error(path.clone(), "\"resume\" needs \"cards\""));
         return None;
     };
     if hand != [0, 0] {
-        p.push(Problem::error(
+        p.push_capped(Problem::error(
             path.clone(),
             "\"resume\" is for the execution phase: the hands must be empty",
         ));
@@ -89,7 +90,7 @@ pub fn read(
                 {
                     Some(x) => seen.push(x),
                     None => {
-                        p.push(Problem::error(
+                        p.push_capped(Problem::error(
                             path.key("seen").index(i),
                             format!(
                                 "{} is not a key of 32 hexadecimal digits",
@@ -102,7 +103,7 @@ pub fn read(
             }
         }
         Some(other) => {
-            p.push(Problem::error(
+            p.push_capped(Problem::error(
                 path.key("seen"),
                 format!(
                     "must be an array of at most {MAX_SEEN} keys, found {}",
@@ -144,14 +145,14 @@ fn subroutine(
             )?;
             let qlen = flags.get(card as usize).map_or(0, Vec::len) as i64;
             if !gap && cards.get(card as usize) != Some(&Card::Subroutine) {
-                p.push(Problem::error(
+                p.push_capped(Problem::error(
                     sp.key("card"),
                     format!("card {card} is not Subroutine"),
                 ));
                 return None;
             }
             if !gap && card == cursor {
-                p.push(Problem::error(
+                p.push_capped(Problem::error(
                     sp.key("card"),
                     "the cursor visits another card than Subroutine",
                 ));
@@ -164,14 +165,14 @@ fn subroutine(
                 (None, Some(_)) => Track::Next(small(s.get("next"), sp.key("next"), qlen, p)?),
                 (None, None) => Track::Next(0),
                 _ => {
-                    p.push(Problem::error(sp, "give \"flag\" or \"next\", not both"));
+                    p.push_capped(Problem::error(sp, "give \"flag\" or \"next\", not both"));
                     return None;
                 }
             };
             Some(Ret { card, gap, track })
         }
         Some(other) => {
-            p.push(Problem::error(
+            p.push_capped(Problem::error(
                 path.key("subroutine"),
                 format!("must be an object, found {}", type_name(other)),
             ));

@@ -3,6 +3,7 @@
 //! its own function (the problems in the members' order).
 
 use serde_json::{Map, Value};
+use tilesmith_core::problem::Capped as _;
 
 use super::find;
 use crate::play::{Piece, Position};
@@ -27,12 +28,12 @@ pub(super) fn start_position(
 }
 
 /// Reads an object keyed by player names, the level's `member`: (player, member path, value).
-fn by_player(
+fn by_player<'v>(
     rules: &Rules,
-    o: &Map<String, Value>,
+    o: &'v Map<String, Value>,
     member: &str,
     p: &mut Vec<Problem>,
-) -> Vec<(PlayerId, JsonPath, Value)> {
+) -> Vec<(PlayerId, JsonPath, &'v Value)> {
     let root = JsonPath::root();
     let players = || rules.players.iter();
     let path = root.key(member);
@@ -41,9 +42,9 @@ fn by_player(
         Some(Value::Object(m)) => m
             .iter()
             .filter_map(|(name, v)| match find(players(), name) {
-                Some(i) => Some((i as PlayerId, path.key(name), v.clone())),
+                Some(i) => Some((i as PlayerId, path.key(name), v)),
                 None => {
-                    p.push(Problem::error(
+                    p.push_capped(Problem::error(
                         path.key(name),
                         format!(
                             "unknown player {}{} (the players are {})",
@@ -57,7 +58,7 @@ fn by_player(
             })
             .collect(),
         Some(v) => {
-            p.push(Problem::error(
+            p.push_capped(Problem::error(
                 path,
                 format!(
                     "{} must be an object keyed by player names, found {}",
@@ -70,21 +71,21 @@ fn by_player(
     }
 }
 
-/// `piece name -> value` objects of one player.
-fn by_piece(
+/// `piece name -> value` objects of one player, borrowed (a huge setup is not copied).
+fn by_piece<'v>(
     rules: &Rules,
     path: &JsonPath,
-    v: &Value,
+    v: &'v Value,
     p: &mut Vec<Problem>,
-) -> Vec<(PieceId, JsonPath, Value)> {
+) -> Vec<(PieceId, JsonPath, &'v Value)> {
     let pieces = || rules.pieces.iter().map(|d| d.name.as_str());
     match v {
         Value::Object(m) => m
             .iter()
             .filter_map(|(name, v)| match find(pieces(), name) {
-                Some(i) => Some((i as PieceId, path.key(name), v.clone())),
+                Some(i) => Some((i as PieceId, path.key(name), v)),
                 None => {
-                    p.push(Problem::error(
+                    p.push_capped(Problem::error(
                         path.key(name),
                         format!(
                             "unknown piece {}{} (the pieces are {})",
@@ -98,7 +99,7 @@ fn by_piece(
             })
             .collect(),
         v => {
-            p.push(Problem::error(
+            p.push_capped(Problem::error(
                 path.clone(),
                 format!(
                     "must be an object keyed by piece names, found {}",
@@ -119,7 +120,7 @@ fn position_named(
 ) -> Option<PosId> {
     let positions = || rules.board.positions.iter().map(|d| d.name.as_str());
     let Some(name) = v.as_str() else {
-        p.push(Problem::error(
+        p.push_capped(Problem::error(
             path.clone(),
             format!("must be a position name, found {}", type_name(v)),
         ));
@@ -127,7 +128,7 @@ fn position_named(
     };
     let found = find(positions(), name);
     if found.is_none() {
-        p.push(Problem::error(
+        p.push_capped(Problem::error(
             path.clone(),
             format!("unknown position {} (not on the board)", quote(name)),
         ));
@@ -141,9 +142,9 @@ fn read_setup(rules: &Rules, o: &Map<String, Value>, pos: &mut Position, p: &mut
     if o.contains_key("setup") {
         pos.cells.iter_mut().for_each(|c| *c = None);
         for (player, ppath, v) in by_player(rules, o, "setup", p) {
-            for (kind, kpath, v) in by_piece(rules, &ppath, &v, p) {
+            for (kind, kpath, v) in by_piece(rules, &ppath, v, p) {
                 let Value::Array(list) = v else {
-                    p.push(Problem::error(
+                    p.push_capped(Problem::error(
                         kpath,
                         format!(
                             "must be an array of position names, found {}",
@@ -159,7 +160,7 @@ fn read_setup(rules: &Rules, o: &Map<String, Value>, pos: &mut Position, p: &mut
                     };
                     let cell = &mut pos.cells[at as usize];
                     if cell.is_some() {
-                        p.push(Problem::error(
+                        p.push_capped(Problem::error(
                             path,
                             format!(
                                 "two pieces on {}",
@@ -184,7 +185,7 @@ fn read_reserve(rules: &Rules, o: &Map<String, Value>, pos: &mut Position, p: &m
     if o.contains_key("reserve") {
         pos.reserve = vec![vec![0; rules.pieces.len()]; rules.players.len()];
         for (player, ppath, v) in by_player(rules, o, "reserve", p) {
-            for (kind, kpath, v) in by_piece(rules, &ppath, &v, p) {
+            for (kind, kpath, v) in by_piece(rules, &ppath, v, p) {
                 match tilesmith_core::level_json::natural(
                     &v,
                     &kpath,
@@ -218,14 +219,14 @@ fn read_attributes(
                     continue;
                 };
                 let Some(piece) = pos.cells[at as usize].as_mut() else {
-                    p.push(Problem::error(
+                    p.push_capped(Problem::error(
                         path,
                         format!("no piece on {} to have attributes", quote(name)),
                     ));
                     continue;
                 };
                 let Value::Object(values) = v else {
-                    p.push(Problem::error(
+                    p.push_capped(Problem::error(
                         path,
                         format!(
                             "must be an object of attribute names and true or false, found {}",
@@ -239,7 +240,7 @@ fn read_attributes(
                     let Some(a) = find(rules.attributes.iter().map(|(n, _)| n.as_str()), attr)
                         .filter(|a| *a < 32)
                     else {
-                        p.push(Problem::error(
+                        p.push_capped(Problem::error(
                             vpath,
                             format!("unknown attribute {}", quote(attr)),
                         ));
@@ -248,7 +249,7 @@ fn read_attributes(
                     match on {
                         Value::Bool(true) => piece.attrs |= 1 << a,
                         Value::Bool(false) => piece.attrs &= !(1 << a),
-                        v => p.push(Problem::error(
+                        v => p.push_capped(Problem::error(
                             vpath,
                             format!("must be true or false, found {}", type_name(v)),
                         )),
@@ -256,7 +257,7 @@ fn read_attributes(
                 }
             }
         }
-        Some(v) => p.push(Problem::error(
+        Some(v) => p.push_capped(Problem::error(
             root.key("attributes"),
             format!(
                 "\"attributes\" must be an object keyed by position names, found {}",
@@ -276,7 +277,7 @@ fn read_turn(rules: &Rules, o: &Map<String, Value>, pos: &mut Position, p: &mut 
         Some(Value::String(name)) => match find(players(), name) {
             Some(i) => Some(i as PlayerId),
             None => {
-                p.push(Problem::error(
+                p.push_capped(Problem::error(
                     root.key("to_move"),
                     format!(
                         "unknown player {}{} (the players are {})",
@@ -289,7 +290,7 @@ fn read_turn(rules: &Rules, o: &Map<String, Value>, pos: &mut Position, p: &mut 
             }
         },
         Some(v) => {
-            p.push(Problem::error(
+            p.push_capped(Problem::error(
                 root.key("to_move"),
                 format!("\"to_move\" must be a player name, found {}", type_name(v)),
             ));
@@ -310,7 +311,7 @@ fn read_turn(rules: &Rules, o: &Map<String, Value>, pos: &mut Position, p: &mut 
     match (to_move, turn) {
         (_, Some(t)) => {
             if let Some(m) = to_move.filter(|m| order.get(t) != Some(m)) {
-                p.push(Problem::error(
+                p.push_capped(Problem::error(
                     root.key("turn"),
                     format!(
                         "turn {t} of the turn order is not {}'s",
@@ -322,7 +323,7 @@ fn read_turn(rules: &Rules, o: &Map<String, Value>, pos: &mut Position, p: &mut 
         }
         (Some(m), None) => match order.iter().position(|x| *x == m) {
             Some(t) => pos.turn = t,
-            None => p.push(Problem::error(
+            None => p.push_capped(Problem::error(
                 root.key("to_move"),
                 format!(
                     "{} never moves in the turn order",
@@ -351,7 +352,7 @@ fn read_last(rules: &Rules, o: &Map<String, Value>, pos: &mut Position, p: &mut 
                 pos.last = Some((f, t));
             }
         }
-        Some(v) => p.push(Problem::error(
+        Some(v) => p.push_capped(Problem::error(
             root.key("last"),
             format!(
                 "\"last\" must be [FROM, TO], two position names (FROM null for a drop), found {}",

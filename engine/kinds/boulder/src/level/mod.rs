@@ -6,6 +6,7 @@
 //! Token and value names are read case-insensitively and written lower case (§6 F1).
 
 use std::collections::BTreeMap;
+use tilesmith_core::problem::Capped as _;
 
 use serde_json::{Map, Value, json};
 
@@ -18,6 +19,7 @@ mod parse;
 mod parse_rule;
 mod write;
 
+pub(crate) use parse::KNOWN_KEYS;
 pub use parse::cell_from_json;
 use parse::*;
 pub use parse_rule::rule_from_json;
@@ -323,26 +325,30 @@ impl BoulderLevel {
         let mut w = Vec::new();
         let count = |t: Token| self.map.cells().iter().filter(|c| c.token == t).count();
         if count(Token::Exit) == 0 {
-            w.push(Problem::warning(
+            w.push_capped(Problem::warning(
                 root.key("map"),
                 "the map has no exit, so the level cannot be won",
             ));
         }
         let gems = count(Token::Gem);
         if (gems as u64) < self.gems[0] as u64 {
-            w.push(Problem::warning(
-                root.key("gems"),
-                format!("the map has {gems} gem(s) but the exit needs {}; more must come from rules or enemies", self.gems[0]),
-            ));
+            w.push_capped(Problem::warning(
+                    root.key("gems"),
+                    format!(
+                        "the map has {gems} gem(s) but the exit needs {}; more must come from rules or enemies",
+                        self.gems[0]
+                    ),
+                ),
+            );
         }
         if !(self.gems[0] <= self.gems[1] && self.gems[1] <= self.gems[2]) {
-            w.push(Problem::warning(
+            w.push_capped(Problem::warning(
                 root.key("gems"),
                 "gems thresholds should not decrease (1, 2, 3 points)",
             ));
         }
         if !(self.ticks[0] >= self.ticks[1] && self.ticks[1] >= self.ticks[2]) {
-            w.push(Problem::warning(
+            w.push_capped(Problem::warning(
                 root.key("ticks"),
                 "ticks limits should not increase (1, 2, 3 points)",
             ));
@@ -350,19 +356,24 @@ impl BoulderLevel {
         for nm in super::analysis::never_matching(self) {
             let list = if nm.post { "post" } else { "pre" };
             let names: Vec<&str> = nm.missing.iter().map(|t| t.name()).collect();
-            w.push(Problem::warning(
-                root.key(list).index(nm.index).key("original").index(nm.block).key("token"),
-                format!(
-                    "this rule can never match: it needs {} here, which is on no field and which no rule or main rule creates",
-                    names.join(" or ")
+            w.push_capped(Problem::warning(
+                    root.key(list)
+                        .index(nm.index)
+                        .key("original")
+                        .index(nm.block)
+                        .key("token"),
+                    format!(
+                        "this rule can never match: it needs {} here, which is on no field and which no rule or main rule creates",
+                        names.join(" or ")
+                    ),
                 ),
-            ));
+            );
         }
         for (list, rules) in [("pre", &self.pre), ("post", &self.post)] {
             for (i, r) in rules.iter().enumerate() {
                 for (k, b) in r.original.iter().enumerate() {
                     if let TokenPattern::Index(_) = b.token {
-                        w.push(Problem::warning(
+                        w.push_capped(Problem::warning(
                             root.key(list)
                                 .index(i)
                                 .key("original")

@@ -2,6 +2,7 @@
 //! problem with its path.
 
 use std::collections::BTreeMap;
+use tilesmith_core::problem::Capped as _;
 
 use serde_json::{Map, Value};
 
@@ -15,7 +16,7 @@ use super::parse_rule::*;
 use super::*;
 
 /// Top-level members this loader understands; everything else goes to `extra`.
-pub(super) const KNOWN_KEYS: &[&str] = &[
+pub(crate) const KNOWN_KEYS: &[&str] = &[
     "kind", "name", "width", "height", "gems", "ticks", "pre", "post", "maxslime", "map", "state",
 ];
 
@@ -23,7 +24,7 @@ pub(super) fn three(doc: &Map<String, Value>, key: &str, p: &mut Vec<Problem>) -
     let path = JsonPath::root().key(key);
     match doc.get(key) {
         None => {
-            p.push(Problem::error(
+            p.push_capped(Problem::error(
                 path,
                 format!("\"{key}\" is missing (three numbers for 1, 2 and 3 points)"),
             ));
@@ -45,7 +46,7 @@ pub(super) fn three(doc: &Map<String, Value>, key: &str, p: &mut Vec<Problem>) -
                 Value::Array(a) => format!("{} entries", a.len()),
                 other => type_name(other).to_string(),
             };
-            p.push(Problem::error(
+            p.push_capped(Problem::error(
                 path,
                 format!("\"{key}\" must be an array of three numbers, found {found}"),
             ));
@@ -62,7 +63,7 @@ pub(super) fn parse_level(
 ) -> Option<BoulderLevel> {
     let root = JsonPath::root();
     let Value::Object(o) = doc else {
-        p.push(Problem::error(
+        p.push_capped(Problem::error(
             root,
             format!("a level must be a JSON object, found {}", type_name(doc)),
         ));
@@ -90,7 +91,7 @@ pub(super) fn parse_level(
                 .filter_map(|(i, r)| parse_rule(r, &root.key(key).index(i), p))
                 .collect(),
             Some(v) => {
-                p.push(Problem::error(
+                p.push_capped(Problem::error(
                     root.key(key),
                     format!(
                         "\"{key}\" must be an array of rules, found {}",
@@ -112,7 +113,7 @@ pub(super) fn parse_level(
         (Some(Status::Won { .. }), Some(gems), Some(ticks), Some(g)) => {
             match points_of(g, *gems, *ticks) {
                 0 => {
-                    p.push(Problem::error(
+                    p.push_capped(Problem::error(
                         root.key("state").key("status"),
                         "\"state\".status is \"won\" but the state's gems and ticks earn no points",
                     ));
@@ -260,7 +261,7 @@ pub(super) type SavedState = (Globals, Option<Clock>, Option<Status>);
 pub(super) fn parse_state(v: &Value, p: &mut Vec<Problem>) -> Option<SavedState> {
     let path = JsonPath::root().key("state");
     let Value::Object(o) = v else {
-        p.push(Problem::error(
+        p.push_capped(Problem::error(
             path,
             format!(
                 "\"state\" must be an object of globals, found {}",
@@ -284,7 +285,7 @@ pub(super) fn parse_state(v: &Value, p: &mut Vec<Problem>) -> Option<SavedState>
                         reason: String::new(),
                     })
                 }
-                _ => p.push(Problem::error(
+                _ => p.push_capped(Problem::error(
                     path.key(k),
                     format!(
                         "\"state\".status must be \"running\", \"won\" or \"lost\", found {}",
@@ -297,7 +298,7 @@ pub(super) fn parse_state(v: &Value, p: &mut Vec<Problem>) -> Option<SavedState>
         if k.eq_ignore_ascii_case("reason") {
             match v.as_str() {
                 Some(r) => reason = Some((r.to_string(), path.key(k))),
-                None => p.push(Problem::error(
+                None => p.push_capped(Problem::error(
                     path.key(k),
                     format!("\"state\".reason must be a string, found {}", type_name(v)),
                 )),
@@ -318,17 +319,18 @@ pub(super) fn parse_state(v: &Value, p: &mut Vec<Problem>) -> Option<SavedState>
             rng = match v.as_str().map(parse_rng) {
                 Some(Ok(r)) => Some(r),
                 Some(Err(why)) => {
-                    p.push(Problem::error(path.key(k), format!("\"state\".{k} {why}")));
+                    p.push_capped(Problem::error(path.key(k), format!("\"state\".{k} {why}")));
                     None
                 }
                 None => {
-                    p.push(Problem::error(
-                        path.key(k),
-                        format!(
-                            "\"state\".{k} must be a string \"<64 hex digits>:<word position>\" as written by `tilesmith run --out`, found {}",
-                            type_name(v)
+                    p.push_capped(Problem::error(
+                            path.key(k),
+                            format!(
+                                "\"state\".{k} must be a string \"<64 hex digits>:<word position>\" as written by `tilesmith run --out`, found {}",
+                                type_name(v)
+                            ),
                         ),
-                    ));
+                    );
                     None
                 }
             };
@@ -343,13 +345,14 @@ pub(super) fn parse_state(v: &Value, p: &mut Vec<Problem>) -> Option<SavedState>
                     g[*gl as usize] = n as u32;
                 }
             }
-            None => p.push(Problem::error(
-                path.key(k),
-                format!(
-                    "unknown global {} (known: gems, ticks, x, y, z, and tick_count, rng, status, reason)",
-                    quote(k)
+            None => p.push_capped(Problem::error(
+                    path.key(k),
+                    format!(
+                        "unknown global {} (known: gems, ticks, x, y, z, and tick_count, rng, status, reason)",
+                        quote(k)
+                    ),
                 ),
-            )),
+            ),
         }
     }
     let clock = (tick_count.is_some() || rng.is_some()).then(|| Clock {
@@ -360,7 +363,7 @@ pub(super) fn parse_state(v: &Value, p: &mut Vec<Problem>) -> Option<SavedState>
         (Some(Status::Lost { reason }), r) => {
             *reason = r.map_or_else(|| "the game was lost before it was saved".into(), |r| r.0);
         }
-        (_, Some((_, rp))) => p.push(Problem::error(
+        (_, Some((_, rp))) => p.push_capped(Problem::error(
             rp,
             "\"state\".reason is only for a \"lost\" status",
         )),
@@ -387,7 +390,9 @@ pub(super) fn parse_cell(
         Some(t) => Some(t),
         None => {
             let hint = did_you_mean(Token::suggest(s).map(Token::name));
-            p.push(Problem::error(path, format!("unknown token {}{hint}", quote(s))).at_cell(at));
+            p.push_capped(
+                Problem::error(path, format!("unknown token {}{hint}", quote(s))).at_cell(at),
+            );
             None
         }
     };
@@ -397,7 +402,7 @@ pub(super) fn parse_cell(
             let token = match o.get("token") {
                 Some(Value::String(s)) => token_of(s, path.key("token"), p),
                 Some(other) => {
-                    p.push(
+                    p.push_capped(
                         Problem::error(
                             path.key("token"),
                             format!(
@@ -410,7 +415,7 @@ pub(super) fn parse_cell(
                     None
                 }
                 None => {
-                    p.push(
+                    p.push_capped(
                         Problem::error(path.clone(), "a field object needs a \"token\"")
                             .at_cell(at),
                     );
@@ -431,7 +436,7 @@ pub(super) fn parse_cell(
                                     values[key as usize] = n as u32;
                                 }
                             }
-                            Some(ValueName::Global(_)) => p.push(
+                            Some(ValueName::Global(_)) => p.push_capped(
                                 Problem::error(
                                     vp,
                                     format!(
@@ -444,7 +449,7 @@ pub(super) fn parse_cell(
                             None => {
                                 let names = ValueKey::ALL.iter().map(|k| k.name());
                                 let hint = did_you_mean(nearest(k, names));
-                                p.push(
+                                p.push_capped(
                                     Problem::error(vp, format!("unknown value {}{hint}", quote(k)))
                                         .at_cell(at),
                                 )
@@ -452,7 +457,7 @@ pub(super) fn parse_cell(
                         }
                     }
                 }
-                Some(other) => p.push(
+                Some(other) => p.push_capped(
                     Problem::error(
                         path.key("values"),
                         format!("\"values\" must be an object, found {}", type_name(other)),
@@ -461,7 +466,7 @@ pub(super) fn parse_cell(
                 ),
             }
             for k in o.keys().filter(|k| *k != "token" && *k != "values") {
-                p.push(
+                p.push_capped(
                     Problem::warning(
                         path.key(k),
                         format!(
@@ -478,7 +483,7 @@ pub(super) fn parse_cell(
             })
         }
         other => {
-            p.push(
+            p.push_capped(
                 Problem::error(
                     path.clone(),
                     format!(
@@ -517,26 +522,37 @@ pub(super) fn parse_values(
             for (k, v) in o {
                 let vp = path.key(k);
                 let Some(name) = ValueName::from_name(k) else {
-                    p.push(Problem::error(vp, format!("unknown value {}", quote(k))));
+                    p.push_capped(Problem::error(vp, format!("unknown value {}", quote(k))));
                     continue;
                 };
                 match int(v) {
-                    Some(n) if n.unsigned_abs() > MAX_VALUE as u64 => p.push(Problem::error(vp, format!("value {} is out of range ({n})", quote(k)))),
-                    Some(n) if n < 0 && original => p.push(Problem::error(
-                        vp,
-                        format!("value {} is negative ({n}) in an original block, which can never match", quote(k)),
-                    )),
+                    Some(n) if n.unsigned_abs() > MAX_VALUE as u64 => p.push_capped(Problem::error(vp, format!("value {} is out of range ({n})", quote(k))),
+                    ),
+                    Some(n) if n < 0 && original => p.push_capped(Problem::error(
+                            vp,
+                            format!(
+                                "value {} is negative ({n}) in an original block, which can never match",
+                                quote(k)
+                            ),
+                        ),
+                    ),
                     Some(n) => {
                         out.retain(|(x, _)| *x != name);
                         out.push((name, n));
                     }
-                    None => {
-                        p.push(Problem::error(vp, format!("value {} must be a whole number, found {}", quote(k), type_name(v))))
-                    }
+                    None => p.push_capped(Problem::error(
+                            vp,
+                            format!(
+                                "value {} must be a whole number, found {}",
+                                quote(k),
+                                type_name(v)
+                            ),
+                        ),
+                    ),
                 }
             }
         }
-        Some(other) => p.push(Problem::error(
+        Some(other) => p.push_capped(Problem::error(
             path.clone(),
             format!("\"values\" must be an object, found {}", type_name(other)),
         )),
@@ -555,7 +571,7 @@ pub(super) fn unknown_block_members(
         .iter()
         .filter(|(k, _)| *k != "token" && *k != "values")
     {
-        p.push(Problem::warning(
+        p.push_capped(Problem::warning(
             path.key(k),
             format!(
                 "unknown member {} of a rule block is ignored (kept when saved)",

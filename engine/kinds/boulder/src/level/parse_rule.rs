@@ -2,6 +2,7 @@
 //! original and result patterns.
 
 use serde_json::{Map, Value};
+use tilesmith_core::problem::Capped as _;
 
 use crate::token::Token;
 use tilesmith_core::grid::Dir;
@@ -25,7 +26,7 @@ pub fn rule_from_json(v: &Value, path: &JsonPath) -> Result<Rule, Vec<Problem>> 
 
 pub(super) fn parse_rule(v: &Value, path: &JsonPath, p: &mut Vec<Problem>) -> Option<Rule> {
     let Value::Object(o) = v else {
-        p.push(Problem::error(
+        p.push_capped(Problem::error(
             path.clone(),
             format!("a rule must be an object, found {}", type_name(v)),
         ));
@@ -57,7 +58,7 @@ pub(super) fn parse_rule(v: &Value, path: &JsonPath, p: &mut Vec<Problem>) -> Op
     if let (Some(o), Some(r)) = (orig_json, res_json)
         && o.len() != r.len()
     {
-        p.push(Problem::error(
+        p.push_capped(Problem::error(
             path.key("result"),
             format!(
                 "\"original\" has {} block(s) but \"result\" has {}; they must be the same length",
@@ -104,7 +105,7 @@ fn parse_rule_name(
         None | Some(Value::Null) => None,
         Some(Value::String(s)) => Some(s.clone()),
         Some(other) => {
-            p.push(Problem::error(
+            p.push_capped(Problem::error(
                 path.key("name"),
                 format!(
                     "a rule's \"name\" must be a string, found {}",
@@ -127,7 +128,7 @@ fn parse_situation(
         Some(Value::String(s)) => match Situation::from_name(s) {
             Some(Situation::Rare { .. }) => match o.get("sparsity") {
                 None => {
-                    p.push(Problem::error(
+                    p.push_capped(Problem::error(
                         path.key("situation"),
                         "situation \"rare\" needs a \"sparsity\" (a whole number ≥ 1)",
                     ));
@@ -138,7 +139,7 @@ fn parse_situation(
                         Some(Situation::Rare { sparsity: n as u32 })
                     }
                     _ => {
-                        p.push(Problem::error(
+                        p.push_capped(Problem::error(
                             path.key("sparsity"),
                             "\"sparsity\" must be a whole number ≥ 1",
                         ));
@@ -148,27 +149,31 @@ fn parse_situation(
             },
             Some(s) => Some(s),
             None => {
-                p.push(Problem::error(
-                    path.key("situation"),
-                    format!("unknown situation {} (known: any, rare, left, right, up, down, metaleft, metaright, metaup, metadown)", quote(s)),
-                ));
+                p.push_capped(Problem::error(
+                        path.key("situation"),
+                        format!(
+                            "unknown situation {} (known: any, rare, left, right, up, down, metaleft, metaright, metaup, metadown)",
+                            quote(s)
+                        ),
+                    ),
+                );
                 None
             }
         },
         Some(other) => {
-            p.push(Problem::error(
+            p.push_capped(Problem::error(
                 path.key("situation"),
                 format!("\"situation\" must be a string, found {}", type_name(other)),
             ));
             None
         }
         None => {
-            p.push(Problem::error(path.clone(), "a rule needs a \"situation\""));
+            p.push_capped(Problem::error(path.clone(), "a rule needs a \"situation\""));
             None
         }
     };
     if o.contains_key("sparsity") && !matches!(situation, Some(Situation::Rare { .. }) | None) {
-        p.push(Problem::warning(
+        p.push_capped(Problem::warning(
             path.key("sparsity"),
             "\"sparsity\" only matters with situation \"rare\" and is ignored (kept when saved)",
         ));
@@ -185,7 +190,7 @@ fn parse_direction(o: &Map<String, Value>, path: &JsonPath, p: &mut Vec<Problem>
         {
             Some(d) => Some(d),
             None => {
-                p.push(Problem::error(
+                p.push_capped(Problem::error(
                     path.key("direction"),
                     format!(
                         "unknown direction {} (known: east, west, north, south)",
@@ -196,14 +201,14 @@ fn parse_direction(o: &Map<String, Value>, path: &JsonPath, p: &mut Vec<Problem>
             }
         },
         Some(other) => {
-            p.push(Problem::error(
+            p.push_capped(Problem::error(
                 path.key("direction"),
                 format!("\"direction\" must be a string, found {}", type_name(other)),
             ));
             None
         }
         None => {
-            p.push(Problem::error(path.clone(), "a rule needs a \"direction\""));
+            p.push_capped(Problem::error(path.clone(), "a rule needs a \"direction\""));
             None
         }
     }
@@ -219,14 +224,14 @@ fn rule_blocks<'a>(
     match o.get(key) {
         Some(Value::Array(a)) if !a.is_empty() => Some(a),
         Some(Value::Array(_)) => {
-            p.push(Problem::error(
+            p.push_capped(Problem::error(
                 path.key(key),
                 format!("\"{key}\" must have at least one block"),
             ));
             None
         }
         Some(other) => {
-            p.push(Problem::error(
+            p.push_capped(Problem::error(
                 path.key(key),
                 format!(
                     "\"{key}\" must be an array of blocks, found {}",
@@ -236,7 +241,7 @@ fn rule_blocks<'a>(
             None
         }
         None => {
-            p.push(Problem::error(
+            p.push_capped(Problem::error(
                 path.clone(),
                 format!("a rule needs \"{key}\""),
             ));
@@ -249,7 +254,7 @@ fn rule_blocks<'a>(
 /// index) and its values.
 fn parse_original_block(b: &Value, bp: &JsonPath, p: &mut Vec<Problem>) -> Option<Pattern> {
     let Value::Object(bo) = b else {
-        p.push(Problem::error(
+        p.push_capped(Problem::error(
             bp.clone(),
             format!("a rule block must be an object, found {}", type_name(b)),
         ));
@@ -277,7 +282,7 @@ fn original_token(
         Some(t) if index_token(t).is_some() => {
             let k = index_token(t).unwrap_or(0);
             if !(0..=MAX_VALUE).contains(&k) {
-                p.push(Problem::error(tp, format!("index {k} is out of range")));
+                p.push_capped(Problem::error(tp, format!("index {k} is out of range")));
                 None
             } else {
                 Some(TokenPattern::Index(k as u32))
@@ -286,7 +291,7 @@ fn original_token(
         Some(Value::String(s)) => match Token::from_name(s) {
             Some(t) => Some(TokenPattern::OneOf(vec![t])),
             None => {
-                p.push(Problem::error(tp, format!("unknown token {}", quote(s))));
+                p.push_capped(Problem::error(tp, format!("unknown token {}", quote(s))));
                 None
             }
         },
@@ -298,12 +303,12 @@ fn original_token(
                     Some("*") => any = true,
                     Some(s) => match Token::from_name(s) {
                         Some(t) => ts.push(t),
-                        None => p.push(Problem::error(
+                        None => p.push_capped(Problem::error(
                             tp.index(j),
                             format!("unknown token {}", quote(s)),
                         )),
                     },
-                    None => p.push(Problem::error(
+                    None => p.push_capped(Problem::error(
                         tp.index(j),
                         format!(
                             "a token alternative must be a string, found {}",
@@ -319,11 +324,11 @@ fn original_token(
             })
         }
         Some(Value::Array(_)) => {
-            p.push(Problem::error(tp, "a token list must not be empty"));
+            p.push_capped(Problem::error(tp, "a token list must not be empty"));
             None
         }
         Some(other) => {
-            p.push(Problem::error(
+            p.push_capped(Problem::error(
                 tp,
                 format!(
                     "a token must be a string, a list or an index, found {}",
@@ -333,7 +338,7 @@ fn original_token(
             None
         }
         None => {
-            p.push(Problem::error(bp.clone(), "a rule block needs a \"token\""));
+            p.push_capped(Problem::error(bp.clone(), "a rule block needs a \"token\""));
             None
         }
     }
@@ -343,7 +348,7 @@ fn original_token(
 /// (below `len`, the original's length), and its values.
 fn parse_result_block(b: &Value, bp: &JsonPath, len: usize, p: &mut Vec<Problem>) -> Option<Write> {
     let Value::Object(bo) = b else {
-        p.push(Problem::error(
+        p.push_capped(Problem::error(
             bp.clone(),
             format!("a rule block must be an object, found {}", type_name(b)),
         ));
@@ -371,17 +376,21 @@ fn result_token(
         Some(t) if index_token(t).is_some() => {
             let k = index_token(t).unwrap_or(0);
             if k < 0 || k as u64 >= len as u64 {
-                p.push(Problem::error(
-                    tp,
-                    format!("index {k} is outside the window (the original has {len} block(s), so 0…{})", len.saturating_sub(1)),
-                ));
+                p.push_capped(Problem::error(
+                        tp,
+                        format!(
+                            "index {k} is outside the window (the original has {len} block(s), so 0…{})",
+                            len.saturating_sub(1)
+                        ),
+                    ),
+                );
                 None
             } else {
                 Some(TokenWrite::Copy(k as usize))
             }
         }
         Some(Value::String(s)) if s == "*" => {
-            p.push(Problem::error(
+            p.push_capped(Problem::error(
                 tp,
                 "\"*\" is not allowed in a result block; use a token or an index",
             ));
@@ -390,19 +399,19 @@ fn result_token(
         Some(Value::String(s)) => match Token::from_name(s) {
             Some(t) => Some(TokenWrite::Set(t)),
             None => {
-                p.push(Problem::error(tp, format!("unknown token {}", quote(s))));
+                p.push_capped(Problem::error(tp, format!("unknown token {}", quote(s))));
                 None
             }
         },
         Some(Value::Array(_)) => {
-            p.push(Problem::error(
+            p.push_capped(Problem::error(
                 tp,
                 "a token list is not allowed in a result block (it must say one token)",
             ));
             None
         }
         Some(other) => {
-            p.push(Problem::error(
+            p.push_capped(Problem::error(
                 tp,
                 format!(
                     "a token must be a string or an index, found {}",
@@ -412,7 +421,7 @@ fn result_token(
             None
         }
         None => {
-            p.push(Problem::error(bp.clone(), "a rule block needs a \"token\""));
+            p.push_capped(Problem::error(bp.clone(), "a rule block needs a \"token\""));
             None
         }
     }

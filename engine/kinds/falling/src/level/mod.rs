@@ -7,6 +7,7 @@
 //! this format (spec falling-blocks §10 A4), kick offsets included.
 
 use std::collections::BTreeSet;
+use tilesmith_core::problem::Capped as _;
 
 use serde_json::{Map, Value};
 
@@ -18,6 +19,7 @@ mod parse;
 mod types;
 mod write;
 
+pub(crate) use parse::KNOWN_KEYS;
 use parse::*;
 pub use types::*;
 
@@ -328,7 +330,7 @@ impl FallingLevel {
         let active = self.active.as_ref().map(|a| a.tumo);
         for (i, t) in self.tumos.iter().enumerate() {
             if !self.sequence.tumos.contains(&i) && active != Some(i) {
-                w.push(Problem::warning(
+                w.push_capped(Problem::warning(
                     root.key("tumos").index(i),
                     format!(
                         "tumo {} is never played: the sequence does not list it",
@@ -337,7 +339,7 @@ impl FallingLevel {
                 ));
             }
             if t.states.len() == 1 && matches!(&t.kicks, Kicks::Table(_)) {
-                w.push(Problem::warning(
+                w.push_capped(Problem::warning(
                     root.key("tumos").index(i).key("kicks"),
                     format!(
                         "tumo {} has one rotation state, so its kick table is never used",
@@ -351,25 +353,26 @@ impl FallingLevel {
             && !clears_rows
             && let Some(i) = self.fall.iter().position(|f| *f == FallLaw::Rows)
         {
-            w.push(Problem::warning(
-                root.key("fall").index(i),
-                "the \"rows\" fall law drops blocks by the rows cleared below them, but no clear rule clears rows (add {\"rule\": \"rows\"})",
-            ));
+            w.push_capped(Problem::warning(
+                    root.key("fall").index(i),
+                    "the \"rows\" fall law drops blocks by the rows cleared below them, but no clear rule clears rows (add {\"rule\": \"rows\"})",
+                ),
+            );
         }
         if self.script.is_none() && self.clear.is_empty() {
-            w.push(Problem::warning(
+            w.push_capped(Problem::warning(
                 root.key("clear"),
                 "no clear rule and no script: blocks never vanish",
             ));
         }
         if self.hidden_rows >= self.field.height && !self.clear.is_empty() {
-            w.push(Problem::warning(
+            w.push_capped(Problem::warning(
                 root.key("hidden_rows"),
                 "every row is hidden, so no block ever takes part in a clear",
             ));
         }
         if self.tumos.is_empty() && self.active.is_none() {
-            w.push(Problem::warning(
+            w.push_capped(Problem::warning(
                 root.key("tumos"),
                 "the level has no tumo, so nothing is ever played",
             ));

@@ -7,6 +7,7 @@ mod state;
 mod tumos;
 
 use serde_json::{Map, Value};
+use tilesmith_core::problem::Capped as _;
 
 use crate::field::BlockId;
 use tilesmith_core::level_json::{int, type_name};
@@ -19,7 +20,7 @@ use state::*;
 use tumos::*;
 
 /// Top-level members this format knows; others are kept in [`FallingLevel::extra`].
-pub(super) const KNOWN_KEYS: &[&str] = &[
+pub(crate) const KNOWN_KEYS: &[&str] = &[
     "kind",
     "name",
     "width",
@@ -87,11 +88,11 @@ pub(super) fn name_list<S: AsRef<str>>(names: &[S]) -> String {
 
 impl Ctx {
     fn err(&mut self, path: JsonPath, msg: impl Into<String>) {
-        self.p.push(Problem::error(path, msg));
+        self.p.push_capped(Problem::error(path, msg));
     }
 
     fn warn(&mut self, path: JsonPath, msg: impl Into<String>) {
-        self.p.push(Problem::warning(path, msg));
+        self.p.push_capped(Problem::warning(path, msg));
     }
 
     fn object<'a>(
