@@ -72,7 +72,7 @@ fn geoms_of(rect: Rect, views: &[CardView]) -> Vec<CardGeom> {
 }
 
 /// The design canvas.
-pub fn design_canvas(ui: &mut Ui, doc: &PastaDoc, out: &mut Vec<Action>) {
+pub fn design_canvas(ui: &mut Ui, doc: &PastaDoc, last: &mut Option<usize>, out: &mut Vec<Action>) {
     let rect = ui.max_rect();
     let d = doc.design();
     let views = design_views(doc);
@@ -177,31 +177,40 @@ pub fn design_canvas(ui: &mut Ui, doc: &PastaDoc, out: &mut Vec<Action>) {
             Color32::WHITE,
         );
     }
-    drops(ui, rect, &geoms, out);
+    drops(ui, rect, &geoms, last, out);
 }
 
 /// A card dropped on the line (from the palette or the line itself), and where it would go
-/// while dragged.
-fn drops(ui: &Ui, rect: Rect, geoms: &[CardGeom], out: &mut Vec<Action>) {
+/// while dragged. `last` keeps the place of the last frame the pointer was over the line
+/// (a release may come with the pointer already gone).
+fn drops(ui: &Ui, rect: Rect, geoms: &[CardGeom], last: &mut Option<usize>, out: &mut Vec<Action>) {
     let ctx = ui.ctx();
     let dragging = egui::DragAndDrop::has_payload_of_type::<PaletteCard>(ctx)
         || egui::DragAndDrop::has_payload_of_type::<CardDrag>(ctx);
-    let Some(pos) = ui.input(|i| i.pointer.latest_pos()) else {
-        return;
-    };
-    if !dragging || !rect.contains(pos) {
+    if !dragging {
+        *last = None;
         return;
     }
-    let at = look::drop_index(geoms, pos);
+    let pos = ui.input(|i| i.pointer.latest_pos());
+    match pos {
+        Some(p) if rect.contains(p) => *last = Some(look::drop_index(geoms, p)),
+        Some(_) => *last = None,
+        None => {}
+    }
+    let Some(at) = *last else { return };
     if let Some(bar) = look::drop_bar(geoms, at) {
         ui.painter().rect_filled(bar, 2.0, look::CHANGED);
     }
     if !ui.input(|i| i.pointer.any_released()) {
         return;
     }
-    if let Some(p) = egui::DragAndDrop::take_payload::<PaletteCard>(ctx) {
+    *last = None;
+    // (`take_payload` empties the payload whatever its type: ask for the type first.)
+    if let Some(p) = egui::DragAndDrop::payload::<PaletteCard>(ctx) {
+        egui::DragAndDrop::clear_payload(ctx);
         out.push(PastaAction::InsertCard { card: p.0, at }.into());
-    } else if let Some(p) = egui::DragAndDrop::take_payload::<CardDrag>(ctx) {
+    } else if let Some(p) = egui::DragAndDrop::payload::<CardDrag>(ctx) {
+        egui::DragAndDrop::clear_payload(ctx);
         let to = if at > p.0 { at - 1 } else { at };
         if to != p.0 {
             out.push(PastaAction::MoveCard { from: p.0, to }.into());

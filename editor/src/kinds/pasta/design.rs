@@ -219,6 +219,79 @@ impl Design {
     }
 }
 
+impl Design {
+    /// The design of an engine level read from `doc`.
+    fn of_level(l: PastaLevel, doc: &Value) -> Design {
+        let has = |k: &str| doc.get(k).is_some();
+        let n = l.cards.as_ref().map_or(0, Vec::len);
+        let mut flags = l.flags.clone();
+        flags.resize(n, Vec::new());
+        let chips = match &l.cards {
+            Some(c) => l
+                .chips
+                .iter()
+                .filter_map(|&(i, k, v)| c.get(i as usize).map(|&card| (card, k, v)))
+                .collect(),
+            None => Vec::new(),
+        };
+        Design {
+            name: l.name,
+            cards: l.cards,
+            flags,
+            flags_member: has("flags"),
+            hand: has("hand").then_some(l.hand),
+            reserve: has("reserve").then_some(l.reserve),
+            life: l.life,
+            first: l.first,
+            cursor: l.cursor,
+            backward: l.backward,
+            chips,
+            resume: doc.get("resume").cloned(),
+            extra: l.extra,
+            map: Grid::new(1, 1, NoCell),
+        }
+    }
+}
+
+/// `{"red": a, "blue": b}` with whole numbers in `lo..=hi`.
+fn pair_of(v: &Value, lo: i64, hi: i64) -> Option<[i64; 2]> {
+    let o = v.as_object()?;
+    if o.len() != 2 {
+        return None;
+    }
+    let get = |p: &str| {
+        o.iter()
+            .find(|(k, _)| k.eq_ignore_ascii_case(p))
+            .and_then(|(_, x)| x.as_i64())
+            .filter(|x| (lo..=hi).contains(x))
+    };
+    Some([get(PLAYERS[0])?, get(PLAYERS[1])?])
+}
+
+/// A level whose hands, reserves, lives or cursor the engine refuses, read with those members
+/// as written (numbers a design can hold); `None` when anything else is wrong too.
+fn lenient(doc: &Value) -> Option<Design> {
+    let mut o = doc.as_object()?.clone();
+    for k in ["hand", "reserve", "life", "cursor", "resume"] {
+        o.remove(k);
+    }
+    o.insert("hand".into(), json!({"red": 0, "blue": 0}));
+    let l = PastaLevel::from_json(&Value::Object(o)).ok()?;
+    let mut d = Design::of_level(l, doc);
+    let small = |k: &str, lo: i64| match doc.get(k) {
+        None => Some(None),
+        Some(v) => pair_of(v, lo, 120).map(Some),
+    };
+    d.hand = small("hand", 0)?.map(|v| v.map(|x| x as u8));
+    d.reserve = small("reserve", 0)?.map(|v| v.map(|x| x as u8));
+    d.life = small("life", -120)?.map_or([5, 5], |v| v.map(|x| x as i8));
+    d.cursor = match doc.get("cursor") {
+        None => 0,
+        Some(v) => u8::try_from(v.as_u64()?).ok()?,
+    };
+    Some(d)
+}
+
 fn pair<T: Into<Value> + Copy>(v: [T; 2]) -> Value {
     json!({PLAYERS[0]: v[0].into(), PLAYERS[1]: v[1].into()})
 }
@@ -250,38 +323,16 @@ impl MapLevel for Design {
         None
     }
 
-    /// The level as the engine reads it (`PastaLevel::from_json`: every problem located),
-    /// keeping which defaults the file leaves to the engine.
+    /// The level as the engine reads it (`PastaLevel::from_json`), keeping which defaults
+    /// the file leaves to the engine. A level the engine refuses only for its hands,
+    /// reserves, lives or cursor (a program being laid out: too few cards for the hands)
+    /// opens too, with those members as written, so that its problems list says what to fix;
+    /// any other problem refuses it, every problem located.
     fn from_json(doc: &Value) -> Result<Self, Vec<Problem>> {
-        let l = PastaLevel::from_json(doc)?;
-        let has = |k: &str| doc.get(k).is_some();
-        let n = l.cards.as_ref().map_or(0, Vec::len);
-        let mut flags = l.flags.clone();
-        flags.resize(n, Vec::new());
-        let chips = match &l.cards {
-            Some(c) => l
-                .chips
-                .iter()
-                .filter_map(|&(i, k, v)| c.get(i as usize).map(|&card| (card, k, v)))
-                .collect(),
-            None => Vec::new(),
-        };
-        Ok(Design {
-            name: l.name,
-            cards: l.cards,
-            flags,
-            flags_member: has("flags"),
-            hand: has("hand").then_some(l.hand),
-            reserve: has("reserve").then_some(l.reserve),
-            life: l.life,
-            first: l.first,
-            cursor: l.cursor,
-            backward: l.backward,
-            chips,
-            resume: doc.get("resume").cloned(),
-            extra: l.extra,
-            map: Grid::new(1, 1, NoCell),
-        })
+        match PastaLevel::from_json(doc) {
+            Ok(l) => Ok(Design::of_level(l, doc)),
+            Err(p) => lenient(doc).ok_or(p),
+        }
     }
 
     /// The level document: the members the design sets, defaults left out.

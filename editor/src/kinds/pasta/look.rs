@@ -306,7 +306,7 @@ pub fn paint_card(p: &Painter, g: &CardGeom, v: &CardView, m: &Marks) {
 }
 
 /// One parameter box: what it sets, the printed `{n}`, the value in effect and its chips
-/// (green `+` for Increment chips, orange `−` for Decrement chips).
+/// (green `+` for Increment chips, orange `-` for Decrement chips).
 fn paint_param(p: &Painter, r: Rect, (name, printed, chips): (&str, i8, i8), s: f32) {
     p.rect_filled(r, 4.0, Color32::from_rgb(52, 55, 66));
     let small = FontId::proportional((10.0 * s).max(8.0));
@@ -322,7 +322,7 @@ fn paint_param(p: &Painter, r: Rect, (name, printed, chips): (&str, i8, i8), s: 
     let text = if chips == 0 {
         format!("{{{printed}}}")
     } else {
-        format!("{{{printed}}}→{value}")
+        format!("{{{printed}}}->{value}")
     };
     let col = match chips.signum() {
         1 => Color32::from_rgb(120, 230, 120),
@@ -341,7 +341,7 @@ fn paint_param(p: &Painter, r: Rect, (name, printed, chips): (&str, i8, i8), s: 
         let (fill, mark) = if chips > 0 {
             (Color32::from_rgb(60, 170, 70), "+")
         } else {
-            (Color32::from_rgb(220, 120, 30), "−")
+            (Color32::from_rgb(220, 120, 30), "-")
         };
         p.circle_filled(c, 5.0, fill);
         p.text(

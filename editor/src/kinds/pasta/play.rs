@@ -100,7 +100,7 @@ pub fn changed_cards(e: &Value) -> Vec<String> {
     v
 }
 
-/// A trace event in words: `3. red Bug do: life blue 5→4; cursor 2→3`.
+/// A trace event in words: `3. red Bug do: life blue 5->4; cursor 2->3`.
 pub fn describe(e: &Value) -> String {
     let s = |k: &str| e.get(k).and_then(Value::as_str).unwrap_or("");
     let n = e.get("decision").and_then(Value::as_u64).unwrap_or(0);
@@ -115,7 +115,7 @@ pub fn describe(e: &Value) -> String {
         if let Some([b, a]) = e.get(key).and_then(Value::as_array).map(Vec::as_slice) {
             for p in ["red", "blue"] {
                 if b.get(p) != a.get(p) {
-                    parts.push(format!("{key} {p} {}→{}", num(b.get(p)), num(a.get(p))));
+                    parts.push(format!("{key} {p} {}->{}", num(b.get(p)), num(a.get(p))));
                 }
             }
         }
@@ -126,10 +126,10 @@ pub fn describe(e: &Value) -> String {
         }
     }
     if let Some([b, a]) = e.get("line").and_then(Value::as_array).map(Vec::as_slice) {
-        parts.push(format!("line {} → {}", list(b), list(a)));
+        parts.push(format!("line {} -> {}", list(b), list(a)));
     }
     if let Some([b, a]) = e.get("cursor").and_then(Value::as_array).map(Vec::as_slice) {
-        parts.push(format!("cursor {}→{}", num(Some(b)), num(Some(a))));
+        parts.push(format!("cursor {}->{}", num(Some(b)), num(Some(a))));
     }
     if !s("direction").is_empty() {
         parts.push(format!("direction {}", s("direction")));
@@ -183,12 +183,12 @@ fn card_change(c: &Value) -> String {
     if let Some([b, a]) = c.get("flags").and_then(Value::as_array).map(Vec::as_slice)
         && b != a
     {
-        out.push_str(&format!(" flags {}→{}", flags(Some(b)), flags(Some(a))));
+        out.push_str(&format!(" flags {}->{}", flags(Some(b)), flags(Some(a))));
     }
     if let Some([b, a]) = c.get("chips").and_then(Value::as_array).map(Vec::as_slice)
         && b != a
     {
-        out.push_str(&format!(" chips {b}→{a}"));
+        out.push_str(&format!(" chips {b}->{a}"));
     }
     out
 }

@@ -22,6 +22,8 @@ pub struct PastaUi {
     pub pick: PlayPick,
     /// The seed typed for "Lay out a drawn setup".
     seed: u64,
+    /// Where a card dragged over the line would go (its place in the line).
+    drop_at: Option<usize>,
 }
 
 fn doc(st: &EditorState) -> Option<&PastaDoc> {
@@ -70,6 +72,7 @@ fn palette_ui(ui: &mut Ui, d: &PastaDoc, out: &mut Vec<Action>) {
                 .stroke(egui::Stroke::new(1.5, col));
             if ui
                 .add(b)
+                .accessible_name(format!("{name} flag brush"))
                 .on_hover_text(format!("a click on a card adds a {name} flag at its tail"))
                 .clicked()
             {
@@ -88,8 +91,17 @@ fn palette_ui(ui: &mut Ui, d: &PastaDoc, out: &mut Vec<Action>) {
     let line = d.design().line();
     let full = line.len() >= tilesmith_engine::kind::pasta::state::MAX_CARDS;
     let w = ui.available_width().max(60.0);
-    for cat in [Category::Flag, Category::Life, Category::Card, Category::Parameter] {
-        ui.label(RichText::new(category_name(cat)).color(category_color(cat)).small());
+    for cat in [
+        Category::Flag,
+        Category::Life,
+        Category::Card,
+        Category::Parameter,
+    ] {
+        ui.label(
+            RichText::new(category_name(cat))
+                .color(category_color(cat))
+                .small(),
+        );
         for card in Card::ALL.into_iter().filter(|c| c.category() == cat) {
             let used = line.contains(&card);
             palette_card(ui, card, (used || full, w), line.len(), out);
@@ -120,7 +132,10 @@ fn palette_card(ui: &mut Ui, card: Card, (used, w): (bool, f32), n: usize, out: 
         if card.is_basic() { ", BASIC" } else { "" },
         effect(card)
     );
-    let r = ui.add_enabled(!used, b).on_hover_text(tip);
+    let r = ui
+        .add_enabled(!used, b)
+        .accessible_name(format!("add {}", card.name()))
+        .on_hover_text(tip);
     if r.clicked() {
         out.push(PastaAction::InsertCard { card, at: n }.into());
     }
@@ -152,7 +167,11 @@ fn properties_ui(ui: &mut Ui, d: &PastaDoc, seed: &mut u64, out: &mut Vec<Action
     let mut name = g.name.clone();
     ui.horizontal(|ui| {
         ui.label("Name");
-        if ui.text_edit_singleline(&mut name).changed() {
+        if ui
+            .text_edit_singleline(&mut name)
+            .accessible_name("level name")
+            .changed()
+        {
             out.push(PastaAction::SetName(name.clone()).into());
         }
     });
@@ -243,7 +262,7 @@ fn cursor_ui(ui: &mut Ui, d: &PastaDoc, out: &mut Vec<Action>) {
     ui.horizontal_wrapped(|ui| {
         ui.label("Cursor on");
         let cur = g.line().get(g.cursor as usize).map_or("—", |c| c.name());
-        egui::ComboBox::from_id_salt("pasta-cursor")
+        let r = egui::ComboBox::from_id_salt("pasta-cursor")
             .selected_text(cur)
             .show_ui(ui, |ui| {
                 for (i, c) in g.line().iter().enumerate() {
@@ -255,6 +274,7 @@ fn cursor_ui(ui: &mut Ui, d: &PastaDoc, out: &mut Vec<Action>) {
                     }
                 }
             });
+        let _ = r.response.accessible_name("cursor on");
         for (b, name) in [(false, "forward"), (true, "backward")] {
             if ui.radio(g.backward == b, name).clicked() {
                 out.push(PastaAction::SetBackward(b).into());
@@ -381,7 +401,7 @@ impl KindUi for PastaUi {
         let Some(d) = doc(st) else { return };
         match &d.play {
             Some(p) => canvas::play_canvas(ui, p, &mut self.pick, out),
-            None => canvas::design_canvas(ui, d, out),
+            None => canvas::design_canvas(ui, d, &mut self.drop_at, out),
         }
     }
 }
