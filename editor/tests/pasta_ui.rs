@@ -220,3 +220,34 @@ fn a_subroutine_is_chosen_by_clicks_and_undone() {
     let s = state(&h);
     assert_eq!((s.life, s.at, s.ret), ([5, 5], 2, None));
 }
+
+#[test]
+fn a_level_without_a_grid_gets_no_grid_tools_and_refuses_cell_actions() {
+    use tilesmith_editor::state::MapAction;
+    let mut h =
+        open(json!({"kind": "pasta", "cards": ["Bug", "Debug", "AddFlag", "MoveFlag", "Rotate"]}));
+    for tool in ["Pencil", "Fill", "Select", "Fit", "grid"] {
+        assert!(h.query_by_label(tool).is_none(), "{tool} is offered");
+    }
+    // The resize fields are not shown either (the shell's resize button is "Resize").
+    assert!(h.query_by_label("Resize").is_none());
+    let st = &mut h.state_mut().state;
+    st.apply(Action::SelectAll);
+    assert_eq!(st.selection, None);
+    st.apply(MapAction::Paste);
+    st.apply(MapAction::Resize {
+        width: 3,
+        height: 3,
+        anchor: (0, 0),
+    });
+    assert!(
+        st.doc.map().done_names().is_empty(),
+        "no cell edit recorded"
+    );
+    // Undo still works through the shell's history.
+    st.apply(tilesmith_editor::kinds::pasta::PastaAction::RemoveCard(0));
+    assert_eq!(st.doc.map().done_names(), ["Remove Bug"]);
+    st.apply(MapAction::Undo);
+    settle(&mut h);
+    assert_eq!(line(&h), ["Bug", "Debug", "AddFlag", "MoveFlag", "Rotate"]);
+}

@@ -323,7 +323,8 @@ const ROWS: &[Row] = &[
         View,
         Does::Push(Action::ZoomIn),
         "zoom in around the centre",
-    ),
+    )
+    .when(grid_kind),
     row(
         Command::ZoomInEq,
         "Zoom in",
@@ -331,7 +332,8 @@ const ROWS: &[Row] = &[
         View,
         Does::Push(Action::ZoomIn),
         "zoom in around the centre",
-    ),
+    )
+    .when(grid_kind),
     row(
         Command::ZoomOut,
         "Zoom out",
@@ -339,7 +341,8 @@ const ROWS: &[Row] = &[
         View,
         Does::Push(Action::ZoomOut),
         "zoom out around the centre",
-    ),
+    )
+    .when(grid_kind),
     row(
         Command::Fit,
         "Fit",
@@ -347,7 +350,8 @@ const ROWS: &[Row] = &[
         View,
         Does::Push(Action::Fit),
         "fit the map into the canvas",
-    ),
+    )
+    .when(grid_kind),
     row(
         Command::Grid,
         "Grid",

@@ -268,14 +268,12 @@ pub fn paint_card(p: &Painter, g: &CardGeom, v: &CardView, m: &Marks) {
             Color32::WHITE,
         );
     }
-    for &(i, col) in &m.flag_rings {
+    for (n, &(i, col)) in m.flag_rings.iter().enumerate() {
+        // Several rings round one flag nest outwards.
+        let inner = m.flag_rings[..n].iter().filter(|r| r.0 == i).count() as f32;
         if let Some(fr) = g.flags.get(i) {
-            p.rect_stroke(
-                fr.expand(2.0),
-                3.0,
-                Stroke::new(2.5, col),
-                StrokeKind::Outside,
-            );
+            let r = fr.expand(1.5 + 2.5 * inner);
+            p.rect_stroke(r, 3.0, Stroke::new(2.5, col), StrokeKind::Outside);
         }
     }
     for &(i, num) in &m.flag_numbers {

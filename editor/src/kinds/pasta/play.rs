@@ -185,10 +185,13 @@ fn card_change(c: &Value) -> String {
     {
         out.push_str(&format!(" flags {}->{}", flags(Some(b)), flags(Some(a))));
     }
-    if let Some([b, a]) = c.get("chips").and_then(Value::as_array).map(Vec::as_slice)
-        && b != a
-    {
-        out.push_str(&format!(" chips {b}->{a}"));
+    if let Some([b, a]) = c.get("chips").and_then(Value::as_array).map(Vec::as_slice) {
+        let at = |v: &Value, k: usize| v.get(k).and_then(Value::as_i64).unwrap_or(0);
+        for k in 0..2 {
+            if at(b, k) != at(a, k) {
+                out.push_str(&format!(" #{} chips {:+}->{:+}", k + 1, at(b, k), at(a, k)));
+            }
+        }
     }
     out
 }

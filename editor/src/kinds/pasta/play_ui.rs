@@ -230,7 +230,7 @@ fn log_ui(ui: &mut Ui, p: &PastaPlay) {
                 .stick_to_bottom(true)
                 .show(ui, |ui| {
                     for e in p.log.iter().take(n) {
-                        ui.add(egui::Label::new(RichText::new(describe(e)).small()).wrap());
+                        ui.add(egui::Label::new(describe(e)).wrap());
                     }
                 });
         });
