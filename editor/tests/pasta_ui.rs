@@ -251,3 +251,49 @@ fn a_level_without_a_grid_gets_no_grid_tools_and_refuses_cell_actions() {
     settle(&mut h);
     assert_eq!(line(&h), ["Bug", "Debug", "AddFlag", "MoveFlag", "Rotate"]);
 }
+
+#[test]
+fn a_reorder_and_an_increment_are_chosen_by_clicks() {
+    // Reorder {1} on red's flag: one other card, its flags in a new order clicked head
+    // first. Bug's queue blue, red, blue clicked 3, 1, 2 becomes blue, blue, red; the cursor
+    // moves on to Bug, whose new head (blue) has the right.
+    let mut h = open(json!({
+        "kind": "pasta",
+        "cards": ["Reorder", "Bug", "Debug"],
+        "flags": [["red"], ["blue", "red", "blue"], []]
+    }));
+    start(&mut h);
+    click(&mut h, "Run");
+    click(&mut h, "card Bug");
+    for place in [3, 1, 2] {
+        click(&mut h, &format!("flag {place} of Bug"));
+    }
+    let s = state(&h);
+    assert_eq!(queue(&s, Card::Bug), [1, 1, 0]);
+    assert_eq!((s.at, s.to_move()), (1, Some(1)));
+    // The replay records the engine's one word for this arrangement: the two blue flags are
+    // alike, so 3,1,2 and 1,3,2 are one choice (docs/pasta-semantics.md, Reorder).
+    assert_eq!(
+        doc(&h).play.as_ref().unwrap().session.words,
+        ["do:Bug=1,3,2"]
+    );
+
+    // Increment {1} on red's flag: Bug's damage (#1) raised to 2 by one Increment chip
+    // (A1, A3); at Bug, blue runs it with the chip on: red loses 2.
+    let mut h = open(json!({
+        "kind": "pasta",
+        "cards": ["Increment", "Bug", "Debug"],
+        "flags": [["red"], ["blue"], ["red"]]
+    }));
+    start(&mut h);
+    click(&mut h, "Run");
+    click(&mut h, "Bug#1");
+    let s = state(&h);
+    assert_eq!(s.cards()[1].chips, [1, 0]);
+    assert_eq!((s.at, s.to_move()), (1, Some(1)));
+    click(&mut h, "Run");
+    let s = state(&h);
+    assert_eq!(s.life, [3, 5]);
+    // Leaving Bug took its chip back to the supply (C6).
+    assert_eq!(s.cards()[1].chips, [0, 0]);
+}

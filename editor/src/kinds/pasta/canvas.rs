@@ -320,12 +320,7 @@ pub fn play_canvas(ui: &mut Ui, play: &PastaPlay, pp: &mut PlayPick, out: &mut V
     }
     let changed = play.last_event().map(changed_cards).unwrap_or_default();
     for (i, (g, v)) in geoms.iter().zip(&views).enumerate() {
-        let m = play_marks(
-            s,
-            pp.pick.as_ref(),
-            i,
-            changed.iter().any(|c| c == v.card.name()),
-        );
+        let m = play_marks(s, pp.pick.as_ref(), i);
         look::paint_card(ui.painter(), g, v, &m);
         if changed.iter().any(|c| c == v.card.name()) {
             ui.painter().rect_stroke(
@@ -348,7 +343,7 @@ pub fn play_canvas(ui: &mut Ui, play: &PastaPlay, pp: &mut PlayPick, out: &mut V
 }
 
 /// What a card is marked with while playing.
-fn play_marks(s: &State, pick: Option<&Pick>, i: usize, _changed: bool) -> Marks {
+fn play_marks(s: &State, pick: Option<&Pick>, i: usize) -> Marks {
     let mut m = Marks::default();
     let owner = s.to_move().map(|p| look::PLAYER_COLORS[p as usize & 1]);
     if !s.placing() && !s.gap && s.at as usize == i {

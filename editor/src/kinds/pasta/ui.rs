@@ -347,7 +347,8 @@ impl KindUi for PastaUi {
 
     fn palette_ui(&mut self, ui: &mut Ui, st: &EditorState, out: &mut Vec<Action>) {
         if let Some(d) = doc(st) {
-            palette_ui(ui, d, out);
+            // While playing the line shows the game: the design waits.
+            ui.add_enabled_ui(d.play.is_none(), |ui| palette_ui(ui, d, out));
         }
     }
 
