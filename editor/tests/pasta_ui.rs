@@ -94,6 +94,14 @@ fn a_program_is_laid_out_by_dragging_and_each_drag_undoes() {
     let from = center(&h, "card Debug");
     drag(&mut h, from, to);
     assert_eq!(line(&h), ["Debug", "AddFlag", "Bug"]);
+    // A palette card dropped on a flag goes in before that flag's card too.
+    click(&mut h, "card Bug");
+    let to = center(&h, "flag 1 of Bug");
+    let from = center(&h, "add Rotate");
+    drag(&mut h, from, to);
+    assert_eq!(line(&h), ["Debug", "AddFlag", "Rotate", "Bug"]);
+    click(&mut h, "Undo");
+    click(&mut h, "Undo");
     // A click on a palette card puts it at the end; a card in the line is greyed there.
     click(&mut h, "add Reverse");
     assert_eq!(line(&h), ["Debug", "AddFlag", "Bug", "Reverse"]);

@@ -129,7 +129,9 @@ pub fn design_canvas(ui: &mut Ui, doc: &PastaDoc, last: &mut Option<usize>, out:
                 out.push(PastaAction::RemoveTailFlag(i).into());
             }
             f.dnd_set_drag_payload(FlagDrag(i, k));
-            if let Some(p) = f.dnd_release_payload::<FlagDrag>()
+            // (`dnd_release_payload` would empty a palette card's payload dropped here.)
+            if egui::DragAndDrop::has_payload_of_type::<FlagDrag>(ui.ctx())
+                && let Some(p) = f.dnd_release_payload::<FlagDrag>()
                 && p.0 == i
                 && p.1 != k
             {
