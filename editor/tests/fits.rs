@@ -131,3 +131,26 @@ fn the_board_play_pane_fits_and_the_badge_covers_nothing_of_the_map() {
         assert!(badge.max.y <= 70.0, "{badge:?} over the canvas");
     }
 }
+
+#[test]
+fn the_pasta_palette_properties_and_play_pane_fit() {
+    for size in SIZES {
+        for level in ["pasta/program-after-placement.json", "pasta/full-game.json"] {
+            let mut h = open(level, size);
+            check(&format!("{level} {size:?}"), &h);
+            h.get_by_label("add RemoveCommand");
+            h.state_mut().state.apply(Action::Play(PlayAction::Start));
+            settle(&mut h);
+            check(&format!("{level} playing {size:?}"), &h);
+            assert!(h.state().state.playing(), "{}", h.state().state.status);
+            if level.contains("placement") {
+                // Execution: red's right on Increment.
+                h.get_by_label("Run");
+                h.get_by_label("play skip");
+            } else {
+                // Placement: red places first.
+                h.get_by_label("play @AddFlag");
+            }
+        }
+    }
+}

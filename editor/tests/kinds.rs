@@ -75,7 +75,7 @@ fn save_as(st: &mut EditorState, file: &Path) {
 
 /// Engine kinds whose editor module is still to come: the editor refuses their levels with
 /// a message instead of opening them.
-const NO_EDITOR_YET: [&str; 1] = ["pasta"];
+const NO_EDITOR_YET: [&str; 0] = [];
 
 #[test]
 fn the_registry_lists_exactly_the_engine_kinds() {
@@ -401,4 +401,45 @@ fn a_falling_level_whose_script_does_not_load_opens_with_checks_error_to_fix_it(
     // says what `check` says.
     let mut st = open(&file);
     assert_eq!(editor_lines(&mut st), cli);
+}
+
+#[test]
+fn a_pasta_program_being_laid_out_opens_with_checks_errors_and_an_edit_gets_its_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("short.json");
+    // Three cards cannot take 5 flags a player (one own flag a card while placing, §5), and
+    // a life of 7 is over the die's 6: errors on both sides, yet the editor opens it.
+    std::fs::write(
+        &file,
+        r#"{"kind": "pasta", "cards": ["Bug", "Debug", "AddFlag"], "life": {"red": 7, "blue": 5}}"#,
+    )
+    .unwrap();
+    let (cli, ok) = cli_check(&file);
+    assert!(!ok && cli.len() >= 3, "{cli:?}");
+    let mut st = open(&file);
+    assert_eq!(editor_lines(&mut st), cli);
+    // Two more cards: the hands can be placed; the life is still wrong, the same in both.
+    for card in [
+        tilesmith_engine::kind::pasta::Card::Rotate,
+        tilesmith_engine::kind::pasta::Card::Reverse,
+    ] {
+        st.apply(kinds::pasta::PastaAction::InsertCard { card, at: 9 });
+    }
+    let fixed = dir.path().join("five.json");
+    save_as(&mut st, &fixed);
+    let (cli, ok) = cli_check(&fixed);
+    assert!(!ok, "{cli:?}");
+    assert_eq!(cli.len(), 1, "only the life: {cli:?}");
+    assert_eq!(cli[0].2, "$.life.red");
+    assert_eq!(editor_lines(&mut st), cli);
+    // A card the engine does not know does not open: its problem is located.
+    let Err(p) =
+        kinds::registry().open_doc(&serde_json::json!({"kind": "pasta", "cards": ["Bug", "Bugg"]}))
+    else {
+        panic!("an unknown card opens");
+    };
+    assert!(
+        p.iter().any(|p| p.path.to_string() == "$.cards[1]"),
+        "{p:?}"
+    );
 }

@@ -95,6 +95,15 @@ pub trait KindDoc: Any + Send {
     fn real_time(&self) -> bool {
         true
     }
+    /// False for a kind whose level is not a grid of cells (pasta: a line of command cards).
+    /// The shell then offers none of its grid tools (pencil, rectangle, line, fill,
+    /// eyedropper, select, copy, cut, paste, delete, resize, grid lines), refuses their
+    /// actions, and hands the whole canvas to the kind ([`ui::KindUi::canvas_ui`]), which
+    /// draws it and handles the pointer itself. The map of such a kind ([`KindDoc::map`])
+    /// still holds its history (undo, redo, saved state) and the check. True by default.
+    fn has_grid(&self) -> bool {
+        true
+    }
     /// The document as [`Any`], for the kind's own UI module to downcast.
     fn as_any(&self) -> &dyn Any;
     /// The document as mutable [`Any`].

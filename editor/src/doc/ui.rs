@@ -145,6 +145,11 @@ pub trait KindUi {
     fn end_banner(&self, st: &EditorState) -> Option<Banner> {
         st.doc.play().and_then(|p| game_banner(p.game.as_ref()))
     }
+    /// The whole canvas, for a kind whose document has no grid (`KindDoc::has_grid` false):
+    /// `ui` covers the canvas's rectangle; the kind draws its level (the design, or the game
+    /// while playing) and handles the pointer, pushing its own actions. The shell draws the
+    /// play frame and the end banner over it. Not called for a kind with a grid.
+    fn canvas_ui(&mut self, _ui: &mut Ui, _st: &EditorState, _out: &mut Vec<Action>) {}
     /// The body of the Replace dialog (Edit → Replace…, Ctrl+H): the kind's pair and its
     /// Replace all button. Only called when `KindDoc::has_replace_all` is true.
     fn replace_ui(&mut self, _ui: &mut Ui, _st: &EditorState, _out: &mut Vec<Action>) {}

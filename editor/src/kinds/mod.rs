@@ -11,18 +11,25 @@ pub mod baba;
 pub mod board;
 pub mod boulder;
 pub mod falling;
+pub mod pasta;
 
 use crate::doc::registry::{KindEntry, Kinds};
 use crate::doc::ui::{KindUis, UiEntry};
 
 /// Every kind the editor edits, default first. One line per kind.
 pub fn registry() -> Kinds {
-    const KINDS: &[KindEntry] = &[boulder::ENTRY, baba::ENTRY, falling::ENTRY, board::ENTRY];
+    const KINDS: &[KindEntry] = &[
+        boulder::ENTRY,
+        baba::ENTRY,
+        falling::ENTRY,
+        board::ENTRY,
+        pasta::ENTRY,
+    ];
     Kinds(KINDS)
 }
 
 /// The UIs of the kinds, in the order of [`registry`]. One line per kind.
 pub fn uis() -> KindUis {
-    const UIS: &[UiEntry] = &[boulder::UI, baba::UI, falling::UI, board::UI];
+    const UIS: &[UiEntry] = &[boulder::UI, baba::UI, falling::UI, board::UI, pasta::UI];
     KindUis(UIS)
 }

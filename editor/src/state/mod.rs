@@ -443,6 +443,7 @@ impl EditorState {
                     self.last_hover = p;
                 }
             }
+            Action::SelectAll if !self.doc.has_grid() => {}
             Action::SelectAll => {
                 let (w, h) = self.map_size();
                 self.selection = Some(CellRect {
@@ -519,6 +520,15 @@ impl EditorState {
         if playing && edits {
             // The map shows the game: edits to the hidden design would surprise.
             self.status = "stop playing (F5) to edit the design".into();
+            return;
+        }
+        let history = matches!(
+            a,
+            MapAction::Undo | MapAction::Redo | MapAction::HistoryGoTo(_) | MapAction::CancelStroke
+        );
+        if !history && !self.doc.has_grid() {
+            // A level that is not a grid: its kind handles the pointer and has no cells to
+            // select, copy, paste or resize.
             return;
         }
         let map = self.doc.map_mut();

@@ -144,6 +144,9 @@ pub fn canvas_ui(
     kind: &mut dyn KindUi,
     out: &mut Vec<Action>,
 ) {
+    if !st.doc.has_grid() {
+        return free_canvas_ui(ui, st, cache, kind, out);
+    }
     let (rect, resp) = ui.allocate_exact_size(ui.available_size(), Sense::click_and_drag());
     cache.rect = rect;
     let size = [rect.width(), rect.height()];
@@ -218,6 +221,37 @@ pub fn canvas_ui(
         paint_drag_size(ui, &painter, st);
     }
     canvas_input(ui, st, cache, (rect, &resp), out);
+}
+
+/// The canvas of a kind without a grid ([`crate::doc::KindDoc::has_grid`] false): the kind
+/// draws it and handles the pointer in a child `Ui` over the canvas's rectangle
+/// ([`KindUi::canvas_ui`]); the shell adds the background, and while playing the frame and
+/// the end banner. No cell hover, zoom, pan or strokes.
+fn free_canvas_ui(
+    ui: &mut Ui,
+    st: &EditorState,
+    cache: &mut CanvasCache,
+    kind: &mut dyn KindUi,
+    out: &mut Vec<Action>,
+) {
+    let rect = Rect::from_min_size(ui.cursor().min, ui.available_size());
+    cache.rect = rect;
+    let size = [rect.width(), rect.height()];
+    if size != st.view.canvas || st.view.refit {
+        out.push(Action::CanvasSize(size));
+    }
+    ui.painter_at(rect)
+        .rect_filled(rect, 0.0, Color32::from_rgb(12, 12, 16));
+    ui.allocate_rect(rect, Sense::hover());
+    let mut child = ui.new_child(egui::UiBuilder::new().max_rect(rect));
+    child.set_clip_rect(rect);
+    kind.canvas_ui(&mut child, st, out);
+    if let Some(b) = st.step_busy() {
+        super::step_ui::busy_overlay(ui, rect, &b, out);
+        play_marks(ui, &ui.painter_at(rect), rect, st, None);
+    } else if st.playing() {
+        play_marks(ui, &ui.painter_at(rect), rect, st, Some(kind));
+    }
 }
 
 /// While a game is played: a frame round the canvas and, when the game is over, the kind's

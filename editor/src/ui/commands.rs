@@ -169,6 +169,14 @@ const fn tool(t: Tool, key: Key, about: &'static str) -> Row {
         does,
         about,
     )
+    .when(grid_kind)
+}
+
+/// True when the open document's level is a grid of cells, so that the grid tools, the
+/// clipboard of cells, the grid lines and the PNG of the map apply
+/// ([`crate::doc::KindDoc::has_grid`]).
+fn grid_kind(st: &EditorState) -> bool {
+    st.doc.has_grid()
 }
 
 use Menu::{Edit, File, Help, Play, View};
@@ -220,7 +228,8 @@ const ROWS: &[Row] = &[
         File,
         Does::Push(Action::ShowExport(Some(crate::state::ExportWhat::Png))),
         "export the map as a PNG image, drawn as the canvas draws it",
-    ),
+    )
+    .when(grid_kind),
     row(
         Command::Quit,
         "Quit",
@@ -261,7 +270,8 @@ const ROWS: &[Row] = &[
         Edit,
         Does::Push(Action::Map(MapAction::Copy)),
         "copy the selection (also to the system clipboard)",
-    ),
+    )
+    .when(grid_kind),
     row(
         Command::Cut,
         "Cut",
@@ -269,7 +279,8 @@ const ROWS: &[Row] = &[
         Edit,
         Does::Push(Action::Map(MapAction::Cut)),
         "copy the selection, then empty it",
-    ),
+    )
+    .when(grid_kind),
     row(
         Command::Paste,
         "Paste",
@@ -277,7 +288,8 @@ const ROWS: &[Row] = &[
         Edit,
         Does::Push(Action::Map(MapAction::Paste)),
         "paste at the cell under the pointer",
-    ),
+    )
+    .when(grid_kind),
     row(
         Command::Delete,
         "Delete selection",
@@ -285,7 +297,8 @@ const ROWS: &[Row] = &[
         Edit,
         Does::Push(Action::Map(MapAction::DeleteSelection)),
         "empty the selection (Backspace too, when not playing)",
-    ),
+    )
+    .when(grid_kind),
     row(
         Command::SelectAll,
         "Select all",
@@ -293,7 +306,8 @@ const ROWS: &[Row] = &[
         Edit,
         Does::Push(Action::SelectAll),
         "select the whole map",
-    ),
+    )
+    .when(grid_kind),
     row(
         Command::SelectNone,
         "Select none",
@@ -309,7 +323,8 @@ const ROWS: &[Row] = &[
         View,
         Does::Push(Action::ZoomIn),
         "zoom in around the centre",
-    ),
+    )
+    .when(grid_kind),
     row(
         Command::ZoomInEq,
         "Zoom in",
@@ -317,7 +332,8 @@ const ROWS: &[Row] = &[
         View,
         Does::Push(Action::ZoomIn),
         "zoom in around the centre",
-    ),
+    )
+    .when(grid_kind),
     row(
         Command::ZoomOut,
         "Zoom out",
@@ -325,7 +341,8 @@ const ROWS: &[Row] = &[
         View,
         Does::Push(Action::ZoomOut),
         "zoom out around the centre",
-    ),
+    )
+    .when(grid_kind),
     row(
         Command::Fit,
         "Fit",
@@ -333,7 +350,8 @@ const ROWS: &[Row] = &[
         View,
         Does::Push(Action::Fit),
         "fit the map into the canvas",
-    ),
+    )
+    .when(grid_kind),
     row(
         Command::Grid,
         "Grid",
@@ -341,7 +359,8 @@ const ROWS: &[Row] = &[
         View,
         Does::Push(Action::ToggleGrid),
         "show or hide the grid",
-    ),
+    )
+    .when(grid_kind),
     row(
         Command::PalettePanel,
         "Palette panel",

@@ -237,6 +237,8 @@ fn design_page(ui: &mut Ui, st: &EditorState, us: &mut UiState, out: &mut Vec<Ac
     us.kind.design_ui(ui, st, out);
     let map = st.doc.map();
     match map.fixed_size() {
+        // A level that is not a grid has no size to show (its kind says what it is).
+        _ if !st.doc.has_grid() => {}
         Some(why) => {
             ui.label(RichText::new(why).weak());
         }

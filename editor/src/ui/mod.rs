@@ -276,7 +276,7 @@ pub fn shortcuts(ctx: &egui::Context, st: &EditorState, out: &mut Vec<Action>) {
             }
         }
         for c in Command::ALL {
-            if typing && !c.works_in_text() {
+            if (typing && !c.works_in_text()) || !c.available(st) {
                 continue;
             }
             if let Some(s) = c.shortcut()

@@ -180,27 +180,58 @@ fn campaign_menu(ui: &mut Ui, st: &EditorState, out: &mut Vec<Action>) {
     }
 }
 
+/// The grid tools and the rectangle's "filled" switch (for a kind with a grid).
+fn grid_tools_ui(ui: &mut Ui, st: &EditorState, out: &mut Vec<Action>) {
+    for t in Tool::ALL {
+        if ui
+            .selectable_label(st.tool == t, t.name())
+            .on_hover_text(t.tooltip())
+            .clicked()
+        {
+            out.push(Action::SelectTool(t));
+        }
+    }
+    let mut filled = st.rect_filled;
+    if ui
+        .checkbox(&mut filled, "filled")
+        .on_hover_text("Rectangles are filled (on) or outlines (off)")
+        .changed()
+    {
+        out.push(Action::SetRectFilled(filled));
+    }
+    ui.separator();
+}
+
+/// Zoom, Fit and the grid switch (for a kind with a grid).
+fn zoom_ui(ui: &mut Ui, st: &EditorState, out: &mut Vec<Action>) {
+    if ui.button("-").on_hover_text("Zoom out (-)").clicked() {
+        out.push(Action::ZoomOut);
+    }
+    ui.label(format!("{:.0} px", st.view.zoom));
+    if ui.button("+").on_hover_text("Zoom in (+)").clicked() {
+        out.push(Action::ZoomIn);
+    }
+    if ui.button("Fit").on_hover_text("Fit the map (0)").clicked() {
+        out.push(Action::Fit);
+    }
+    let mut grid = st.settings.grid;
+    if ui
+        .checkbox(&mut grid, "grid")
+        .on_hover_text("Show the grid (G)")
+        .changed()
+    {
+        out.push(Action::ToggleGrid);
+    }
+}
+
 /// The toolbar: tools, undo/redo, zoom, grid, play.
 pub fn toolbar_ui(ui: &mut Ui, st: &EditorState, out: &mut Vec<Action>) {
+    // A kind without a grid draws its canvas itself: no grid tools, zoom or grid lines.
+    let grid_kind = st.doc.has_grid();
     ui.horizontal_wrapped(|ui| {
-        for t in Tool::ALL {
-            if ui
-                .selectable_label(st.tool == t, t.name())
-                .on_hover_text(t.tooltip())
-                .clicked()
-            {
-                out.push(Action::SelectTool(t));
-            }
+        if grid_kind {
+            grid_tools_ui(ui, st, out);
         }
-        let mut filled = st.rect_filled;
-        if ui
-            .checkbox(&mut filled, "filled")
-            .on_hover_text("Rectangles are filled (on) or outlines (off)")
-            .changed()
-        {
-            out.push(Action::SetRectFilled(filled));
-        }
-        ui.separator();
         let map = st.doc.map();
         let playing = st.playing();
         let (can_undo, can_redo) = (
@@ -222,25 +253,10 @@ pub fn toolbar_ui(ui: &mut Ui, st: &EditorState, out: &mut Vec<Action>) {
             out.push(Action::Map(MapAction::Redo));
         }
         ui.separator();
-        if ui.button("-").on_hover_text("Zoom out (-)").clicked() {
-            out.push(Action::ZoomOut);
+        if grid_kind {
+            zoom_ui(ui, st, out);
+            ui.separator();
         }
-        ui.label(format!("{:.0} px", st.view.zoom));
-        if ui.button("+").on_hover_text("Zoom in (+)").clicked() {
-            out.push(Action::ZoomIn);
-        }
-        if ui.button("Fit").on_hover_text("Fit the map (0)").clicked() {
-            out.push(Action::Fit);
-        }
-        let mut grid = st.settings.grid;
-        if ui
-            .checkbox(&mut grid, "grid")
-            .on_hover_text("Show the grid (G)")
-            .changed()
-        {
-            out.push(Action::ToggleGrid);
-        }
-        ui.separator();
         if !st.playing() {
             if ui
                 .button(RichText::new("Start playing").strong())
