@@ -1,0 +1,1 @@
+function update() xpcall(error, function() while true do end end) end
