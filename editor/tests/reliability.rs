@@ -355,22 +355,37 @@ fn the_editor_window_killed_five_seconds_after_an_edit_offers_it_back() {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("window.json");
     std::fs::write(&file, level().to_string()).unwrap();
-    // A display number of our own (another test run may use another).
-    let n = 100 + std::process::id() % 400;
-    let display = format!(":{n}");
-    let _xvfb = Killed(
+    // A display of our own: Xvfb picks a free number and writes it when it is ready
+    // (`-displayfd`), so a display left by another run, or in use by another program, is
+    // never taken for ours.
+    let mut xvfb = Killed(
         Command::new("Xvfb")
-            .args([&display, "-screen", "0", "1280x800x24", "-nolisten", "tcp"])
-            .stdout(Stdio::null())
+            .args([
+                "-displayfd",
+                "1",
+                "-screen",
+                "0",
+                "1280x800x24",
+                "-nolisten",
+                "tcp",
+            ])
+            .stdout(Stdio::piped())
             .stderr(Stdio::null())
             .spawn()
             .unwrap(),
     );
-    let socket = std::path::PathBuf::from(format!("/tmp/.X11-unix/X{n}"));
-    assert!(
-        wait_for(10, || socket.exists().then_some(())).is_some(),
-        "Xvfb did not start"
-    );
+    let mut line = String::new();
+    let ready = xvfb
+        .0
+        .stdout
+        .take()
+        .map(|out| std::io::BufRead::read_line(&mut std::io::BufReader::new(out), &mut line));
+    let n: u32 = match (ready, line.trim().parse()) {
+        (Some(Ok(_)), Ok(n)) => n,
+        _ => panic!("Xvfb did not start: {line:?}"),
+    };
+    let display = format!(":{n}");
+    let _xvfb = xvfb;
     let mut editor = Killed(
         Command::new(env!("CARGO_BIN_EXE_tilesmith"))
             .arg(&file)

@@ -352,3 +352,47 @@ fn a_slow_baba_turn_computes_on_a_worker_and_cancel_restores_the_game() {
     let layers = p.game.layers(tilesmith_engine::Pos::new(1, 1));
     assert!(layers.iter().any(|l| l.token == "baba"), "{layers:?}");
 }
+
+/// Issue #30: whatever a script does in its error handling, the editor's Cancel ends the
+/// frame at once. Each script loops in a place that used to escape the hook (an `xpcall`
+/// message handler, a handler and body both looping, an error value whose `__tostring`
+/// loops); the frame is cancelled while it runs, and the worker must be done within 0.5 s of
+/// the Cancel (the issue's bound). Without Cancel reaching that code, the frame would run to
+/// its 1 s time limit, or for ever.
+#[test]
+fn cancel_ends_a_frame_looping_in_error_handling_within_half_a_second() {
+    const LOOP: &str = "function() while true do end end";
+    let scripts = [
+        format!("function update() xpcall(error, {LOOP}) end"),
+        format!("function update() xpcall({LOOP}, {LOOP}) end"),
+        format!("function update() pcall(xpcall, error, {LOOP}) end"),
+        format!("function update() error(setmetatable({{}}, {{__tostring = {LOOP}}})) end"),
+    ];
+    for script in &scripts {
+        let mut h = harness(window_state(falling_level(script)));
+        let before = start_and_step(&mut h, Input::Wait);
+        // Let the frame get into its loop (its instruction budget lasts much longer).
+        std::thread::sleep(Duration::from_millis(20));
+        h.step();
+        assert!(
+            busy(&h),
+            "{script}: the frame ended before it could be cancelled"
+        );
+        let asked = Instant::now();
+        h.state_mut().state.apply(PlayAction::CancelStep);
+        while busy(&h) && asked.elapsed() < Duration::from_secs(5) {
+            std::thread::sleep(Duration::from_millis(2));
+            h.step();
+        }
+        let took = asked.elapsed();
+        eprintln!("{script}: cancelled in {took:?}");
+        assert!(took < Duration::from_millis(500), "{script}: {took:?}");
+        settle(&mut h);
+        assert_eq!(
+            hash(&h),
+            before,
+            "{script}: the cancelled frame left no trace"
+        );
+        assert_eq!(h.state().state.status, "frame 1 cancelled", "{script}");
+    }
+}
