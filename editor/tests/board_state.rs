@@ -17,7 +17,7 @@ use std::path::{Path, PathBuf};
 use serde_json::{Value, json};
 use tilesmith_editor::doc::map::MapLevel as _;
 use tilesmith_editor::kinds::board::{BoardAction, BoardDoc, Design};
-use tilesmith_editor::state::{Action, EditorState, MapAction, PlayAction};
+use tilesmith_editor::state::{Action, Answer, EditorState, MapAction, Pending, PlayAction};
 use tilesmith_editor::tools::Button;
 use tilesmith_engine::{GameKind as _, Input, Pos};
 
@@ -549,4 +549,51 @@ fn a_recorded_game_replays_from_the_notations_and_the_position_becomes_the_desig
     assert_eq!(piece_on(&s, "e5"), None);
     assert_eq!(piece_on(&s, "f6").as_deref(), Some("Black Man"));
     assert_eq!(bd(&s).design().rest.to_move.as_deref(), Some("White"));
+}
+
+#[test]
+fn saving_asks_before_writing_a_rules_file_the_user_did_not_open() {
+    // Issue #30: a level's rules file may be anywhere; the editor writes it only when the
+    // user opened that file or agrees. Here the user opens the level, not its rules.
+    let dir = tempfile::tempdir().unwrap();
+    let zrf = dir.path().join("checkers.zrf");
+    std::fs::copy(corpus("english-checkers.zrf"), &zrf).unwrap();
+    let original = std::fs::read_to_string(&zrf).unwrap();
+    let level = dir.path().join("level.json");
+    std::fs::write(&level, r#"{"kind": "board", "rules": "checkers.zrf"}"#).unwrap();
+    let mut s = open(&level);
+    let edited = original.replacen("(positions a1 c1 e1 g1)", "(positions c1 e1 g1)", 1);
+    assert_ne!(edited, original);
+    s.apply(BoardAction::SetRules(edited.clone()));
+    // Save asks, naming the rules file; Cancel writes nothing.
+    s.apply(Action::Save);
+    match &s.pending {
+        Some(Pending::ConfirmWrites { files, to }) => {
+            assert_eq!(files.len(), 1);
+            assert_eq!(
+                std::fs::canonicalize(&files[0]).unwrap(),
+                std::fs::canonicalize(&zrf).unwrap()
+            );
+            assert_eq!(to, &level);
+        }
+        p => panic!("{p:?}"),
+    }
+    s.apply(Action::Answer(Answer::Cancel));
+    assert_eq!(std::fs::read_to_string(&zrf).unwrap(), original);
+    assert!(s.dirty(), "not saved");
+    // Agreed: the rules file and the level are written; the next Save does not ask again.
+    s.apply(Action::Save);
+    s.apply(Action::Answer(Answer::WriteFiles));
+    assert!(s.pending.is_none(), "{:?}", s.pending);
+    assert_eq!(std::fs::read_to_string(&zrf).unwrap(), edited);
+    assert!(!s.dirty());
+    let again = edited.replacen("(positions c1 e1 g1)", "(positions e1 g1)", 1);
+    s.apply(BoardAction::SetRules(again.clone()));
+    s.apply(Action::Save);
+    assert!(s.pending.is_none(), "{:?}", s.pending);
+    assert_eq!(std::fs::read_to_string(&zrf).unwrap(), again);
+    // A level whose rules are unchanged writes no rules file and asks nothing.
+    let mut s = open(&level);
+    s.apply(Action::Save);
+    assert!(s.pending.is_none(), "{:?}", s.pending);
 }

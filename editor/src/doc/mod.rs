@@ -126,6 +126,13 @@ pub trait KindDoc: Any + Send {
     fn save_json(&mut self, _file: &Path) -> Result<Value, String> {
         Ok(self.to_json())
     }
+    /// The files other than the level that [`KindDoc::save_json`] would write now (their text
+    /// on disk differs from the design's), absolute. The shell asks before writing one the
+    /// user did not open here (issue #30: a level's rules file may be anywhere). Default:
+    /// none.
+    fn files_to_write(&self) -> Vec<std::path::PathBuf> {
+        Vec::new()
+    }
     /// Replaces the design by the level document `doc` of this kind, as one undoable edit
     /// named `name` (reload from disk, restore an autosave).
     ///

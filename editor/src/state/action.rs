@@ -29,6 +29,14 @@ pub enum Pending {
     RestoreAutosave(Found),
     /// A message to acknowledge (e.g. a file that could not be opened).
     Message(String),
+    /// Saving to `to` would also write `files` (a board level's rules file), which the user
+    /// did not open here: write them (issue #30)?
+    ConfirmWrites {
+        /// The files the level refers to that Save would write, absolute.
+        files: Vec<PathBuf>,
+        /// The level file being saved.
+        to: PathBuf,
+    },
     /// A resize would remove cells the kind calls essential (boulder: `me`, `exit`; baba:
     /// text): resize anyway?
     ConfirmResize {
@@ -64,6 +72,8 @@ pub enum Answer {
     Ok,
     /// Resize even though essential cells are removed.
     ResizeAnyway,
+    /// Write the files named in [`Pending::ConfirmWrites`], then save.
+    WriteFiles,
 }
 
 /// Actions on the design's map: the generic map document of any kind.

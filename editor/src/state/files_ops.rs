@@ -204,6 +204,20 @@ impl EditorState {
     }
 
     pub(super) fn save_to(&mut self, p: &Path) {
+        let full = |f: &Path| std::fs::canonicalize(f).unwrap_or_else(|_| f.to_path_buf());
+        let ask: Vec<PathBuf> = self
+            .doc
+            .files_to_write()
+            .into_iter()
+            .filter(|f| !self.writable.iter().any(|w| full(w) == full(f)))
+            .collect();
+        if !ask.is_empty() {
+            self.pending = Some(Pending::ConfirmWrites {
+                files: ask,
+                to: p.to_path_buf(),
+            });
+            return;
+        }
         let doc = match self.doc.save_json(p) {
             Ok(doc) => doc,
             Err(m) => {
@@ -390,6 +404,10 @@ impl EditorState {
                 },
                 Answer::ResizeAnyway,
             ) => self.resize_anyway(width, height, anchor),
+            (Pending::ConfirmWrites { files, to }, Answer::WriteFiles) => {
+                self.writable.extend(files);
+                self.save_to(&to);
+            }
             (Pending::Message(_), _) | (_, Answer::Cancel) => {}
             (p, _) => self.pending = Some(p),
         }
@@ -401,6 +419,8 @@ impl EditorState {
         // Save must not write JSON over such a file. An imported one is unsaved work; one
         // the level refers to, opened as it is, has nothing to save yet.
         self.replace_document(doc, None, None);
+        // The user opened this file: Save may write it back (the level refers to it).
+        self.writable.push(p.to_path_buf());
         let import = t.opening == FileOpening::Import;
         if import {
             self.doc.map_mut().mark_unsaved();

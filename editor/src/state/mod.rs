@@ -64,6 +64,9 @@ pub struct EditorState {
     /// The file's text as last read or written by the editor (to tell our own writes from
     /// external changes).
     pub disk_text: Option<String>,
+    /// Files other than the level that Save may write without asking (issue #30): the
+    /// kind's files the user opened here (a `.zrf`) and those the user agreed to write.
+    pub writable: Vec<PathBuf>,
     /// The canvas tool.
     pub tool: Tool,
     /// Rectangles are filled.
@@ -181,6 +184,7 @@ impl EditorState {
             doc: doc.into_doc(),
             path: None,
             disk_text: None,
+            writable: Vec::new(),
             tool: Tool::Pencil,
             rect_filled: true,
             selection: None,

@@ -154,6 +154,20 @@ pub fn pending_ui(ctx: &egui::Context, st: &EditorState, out: &mut Vec<Action>) 
                     ("Cancel", Answer::Cancel),
                 ]
             }
+            Pending::ConfirmWrites { files, to } => {
+                ui.heading("Save writes another file");
+                let names: Vec<String> = files.iter().map(|f| f.display().to_string()).collect();
+                ui.label(format!(
+                    "Saving {} also writes {}, a file the level refers to and which you \
+                     edited here but did not open. Write it?",
+                    to.display(),
+                    names.join(", ")
+                ));
+                &[
+                    ("Write and save", Answer::WriteFiles),
+                    ("Cancel", Answer::Cancel),
+                ]
+            }
             Pending::Message(m) => {
                 ui.heading("Tilesmith");
                 egui::ScrollArea::vertical().max_height(300.0).show(ui, |ui| {

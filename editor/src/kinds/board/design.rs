@@ -429,6 +429,13 @@ impl Design {
         Value::Object(o)
     }
 
+    /// The rules file Save would write: the linked file, when its text on disk differs.
+    pub fn rules_to_write(&self) -> Option<PathBuf> {
+        let link = self.rest.link.as_ref()?;
+        let on_disk = tilesmith_engine::kind::board::read_rules_file(link).ok();
+        (on_disk.as_deref() != Some(self.rest.text.as_str())).then(|| link.clone())
+    }
+
     /// What Save writes to `file`: for rules linked to a file, first that file (atomically,
     /// when its text on disk differs), then a level whose `rules` is the file's path relative
     /// to `file`'s folder; otherwise the level holding the text.

@@ -354,6 +354,10 @@ impl KindDoc for BoardDoc {
         self.map.level.saved_json(file)
     }
 
+    fn files_to_write(&self) -> Vec<std::path::PathBuf> {
+        self.map.level.rules_to_write().into_iter().collect()
+    }
+
     fn keep_tools_of(&mut self, old: &mut dyn KindDoc) {
         if let Some(old) = old.as_any_mut().downcast_mut::<BoardDoc>() {
             let (a, b) = (&old.design().board.rules, &self.design().board.rules);
