@@ -489,3 +489,25 @@ fn a_gif_over_its_frame_or_pixel_limit_is_refused_before_anything_is_written() {
     );
     assert!(!out.exists(), "nothing is written");
 }
+
+#[test]
+fn a_pasta_program_renders_as_its_cards() {
+    // A kind without a grid draws its own canvas: the image is 60 × 38 cells of --scale
+    // pixels (NO_GRID_CELLS), 960 × 608 at 16. The program of the shipped level, in line order:
+    // Increment (a Parameter card), Reorder, AddFlag, MoveFlag (Flag cards), ForkBomb,
+    // Debug (Life), then TradeOff, Bug (Life) on a second row: each card's title band has its
+    // category's colour (docs/pasta-editor.md).
+    let level = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../levels/pasta/program-after-placement.json");
+    let p = render(&level, "pasta.png", &[]);
+    assert_eq!((p.width(), p.height()), (960, 608));
+    let parameter = [120, 95, 200];
+    let flag = [40, 135, 115];
+    let life = [185, 70, 115];
+    assert_eq!(rgb(&p, 20, 50), parameter, "Increment");
+    assert_eq!(rgb(&p, 170, 50), flag, "Reorder");
+    assert_eq!(rgb(&p, 615, 50), life, "ForkBomb");
+    assert_eq!(rgb(&p, 20, 210), life, "TradeOff, on the second row");
+    // Nothing is drawn below the second row.
+    assert_eq!(rgb(&p, 20, 400), rgb(&p, 950, 600), "background");
+}

@@ -31,6 +31,10 @@ use crate::state::EditorState;
 pub const MAX_SIDE_PX: u64 = 16_384;
 /// The largest image, in pixels (256 MiB of RGBA).
 pub const MAX_PIXELS: u64 = 64 * 1024 * 1024;
+/// The size, in cells of `scale` pixels, of the image of a kind without a grid
+/// ([`crate::doc::KindDoc::has_grid`] false), whose canvas the kind lays out itself
+/// ([`KindUi::canvas_ui`]): 60 × 38, 960 × 608 pixels at the default scale of 16.
+pub const NO_GRID_CELLS: (usize, usize) = (60, 38);
 /// The largest scale, in pixels per cell (the one limit of the CLI and the editor's dialog).
 pub const MAX_SCALE: u32 = crate::files::MAX_EXPORT_SCALE;
 /// The height of a GIF's caption band (with `highlight`), in pixels.
@@ -136,7 +140,10 @@ impl Renderer {
         opts: &Options,
         caption: Option<&str>,
     ) -> Result<Pixmap, String> {
-        let (w, h) = st.map_size();
+        let grid = st.doc.has_grid();
+        // A kind without a grid draws its canvas itself: the image is that canvas at
+        // NO_GRID_CELLS "cells" of `scale` pixels (960 × 608 at the default 16).
+        let (w, h) = if grid { st.map_size() } else { NO_GRID_CELLS };
         let band = if caption.is_some() { CAPTION_PX } else { 0 };
         let (iw, ih) = image_size(w, h, opts.scale, band)?;
         let mut pixmap = Pixmap::new(iw, ih).ok_or("cannot allocate the image")?;
@@ -155,8 +162,16 @@ impl Renderer {
                 visible: (0, 0, w, h),
                 textured: true,
             };
-            paint_base(&painter, &g, &kind.base_colors(st), w);
-            crate::ui::canvas::paint_map(&painter, st, kind, &g, opts.grid, opts.overlays);
+            if grid {
+                paint_base(&painter, &g, &kind.base_colors(st), w);
+                crate::ui::canvas::paint_map(&painter, st, kind, &g, opts.grid, opts.overlays);
+            } else {
+                let rect = Rect::from_min_size(Pos2::ZERO, vec2(iw as f32, h as f32 * z));
+                let mut child = ui.new_child(egui::UiBuilder::new().max_rect(rect));
+                child.set_clip_rect(rect);
+                // What the kind's drawing asks for (a click) is not for an image.
+                kind.canvas_ui(&mut child, st, &mut Vec::new());
+            }
             if let Some(text) = caption {
                 let top = h as f32 * z;
                 painter.rect_filled(
