@@ -1,6 +1,7 @@
 //! Reading the legend, the starting field (strict and repair mode) and the active tumo.
 
 use std::collections::BTreeMap;
+use tilesmith_core::problem::Capped as _;
 
 use serde_json::Value;
 
@@ -77,7 +78,6 @@ pub(super) fn parse_field(
         return editable_field(rows, width, &map, cx);
     }
     let mut ok = true;
-    let mut errors = 0usize;
     for (y, row) in rows.iter().enumerate() {
         let rp = path.index(y);
         let Some(s) = cx.string(row, &rp, &format!("row {y} of \"field\"")) else {
@@ -108,35 +108,27 @@ pub(super) fn parse_field(
                 Some(&b) => field.cells[y * width + x] = b,
                 None => {
                     ok = false;
-                    errors += 1;
-                    if errors <= 100 {
-                        cx.p.push(
-                            Problem::error(
-                                rp.clone(),
-                                format!(
-                                    "row {y}, column {x}: {} is not in \"legend\" (known: {})",
-                                    quote(&c.to_string()),
-                                    if map.is_empty() {
-                                        "only \".\" for empty; add a \"legend\"".to_string()
-                                    } else {
-                                        name_list(
-                                            &map.keys().map(|c| c.to_string()).collect::<Vec<_>>(),
-                                        )
-                                    }
-                                ),
-                            )
-                            .at_cell(tilesmith_core::grid::Pos::new(x, y)),
-                        );
-                    }
+                    // Every one counted, the first ones listed (`push_capped`).
+                    cx.p.push_capped(
+                        Problem::error(
+                            rp.clone(),
+                            format!(
+                                "row {y}, column {x}: {} is not in \"legend\" (known: {})",
+                                quote(&c.to_string()),
+                                if map.is_empty() {
+                                    "only \".\" for empty; add a \"legend\"".to_string()
+                                } else {
+                                    name_list(
+                                        &map.keys().map(|c| c.to_string()).collect::<Vec<_>>(),
+                                    )
+                                }
+                            ),
+                        )
+                        .at_cell(tilesmith_core::grid::Pos::new(x, y)),
+                    );
                 }
             }
         }
-    }
-    if errors > 100 {
-        cx.err(
-            path,
-            format!("{errors} field cells are not in \"legend\"; the first 100 are shown"),
-        );
     }
     ok.then_some(field)
 }
