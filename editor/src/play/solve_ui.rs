@@ -4,7 +4,8 @@
 
 use std::time::{Duration, Instant};
 
-use eframe::egui::{self, Color32, RichText, Ui};
+use eframe::egui::text::{LayoutJob, TextFormat};
+use eframe::egui::{self, Color32, FontId, RichText, Ui};
 use tilesmith_engine::search::alphabeta::{self, Value};
 use tilesmith_engine::search::bfs;
 use tilesmith_engine::search::solve::{MoveValue, Outcome};
@@ -68,7 +69,11 @@ fn progress_ui(ui: &mut Ui, s: &mut Solver) {
     let fraction = pr.as_ref().map_or(0.0, |x| {
         (x.progress.elapsed.as_secs_f32() / s.seconds.max(1.0)).min(1.0)
     });
-    ui.add(egui::ProgressBar::new(fraction).text(RichText::new(text).small()));
+    let used = pr
+        .as_ref()
+        .map_or(0.0, |x| x.progress.elapsed.as_secs_f32());
+    ui.add(egui::ProgressBar::new(fraction).text(format!("{used:.1} s of {:.0} s", s.seconds)));
+    ui.label(RichText::new(text).small());
     if s.cancelling() {
         ui.label(RichText::new("cancelling…").small().weak());
     } else if ui.button("Cancel the solve").clicked() {
@@ -169,7 +174,7 @@ fn line_ui(
     ui.horizontal_wrapped(|ui| {
         ui.label(RichText::new(format!("The {name}:")).small());
         for (i, w) in line.iter().enumerate() {
-            let mut t = RichText::new(w).monospace().small();
+            let mut t = RichText::new(w).monospace();
             if at.is_some_and(|a| i < a) {
                 t = t.color(Color32::from_rgb(120, 200, 120));
             } else if at == Some(i) {
@@ -232,36 +237,44 @@ fn moves_ui(
 ) {
     let here = r.at(p) == Some(0);
     ui.label(RichText::new("Each move, for the player to move:").small());
-    egui::Grid::new("solve-moves")
-        .num_columns(2)
-        .spacing([8.0, 2.0])
-        .show(ui, |ui| {
-            for m in moves {
-                let b = ui
-                    .add_enabled(
-                        here,
-                        egui::Button::new(RichText::new(&m.word).monospace()).small(),
-                    )
-                    .on_hover_text("Play this move")
-                    .on_disabled_hover_text("Play is no longer at the position solved");
-                if b.clicked()
-                    && let Ok(input) = p.game.read_input(&m.word)
-                {
-                    out.push(Action::from(PlayAction::Step(Some(input))));
-                }
-                let mut text = value_words(m.value);
-                if m.value == Value::Unknown
-                    && let Some(b) = m.stopped
-                {
-                    text = format!("unknown ({})", b.word());
-                }
-                let color = match m.value {
-                    Value::Win(_) => Color32::from_rgb(120, 200, 120),
-                    Value::Loss(_) => Color32::from_rgb(230, 120, 110),
-                    _ => ui.visuals().text_color(),
-                };
-                ui.label(RichText::new(text).color(color));
-                ui.end_row();
-            }
-        });
+    ui.horizontal_wrapped(|ui| {
+        for m in moves {
+            move_value_ui(ui, p, m, here, out);
+        }
+    });
+}
+
+/// One move and its value, as one button (so that the pair wraps as one) that plays it.
+fn move_value_ui(ui: &mut Ui, p: &PlaySession, m: &MoveValue, here: bool, out: &mut Vec<Action>) {
+    let text = match (m.value, m.stopped) {
+        (Value::Unknown, Some(b)) => format!("unknown ({})", b.word()),
+        (v, _) => value_words(v),
+    };
+    let color = match m.value {
+        Value::Win(_) => Color32::from_rgb(120, 200, 120),
+        Value::Loss(_) => Color32::from_rgb(230, 120, 110),
+        _ => ui.visuals().text_color(),
+    };
+    let mut job = LayoutJob::default();
+    let mono = TextFormat {
+        font_id: FontId::monospace(12.0),
+        color: ui.visuals().strong_text_color(),
+        ..TextFormat::default()
+    };
+    job.append(&m.word, 0.0, mono);
+    let value = TextFormat {
+        font_id: FontId::proportional(13.0),
+        color,
+        ..TextFormat::default()
+    };
+    job.append(&format!(" {text}"), 4.0, value);
+    let b = ui
+        .add_enabled(here, egui::Button::new(job).small())
+        .on_hover_text("Play this move")
+        .on_disabled_hover_text("Play is no longer at the position solved");
+    if b.clicked()
+        && let Ok(input) = p.game.read_input(&m.word)
+    {
+        out.push(Action::from(PlayAction::Step(Some(input))));
+    }
 }
