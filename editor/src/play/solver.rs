@@ -8,7 +8,7 @@
 //! The line found (a solution, or the principal variation) is stepped as play: each step is
 //! its input word read in the position and played as any input is, so undo, scrubbing,
 //! recording and the GIF export see ordinary steps. Where play stands on the line is known
-//! by the step count and the state hash after each step of it ([`Solver::at`]); play that
+//! by the step count and the state hash after each step of it ([`SolveResult::at`]); play that
 //! leaves the line (another move, a restart) leaves it, and undo comes back to it.
 
 use std::sync::atomic::Ordering;
