@@ -25,6 +25,7 @@ pub mod export;
 pub mod files;
 pub mod job;
 pub mod kinds;
+pub mod play;
 pub mod state;
 pub mod tools;
 pub mod ui;

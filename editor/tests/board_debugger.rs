@@ -1,5 +1,5 @@
-//! Headless window tests (egui_kittest) of the board kind's move-generation debugger and
-//! computer opponent.
+//! Headless window tests (egui_kittest) of the board kind's move-generation debugger and of
+//! the computer player (the shell's shared one, `play::computer`) in a board game.
 //!
 //! The debugger: English checkers (corpus) with a Black man on c3 and White men on d4 and d6,
 //! Black to move. By the rules (a man steps diagonally forward; a jump over an enemy man is
@@ -147,10 +147,11 @@ fn the_computer_plays_a_legal_drop_within_its_budget_and_undo_takes_it_back() {
 #[test]
 fn an_iteration_budget_makes_the_worker_deterministic_and_its_turn_is_legal() {
     use tilesmith_editor::kinds::board::BoardPlay;
-    use tilesmith_editor::kinds::board::ai::Computer;
+    use tilesmith_editor::play::computer::Computer;
     use tilesmith_engine::Input;
     // Tic-tac-toe, X to move: nine legal drops. With an iteration budget of 300 (and 10 s
-    // of time, never reached) the search stops after exactly 300 playouts.
+    // of time, never reached) the shared computer player's search stops after exactly 300
+    // playouts, and its move comes back as the input of one of the nine drops.
     let level =
         json!({"kind": "board", "rules": {"zrf": tilesmith_editor::kinds::board::NEW_RULES}});
     let mut p = BoardPlay::new(level).unwrap();
@@ -159,11 +160,11 @@ fn an_iteration_budget_makes_the_worker_deterministic_and_its_turn_is_legal() {
         let mut c = Computer::default();
         c.iterations = Some(300);
         c.think = 10.0;
-        c.start(p);
+        c.start(&p.session);
         assert!(c.thinking());
         let t0 = Instant::now();
         loop {
-            if let Some(i) = c.poll(p) {
+            if let Some(i) = c.poll(&p.session) {
                 return (i, c.last.clone().unwrap());
             }
             assert!(
@@ -173,12 +174,15 @@ fn an_iteration_budget_makes_the_worker_deterministic_and_its_turn_is_legal() {
             std::thread::sleep(Duration::from_millis(5));
         }
     };
-    let (i, said) = run(&p);
-    assert!(i < 9);
+    let (input, said) = run(&p);
+    assert!(
+        matches!(input, Input::Choice(i) if i < 9),
+        "{input:?} is not one of the nine drops"
+    );
     assert!(said.contains("after 300 iterations"), "{said}");
     // The same seed and budget give the same turn.
-    assert_eq!(run(&p).0, i);
-    p.step(Input::Choice(i as u32));
+    assert_eq!(run(&p).0, input);
+    p.step(input);
     assert_eq!(p.game().position().cells.iter().flatten().count(), 1);
     p.step(Input::Undo);
     assert_eq!(p.game().position().cells.iter().flatten().count(), 0);

@@ -619,7 +619,7 @@ fn a_board_level_in_the_campaign_leaves_the_other_side_to_the_computer() {
     assert!(s.playing(), "{}", s.status);
     let play = s.doc_as::<BoardDoc>().unwrap().play.as_ref().unwrap();
     assert_eq!(
-        play.campaign_player,
+        play.session.campaign_player,
         Some(0),
         "X, the first in the turn order"
     );
@@ -643,7 +643,7 @@ fn a_board_level_in_the_campaign_leaves_the_other_side_to_the_computer() {
     s.apply(Action::Play(PlayAction::Stop));
     s.apply(Action::Play(PlayAction::Start));
     let play = s.doc_as::<BoardDoc>().unwrap().play.as_ref().unwrap();
-    assert_eq!(play.campaign_player, None);
+    assert_eq!(play.session.campaign_player, None);
 }
 
 #[test]

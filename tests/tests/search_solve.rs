@@ -311,3 +311,51 @@ fn baba_search_moves_are_its_five_words() {
     same.step(Input::Move(tilesmith_engine::Dir::Right));
     assert_eq!(same.steps(), 1);
 }
+
+/// Each legal move's value (`search::solve::move_values`), worked out by hand: with X on a1
+/// and b2 and O on c1 and a3, c3 completes the diagonal (a win in one ply); each of the four
+/// other drops makes a second line of two beside the open diagonal (b1: b1-b2-b3; a2:
+/// a2-b2-c2; c2: the same row; b3: the column), O has no line of two to win with first and
+/// can block only one, so X wins on its next drop: three plies.
+#[test]
+fn each_move_of_x_to_win_has_its_value() {
+    use tilesmith_engine::search::solve::{Limits as SolveLimits, move_values};
+    let g = searcher_of("levels/board/tic-tac-toe-x-to-win.json");
+    let values = move_values(
+        g.as_ref(),
+        &SolveLimits::default(),
+        &no_cancel(),
+        &mut |_, _| {},
+    )
+    .unwrap();
+    let mut got: Vec<(String, Value)> = values.into_iter().map(|m| (m.word, m.value)).collect();
+    got.sort_by(|a, b| a.0.cmp(&b.0));
+    let want = [
+        ("@a2", Value::Win(3)),
+        ("@b1", Value::Win(3)),
+        ("@b3", Value::Win(3)),
+        ("@c2", Value::Win(3)),
+        ("@c3", Value::Win(1)),
+    ];
+    let want: Vec<(String, Value)> = want.iter().map(|(w, v)| (w.to_string(), *v)).collect();
+    assert_eq!(got, want);
+}
+
+/// From the empty tic-tac-toe board every first drop is a draw with best play (the game is
+/// a draw and no opening loses by force: the known result).
+#[test]
+fn every_first_drop_of_tic_tac_toe_is_a_draw() {
+    use tilesmith_engine::search::solve::{Limits as SolveLimits, move_values};
+    let g = searcher_of("levels/board/tic-tac-toe.zrf");
+    let values = move_values(
+        g.as_ref(),
+        &SolveLimits::default(),
+        &no_cancel(),
+        &mut |_, _| {},
+    )
+    .unwrap();
+    assert_eq!(values.len(), 9);
+    for m in &values {
+        assert_eq!(m.value, Value::Draw, "{}", m.word);
+    }
+}

@@ -1,7 +1,8 @@
 //! `tilesmith solve` (issue #29): a proved shortest solution of a one-player level by
 //! breadth-first search, or the value of a two-player position by alpha-beta, through the
 //! engine's shared search (`tilesmith_engine::search`) over the game's
-//! [`searcher`](tilesmith_engine::Game::searcher). One JSON line on stdout; exit 0 solved
+//! [`searcher`](tilesmith_engine::Game::searcher), by the entry point the editor's Solve
+//! shares (`tilesmith_engine::search::solve`). One JSON line on stdout; exit 0 solved
 //! (or the value proved, or the space counted), 1 an error, 2 unsolvable, 3 unknown.
 
 use std::path::PathBuf;
@@ -12,7 +13,7 @@ use std::time::Duration;
 use serde_json::{Value, json};
 use tilesmith_engine::input::split_inputs;
 use tilesmith_engine::replay::{Replay, ReplayLevel, play_words};
-use tilesmith_engine::search::{alphabeta, bfs};
+use tilesmith_engine::search::{alphabeta, bfs, solve as search_solve};
 use tilesmith_engine::{Document, Game, parse_inputs};
 
 use super::common::{choose_variant, load, print_problems};
@@ -20,9 +21,6 @@ use super::play::write_replay;
 
 /// The default time budget of `solve`, in seconds.
 pub const DEFAULT_SECONDS: f64 = 60.0;
-
-/// The default ply bound of a two-player `solve`.
-pub const DEFAULT_PLIES: u32 = 64;
 
 /// Arguments of `tilesmith solve`.
 #[derive(Debug, clap::Args)]
@@ -118,24 +116,14 @@ pub(super) fn solve(a: &SolveArgs) -> ExitCode {
             Err(e) => fail(&e.message),
         };
     }
-    if root.players() >= 2 {
-        let limits = alphabeta::Limits {
-            max_plies: a.max_steps.unwrap_or(DEFAULT_PLIES),
-            time: Some(time),
-            memory,
-        };
-        return match alphabeta::value(root.as_mut(), &limits, &cancel, &mut |_| {}) {
-            Ok(out) => two_players(game.as_ref(), &out),
-            Err(e) => fail(&e.message),
-        };
-    }
-    let limits = bfs::Limits {
+    let limits = search_solve::Limits {
         max_steps: a.max_steps,
         time: Some(time),
         memory,
     };
-    match bfs::solve(root.as_mut(), &limits, &cancel, &mut |_| {}) {
-        Ok(out) => one_player(a, &doc, kind, &out),
+    match search_solve::solve(root.as_mut(), &limits, &cancel, &mut |_| {}) {
+        Ok(search_solve::Outcome::TwoPlayers(out)) => two_players(game.as_ref(), &out),
+        Ok(search_solve::Outcome::OnePlayer(out)) => one_player(a, &doc, kind, &out),
         Err(e) => fail(&e.message),
     }
 }

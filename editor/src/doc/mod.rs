@@ -268,8 +268,15 @@ pub trait KindDoc: Any + Send {
     /// The play session just started is a campaign game (spec boulder §2.2): the player plays
     /// the side to move at the start, whose win earns the points (the engine's
     /// `Game::points_earned`); a kind with several players lets the computer play the others
-    /// (board: its computer opponent). By default nothing changes.
-    fn campaign_play_started(&mut self) {}
+    /// (the shared computer player, through [`PlaySession::campaign_player`]). By default
+    /// the player to move at the start is the campaign player's when the game has several.
+    fn campaign_play_started(&mut self) {
+        if let Some(p) = self.play_mut()
+            && p.game.players().len() >= 2
+        {
+            p.campaign_player = p.game.to_move();
+        }
+    }
     /// Copies the play state into the design as one undoable edit named `name` ("use as
     /// design").
     ///

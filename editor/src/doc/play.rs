@@ -46,8 +46,14 @@ pub struct PlaySession {
     /// `EditorState::background_work`). Off, a step is waited for however long it takes
     /// (tests, exports, the CLI: no frames run to collect it).
     pub background: bool,
+    /// In a campaign game of several players, the player (an index into `Game::players`)
+    /// the campaign player plays: the shared computer player (`play::computer`) plays every
+    /// other. `None` outside campaign play.
+    pub campaign_player: Option<usize>,
     /// Fractional steps owed while running.
     acc: f64,
+    /// This session's number, unique across sessions ([`PlaySession::id`]).
+    id: u64,
     /// Changes whenever the shown state may have changed (unique across sessions).
     version: u64,
     /// The step computing on a worker thread (the game is there; `game` is an [`Away`]).
@@ -106,11 +112,19 @@ impl PlaySession {
             speed: 1.0,
             chosen: Input::Wait,
             background: false,
+            campaign_player: None,
             acc: 0.0,
+            id: next_version(),
             version: next_version(),
             job: None,
             staged: None,
         }
+    }
+
+    /// A number unique to this session (a new game, a new session): what the play pane's
+    /// tools keep their results for.
+    pub fn id(&self) -> u64 {
+        self.id
     }
 
     /// A number that changes whenever the shown state may have changed.

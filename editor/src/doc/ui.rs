@@ -102,6 +102,10 @@ pub trait KindUi {
     fn design_ui(&mut self, ui: &mut Ui, st: &EditorState, out: &mut Vec<Action>);
     /// The main page while playing: the play pane and the inspector.
     fn play_ui(&mut self, ui: &mut Ui, st: &EditorState, out: &mut Vec<Action>);
+    /// The end of the main page while playing, below the shell's shared play tools (the
+    /// computer player and Solve, `crate::play`): by default nothing (board: the
+    /// inspector, so that the tools stay near the play pane).
+    fn play_footer_ui(&mut self, _ui: &mut Ui, _st: &EditorState, _out: &mut Vec<Action>) {}
     /// The Rules page.
     fn rules_ui(&mut self, ui: &mut Ui, st: &EditorState, out: &mut Vec<Action>);
     /// The tooltip of the Rules tab.

@@ -191,7 +191,10 @@ fn side_panel(
                                 .on_hover_text("The undo history of a game is kept within a memory budget (docs/reliability.md); Restart still returns to the start");
                         }
                         us.kind.play_ui(ui, st, out);
+                        crate::play::play_tools_ui(ui, st, &mut us.play_tools, out);
+                        us.kind.play_footer_ui(ui, st, out);
                     } else {
+                        us.play_tools.idle();
                         design_page(ui, st, us, out);
                     }
                 });

@@ -25,6 +25,9 @@ pub struct UiState {
     pub chooser: chooser::ChooserSlot,
     /// What the New level dialog has chosen so far, while it is open.
     pub new_form: Option<crate::doc::registry::NewLevel>,
+    /// The play pane's shared tools (the computer player, Solve), drawn by the shell below
+    /// the kind's play pane.
+    pub play_tools: crate::play::PlayTools,
 }
 
 impl UiState {
@@ -39,6 +42,7 @@ impl UiState {
             export: None,
             chooser: None,
             new_form: None,
+            play_tools: crate::play::PlayTools::default(),
         }
     }
 }

@@ -14,6 +14,9 @@
 //!   iterative deepening.
 //! - [`mcts`]: Monte Carlo tree search (UCT) for the computer player of any number of
 //!   players.
+//! - [`solve`]: the entry point `tilesmith solve` and the editor's Solve share (the
+//!   algorithm chosen by the number of players), and each legal move's value
+//!   ([`solve::move_values`]).
 //! - [`playout`]: random playouts, the flat Monte Carlo player, and whole games between
 //!   players ([`playout::Player`]) for `tilesmith match`.
 //!
@@ -28,6 +31,7 @@ pub mod alphabeta;
 pub mod bfs;
 pub mod mcts;
 pub mod playout;
+pub mod solve;
 
 use std::hash::{BuildHasherDefault, Hasher};
 

@@ -4,7 +4,8 @@
 //! palette paints pieces of each player and type, the inspector sets the player to move and
 //! the variant; the Rules tab edits the ZRF text with its problems at their lines and holds the
 //! move-generation debugger ([`debug`]); the play pane plays the game hot-seat by clicking a
-//! piece and its target, any player possibly left to the computer ([`ai`]).
+//! piece and its target, any player possibly left to the shell's computer player
+//! (`crate::play::computer`, shown in the play pane by the shell).
 //!
 //! [`BoardDoc`] is the document (built on the generic [`MapDoc`] over a [`Design`]: the
 //! pieces on the display grid of [`layout::Layout`], the rules text and the other members);
@@ -14,7 +15,6 @@
 //! saves as `"rules": "PATH"` relative to the level, and saving writes the edited rules text
 //! back to that file (`docs/board-editor.md`).
 
-pub mod ai;
 pub mod debug;
 pub mod design;
 pub mod layout;
@@ -459,7 +459,7 @@ impl KindDoc for BoardDoc {
 
     fn play_press(&mut self, pos: Pos, button: Button, cx: &mut Cx<'_>) {
         let Some(p) = &mut self.play else { return };
-        if let Some(me) = p.campaign_player {
+        if let Some(me) = p.session.campaign_player {
             let g = p.game();
             let to = g.position().to_move(g.rules()) as usize;
             if to != me && !tilesmith_engine::Game::status(g).is_over() {
@@ -506,15 +506,6 @@ impl KindDoc for BoardDoc {
         if let Some(p) = &mut self.play {
             p.forget();
             p.session.scrub(0);
-        }
-    }
-
-    /// The campaign player plays the side to move at the start (whose win earns the points,
-    /// as `BoardGame::points_earned` decides); the computer plays the others.
-    fn campaign_play_started(&mut self) {
-        if let Some(p) = &mut self.play {
-            let g = p.game();
-            p.campaign_player = Some(g.position().to_move(g.rules()) as usize);
         }
     }
 }

@@ -224,9 +224,6 @@ pub struct BoardPlay {
     pub pick: Pick,
     /// What the last click did not do, in a few words.
     pub note: Option<String>,
-    /// In a campaign game, the player (by id) the campaign player plays: every other player
-    /// is played by the computer ([`super::ai`]). `None` outside campaign play.
-    pub campaign_player: Option<usize>,
 }
 
 impl BoardPlay {
@@ -247,7 +244,6 @@ impl BoardPlay {
             board,
             pick: Pick::default(),
             note: None,
-            campaign_player: None,
         })
     }
 

@@ -11,7 +11,7 @@ use tilesmith_engine::kind::board::zrf;
 
 use super::design::{Cell, Compiled};
 use super::rules_ui::RulesPane;
-use super::{BoardAction, BoardDoc, ai, debug, look, play_ui, rules_ui};
+use super::{BoardAction, BoardDoc, debug, look, play_ui, rules_ui};
 use crate::doc::map::MapOps as _;
 use crate::doc::ui::{KindUi, MapGeom};
 use crate::state::{Action, EditorState};
@@ -110,8 +110,6 @@ pub struct BoardUi {
     pub page: RulesPage,
     /// The rules text being typed.
     pub rules: RulesPane,
-    /// The computer opponent.
-    pub computer: ai::Computer,
     /// The move-generation debugger.
     pub debug: debug::DebugState,
     /// The variants of the rules text last seen: (a hash of the text, the titles).
@@ -555,10 +553,12 @@ impl KindUi for BoardUi {
     fn play_ui(&mut self, ui: &mut Ui, st: &EditorState, out: &mut Vec<Action>) {
         if let Some(d) = doc(st) {
             play_ui::play_ui(ui, d, out);
-            if let Some(p) = &d.play {
-                ui.separator();
-                ai::computer_ui(ui, p, &mut self.computer, out);
-            }
+        }
+    }
+
+    /// The inspector, below the shell's computer player and Solve.
+    fn play_footer_ui(&mut self, ui: &mut Ui, st: &EditorState, _out: &mut Vec<Action>) {
+        if let Some(d) = doc(st) {
             ui.separator();
             inspector_ui(ui, st, d, &mut self.tints);
         }

@@ -245,14 +245,6 @@ pub fn play_pane(ui: &mut Ui, p: &PastaPlay, pp: &mut PlayPick, out: &mut Vec<Ac
     ui.separator();
     decision_ui(ui, p, &s, pp, out);
     ui.separator();
-    // MERGE: the shared computer player and Solve panel (moved out of the board kind into
-    // the shell by a parallel change) is shown here for pasta; the lead wires it at merge.
-    ui.label(
-        RichText::new("Computer player and Solve: the shared panel goes here")
-            .weak()
-            .italics(),
-    );
-    ui.separator();
     words_ui(ui, p, pp, out);
     log_ui(ui, p);
 }

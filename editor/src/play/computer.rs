@@ -1,48 +1,51 @@
-//! The computer opponent of the play pane (issue 13): each player is played by a human or by
-//! the computer, which searches the position ([`search`], the engine's shared Monte Carlo
-//! tree search over the game's [`searcher`](tilesmith_engine::Game::searcher)) within a
-//! think-time budget on a worker thread, on a search-ready copy of the position, so the UI
-//! thread never waits for it. A progress bar shows the budget used, the iterations and the
-//! best turn so far; Cancel stops the search (nothing is played). When the search is done,
-//! its turn is played as a click on the legal move would be (one step of the play history,
-//! so undo takes it back). After an undo or a restart the computer pauses until told to
-//! resume, so that undoing its move does not make it play again at once.
+//! The computer player of the play pane (issue 13, issue #28 "the computer for either
+//! colour", shared by every kind of two players or more instead of a copy per kind): each
+//! player is played by a human or by the computer, which searches the position (the engine's
+//! shared Monte Carlo tree search, [`search`], over the game's
+//! [`searcher`](tilesmith_engine::Game::searcher)) within a think-time budget on a worker
+//! thread ([`Job`]), on a search-ready copy of the position, so the UI thread never waits
+//! for it. A progress bar shows the budget used, the iterations and the best move so far;
+//! Cancel stops the search (nothing is played). When the search is done, its move is played
+//! as the move's input word read in the position (one step of the play history, so undo
+//! takes it back, and replays and GIFs record it). After an undo or a restart the computer
+//! pauses until told to resume, so that undoing its move does not make it play again at once.
+//! In a campaign game ([`PlaySession::campaign_player`]) the computer plays every other side.
 
 use std::time::Duration;
 
 use eframe::egui::{self, RichText, Ui};
+use tilesmith_engine::Input;
 use tilesmith_engine::search::mcts::{Progress, SearchLimits, SearchResult, search};
-use tilesmith_engine::{Game as _, Input};
 
-use super::play::BoardPlay;
+use crate::doc::play::PlaySession;
 use crate::job::Job;
 use crate::state::{Action, PlayAction};
 
-/// A search running on a worker thread: its turn, or why it failed, reporting [`Progress`].
+/// A search running on a worker thread: its move, or why it failed, reporting [`Progress`].
 #[derive(Debug)]
 struct Running {
     /// The search (dropping it stops the search; the thread ends on its own).
     job: Job<Result<SearchResult, String>, Progress>,
-    /// The game's state hash when the search started (its turn is played only there).
+    /// The game's state hash when the search started (its move is played only there).
     state: u64,
 }
 
-/// The computer opponent's settings and its running search.
+/// The computer player's settings and its running search.
 #[derive(Debug)]
 pub struct Computer {
-    /// Per player (by id): played by the computer.
+    /// Per player (by index into `Game::players`): played by the computer.
     pub players: Vec<bool>,
-    /// The think-time budget per turn, in seconds (0.2 to 10).
+    /// The think-time budget per move, in seconds (0.2 to 10).
     pub think: f32,
     /// An iteration budget as well (tests: a deterministic search), `None` for time only.
     pub iterations: Option<u64>,
     /// The search under way.
     job: Option<Running>,
-    /// The ply count last seen (an undo or restart lowers it: the computer pauses).
+    /// The step count last seen (an undo or restart lowers it: the computer pauses).
     seen: u64,
     /// Automatic play is paused (after an undo or a restart).
     pub paused: bool,
-    /// What the last search said (its turn, iterations and time), or why it failed.
+    /// What the last search said (its move, iterations and time), or why it failed.
     pub last: Option<String>,
     /// Searches started (each gets its own seed).
     searches: u64,
@@ -73,9 +76,18 @@ impl Computer {
         self.job.is_some()
     }
 
+    /// Forgets the search and the pause (play stopped, or a new session started); the
+    /// players and the think time are kept.
+    pub fn reset(&mut self) {
+        self.job = None;
+        self.seen = 0;
+        self.paused = false;
+        self.last = None;
+    }
+
     /// Starts a search of the position in play on a worker thread.
-    pub fn start(&mut self, p: &BoardPlay) {
-        let Some(root) = p.session.game.searcher() else {
+    pub fn start(&mut self, p: &PlaySession) {
+        let Some(root) = p.game.searcher() else {
             self.last = Some("this game offers no search".into());
             return;
         };
@@ -86,7 +98,7 @@ impl Computer {
             seed: self.searches,
             ..SearchLimits::default()
         };
-        let spawned = Job::spawn("board-search", move |w| {
+        let spawned = Job::spawn("computer-player", move |w| {
             let mut report = |pr: &Progress| w.report(pr.clone());
             search(root.as_ref(), &limits, w.cancel_flag(), &mut report).map_err(|e| e.to_string())
         });
@@ -94,7 +106,7 @@ impl Computer {
             Ok(job) => {
                 self.job = Some(Running {
                     job,
-                    state: p.session.game.state_hash(),
+                    state: p.game.state_hash(),
                 });
             }
             Err(e) => self.last = Some(format!("the search could not start: {e}")),
@@ -113,9 +125,9 @@ impl Computer {
         self.job.as_ref()?.job.progress()
     }
 
-    /// Takes a finished search's result: the turn to play (an index into the legal turns)
-    /// when the game is still where the search started.
-    pub fn poll(&mut self, p: &BoardPlay) -> Option<usize> {
+    /// Takes a finished search's result: the input that plays its move (its word read in
+    /// the position) when the game is still where the search started.
+    pub fn poll(&mut self, p: &PlaySession) -> Option<Input> {
         // A panicking search (a bug) fails with the panic's message.
         let done = self.job.as_ref()?.job.poll()?.and_then(|r| r);
         let state = self.job.take().map(|j| j.state);
@@ -127,10 +139,17 @@ impl Computer {
                     r.iterations,
                     r.elapsed.as_secs_f32()
                 ));
-                (state == Some(p.session.game.state_hash()))
-                    .then_some(r.best)
-                    .flatten()
-                    .filter(|&i| i < p.turns().len())
+                if state != Some(p.game.state_hash()) {
+                    return None;
+                }
+                let word = r.notation?;
+                match p.game.read_input(&word) {
+                    Ok(input) => Some(input),
+                    Err(e) => {
+                        self.last = Some(format!("the search's move {word} is not legal: {e}"));
+                        None
+                    }
+                }
             }
             Err(e) => {
                 self.last = Some(format!("the search failed: {e}"));
@@ -140,50 +159,51 @@ impl Computer {
     }
 
     /// Per frame: pauses after an undo, starts a search when a computer player is to move.
-    fn update(&mut self, p: &BoardPlay) {
-        let steps = p.session.steps();
+    fn update(&mut self, p: &PlaySession) {
+        let steps = p.steps();
         if steps < self.seen {
             self.paused = true;
             self.job = None;
         }
         self.seen = steps;
-        let g = p.game();
-        if g.status().is_over() {
+        if p.game.status().is_over() {
             self.job = None;
             return;
         }
-        let to = g.position().to_move(g.rules()) as usize;
-        if self.players.get(to).copied().unwrap_or(false)
-            && !self.paused
-            && self.job.is_none()
-            && p.pick.keys.is_empty()
-        {
+        let Some(to) = p.game.to_move() else { return };
+        if self.players.get(to).copied().unwrap_or(false) && !self.paused && self.job.is_none() {
             self.start(p);
+        }
+    }
+
+    /// The players as a campaign game sets them: the computer plays every side but the
+    /// campaign player's, and never pauses; outside a campaign game the sides it set are
+    /// given back to the user once.
+    fn follow_campaign(&mut self, p: &PlaySession) {
+        if let Some(me) = p.campaign_player {
+            for (k, on) in self.players.iter_mut().enumerate() {
+                *on = k != me;
+            }
+            self.paused = false;
+            self.campaign = true;
+        } else if std::mem::take(&mut self.campaign) {
+            self.players.fill(false);
         }
     }
 }
 
-/// The computer opponent's section of the play pane.
-pub fn computer_ui(ui: &mut Ui, p: &BoardPlay, c: &mut Computer, out: &mut Vec<Action>) {
-    let players = &p.board.rules.players;
+/// The computer player's section of the play pane, for a game of two players or more.
+pub fn computer_ui(ui: &mut Ui, p: &PlaySession, c: &mut Computer, out: &mut Vec<Action>) {
+    let players = p.game.players();
     c.players.resize(players.len(), false);
-    if let Some(me) = p.campaign_player {
-        // A campaign game: the computer plays every other side, and never pauses.
-        for (k, on) in c.players.iter_mut().enumerate() {
-            *on = k != me;
-        }
-        c.paused = false;
-        c.campaign = true;
-    } else if std::mem::take(&mut c.campaign) {
-        c.players.fill(false);
-    }
+    c.follow_campaign(p);
     c.update(p);
-    if let Some(i) = c.poll(p) {
-        out.push(Action::from(PlayAction::Step(Some(Input::Choice(
-            i as u32,
-        )))));
+    if let Some(input) = c.poll(p) {
+        out.push(Action::from(PlayAction::Step(Some(input))));
+        // The move is applied after this frame is drawn: draw the next one at once.
+        ui.ctx().request_repaint();
     }
-    ui.heading("Computer opponent");
+    ui.heading("Computer player");
     for (k, name) in players.iter().enumerate() {
         let mut on = c.players[k];
         let free = p.campaign_player.is_none();
@@ -204,7 +224,7 @@ pub fn computer_ui(ui: &mut Ui, p: &BoardPlay, c: &mut Computer, out: &mut Vec<A
             .suffix(" s")
             .text("think time"),
     );
-    let over = p.game().status().is_over();
+    let over = p.game.status().is_over();
     if c.thinking() {
         let pr = c.progress();
         let fraction = pr.as_ref().map_or(0.0, |x| x.fraction);
@@ -223,7 +243,7 @@ pub fn computer_ui(ui: &mut Ui, p: &BoardPlay, c: &mut Computer, out: &mut Vec<A
         ui.ctx().request_repaint_after(Duration::from_millis(50));
     } else if ui
         .add_enabled(!over, egui::Button::new("Computer move now"))
-        .on_hover_text("The computer plays the player to move's turn")
+        .on_hover_text("The computer plays the move of the player to move")
         .clicked()
     {
         c.start(p);

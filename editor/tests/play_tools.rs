@@ -1,0 +1,156 @@
+//! Headless window tests (egui_kittest) of the play pane's shared tools (issue #29
+//! "Editor"): Solve on a one-player level gives the shortest solution `tilesmith solve`
+//! proves, and stepping it wins; Solve on the empty tic-tac-toe board gives a draw, each of
+//! the nine drops a draw, and its principal variation steps as play; Cancel stops a long
+//! solve. (The computer player through the shared module: `board_debugger.rs`.)
+
+#![allow(clippy::unwrap_used)] // test helpers panic on purpose when a fixture is wrong
+
+use std::path::PathBuf;
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable as _;
+use tilesmith_editor::app::TilesmithApp;
+use tilesmith_editor::kinds::board::new_design;
+use tilesmith_editor::state::{Action, EditorState, PlayAction};
+use tilesmith_engine::Status;
+
+mod common;
+use common::{harness, settle};
+
+fn levels_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../levels")
+}
+
+/// Clicks the widget labelled `label` (through accesskit: the play pane's lower sections may
+/// be scrolled out of the side panel).
+fn click(h: &mut Harness<'static, TilesmithApp>, label: &str) {
+    h.get_by_label(label).click_accesskit();
+    settle(h);
+}
+
+/// A window on the level file `rel` (under `levels/`), playing it.
+fn playing(rel: &str) -> Harness<'static, TilesmithApp> {
+    let mut s = EditorState::new(new_design());
+    s.apply(Action::OpenPath(levels_dir().join(rel)));
+    assert!(s.pending.is_none(), "{}", s.status);
+    let mut h = harness(s);
+    click(&mut h, "Start playing");
+    assert!(h.state().state.playing(), "{}", h.state().state.status);
+    h
+}
+
+/// Runs frames until the solve under way has finished, or `limit` has passed; the time it
+/// took.
+fn wait_solved(h: &mut Harness<'static, TilesmithApp>, limit: Duration) -> Duration {
+    let t0 = Instant::now();
+    while h.state().ui.play_tools.solver.solving() && t0.elapsed() < limit {
+        std::thread::sleep(Duration::from_millis(20));
+        h.step();
+    }
+    settle(h);
+    t0.elapsed()
+}
+
+/// The steps played in the session.
+fn steps(h: &Harness<'static, TilesmithApp>) -> u64 {
+    h.state().state.doc.play().unwrap().steps()
+}
+
+/// `tilesmith solve` on `rel`: its JSON line.
+fn cli_solve(rel: &str) -> serde_json::Value {
+    let out = Command::new(env!("CARGO_BIN_EXE_tilesmith"))
+        .arg("solve")
+        .arg(levels_dir().join(rel))
+        .output()
+        .unwrap();
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+#[test]
+fn solve_finds_the_clis_shortest_solution_and_stepping_it_wins() {
+    // First Words: the CLI proves a shortest solution of 6 moves (docs/solver.md's table).
+    let cli = cli_solve("baba/first-words.json");
+    assert_eq!(cli["result"], "solved");
+    assert_eq!(cli["steps"], 6);
+    let mut h = playing("baba/first-words.json");
+    click(&mut h, "Solve from here");
+    wait_solved(&mut h, Duration::from_secs(60));
+    h.get_by_label_contains("Solved: 6 moves, proved shortest");
+    let line = {
+        let r = h.state().ui.play_tools.solver.result.as_ref().unwrap();
+        r.solved.line().join(" ")
+    };
+    assert_eq!(line, cli["solution"].as_str().unwrap());
+    // One step, then the rest: each is a step of play (undo takes it back).
+    click(&mut h, "Step the solution");
+    assert_eq!(steps(&h), 1);
+    h.get_by_label("1 of 6 steps played");
+    h.state_mut().state.apply(Action::Play(PlayAction::Back));
+    settle(&mut h);
+    assert_eq!(steps(&h), 0);
+    h.get_by_label("0 of 6 steps played");
+    click(&mut h, "Play the rest");
+    let t0 = Instant::now();
+    while steps(&h) < 6 && t0.elapsed() < Duration::from_secs(20) {
+        std::thread::sleep(Duration::from_millis(30));
+        h.step();
+    }
+    settle(&mut h);
+    assert_eq!(steps(&h), 6);
+    h.get_by_label("all 6 steps played");
+    let status = h.state().state.doc.play().unwrap().game.status();
+    assert!(matches!(status, Status::Won { .. }), "{status:?}");
+}
+
+#[test]
+fn solve_on_the_empty_tic_tac_toe_board_is_a_draw_with_every_drop_a_draw() {
+    let mut h = harness(EditorState::new(new_design()));
+    click(&mut h, "Start playing");
+    click(&mut h, "Solve from here");
+    wait_solved(&mut h, Duration::from_secs(60));
+    h.get_by_label_contains("Value: a draw with best play (X to move; proved at 9 plies)");
+    // The nine drops, each a draw (a button that plays the move, labelled with its value).
+    for square in ["a1", "a2", "a3", "b1", "b2", "b3", "c1", "c2", "c3"] {
+        h.get_by_label(&format!("@{square} draw"));
+    }
+    // The principal variation is a whole drawn game; its first step is X's drop.
+    let pv = h
+        .state()
+        .ui
+        .play_tools
+        .solver
+        .result
+        .as_ref()
+        .unwrap()
+        .solved
+        .line()
+        .to_vec();
+    assert_eq!(pv.len(), 9, "{pv:?}");
+    click(&mut h, "Step the principal variation");
+    assert_eq!(steps(&h), 1);
+    h.get_by_label("O to move");
+    let played = h.state().state.doc.play().unwrap().words.clone();
+    assert_eq!(played, pv[..1]);
+    h.get_by_label("1 of 9 steps played");
+}
+
+#[test]
+fn cancel_stops_a_long_solve() {
+    // A boulder level a breadth-first search does not finish within minutes (docs/solver.md:
+    // depth 12 in 10 s of a release build).
+    let mut h = playing("boulder/welcome.json");
+    h.state_mut().ui.play_tools.solver.seconds = 600.0;
+    click(&mut h, "Solve from here");
+    std::thread::sleep(Duration::from_millis(300));
+    settle(&mut h);
+    h.get_by_label("Cancel the solve");
+    h.get_by_label_contains("states, depth");
+    click(&mut h, "Cancel the solve");
+    let took = wait_solved(&mut h, Duration::from_secs(30));
+    assert!(took < Duration::from_secs(10), "cancel took {took:?}");
+    h.get_by_label_contains("Unknown: cancelled after");
+    assert_eq!(steps(&h), 0, "nothing is played");
+}
