@@ -305,3 +305,54 @@ fn a_reorder_and_an_increment_are_chosen_by_clicks() {
     // Leaving Bug took its chip back to the supply (C6).
     assert_eq!(s.cards()[1].chips, [0, 0]);
 }
+
+/// The shared computer player decides for a pasta side (issue #28: "the computer's move"):
+/// with red played by the computer, red's decision at the Increment card (the program after
+/// placement, red's flag first) is made on a worker without a click, is one of the legal
+/// words listed before it, and is one undoable step; after the undo the computer pauses.
+#[test]
+fn the_computer_decides_for_red_and_undo_takes_it_back() {
+    let level: Value = serde_json::from_str(
+        &std::fs::read_to_string(
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("../levels/pasta/program-after-placement.json"),
+        )
+        .unwrap(),
+    )
+    .unwrap();
+    let mut h = open(level);
+    click(&mut h, "Start playing");
+    let legal: Vec<String> = {
+        let p = h.state().state.doc.play().unwrap();
+        assert_eq!(p.game.to_move(), Some(0), "red decides first");
+        p.game.legal_inputs().into_iter().map(|c| c.word).collect()
+    };
+    click(&mut h, "red played by the computer");
+    let t0 = std::time::Instant::now();
+    while h.state().state.doc.play().unwrap().steps() == 0
+        && t0.elapsed() < std::time::Duration::from_secs(20)
+    {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        h.step();
+    }
+    settle(&mut h);
+    let p = h.state().state.doc.play().unwrap();
+    assert_eq!(p.steps(), 1, "one decision, by the computer");
+    let input = p.inputs[0];
+    // The log names red's decision.
+    h.get_by_label_contains("1. red Increment");
+    click(&mut h, "Undo decision");
+    let p = h.state().state.doc.play().unwrap();
+    assert_eq!(p.steps(), 0, "undone");
+    // An input names a choice of the position it was made in: read it back there.
+    let word = p.game.input_word(input).unwrap();
+    assert!(legal.contains(&word), "{word} not in {legal:?}");
+    h.get_by_label("Resume the computer players");
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    settle(&mut h);
+    assert_eq!(
+        h.state().state.doc.play().unwrap().steps(),
+        0,
+        "paused after the undo"
+    );
+}
