@@ -299,7 +299,10 @@ impl Replay {
             Some(v) => {
                 return Err(bad(
                     root.key("version"),
-                    format!("replay version {v} is not one this program reads (it reads 1)"),
+                    format!(
+                        "replay version {} is not one this program reads (it reads 1)",
+                        crate::problem::quote(&v.to_string())
+                    ),
                 ));
             }
         }

@@ -206,6 +206,24 @@ fn error_values_that_are_not_strings_show_no_address() {
     assert_eq!(e.message, "error value: function");
     // The same on every run.
     assert_eq!(load_err("error({})"), load_err("error({})"));
+    // An empty `__name`, or one of two lines, shows no address either.
+    let e = load_err("error(setmetatable({}, {__name = ''}))");
+    assert_eq!(e.message, "error value: table with __name \"\"");
+    let e = load_err("error(setmetatable({}, {__name = 'a\\nb'}))");
+    assert_eq!(e.message, "error value: table with __name \"a\\nb\"");
+    // A string error that merely looks like one is the script's own message.
+    let e = load_err("error('code: 0xFF', 0)");
+    assert_eq!(e.message, "code: 0xFF");
+}
+
+#[test]
+fn a_huge_error_message_is_one_bounded_line() {
+    // Four million newlines used to print four million lines (issue #30).
+    let e = load_err("error(string.rep('\\n', 4e6), 0)");
+    assert!(!e.message.contains('\n'), "one line");
+    assert!(e.message.starts_with("\\n\\n"), "{}", &e.message[..20]);
+    assert!(e.message.ends_with("(4000000 characters)"), "{}", e.message);
+    assert!(e.message.chars().count() < 1100, "{}", e.message.len());
 }
 
 #[test]

@@ -352,10 +352,9 @@ pub fn render_problems(file: &str, problems: &[Problem]) -> String {
     let total: usize = problems.iter().map(|p| p.more_count().unwrap_or(1)).sum();
     let mut lines: Vec<String> = listed.iter().map(|p| p.render(file)).collect();
     if total > listed.len() {
-        lines.push(format!(
-            "\u{2026} and {} more problems",
-            total - listed.len()
-        ));
+        let more = total - listed.len();
+        let s = if more == 1 { "" } else { "s" };
+        lines.push(format!("\u{2026} and {more} more problem{s}"));
     }
     lines.join("\n")
 }

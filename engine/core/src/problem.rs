@@ -240,14 +240,16 @@ pub const MAX_PROBLEMS: usize = 100;
 
 const MORE_PREFIX: &str = "\u{2026} and ";
 const MORE_SUFFIX: &str = " more problems";
+const MORE_ONE: &str = " more problem";
 
 impl Problem {
     /// The line that stands for `n` problems left out of a capped report:
     /// `… and N more problems`, at the document root, as severe as the worst one left out.
     pub fn more(n: usize, severity: Severity) -> Self {
+        let suffix = if n == 1 { MORE_ONE } else { MORE_SUFFIX };
         Self {
             severity,
-            ..Self::error(JsonPath::root(), format!("{MORE_PREFIX}{n}{MORE_SUFFIX}"))
+            ..Self::error(JsonPath::root(), format!("{MORE_PREFIX}{n}{suffix}"))
         }
     }
 
@@ -256,11 +258,11 @@ impl Problem {
         if self.file.is_some() || !self.path.0.is_empty() {
             return None;
         }
-        self.message
-            .strip_prefix(MORE_PREFIX)?
-            .strip_suffix(MORE_SUFFIX)?
-            .parse()
-            .ok()
+        let rest = self.message.strip_prefix(MORE_PREFIX)?;
+        match rest.strip_suffix(MORE_SUFFIX) {
+            Some(n) => n.parse().ok(),
+            None => (rest.strip_suffix(MORE_ONE)? == "1").then_some(1),
+        }
     }
 }
 
@@ -282,6 +284,14 @@ pub fn push_capped(problems: &mut Vec<Problem>, p: Problem) {
         let n = p.more_count().unwrap_or(1);
         problems.push(Problem::more(n, p.severity));
     }
+}
+
+/// Whether a problem added to `problems` now would only be counted, not listed (the report
+/// holds [`MAX_PROBLEMS`] already): a loader then skips what only its message needs (a
+/// did-you-mean search over a vocabulary), so that a file of a million unknown names is read
+/// in time proportional to its size.
+pub fn is_full(problems: &[Problem]) -> bool {
+    problems.len() >= MAX_PROBLEMS
 }
 
 /// [`push_capped`] as a method of a report being collected: `problems.push_capped(p)`

@@ -127,7 +127,13 @@ pub fn check_file(campaign_file: &Path) -> Vec<FileProblem> {
     own.extend(campaign.threshold_problems(&max));
     locate(text.strip_prefix('\u{feff}').unwrap_or(&text), &mut own);
     own.sort_by_key(|p| (p.line, p.column));
-    own.into_iter().map(at).chain(levels).collect()
+    // The campaign file's own report is capped like any file's (issue #30); each level's
+    // report was capped by its check.
+    crate::problem::cap(own)
+        .into_iter()
+        .map(at)
+        .chain(levels)
+        .collect()
 }
 
 /// The problem of a campaign file listed as an entry of a campaign, at line 1, column 1 of

@@ -487,6 +487,9 @@ fn token_of(s: &str, path: JsonPath, at: Pos, p: &mut Vec<Problem>) -> Option<Ki
                     "{} is a word, not an object; write \"text_{lower}\" for its text tile",
                     quote(s)
                 )
+            } else if tilesmith_core::problem::is_full(p) {
+                // Only counted: no did-you-mean search for a message no one sees.
+                String::new()
             } else {
                 match suggest_token(&lower) {
                     Some(n) => format!("unknown token {}{}", quote(s), did_you_mean(Some(&n))),

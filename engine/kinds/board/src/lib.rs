@@ -147,7 +147,8 @@ impl GameKind for Board {
     /// Returns one error at `$.rules` (unlocated) when the file is not read: its name does
     /// not end in `.zrf` (nothing is read), or it is missing, not a regular file, too large,
     /// not UTF-8; the member is then left as it was. A warning when the name leads outside
-    /// the level's folder (absolute, or a `..` above it; issue #30), and the file is read.
+    /// the level's folder (absolute, a `..` above it, or a symbolic link to a file elsewhere;
+    /// issue #30), and the file is read.
     fn resolve_files(&self, doc: &mut Value, base: &Path) -> Vec<Problem> {
         let Some(Value::String(name)) = doc.get("rules") else {
             return Vec::new();
@@ -172,7 +173,13 @@ impl GameKind for Board {
             )];
         }
         let mut problems = Vec::new();
-        if !within(Path::new(name)) {
+        // As written (`../x.zrf`), and where it really is: a link in the folder may point
+        // anywhere (a missing file is reported below).
+        let resolved_outside = match (std::fs::canonicalize(base), std::fs::canonicalize(&path)) {
+            (Ok(b), Ok(f)) => !f.starts_with(b),
+            _ => false,
+        };
+        if !within(Path::new(name)) || resolved_outside {
             problems.push(Problem::warning(
                 at(),
                 format!(

@@ -389,7 +389,12 @@ pub(super) fn parse_cell(
     let token_of = |s: &str, path: JsonPath, p: &mut Vec<Problem>| match Token::from_name(s) {
         Some(t) => Some(t),
         None => {
-            let hint = did_you_mean(Token::suggest(s).map(Token::name));
+            // Only counted once the report is full: no did-you-mean search then.
+            let hint = if tilesmith_core::problem::is_full(p) {
+                String::new()
+            } else {
+                did_you_mean(Token::suggest(s).map(Token::name))
+            };
             p.push_capped(
                 Problem::error(path, format!("unknown token {}{hint}", quote(s))).at_cell(at),
             );

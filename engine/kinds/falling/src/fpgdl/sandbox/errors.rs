@@ -84,7 +84,33 @@ pub(super) fn describe(e: &mlua::Error) -> ScriptError {
             error_value(&message).unwrap_or(message),
         ),
     };
-    ScriptError { line, message }
+    ScriptError {
+        line,
+        message: bounded(&message),
+    }
+}
+
+/// The most characters of a script's error message shown (issue #30: `error(string.rep('\n',
+/// 4e6))` printed four million lines).
+pub(super) const MAX_MESSAGE_CHARS: usize = 500;
+
+/// `message` as one bounded line: control characters escaped (`\n`), cut after
+/// [`MAX_MESSAGE_CHARS`] characters with its length.
+fn bounded(message: &str) -> String {
+    let mut out = String::new();
+    for (n, c) in message.chars().enumerate() {
+        if n == MAX_MESSAGE_CHARS {
+            let total = message.chars().count();
+            out.push_str(&format!("\u{2026} ({total} characters)"));
+            return out;
+        }
+        if c.is_control() {
+            out.extend(c.escape_debug());
+        } else {
+            out.push(c);
+        }
+    }
+    out
 }
 
 /// The longest `__name` an error message shows, in characters.
@@ -96,18 +122,19 @@ pub(super) const MAX_NAME_CHARS: usize = 64;
 /// to [`MAX_NAME_CHARS`] characters). `None` for any other message.
 pub(super) fn error_value(msg: &str) -> Option<String> {
     let (kind, address) = msg.rsplit_once(": 0x")?;
-    if kind.is_empty()
-        || kind.contains('\n')
-        || address.is_empty()
-        || !address.bytes().all(|b| b.is_ascii_hexdigit())
-    {
+    // A machine address has at least 8 hex digits; `code: 0xFF` is a message of its own.
+    if address.len() < 8 || !address.bytes().all(|b| b.is_ascii_hexdigit()) {
         return None;
     }
     Some(match kind {
         "table" | "function" | "userdata" | "thread" => format!("error value: {kind}"),
         name => {
+            // Any `__name`, empty or of several lines too, without its address.
             let cut: String = name.chars().take(MAX_NAME_CHARS).collect();
-            format!("error value: table with __name \"{cut}\"")
+            format!(
+                "error value: table with __name {}",
+                tilesmith_core::problem::quote_at_most(&cut, MAX_NAME_CHARS)
+            )
         }
     })
 }
