@@ -64,8 +64,7 @@ fn the_solver_proves_each_puzzle_a_shortest_win_for_red() {
             ..alphabeta::Limits::default()
         };
         let out =
-            alphabeta::value(root.as_mut(), &limits, &AtomicBool::new(false), &mut |_| {})
-                .unwrap();
+            alphabeta::value(root.as_mut(), &limits, &AtomicBool::new(false), &mut |_| {}).unwrap();
         assert_eq!(out.value, Value::Win(n), "{name}: {out:?}");
         assert_eq!(out.player, 0, "{name}: the value is red's");
         assert_eq!(out.pv_words.len(), n as usize, "{name}: {:?}", out.pv_words);
@@ -75,9 +74,13 @@ fn the_solver_proves_each_puzzle_a_shortest_win_for_red() {
             ..alphabeta::Limits::default()
         };
         let mut root = game.searcher().unwrap();
-        let out =
-            alphabeta::value(root.as_mut(), &shorter, &AtomicBool::new(false), &mut |_| {})
-                .unwrap();
+        let out = alphabeta::value(
+            root.as_mut(),
+            &shorter,
+            &AtomicBool::new(false),
+            &mut |_| {},
+        )
+        .unwrap();
         assert!(
             !matches!(out.value, Value::Win(_)),
             "{name}: a win within {} decisions: {out:?}",
@@ -107,6 +110,9 @@ fn each_intended_replay_is_a_shortest_win() {
             Status::Won { winner, .. } => assert_eq!(winner.as_deref(), Some("red"), "{name}"),
             s => panic!("{name}: {s:?}"),
         }
-        assert!(outcome.matches, "{name}: no longer matches its recorded end");
+        assert!(
+            outcome.matches,
+            "{name}: no longer matches its recorded end"
+        );
     }
 }
