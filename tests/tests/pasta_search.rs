@@ -291,3 +291,66 @@ fn the_leaf_score_is_the_prototypes() {
     assert_eq!(prototype_score(&wst, 0), 100);
     assert_eq!(prototype_score(&wst, 1), -100);
 }
+
+/// A playout cut off by the ply limit is scored by the kind's leaf score (the prototype's),
+/// not as a draw. Red's Bug (0) under the cursor; Rotate (7) holds blue's flag, then red's;
+/// lives 5 and 3. The next decision after red's is blue's on Rotate, which changes nothing
+/// here (no other card holds two flags), and no lap can end before it. Two iterations with
+/// playouts of one decision score each of red's choices once, whatever blue does: after
+/// `do` blue is at 2, red's leaf score `f(5) + f(2) − f(2) − f(1)` = 30 + 16 − 16 − 0 = 30;
+/// after `skip`, 30 + 16 − 24 − 0 = 22; so `(30 + 128) / 256` and `(22 + 128) / 256` (as a
+/// draw both would be 1/2), and the search plays `do`.
+#[test]
+fn the_tree_search_scores_cut_off_playouts_by_the_leaf_score() {
+    use std::sync::atomic::AtomicBool;
+    use tilesmith_engine::search::mcts::{self, SearchLimits};
+    let doc = level(
+        &EIGHT,
+        &[(0, &["red"]), (7, &["blue", "red"])],
+        json!({"cursor": 0, "life": {"red": 5, "blue": 3}}),
+    );
+    let s = start(&doc).searcher().unwrap();
+    for seed in 0..4 {
+        let limits = SearchLimits {
+            time: None,
+            iterations: Some(2),
+            max_playout_plies: 1,
+            seed,
+            ..SearchLimits::default()
+        };
+        let r = mcts::search(s.as_ref(), &limits, &AtomicBool::new(false), &mut |_| {}).unwrap();
+        assert_eq!(r.notation.as_deref(), Some("do"), "{r:?}");
+        let score = |w: &str| r.turns.iter().find(|t| t.notation == w).unwrap().score;
+        assert!((score("do") - 158.0 / 256.0).abs() < 1e-9, "{r:?}");
+        assert!((score("skip") - 150.0 / 256.0).abs() < 1e-9, "{r:?}");
+    }
+}
+
+/// The draw value of the tree search (contempt): red's flag on Rotate (7), blue's on
+/// Reverse (4), cursor 7; after red's `skip`, blue's `skip` at Reverse ends an idle lap, a
+/// draw (A17, as `a_position_no_one_can_win_is_a_draw` shows). Searched for blue, that
+/// child scores the draw value given (0.2), or 1/2 without one.
+#[test]
+fn the_draw_value_scores_a_draw_for_the_root_player() {
+    use std::sync::atomic::AtomicBool;
+    use tilesmith_engine::search::mcts::{self, SearchLimits};
+    let doc = level(
+        &EIGHT,
+        &[(4, &["blue"]), (7, &["red"])],
+        json!({"cursor": 7}),
+    );
+    let s = after(&doc, "skip").searcher().unwrap();
+    assert_eq!(s.to_move(), 1, "blue decides");
+    for (draw, expected) in [(Some(0.2), 0.2), (None, 0.5)] {
+        let limits = SearchLimits {
+            time: None,
+            iterations: Some(50),
+            draw_value: draw,
+            ..SearchLimits::default()
+        };
+        let r = mcts::search(s.as_ref(), &limits, &AtomicBool::new(false), &mut |_| {}).unwrap();
+        let skip = r.turns.iter().find(|t| t.notation == "skip").unwrap();
+        assert!(skip.visits > 0);
+        assert!((skip.score - expected).abs() < 1e-9, "{draw:?}: {r:?}");
+    }
+}

@@ -14,7 +14,8 @@
 //! [`SearchGame::children`]), plays one random game from it, and credits every node on the
 //! way with the result as seen by the player who made the move into it: 1 for a win, 0 for
 //! a loss, 1/n for a draw among n players (0 in a one-player game), and a playout cut off by
-//! the ply limit counts as a draw. A path-dependent end (`repetition`) is judged inside each
+//! the ply limit counts as a draw, or as the kind's [`SearchGame::leaf_score`] of each player
+//! there when the kind gives one (Pasta Logic: the prototype's leaf score). A path-dependent end (`repetition`) is judged inside each
 //! playout only (from the state it starts at), not along the tree: every node is a fork.
 //!
 //! **Wide nodes** (issue #28: "the search draws choices without listing them all"): a state
@@ -42,17 +43,24 @@ pub struct SearchLimits {
     /// The most iterations (one playout each). With only this limit, the search is
     /// deterministic for a given `seed`.
     pub iterations: Option<u64>,
-    /// The longest random playout, in turns; a playout cut off there counts as a draw.
+    /// The longest random playout, in turns; a playout cut off there is scored for each
+    /// player by the kind's [`SearchGame::leaf_score`] when it gives one, else counts as a
+    /// draw.
     pub max_playout_plies: u32,
     /// The seed of the ChaCha8 generator behind every random choice.
     pub seed: u64,
     /// The UCB1 exploration constant (larger explores more); `SearchLimits::default` uses
     /// 0.7 for results in 0..1.
     pub exploration: f64,
+    /// In a two-player game, the value of a draw (or of a playout cut off without a leaf
+    /// score) for the player to move at the root; the other player counts it as 1 minus
+    /// this. Below 1/2 the search prefers a risky line to a sure draw (contempt). `None`:
+    /// 1/n for each of n players.
+    pub draw_value: Option<f64>,
 }
 
 impl Default for SearchLimits {
-    /// One second, no iteration limit, playouts of at most 500 turns, seed 0.
+    /// One second, no iteration limit, playouts of at most 500 turns, seed 0, a draw 1/n.
     fn default() -> Self {
         SearchLimits {
             time: Some(Duration::from_secs(1)),
@@ -60,6 +68,7 @@ impl Default for SearchLimits {
             max_playout_plies: 500,
             seed: 0,
             exploration: 0.7,
+            draw_value: None,
         }
     }
 }
@@ -204,7 +213,9 @@ impl Node {
 
 enum Ending {
     Decided(Option<usize>),
-    Cutoff,
+    /// Cut off by the ply limit: each player's [`SearchGame::leaf_score`] there when the kind
+    /// gives one (else a draw).
+    Cutoff(Option<Vec<f64>>),
     Cancelled,
 }
 
@@ -216,6 +227,8 @@ struct Search<'c> {
     nodes: Vec<Node>,
     max_nodes: usize,
     players: usize,
+    /// The player to move at the root.
+    root_player: usize,
     kids: Vec<Box<dyn SearchGame>>,
     moves: Vec<Move>,
     started: Instant,
@@ -245,6 +258,7 @@ impl<'c> Search<'c> {
             nodes: Vec::new(),
             max_nodes: 0,
             players: 1,
+            root_player: 0,
             kids: Vec::new(),
             moves: Vec::new(),
             started: Instant::now(),
@@ -260,6 +274,7 @@ impl<'c> Search<'c> {
     ) -> Result<SearchResult, SearchError> {
         let state = root.fork();
         self.players = state.players().max(1);
+        self.root_player = state.to_move();
         let per_node = std::mem::size_of::<Node>() + state.bytes() + 64;
         self.max_nodes = (MAX_TREE_BYTES / per_node).max(64);
         self.nodes.push(Node::new(state, 0, 0, 0));
@@ -364,16 +379,27 @@ impl<'c> Search<'c> {
             }
             None => self.playout(i)?,
         };
-        let winner = match ending {
+        let (winner, scores) = match ending {
             Ending::Cancelled => return Ok(false),
-            Ending::Decided(w) => w,
-            Ending::Cutoff => None,
+            Ending::Decided(w) => (w, None),
+            Ending::Cutoff(scores) => (None, scores),
         };
         let n = self.players;
+        let draw = self
+            .limits
+            .draw_value
+            .filter(|_| n == 2)
+            .map(|d| d.clamp(0.0, 1.0));
+        let me = self.root_player;
         for &k in &self.path {
             let node = &mut self.nodes[k as usize];
             node.visits += 1;
-            node.total += value(winner, node.mover, n);
+            node.total += match (&scores, winner, draw) {
+                (Some(s), _, _) => s.get(node.mover).copied().unwrap_or(0.0),
+                (None, None, Some(d)) if node.mover == me => d,
+                (None, None, Some(d)) => 1.0 - d,
+                (None, _, _) => value(winner, node.mover, n),
+            };
         }
         Ok(true)
     }
@@ -460,7 +486,7 @@ impl<'c> Search<'c> {
     /// by number where the kind numbers them ([`crate::playout::random_move`]).
     fn playout(&mut self, i: usize) -> Result<Ending, SearchError> {
         if self.limits.max_playout_plies == 0 {
-            return Ok(Ending::Cutoff);
+            return Ok(Ending::Cutoff(None));
         }
         let mut work = self.nodes[i].state.fork();
         let mut plies = 0u32;
@@ -473,11 +499,14 @@ impl<'c> Search<'c> {
                 return Ok(Ending::Decided(winner_of(status)));
             }
             if plies >= self.limits.max_playout_plies {
-                return Ok(Ending::Cutoff);
+                let scores: Option<Vec<f64>> = (0..self.players)
+                    .map(|p| work.leaf_score(p).map(|v| v.clamp(0.0, 1.0)))
+                    .collect();
+                return Ok(Ending::Cutoff(scores));
             }
             match random_move(work.as_mut(), &mut self.moves, &mut self.rng)? {
                 Some(mv) => work.advance(mv)?,
-                None => return Ok(Ending::Cutoff),
+                None => return Ok(Ending::Cutoff(None)),
             }
             plies += 1;
         }

@@ -20,6 +20,16 @@ use tilesmith_core::search_game::{Move, SearchError, SearchGame, SearchStatus};
 /// The most plies of one flat Monte Carlo playout (the prototype's 50 decisions).
 pub const FLAT_MC_PLIES: u32 = 50;
 
+/// The longest random playout of the computer player ([`Player::Ai`]), in plies: a
+/// playout cut off there is scored by the kind's [`SearchGame::leaf_score`] when it gives
+/// one (else a draw). Chosen by matches (BENCHMARKS.md, "Pasta Logic").
+pub const AI_PLAYOUT_PLIES: u32 = 20;
+
+/// The value of a draw for the computer player ([`Player::Ai`]), against 1 for a win and 0
+/// for a loss ([`crate::mcts::SearchLimits::draw_value`]): below 1/2, so it plays for a win
+/// where a draw is sure. Chosen by matches (BENCHMARKS.md, "Pasta Logic").
+pub const AI_DRAW_VALUE: f64 = 0.3;
+
 /// The most plies a game of [`play_game`] lasts; a longer one is a draw.
 pub const MAX_GAME_PLIES: u32 = 1000;
 
@@ -231,6 +241,8 @@ impl Player {
                 let limits = SearchLimits {
                     time: Some(time),
                     seed: rng.next_u64(),
+                    max_playout_plies: AI_PLAYOUT_PLIES,
+                    draw_value: Some(AI_DRAW_VALUE),
                     ..SearchLimits::default()
                 };
                 let r = search(g, &limits, &AtomicBool::new(false), &mut |_| {})?;
