@@ -18,7 +18,9 @@ fn shipped() -> Vec<PathBuf> {
         if d.is_dir() {
             for f in std::fs::read_dir(&d).unwrap() {
                 let f = f.unwrap().path();
-                if f.extension().is_some_and(|e| e == "json") {
+                // A replay beside its level (`NAME.intended.replay.json`) is no level.
+                let replay = f.to_string_lossy().ends_with(".replay.json");
+                if f.extension().is_some_and(|e| e == "json") && !replay {
                     out.push(f);
                 }
             }

@@ -38,6 +38,9 @@ fn every_level_checks_clean_and_a_random_game_of_it_ends() {
     let mut n = 0;
     for entry in std::fs::read_dir(&dir).unwrap() {
         let path = entry.unwrap().path();
+        if path.to_string_lossy().ends_with(".replay.json") {
+            continue; // a puzzle's intended solution (pasta_puzzles.rs), no level
+        }
         let doc: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
         assert!(
             Pasta.check(&doc).is_empty(),

@@ -198,3 +198,159 @@ fn the_key_holds_the_decisions_seen() {
         with_more.state().decision_key()
     );
 }
+
+/// A MoveFlag of effective value 3 (printed 1, two Increment chips) over 12 flags on the
+/// other cards: each of 3 parts is a flag and a destination, so the decision has far more
+/// choices than `WIDE_MOVES`. The Monte Carlo tree search draws them (issue #28: "the search
+/// draws choices without listing them all"): after 300 iterations the root holds at most
+/// `WIDEN_BASE + ⌊WIDEN_FACTOR·√300⌋` drawn moves, distinct and legal, and the move it
+/// plays is one the game accepts. Flat Monte Carlo tries `FLAT_MC_CANDIDATES` of them.
+#[test]
+fn wide_decisions_are_drawn_not_listed() {
+    use std::sync::atomic::AtomicBool;
+    use tilesmith_engine::search::mcts::{self, SearchLimits, WIDE_MOVES, WIDEN_BASE};
+    use tilesmith_engine::search::playout;
+    let doc = level(
+        &EIGHT,
+        &[
+            (0, &["red", "blue"]),
+            (1, &["blue", "red"]),
+            (2, &["red", "blue"]),
+            (3, &["blue", "red"]),
+            (4, &["red", "blue"]),
+            (5, &["blue", "red"]),
+            (6, &["red"]),
+        ],
+        json!({"cursor": 6, "chips": {"MoveFlag#1": 2}}),
+    );
+    let g = start(&doc);
+    let mut s = g.searcher().unwrap();
+    let n = s.move_count().unwrap().unwrap();
+    assert!(n > 10_000, "{n} choices");
+    assert!(n > WIDE_MOVES);
+    let limits = SearchLimits {
+        time: None,
+        iterations: Some(300),
+        seed: 7,
+        ..SearchLimits::default()
+    };
+    let r = mcts::search(s.as_ref(), &limits, &AtomicBool::new(false), &mut |_| {}).unwrap();
+    let bound = WIDEN_BASE + (2.0 * 300f64.sqrt()) as usize;
+    assert!(r.turns.len() <= bound, "{} drawn", r.turns.len());
+    assert!(r.turns.len() > WIDEN_BASE);
+    let mut idx: Vec<usize> = r.turns.iter().map(|t| t.index).collect();
+    idx.dedup();
+    assert_eq!(idx.len(), r.turns.len(), "distinct, in increasing order");
+    assert!(idx.iter().all(|&i| (i as u64) < n));
+    let best = r.best_move.unwrap();
+    assert_eq!(
+        r.best,
+        Some(best as usize),
+        "a wide root's index is the move's number"
+    );
+    let mut g2 = start(&doc);
+    let word = s.word(best);
+    assert_eq!(r.notation.as_deref(), Some(word.as_str()));
+    pasta::play(&mut *g2, &word);
+    let mut rng = <rand_chacha::ChaCha8Rng as rand_core::SeedableRng>::seed_from_u64(3);
+    let mv = playout::flat_monte_carlo(s.as_ref(), 1, &mut rng)
+        .unwrap()
+        .unwrap();
+    assert!(u64::from(mv) < n);
+    assert_eq!(playout::FLAT_MC_CANDIDATES, 256);
+}
+
+/// The prototype's leaf score (`gameToScore.ts`, noise left out), worked out by hand:
+/// `f(n) = 32 − 2^(6−n)`, 32 above 6. Red life 5, 2 flags on cards; blue life 2, 1 flag:
+/// red f(5) + f(2) − f(2) − f(1) = 30 + 16 − 16 − 0 = 30, blue −30. A game red won: 100
+/// for red, −100 for blue.
+#[test]
+fn the_leaf_score_is_the_prototypes() {
+    use tilesmith_engine::kind::pasta::search::prototype_score;
+    let doc = level(
+        &EIGHT,
+        &[(0, &["red"]), (5, &["blue"]), (7, &["red"])],
+        json!({"cursor": 0, "life": {"red": 5, "blue": 2}}),
+    );
+    let g = start(&doc);
+    let st = *pasta::pasta(&*g).state();
+    assert_eq!(prototype_score(&st, 0), 30);
+    assert_eq!(prototype_score(&st, 1), -30);
+    let mut s = g.searcher().unwrap();
+    assert_eq!(s.leaf_score(0), Some((30.0 + 128.0) / 256.0));
+    // Red's Bug at blue's last life: red wins (W1).
+    let won = after(
+        &level(
+            &EIGHT,
+            &[(0, &["red"]), (5, &["blue"])],
+            json!({"cursor": 0, "life": {"red": 5, "blue": 1}}),
+        ),
+        "do",
+    );
+    let wst = *pasta::pasta(&*won).state();
+    assert_eq!(prototype_score(&wst, 0), 100);
+    assert_eq!(prototype_score(&wst, 1), -100);
+}
+
+/// A playout cut off by the ply limit is scored by the kind's leaf score (the prototype's),
+/// not as a draw. Red's Bug (0) under the cursor; Rotate (7) holds blue's flag, then red's;
+/// lives 5 and 3. The next decision after red's is blue's on Rotate, which changes nothing
+/// here (no other card holds two flags), and no lap can end before it. Two iterations with
+/// playouts of one decision score each of red's choices once, whatever blue does: after
+/// `do` blue is at 2, red's leaf score `f(5) + f(2) − f(2) − f(1)` = 30 + 16 − 16 − 0 = 30;
+/// after `skip`, 30 + 16 − 24 − 0 = 22; so `(30 + 128) / 256` and `(22 + 128) / 256` (as a
+/// draw both would be 1/2), and the search plays `do`.
+#[test]
+fn the_tree_search_scores_cut_off_playouts_by_the_leaf_score() {
+    use std::sync::atomic::AtomicBool;
+    use tilesmith_engine::search::mcts::{self, SearchLimits};
+    let doc = level(
+        &EIGHT,
+        &[(0, &["red"]), (7, &["blue", "red"])],
+        json!({"cursor": 0, "life": {"red": 5, "blue": 3}}),
+    );
+    let s = start(&doc).searcher().unwrap();
+    for seed in 0..4 {
+        let limits = SearchLimits {
+            time: None,
+            iterations: Some(2),
+            max_playout_plies: 1,
+            seed,
+            ..SearchLimits::default()
+        };
+        let r = mcts::search(s.as_ref(), &limits, &AtomicBool::new(false), &mut |_| {}).unwrap();
+        assert_eq!(r.notation.as_deref(), Some("do"), "{r:?}");
+        let score = |w: &str| r.turns.iter().find(|t| t.notation == w).unwrap().score;
+        assert!((score("do") - 158.0 / 256.0).abs() < 1e-9, "{r:?}");
+        assert!((score("skip") - 150.0 / 256.0).abs() < 1e-9, "{r:?}");
+    }
+}
+
+/// The draw value of the tree search (contempt): red's flag on Rotate (7), blue's on
+/// Reverse (4), cursor 7; after red's `skip`, blue's `skip` at Reverse ends an idle lap, a
+/// draw (A17, as `a_position_no_one_can_win_is_a_draw` shows). Searched for blue, that
+/// child scores the draw value given (0.2), or 1/2 without one.
+#[test]
+fn the_draw_value_scores_a_draw_for_the_root_player() {
+    use std::sync::atomic::AtomicBool;
+    use tilesmith_engine::search::mcts::{self, SearchLimits};
+    let doc = level(
+        &EIGHT,
+        &[(4, &["blue"]), (7, &["red"])],
+        json!({"cursor": 7}),
+    );
+    let s = after(&doc, "skip").searcher().unwrap();
+    assert_eq!(s.to_move(), 1, "blue decides");
+    for (draw, expected) in [(Some(0.2), 0.2), (None, 0.5)] {
+        let limits = SearchLimits {
+            time: None,
+            iterations: Some(50),
+            draw_value: draw,
+            ..SearchLimits::default()
+        };
+        let r = mcts::search(s.as_ref(), &limits, &AtomicBool::new(false), &mut |_| {}).unwrap();
+        let skip = r.turns.iter().find(|t| t.notation == "skip").unwrap();
+        assert!(skip.visits > 0);
+        assert!((skip.score - expected).abs() < 1e-9, "{draw:?}: {r:?}");
+    }
+}

@@ -73,7 +73,11 @@ fn json_files(dir: &Path) -> (Vec<PathBuf>, usize) {
                 walk(&path, json, all);
             } else {
                 *all += 1;
-                if path.extension().is_some_and(|x| x == "json") {
+                // Replays beside their levels (`NAME.intended.replay.json`, issue #29) are
+                // no levels.
+                let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
+                let replay = name.is_some_and(|n| n.ends_with(".replay.json"));
+                if path.extension().is_some_and(|x| x == "json") && !replay {
                     json.push(path);
                 }
             }

@@ -176,12 +176,28 @@ pub trait SearchGame: Send {
     fn estimate(&mut self) -> Option<u32> {
         None
     }
-    /// A heuristic score of the current state for `player`, 0 (surely lost) to 1 (surely
-    /// won), for flat Monte Carlo playouts cut off before the end. `None` (the default): the
-    /// search scores won 1, lost 0, a draw or a cut-off 1/2.
+    /// The score for `player` of the state a flat Monte Carlo playout stopped in (the game
+    /// over, or cut off at the playout's ply cap), 0 (worst) to 1 (best); only compared
+    /// between the mean scores of one player's moves, so any increasing affine map of a
+    /// kind's own score gives the same choices. `None` (the default): the game's outcome,
+    /// won 1, lost 0, a draw or a cut-off 1/2. Pasta Logic gives the prototype's leaf score
+    /// (`docs/pasta-semantics.md`, "The computer players").
     fn leaf_score(&mut self, player: usize) -> Option<f64> {
         let _ = player;
         None
+    }
+    /// The number of moves when they are exactly `0..n` (move `i` is entry `i` of
+    /// [`SearchGame::moves`]), counted without listing them; `None` (the default) when the
+    /// kind does not number its moves so. A kind whose decisions can have very many choices
+    /// (Pasta Logic's MoveFlag and Reorder: hundreds of thousands) gives it, and the
+    /// searches then draw moves without listing them all: random playouts draw a number
+    /// below `n`, and the Monte Carlo tree search adds a node's children lazily
+    /// (`tilesmith_search::mcts`, progressive widening).
+    ///
+    /// # Errors
+    /// As [`SearchGame::moves`].
+    fn move_count(&mut self) -> Result<Option<u64>, SearchError> {
+        Ok(None)
     }
     /// The words of `mv` when one move stands for several inputs (macro moves: a falling
     /// kind's placement of a piece, found by a search over its frame inputs, expanded back

@@ -20,6 +20,16 @@ use tilesmith_core::search_game::{Move, SearchError, SearchGame, SearchStatus};
 /// The most plies of one flat Monte Carlo playout (the prototype's 50 decisions).
 pub const FLAT_MC_PLIES: u32 = 50;
 
+/// The longest random playout of the computer player ([`Player::Ai`]), in plies: a
+/// playout cut off there is scored by the kind's [`SearchGame::leaf_score`] when it gives
+/// one (else a draw). Chosen by matches (BENCHMARKS.md, "Pasta Logic").
+pub const AI_PLAYOUT_PLIES: u32 = 20;
+
+/// The value of a draw for the computer player ([`Player::Ai`]), against 1 for a win and 0
+/// for a loss ([`crate::mcts::SearchLimits::draw_value`]): below 1/2, so it plays for a win
+/// where a draw is sure. Chosen by matches (BENCHMARKS.md, "Pasta Logic").
+pub const AI_DRAW_VALUE: f64 = 0.3;
+
 /// The most plies a game of [`play_game`] lasts; a longer one is a draw.
 pub const MAX_GAME_PLIES: u32 = 1000;
 
@@ -33,6 +43,26 @@ pub fn uniform(rng: &mut ChaCha8Rng, n: usize) -> usize {
             return (v % n) as usize;
         }
     }
+}
+
+/// A uniformly random move of `g` (running), drawn without listing the moves when the kind
+/// numbers them ([`SearchGame::move_count`]), else from the list put in `buf`; `None` when
+/// there is none.
+///
+/// # Errors
+/// A [`SearchError`] from the kind.
+pub fn random_move(
+    g: &mut dyn SearchGame,
+    buf: &mut Vec<Move>,
+    rng: &mut ChaCha8Rng,
+) -> Result<Option<Move>, SearchError> {
+    if let Some(n) = g.move_count()? {
+        let n = n.min(u64::from(Move::MAX)) as usize;
+        return Ok((n > 0).then(|| uniform(rng, n) as Move));
+    }
+    buf.clear();
+    g.moves(buf)?;
+    Ok((!buf.is_empty()).then(|| buf[uniform(rng, buf.len())]))
 }
 
 /// How a playout ended.
@@ -58,15 +88,13 @@ pub fn random_playout(
     let mut plies = 0;
     loop {
         let status = g.status()?;
-        if status.is_over() {
+        if status.is_over() || plies >= max_plies {
             return Ok(PlayoutEnd { status, plies });
         }
-        moves.clear();
-        g.moves(&mut moves)?;
-        if moves.is_empty() || plies >= max_plies {
+        let Some(mv) = random_move(g, &mut moves, rng)? else {
             return Ok(PlayoutEnd { status, plies });
-        }
-        g.advance(moves[uniform(rng, moves.len())])?;
+        };
+        g.advance(mv)?;
         plies += 1;
     }
 }
@@ -105,9 +133,34 @@ fn score(g: &mut dyn SearchGame, end: SearchStatus, player: usize) -> f64 {
     }
 }
 
-/// The flat Monte Carlo choice in `g` (running): every move tried with `k` random playouts
-/// of at most [`FLAT_MC_PLIES`] plies; the move of the best mean score for the player to
-/// move (ties to the first). `None` when there is no move.
+/// The most candidate moves flat Monte Carlo tries at one decision: where a kind numbers
+/// more ([`SearchGame::move_count`]: Pasta Logic's MoveFlag and Reorder with a raised
+/// parameter), this many distinct ones drawn at random, in increasing order.
+pub const FLAT_MC_CANDIDATES: usize = 256;
+
+/// The candidate moves of flat Monte Carlo in `g`: every move, or [`FLAT_MC_CANDIDATES`]
+/// drawn where the kind numbers more.
+fn candidates(g: &mut dyn SearchGame, rng: &mut ChaCha8Rng) -> Result<Vec<Move>, SearchError> {
+    let mut moves = Vec::new();
+    match g.move_count()? {
+        Some(n) if n > FLAT_MC_CANDIDATES as u64 => {
+            let n = n.min(u64::from(Move::MAX)) as usize;
+            let mut drawn = std::collections::BTreeSet::new();
+            while drawn.len() < FLAT_MC_CANDIDATES {
+                drawn.insert(uniform(rng, n) as Move);
+            }
+            moves.extend(drawn);
+        }
+        _ => g.moves(&mut moves)?,
+    }
+    Ok(moves)
+}
+
+/// The flat Monte Carlo choice in `g` (running): every move (at most
+/// [`FLAT_MC_CANDIDATES`]) tried with `k` random playouts of at most [`FLAT_MC_PLIES`]
+/// plies, the first of them the move itself, each scored by [`SearchGame::leaf_score`] of
+/// the state it stopped in (else its outcome); the move of the best mean score for the
+/// player to move (ties to the first). `None` when there is no move.
 ///
 /// # Errors
 /// A [`SearchError`] from the kind.
@@ -118,8 +171,7 @@ pub fn flat_monte_carlo(
 ) -> Result<Option<Move>, SearchError> {
     let mut root = g.fork();
     let player = root.to_move();
-    let mut moves = Vec::new();
-    root.moves(&mut moves)?;
+    let moves = candidates(root.as_mut(), rng)?;
     let mut best: Option<(f64, Move)> = None;
     for &mv in &moves {
         let mut total = 0.0;
@@ -183,22 +235,18 @@ impl Player {
         rng: &mut ChaCha8Rng,
     ) -> Result<Option<Move>, SearchError> {
         match *self {
-            Player::Random => {
-                let mut moves = Vec::new();
-                g.moves(&mut moves)?;
-                Ok((!moves.is_empty()).then(|| moves[uniform(rng, moves.len())]))
-            }
+            Player::Random => random_move(g, &mut Vec::new(), rng),
             Player::FlatMc(k) => flat_monte_carlo(g, k, rng),
             Player::Ai(time) => {
                 let limits = SearchLimits {
                     time: Some(time),
                     seed: rng.next_u64(),
+                    max_playout_plies: AI_PLAYOUT_PLIES,
+                    draw_value: Some(AI_DRAW_VALUE),
                     ..SearchLimits::default()
                 };
-                let mut moves = Vec::new();
-                g.moves(&mut moves)?;
                 let r = search(g, &limits, &AtomicBool::new(false), &mut |_| {})?;
-                Ok(r.best.and_then(|i| moves.get(i).copied()))
+                Ok(r.best_move)
             }
         }
     }

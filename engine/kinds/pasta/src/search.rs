@@ -223,11 +223,59 @@ impl SearchGame for PastaSearch {
         std::mem::size_of::<PastaSearch>() + (self.before.len() + self.path.len()) * 32
     }
 
+    /// The choices are numbered `0..choice_count()` (capped at `u32::MAX`, as
+    /// [`SearchGame::moves`] lists them), so the searches draw a choice of MoveFlag or
+    /// Reorder without listing hundreds of thousands of them.
+    fn move_count(&mut self) -> Result<Option<u64>, SearchError> {
+        Ok(Some(if self.s.end == End::Running {
+            self.s.choice_count().min(u64::from(Move::MAX))
+        } else {
+            0
+        }))
+    }
+
+    /// The prototype's leaf score (`src/player/gameToScore.ts` of `nishio/pastalogic`)
+    /// without its random noise, mapped to 0..1 by `(score + 128) / 256` (an increasing
+    /// affine map, so flat Monte Carlo's choices are the prototype score's): see
+    /// [`prototype_score`].
+    fn leaf_score(&mut self, player: usize) -> Option<f64> {
+        let p = u8::from(player == 1);
+        Some((f64::from(prototype_score(&self.s, p)) + 128.0) / 256.0)
+    }
+
     fn history_dependence(&self) -> Option<usize> {
         if self.s.end == End::Draw(Reason::Repetition) {
             self.dep
         } else {
             None
+        }
+    }
+}
+
+/// The prototype's leaf score of `s` for player `p` (`src/player/gameToScore.ts` of the
+/// designer's `nishio/pastalogic`, without the `controledRandom() / 1000` noise): a game
+/// won by `p` is 100, lost −100, drawn 0; a game still running scores
+/// `f(own life) + f(own flags on cards) − f(opponent's life) − f(opponent's flags on
+/// cards)` with `f(n) = 32 − 2^(6 − n)` for `n ≤ 6` and 32 above (so −64..64 while both
+/// players have life and flags). The end is Tilesmith's (W1, W2, A13, A17, repetition),
+/// not the prototype's `isGameOver`, whose adjudications by life are its own end rules.
+pub fn prototype_score(s: &State, p: u8) -> i32 {
+    fn f(n: i32) -> i32 {
+        if n > 6 {
+            32
+        } else {
+            32 - (1i32 << (6 - n.max(-20)).min(30))
+        }
+    }
+    match s.end {
+        End::Won(w, _) if w == p => 100,
+        End::Won(..) => -100,
+        End::Draw(_) => 0,
+        End::Running => {
+            let o = 1 - p;
+            let life = |q: u8| i32::from(s.life[q as usize]);
+            let flags = |q: u8| i32::from(s.flags_on_cards(q));
+            f(life(p)) + f(flags(p)) - f(life(o)) - f(flags(o))
         }
     }
 }
