@@ -75,10 +75,14 @@ pub(super) fn perft(
                 return ExitCode::FAILURE;
             }
             Err(RecvTimeoutError::Timeout) => {
+                let done = match d - 1 {
+                    0 => "no depth is complete".to_string(),
+                    1 => "depth 1 is complete".to_string(),
+                    n => format!("depths 1 to {n} are complete"),
+                };
                 eprintln!(
                     "tilesmith: perft: the time limit of {time} s ran out while counting depth \
-                     {d}; depths 1 to {} are complete (--time sets the limit)",
-                    d - 1
+                     {d}; {done} (--time sets the limit)"
                 );
                 return ExitCode::from(3);
             }

@@ -122,9 +122,10 @@ pub fn write_play<W: Write>(
     })?;
     let mut renderer = Renderer::new();
     let with_caption = go.frame.overlays;
-    let first = renderer.render(st, kind, &go.frame, with_caption.then_some("start"))?;
-    let (w, h) = (first.width(), first.height());
+    // The limits are checked before the first frame is drawn.
+    let (w, h) = super::frame_size(st, &go.frame, with_caption)?;
     check_gif_size(steps.len() as u64, go.every, (w, h))?;
+    let first = renderer.render(st, kind, &go.frame, with_caption.then_some("start"))?;
     let (gw, gh) = (
         u16::try_from(w).map_err(|_| "the GIF would be wider than 65535 pixels")?,
         u16::try_from(h).map_err(|_| "the GIF would be higher than 65535 pixels")?,

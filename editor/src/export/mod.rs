@@ -141,11 +141,8 @@ impl Renderer {
         caption: Option<&str>,
     ) -> Result<Pixmap, String> {
         let grid = st.doc.has_grid();
-        // A kind without a grid draws its canvas itself: the image is that canvas at
-        // NO_GRID_CELLS "cells" of `scale` pixels (960 × 608 at the default 16).
-        let (w, h) = if grid { st.map_size() } else { NO_GRID_CELLS };
-        let band = if caption.is_some() { CAPTION_PX } else { 0 };
-        let (iw, ih) = image_size(w, h, opts.scale, band)?;
+        let (w, h) = cells_shown(st);
+        let (iw, ih) = frame_size(st, opts, caption.is_some())?;
         let mut pixmap = Pixmap::new(iw, ih).ok_or("cannot allocate the image")?;
         pixmap.fill(tiny_skia::Color::from_rgba8(12, 12, 16, 255));
         let screen = Rect::from_min_size(Pos2::ZERO, vec2(iw as f32, ih as f32));
@@ -200,6 +197,27 @@ impl Renderer {
         raster::draw(&mut pixmap, &prims, &mut self.textures);
         Ok(pixmap)
     }
+}
+
+/// The map's size in cells as an image shows it: the map's, or for a kind without a grid,
+/// whose canvas the kind draws itself, [`NO_GRID_CELLS`] (960 × 608 at the default 16).
+fn cells_shown(st: &EditorState) -> (usize, usize) {
+    if st.doc.has_grid() {
+        st.map_size()
+    } else {
+        NO_GRID_CELLS
+    }
+}
+
+/// The size in pixels of the image [`Renderer::render`] draws of `st` with `opts`, with a
+/// caption band when `caption`, known before anything is drawn.
+///
+/// # Errors
+/// When the image would be too large ([`image_size`]).
+pub fn frame_size(st: &EditorState, opts: &Options, caption: bool) -> Result<(u32, u32), String> {
+    let (w, h) = cells_shown(st);
+    let band = if caption { CAPTION_PX } else { 0 };
+    image_size(w, h, opts.scale, band)
 }
 
 /// The base colours (one per cell, row-major, `w` per row) as one rectangle per cell: what the
