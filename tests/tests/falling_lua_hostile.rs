@@ -245,3 +245,23 @@ fn sorting_too_many_tables_names_the_limit() {
     );
     assert!(!e.message.contains("out of Lua stack"), "{e}");
 }
+
+#[test]
+fn string_rep_reads_the_budget_and_cancel_itself() {
+    // One `string.rep` is one Lua instruction but a loop's worth of work: it is charged an
+    // instruction per 64 bytes made and reads the clock and Cancel itself, not only at the
+    // hook every 1000 instructions (issue #30: `while true do string.rep('x', 7e6) end` ran
+    // 2.8 s of CPU past its 1 s limit). With Cancel already set, the first `string.rep`
+    // stops the run; read only by the hook, the run got to its own error first.
+    let flag = Arc::new(AtomicBool::new(true));
+    let f = Arc::clone(&flag);
+    let e = within_guard(move || {
+        let mut s =
+            Script::new("function update() local s = string.rep('x', 100) error('reached') end")
+                .unwrap();
+        s.set_cancel_flag(Some(f));
+        s.update(&Empty, &mut Requests::new(16))
+    })
+    .unwrap_err();
+    assert_eq!(e.message, "cancelled");
+}
