@@ -16,6 +16,7 @@ use std::time::Duration;
 use eframe::egui::{self, RichText, Ui};
 use tilesmith_engine::Input;
 use tilesmith_engine::search::mcts::{Progress, SearchLimits, SearchResult, search};
+use tilesmith_engine::search::playout::ai_limits;
 
 use crate::doc::play::PlaySession;
 use crate::job::Job;
@@ -92,11 +93,13 @@ impl Computer {
             return;
         };
         self.searches += 1;
+        // The settings of `match ai:SECONDS` (measured in BENCHMARKS.md), one place for both.
         let limits = SearchLimits {
-            time: Some(Duration::from_secs_f32(self.think.clamp(0.2, 10.0))),
             iterations: self.iterations,
-            seed: self.searches,
-            ..SearchLimits::default()
+            ..ai_limits(
+                Duration::from_secs_f32(self.think.clamp(0.2, 10.0)),
+                self.searches,
+            )
         };
         let spawned = Job::spawn("computer-player", move |w| {
             let mut report = |pr: &Progress| w.report(pr.clone());

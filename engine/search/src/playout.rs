@@ -30,6 +30,20 @@ pub const AI_PLAYOUT_PLIES: u32 = 20;
 /// where a draw is sure. Chosen by matches (BENCHMARKS.md, "Pasta Logic").
 pub const AI_DRAW_VALUE: f64 = 0.3;
 
+/// The settings of the computer player ([`Player::Ai`], `match ai:SECONDS`, and the editor's
+/// computer player, which must play as the one measured in BENCHMARKS.md): a tree search of
+/// `time` with playouts cut at [`AI_PLAYOUT_PLIES`] and a draw worth [`AI_DRAW_VALUE`], its
+/// random choices seeded by `seed`.
+pub fn ai_limits(time: std::time::Duration, seed: u64) -> SearchLimits {
+    SearchLimits {
+        time: Some(time),
+        seed,
+        max_playout_plies: AI_PLAYOUT_PLIES,
+        draw_value: Some(AI_DRAW_VALUE),
+        ..SearchLimits::default()
+    }
+}
+
 /// The most plies a game of [`play_game`] lasts; a longer one is a draw.
 pub const MAX_GAME_PLIES: u32 = 1000;
 
@@ -238,13 +252,7 @@ impl Player {
             Player::Random => random_move(g, &mut Vec::new(), rng),
             Player::FlatMc(k) => flat_monte_carlo(g, k, rng),
             Player::Ai(time) => {
-                let limits = SearchLimits {
-                    time: Some(time),
-                    seed: rng.next_u64(),
-                    max_playout_plies: AI_PLAYOUT_PLIES,
-                    draw_value: Some(AI_DRAW_VALUE),
-                    ..SearchLimits::default()
-                };
+                let limits = ai_limits(time, rng.next_u64());
                 let r = search(g, &limits, &AtomicBool::new(false), &mut |_| {})?;
                 Ok(r.best_move)
             }
