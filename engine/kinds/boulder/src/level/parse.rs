@@ -380,27 +380,28 @@ pub fn cell_from_json(v: &Value) -> Option<Cell> {
     p.iter().all(|x| !x.is_error()).then_some(cell)
 }
 
+/// The token named `s`, or an "unknown token" problem at `path` (cell `at`) with the nearest
+/// name; once the report is full the problem is only counted, so no did-you-mean search.
+fn token_named(s: &str, path: JsonPath, at: Pos, p: &mut Vec<Problem>) -> Option<Token> {
+    if let Some(t) = Token::from_name(s) {
+        return Some(t);
+    }
+    let hint = if tilesmith_core::problem::is_full(p) {
+        String::new()
+    } else {
+        did_you_mean(Token::suggest(s).map(Token::name))
+    };
+    p.push_capped(Problem::error(path, format!("unknown token {}{hint}", quote(s))).at_cell(at));
+    None
+}
+
 pub(super) fn parse_cell(
     v: &Value,
     path: &JsonPath,
     at: Pos,
     p: &mut Vec<Problem>,
 ) -> Option<Cell> {
-    let token_of = |s: &str, path: JsonPath, p: &mut Vec<Problem>| match Token::from_name(s) {
-        Some(t) => Some(t),
-        None => {
-            // Only counted once the report is full: no did-you-mean search then.
-            let hint = if tilesmith_core::problem::is_full(p) {
-                String::new()
-            } else {
-                did_you_mean(Token::suggest(s).map(Token::name))
-            };
-            p.push_capped(
-                Problem::error(path, format!("unknown token {}{hint}", quote(s))).at_cell(at),
-            );
-            None
-        }
-    };
+    let token_of = |s: &str, path: JsonPath, p: &mut Vec<Problem>| token_named(s, path, at, p);
     match v {
         Value::String(s) => token_of(s, path.clone(), p).map(Cell::new),
         Value::Object(o) => {
