@@ -279,3 +279,25 @@ proptest::proptest! {
         }
     }
 }
+
+#[test]
+fn a_bad_card_does_not_hide_or_invent_other_problems() {
+    // Ten cards, the last misspelt: the line is still ten long, so cursor 9 is on it (no
+    // "0…7", the length of the drawn setup), and the flags are still checked against it.
+    let doc = serde_json::json!({
+        "kind": "pasta",
+        "cards": ["Bug", "Debug", "Rotate", "Reverse", "AddFlag", "MoveFlag", "ForkBomb",
+                  "TradeOff", "Subroutine", "Increemnt"],
+        "cursor": 9,
+        "flags": [["green"], [], [], [], [], [], [], [], [], []]
+    });
+    let p = tilesmith_engine::kind::pasta::PastaLevel::from_json(&doc).unwrap_err();
+    let paths: Vec<String> = p.iter().map(|x| x.path.to_string()).collect();
+    assert_eq!(paths, ["$.cards[9]", "$.flags[0][0]"], "{p:?}");
+    assert!(
+        p[0].message.contains("did you mean \"Increment\""),
+        "{}",
+        p[0].message
+    );
+    assert_eq!(p[1].message, "\"green\" is not a player's flag (red, blue)");
+}

@@ -225,7 +225,10 @@ fn flags_of(v: &Value, path: &JsonPath, n: usize, p: &mut Vec<Problem>) -> Optio
                         path.index(i).index(j),
                         format!(
                             "{} is not a player's flag (red, blue)",
-                            quote(&f.to_string())
+                            match f.as_str() {
+                                Some(name) => quote(name),
+                                None => f.to_string(),
+                            }
                         ),
                     ));
                     ok = false;
@@ -414,7 +417,18 @@ impl PastaLevel {
         let cards = o
             .get("cards")
             .and_then(|v| cards_of(v, &root.key("cards"), &mut p));
-        let n = cards.as_ref().map_or(SETUP_CARDS, Vec::len);
+        // The line's length: the cards read, else (a card with an error) as many as the list
+        // gives, so that `flags` and `cursor` are still checked against the line written.
+        let written = o
+            .get("cards")
+            .and_then(Value::as_array)
+            .map(Vec::len)
+            .filter(|l| (1..=Card::ALL.len()).contains(l));
+        let n = cards
+            .as_ref()
+            .map(Vec::len)
+            .or(written)
+            .unwrap_or(SETUP_CARDS);
         for key in ["flags", "chips"] {
             if o.contains_key(key) && !o.contains_key("cards") {
                 p.push_capped(Problem::error(
@@ -423,8 +437,10 @@ impl PastaLevel {
                 ));
             }
         }
-        let flags = match (o.get("flags"), &cards) {
-            (Some(v), Some(_)) => flags_of(v, &root.key("flags"), n, &mut p).unwrap_or_default(),
+        let flags = match o.get("flags") {
+            Some(v) if o.contains_key("cards") => {
+                flags_of(v, &root.key("flags"), n, &mut p).unwrap_or_default()
+            }
             _ => vec![Vec::new(); n],
         };
         let has_flags = o.contains_key("flags");
