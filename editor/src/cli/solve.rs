@@ -25,7 +25,7 @@ pub const DEFAULT_SECONDS: f64 = 60.0;
 /// Arguments of `tilesmith solve`.
 #[derive(Debug, clap::Args)]
 pub struct SolveArgs {
-    /// The level file (any kind that offers search: baba, boulder, board).
+    /// The level file (any kind that offers search: baba, boulder, board, pasta).
     pub level: PathBuf,
     /// One player: the longest solution looked for, in steps (moves). Two players: the
     /// plies (both players' moves) looked ahead (default 64).

@@ -35,8 +35,9 @@ pub struct MatchArgs {
     pub level: PathBuf,
     /// The two players, in the order `wins` is printed: `random`, `flat-mc:K` (K random
     /// playouts of at most 50 moves per candidate move) or `ai:SECONDS` (the Monte Carlo tree
-    /// search computer player at that think time per move). The first plays the level's
-    /// first player in even games, the second in odd ones.
+    /// search computer player at that think time per move). The first plays the game's first
+    /// player (player index 0: board, the first of the rules' players; pasta, red) in even
+    /// games and the second player in odd ones.
     #[arg(long, value_delimiter = ',', required = true)]
     pub players: Vec<String>,
     /// How many games.
