@@ -14,7 +14,8 @@ use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 
 use tilesmith_engine::replay::{Replay, ReplayLevel};
-use tilesmith_engine::search::alphabeta::{self, Value};
+use tilesmith_engine::search::alphabeta::Value;
+use tilesmith_engine::search::solve;
 use tilesmith_engine::{Status, load_file};
 use tilesmith_tests::workspace;
 
@@ -58,29 +59,24 @@ fn the_solver_proves_each_puzzle_a_shortest_win_for_red() {
         assert!(doc.check().is_empty(), "{name}: {:?}", doc.check());
         let game = doc.start(0).unwrap();
         assert_eq!(game.to_move(), Some(0), "{name}: red (player 0) to move");
-        let mut root = game.searcher().unwrap();
-        let limits = alphabeta::Limits {
-            max_plies: n,
-            ..alphabeta::Limits::default()
+        // The entry point `tilesmith solve` and the editor's Solve call.
+        let solve = |plies: u32| {
+            let mut root = game.searcher().unwrap();
+            let limits = solve::Limits {
+                max_steps: Some(plies),
+                ..solve::Limits::default()
+            };
+            match solve::solve(root.as_mut(), &limits, &AtomicBool::new(false), &mut |_| {}) {
+                Ok(solve::Outcome::TwoPlayers(out)) => out,
+                other => panic!("{name}: {other:?}"),
+            }
         };
-        let out =
-            alphabeta::value(root.as_mut(), &limits, &AtomicBool::new(false), &mut |_| {}).unwrap();
+        let out = solve(n);
         assert_eq!(out.value, Value::Win(n), "{name}: {out:?}");
         assert_eq!(out.player, 0, "{name}: the value is red's");
         assert_eq!(out.pv_words.len(), n as usize, "{name}: {:?}", out.pv_words);
         // Within one decision fewer there is no win.
-        let shorter = alphabeta::Limits {
-            max_plies: n - 1,
-            ..alphabeta::Limits::default()
-        };
-        let mut root = game.searcher().unwrap();
-        let out = alphabeta::value(
-            root.as_mut(),
-            &shorter,
-            &AtomicBool::new(false),
-            &mut |_| {},
-        )
-        .unwrap();
+        let out = solve(n - 1);
         assert!(
             !matches!(out.value, Value::Win(_)),
             "{name}: a win within {} decisions: {out:?}",
