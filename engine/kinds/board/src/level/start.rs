@@ -148,7 +148,7 @@ fn read_setup(rules: &Rules, o: &Map<String, Value>, pos: &mut Position, p: &mut
                         kpath,
                         format!(
                             "must be an array of position names, found {}",
-                            type_name(&v)
+                            type_name(v)
                         ),
                     ));
                     continue;
@@ -187,7 +187,7 @@ fn read_reserve(rules: &Rules, o: &Map<String, Value>, pos: &mut Position, p: &m
         for (player, ppath, v) in by_player(rules, o, "reserve", p) {
             for (kind, kpath, v) in by_piece(rules, &ppath, v, p) {
                 match tilesmith_core::level_json::natural(
-                    &v,
+                    v,
                     &kpath,
                     "a reserve count",
                     MAX_RESERVE.into(),
