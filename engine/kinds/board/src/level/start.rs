@@ -146,10 +146,7 @@ fn read_setup(rules: &Rules, o: &Map<String, Value>, pos: &mut Position, p: &mut
                 let Value::Array(list) = v else {
                     p.push_capped(Problem::error(
                         kpath,
-                        format!(
-                            "must be an array of position names, found {}",
-                            type_name(v)
-                        ),
+                        format!("must be an array of position names, found {}", type_name(v)),
                     ));
                     continue;
                 };
