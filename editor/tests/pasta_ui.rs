@@ -1,6 +1,7 @@
 //! Headless window tests (egui_kittest) of the pasta document: a program laid out by
 //! dragging cards from the palette and along the line, flags placed with the brush, and a
-//! MoveFlag and a Subroutine chosen by clicks on the line, with undo.
+//! MoveFlag and a Subroutine chosen by clicks on the line, a Reorder by dragging a flag, with
+//! undo.
 //!
 //! Expected results are worked out by hand from the rules (`../shared/specs/pasta-logic.md`
 //! §6, §8, A6, A8, A9, as pinned in `docs/pasta-semantics.md`), not read back from the code.
@@ -304,6 +305,51 @@ fn a_reorder_and_an_increment_are_chosen_by_clicks() {
     assert_eq!(s.life, [3, 5]);
     // Leaving Bug took its chip back to the supply (C6).
     assert_eq!(s.cards()[1].chips, [0, 0]);
+}
+
+#[test]
+fn a_reorder_is_chosen_by_dragging_a_flag_and_undone() {
+    // Reorder {1} on red's flag: one other card (A6). Bug's queue blue, red, red; its blue
+    // head dragged onto the place of its tail flag goes to the tail, the others keep their
+    // order: red, red, blue (old places 2, 3, 1). One decision: the cursor moves on to Bug,
+    // whose new head (red) has the right (A8).
+    let level = json!({
+        "kind": "pasta",
+        "cards": ["Reorder", "Bug", "Debug"],
+        "flags": [["red"], ["blue", "red", "red"], []]
+    });
+    let mut h = open(level.clone());
+    start(&mut h);
+    click(&mut h, "Run");
+    click(&mut h, "card Bug");
+    let from = center(&h, "flag 1 of Bug");
+    let to = center(&h, "flag 3 of Bug");
+    drag(&mut h, from, to);
+    let s = state(&h);
+    assert_eq!(queue(&s, Card::Bug), [0, 0, 1]);
+    assert_eq!(queue(&s, Card::Reorder), [0]);
+    assert_eq!((s.at, s.to_move()), (1, Some(0)));
+    // The engine's word: the two red flags are alike, so 2,3,1 and 3,2,1 are one choice,
+    // named by its first spelling (docs/pasta-semantics.md, Reorder).
+    let p = doc(&h).play.as_ref().unwrap();
+    assert_eq!(p.session.words, ["do:Bug=2,3,1"]);
+    assert_eq!(p.session.steps(), 1, "one play step");
+    click(&mut h, "Undo decision");
+    let s = state(&h);
+    assert_eq!(queue(&s, Card::Bug), [1, 0, 0]);
+    assert_eq!((s.at, s.to_move()), (0, Some(0)));
+
+    // Without clicking the card first, a drag chooses it too; a drag the other way (the
+    // tail flag onto the head's place) gives red, blue, red (old places 3, 1, 2).
+    let mut h = open(level);
+    start(&mut h);
+    click(&mut h, "Run");
+    let from = center(&h, "flag 3 of Bug");
+    let to = center(&h, "flag 1 of Bug");
+    drag(&mut h, from, to);
+    let s = state(&h);
+    assert_eq!(queue(&s, Card::Bug), [0, 1, 0]);
+    assert_eq!((s.at, s.to_move()), (1, Some(0)));
 }
 
 /// The shared computer player decides for a pasta side (issue #28: "the computer's move"):

@@ -3,9 +3,11 @@
 //! [`solve_ui`]). They work through `dyn Game` and the engine's shared search
 //! (`Game::searcher`), so a kind gets them without code of its own: the shell draws
 //! [`play_tools_ui`] after [`crate::doc::ui::KindUi::play_ui`] in the side panel
-//! (`ui/layout.rs`), and the state lives in [`crate::ui::UiState::play_tools`].
+//! (`ui/layout.rs`), and the state lives in [`crate::ui::UiState::play_tools`]. A kind's own
+//! play pane draws its status banner and its list of legal words with [`pane`].
 
 pub mod computer;
+pub mod pane;
 pub mod solve_ui;
 pub mod solver;
 

@@ -13,6 +13,7 @@ use super::play::BoardPlay;
 use super::ui::{piece_radius, player_color};
 use super::{BoardAction, BoardDoc, look};
 use crate::doc::ui::MapGeom;
+use crate::play::pane::{LegalList, legal_list_ui, status_banner};
 use crate::state::{Action, PlayAction};
 
 fn step(out: &mut Vec<Action>, i: usize) {
@@ -21,51 +22,25 @@ fn step(out: &mut Vec<Action>, i: usize) {
     )))));
 }
 
-/// A coloured frame with `text`.
-fn banner(ui: &mut Ui, fill: Color32, text: String) {
-    egui::Frame::new()
-        .fill(fill)
-        .inner_margin(8.0)
-        .corner_radius(4.0)
-        .show(ui, |ui| {
-            ui.label(RichText::new(text).heading().color(look::text_on(fill)));
-        });
-}
-
 /// The player to move, or how the game ended.
 fn status_ui(ui: &mut Ui, p: &BoardPlay) {
     let g = p.game();
-    match g.status() {
-        Status::Running => {
-            let to = p.game().position().to_move(g.rules());
-            let name = p.board.player_name(to).to_string();
-            banner(ui, player_color(&p.board, to), format!("{name} to move"));
-        }
-        Status::Won {
-            winner: Some(w), ..
-        } => banner(
-            ui,
-            Color32::from_rgb(40, 120, 40),
-            format!("Game over: {w} wins"),
-        ),
-        Status::Won { .. } => banner(ui, Color32::from_rgb(40, 120, 40), "Solved".into()),
-        Status::Draw { reason } => banner(
-            ui,
-            Color32::from_rgb(90, 90, 110),
-            format!("Game over: draw ({reason})"),
-        ),
-        // A generation failure stops the game without a result: "Stopped", not "Game over".
-        Status::Lost { reason } => banner(
-            ui,
-            Color32::from_rgb(120, 40, 40),
-            match (g.error(), g.error_problem()) {
-                // Where it is written when the rules have a file: `game.zrf:6:29: …`.
-                (Some(_), Some(p)) if p.file.is_some() => format!("Stopped: {}", p.render("")),
-                (Some(_), _) => format!("Stopped: {reason}"),
-                (None, _) => format!("Game over: {reason}"),
-            },
-        ),
-    }
+    let turn = || {
+        let to = g.position().to_move(g.rules());
+        let name = p.board.player_name(to).to_string();
+        (player_color(&p.board, to), format!("{name} to move"))
+    };
+    // A generation failure stops the game without a result: "Stopped", not "Game over";
+    // where it is written when the rules have a file: `game.zrf:6:29: …`.
+    let stopped = match (g.error(), g.error_problem()) {
+        (Some(_), Some(pr)) if pr.file.is_some() => Some(format!("Stopped: {}", pr.render(""))),
+        (Some(_), _) => match g.status() {
+            Status::Lost { reason } => Some(format!("Stopped: {reason}")),
+            _ => None,
+        },
+        (None, _) => None,
+    };
+    status_banner(ui, &g.status(), turn, stopped);
 }
 
 /// Undo, redo, restart and the ply counter.
@@ -167,25 +142,21 @@ fn pick_ui(ui: &mut Ui, p: &BoardPlay, out: &mut Vec<Action>) {
 /// The legal turns, each a button playing it; those that fit the clicks so far stand out.
 fn legal_ui(ui: &mut Ui, p: &BoardPlay, out: &mut Vec<Action>) {
     let turns = p.turns();
-    ui.strong(format!("Legal moves ({})", turns.len()));
+    let words: Vec<String> = turns.iter().map(|t| t.notation.clone()).collect();
     let fits = p.pick.candidates(turns);
     let picking = p.pick.from.is_some() || !p.pick.keys.is_empty();
-    egui::ScrollArea::vertical()
-        .id_salt("legal moves")
-        .max_height(160.0)
-        .show(ui, |ui| {
-            ui.horizontal_wrapped(|ui| {
-                for (i, t) in turns.iter().enumerate() {
-                    let mut text = RichText::new(&t.notation).monospace();
-                    if picking && !fits.contains(&i) {
-                        text = text.weak();
-                    }
-                    if ui.button(text).clicked() {
-                        step(out, i);
-                    }
-                }
-            });
-        });
+    let list = LegalList {
+        title: "Legal moves",
+        id: "legal moves",
+        words: &words,
+        total: words.len() as u64,
+        cap: words.len(),
+        name: None,
+        height: 160.0,
+    };
+    if let Some(i) = legal_list_ui(ui, &list, |i| picking && !fits.contains(&i)) {
+        step(out, i);
+    }
 }
 
 /// The turns played (and those undone, which Redo plays again); a click goes there.

@@ -7,7 +7,8 @@
 //! where it is dropped, and a card's `×` takes it out. Playing: the card under the cursor is
 //! outlined in the colour of the player whose right it is, and that flag ringed; the cards
 //! the last command changed are outlined in yellow; clicks place a flag (placement) or
-//! choose the command's targets ([`super::pick`]).
+//! choose the command's targets ([`super::pick`]); in a Reorder, a flag dragged onto another
+//! place of its queue sets that card's new order.
 
 use eframe::egui::{self, Align2, Color32, FontId, Rect, Sense, Stroke, StrokeKind, Ui};
 use tilesmith_engine::Input;
@@ -15,7 +16,7 @@ use tilesmith_engine::kind::pasta::state::Track;
 use tilesmith_engine::kind::pasta::{Card, State};
 
 use super::look::{self, CardGeom, CardView, Marks};
-use super::pick::Pick;
+use super::pick::{Need, Pick};
 use super::play::{PastaPlay, changed_cards};
 use super::{PastaAction, PastaDoc};
 use crate::state::{Action, PlayAction};
@@ -271,11 +272,17 @@ impl PlayPick {
     }
 }
 
+/// A flag being dragged within its queue while choosing a Reorder: (card, place).
+#[derive(Clone, Copy, Debug)]
+struct PlayFlagDrag(usize, usize);
+
 /// What the pointer hit on the play canvas.
 enum Hit {
     Card(usize),
     Flag(usize, usize),
     Param(usize, usize),
+    /// A flag of a card dragged from one place to another: (card, from, to).
+    Drag(usize, usize, usize),
 }
 
 /// The play canvas.
@@ -286,6 +293,10 @@ pub fn play_canvas(ui: &mut Ui, play: &PastaPlay, pp: &mut PlayPick, out: &mut V
     let views = state_views(s);
     let geoms = geoms_of(rect, &views);
     let mut hit = None;
+    let reordering = pp
+        .pick
+        .as_ref()
+        .is_some_and(|p| matches!(p.need, Need::Reorder(_)));
     for (i, (g, v)) in geoms.iter().zip(&views).enumerate() {
         let name = v.card.name();
         let resp = ui.interact(
@@ -312,17 +323,35 @@ pub fn play_canvas(ui: &mut Ui, play: &PastaPlay, pp: &mut PlayPick, out: &mut V
             let f = ui.interact(
                 *fr,
                 ui.scope_id().with(("pasta-play-flag", i, k)),
-                Sense::click(),
+                if reordering {
+                    Sense::click_and_drag()
+                } else {
+                    Sense::click()
+                },
             );
             named(&f, format!("flag {} of {name}", k + 1));
             if f.clicked() {
                 hit = Some(Hit::Flag(i, k));
             }
+            if reordering {
+                f.dnd_set_drag_payload(PlayFlagDrag(i, k));
+                if egui::DragAndDrop::has_payload_of_type::<PlayFlagDrag>(ui.ctx())
+                    && let Some(p) = f.dnd_release_payload::<PlayFlagDrag>()
+                    && p.0 == i
+                    && p.1 != k
+                {
+                    hit = Some(Hit::Drag(i, p.1, k));
+                }
+            }
         }
     }
     let changed = play.last_event().map(changed_cards).unwrap_or_default();
+    let dragged = egui::DragAndDrop::payload::<PlayFlagDrag>(ui.ctx());
     for (i, (g, v)) in geoms.iter().zip(&views).enumerate() {
-        let m = play_marks(s, pp.pick.as_ref(), i);
+        let mut m = play_marks(s, pp.pick.as_ref(), i);
+        if let Some(p) = dragged.as_deref().filter(|p| p.0 == i) {
+            m.flag_rings.push((p.1, Color32::WHITE));
+        }
         look::paint_card(ui.painter(), g, v, &m);
         if changed.iter().any(|c| c == v.card.name()) {
             ui.painter().rect_stroke(
@@ -388,7 +417,7 @@ fn play_marks(s: &State, pick: Option<&Pick>, i: usize) -> Marks {
 /// A click on the play canvas: a flag placed, or a target of the command chosen.
 fn clicked(play: &PastaPlay, pp: &mut PlayPick, s: &State, h: Hit, out: &mut Vec<Action>) {
     let c = match h {
-        Hit::Card(c) | Hit::Flag(c, _) | Hit::Param(c, _) => c,
+        Hit::Card(c) | Hit::Flag(c, _) | Hit::Param(c, _) | Hit::Drag(c, _, _) => c,
     };
     if s.placing() {
         if let Some(card) = s.cards().get(c) {
@@ -404,6 +433,7 @@ fn clicked(play: &PastaPlay, pp: &mut PlayPick, s: &State, h: Hit, out: &mut Vec
         Hit::Card(c) => pick.click_card(s, c),
         Hit::Flag(c, f) => pick.click_flag(s, c, f),
         Hit::Param(c, k) => pick.click_param(s, c, k),
+        Hit::Drag(c, from, to) => pick.drag_flag(s, c, from, to),
     };
     if let Some(w) = word {
         pp.play_word(play, &w, out);

@@ -8,7 +8,8 @@
 //! parameter (`do:A#1`); RemoveFlag the flags of one card (`do:A.1+A.3`), as many as its
 //! parameter and the card's queue allow; MoveFlag `n` times a flag, then its destination
 //! card (`do:A.2>B+C.1>A`); Reorder `n` cards, each with its flags clicked in their new
-//! order, head first (`do:A=3,1,2+B=`). `n` is the number of parts of the legal words,
+//! order, head first, or with one flag dragged to its new place in the queue (the others
+//! keep theirs: `do:A=3,1,2+B=`). `n` is the number of parts of the legal words,
 //! which all name as many (A15: as many as possible up to the parameter).
 
 use tilesmith_engine::kind::pasta::{Card, State};
@@ -159,6 +160,38 @@ impl Pick {
         }
     }
 
+    /// Reorder: flag `from` of card `c` dragged onto the place of its flag `to` (places as
+    /// drawn, 0 = head). The card's order becomes its flags with that one moved there (from
+    /// the order it already has when complete, otherwise from the queue as it stands), and
+    /// the card is chosen if it was not; the word when the choice is complete. A card begun
+    /// by clicks but not finished is taken over; another card waits for it, as with clicks.
+    pub fn drag_flag(&mut self, s: &State, c: usize, from: usize, to: usize) -> Option<String> {
+        let Need::Reorder(_) = self.need else {
+            return None;
+        };
+        let len = s.cards().get(c).map_or(0, |x| x.q.len as usize);
+        if from >= len || to >= len || from == to {
+            return None;
+        }
+        let at = match self.order.iter().position(|o| o.0 == c) {
+            Some(at) => at,
+            None if self.current_done(s) => {
+                self.order.push((c, Vec::new()));
+                self.order.len() - 1
+            }
+            None => return None,
+        };
+        let o = &mut self.order[at].1;
+        if o.len() < len {
+            *o = (0..len).collect();
+        }
+        let a = o.iter().position(|&x| x == from)?;
+        let b = o.iter().position(|&x| x == to)?;
+        let f = o.remove(a);
+        o.insert(b, f);
+        self.reorder_word(s)
+    }
+
     /// A click on parameter `k` (0-based) of card `c`.
     pub fn click_param(&mut self, s: &State, c: usize, k: usize) -> Option<String> {
         match self.need {
@@ -248,7 +281,8 @@ impl Pick {
             }
             Need::Moves(_) => "click the card it goes to (at its tail)".into(),
             Need::Reorder(n) => format!(
-                "click a card, then its flags in their new order, head first ({} of {n} cards)",
+                "click a card, then its flags in their new order, head first, or drag a flag \
+                 of a card to its new place ({} of {n} cards)",
                 self.order.len()
             ),
         }

@@ -5,7 +5,6 @@
 //! the log of the decisions played with what each changed.
 
 use eframe::egui::{self, Color32, RichText, Ui};
-use tilesmith_engine::Status;
 use tilesmith_engine::kind::pasta::State;
 use tilesmith_engine::kind::pasta::card::PLAYERS;
 use tilesmith_engine::kind::pasta::game::LIST_CAP;
@@ -15,47 +14,20 @@ use super::canvas::PlayPick;
 use super::look::PLAYER_COLORS;
 use super::pick::{Pick, need_of, parts_of};
 use super::play::{PastaPlay, describe};
-use crate::doc::ui::ink;
+use crate::play::pane::{LegalList, legal_list_ui, status_banner};
 use crate::state::{Action, PlayAction};
 
-/// A coloured frame with `text`.
-fn banner(ui: &mut Ui, fill: Color32, text: String) {
-    egui::Frame::new()
-        .fill(fill)
-        .inner_margin(8.0)
-        .corner_radius(4.0)
-        .show(ui, |ui| {
-            ui.label(RichText::new(text).heading().color(ink(fill)));
-        });
-}
-
 fn status_ui(ui: &mut Ui, p: &PastaPlay, s: &State) {
-    match p.session.game.status() {
-        Status::Running => {
-            let who = s.to_move().unwrap_or(0) as usize & 1;
-            let what = if s.placing() {
-                "places a flag"
-            } else {
-                "decides"
-            };
-            banner(ui, PLAYER_COLORS[who], format!("{} {what}", PLAYERS[who]));
-        }
-        Status::Won { winner, .. } => banner(
-            ui,
-            Color32::from_rgb(40, 120, 40),
-            format!("Game over: {} wins", winner.unwrap_or_default()),
-        ),
-        Status::Draw { reason } => banner(
-            ui,
-            Color32::from_rgb(90, 90, 110),
-            format!("Game over: draw ({reason})"),
-        ),
-        Status::Lost { reason } => banner(
-            ui,
-            Color32::from_rgb(120, 40, 40),
-            format!("Game over: {reason}"),
-        ),
-    }
+    let turn = || {
+        let who = s.to_move().unwrap_or(0) as usize & 1;
+        let what = if s.placing() {
+            "places a flag"
+        } else {
+            "decides"
+        };
+        (PLAYER_COLORS[who], format!("{} {what}", PLAYERS[who]))
+    };
+    status_banner(ui, &p.session.game.status(), turn, None);
     egui::Grid::new("pasta-counts")
         .num_columns(3)
         .show(ui, |ui| {
@@ -181,40 +153,18 @@ fn decision_ui(ui: &mut Ui, p: &PastaPlay, s: &State, pp: &mut PlayPick, out: &m
 
 /// The legal words, each a button that plays it.
 fn words_ui(ui: &mut Ui, p: &PastaPlay, pp: &mut PlayPick, out: &mut Vec<Action>) {
-    let n = pp.words.len();
-    let head = if pp.count > n as u64 {
-        format!(
-            "Legal words: the first {n} of {} (the list stops at {LIST_CAP})",
-            pp.count
-        )
-    } else {
-        format!("Legal words: {n}")
+    let list = LegalList {
+        title: "Legal words",
+        id: "pasta-words",
+        words: &pp.words,
+        total: pp.count,
+        cap: LIST_CAP,
+        name: Some("play"),
+        height: 140.0,
     };
-    egui::CollapsingHeader::new(head)
-        .id_salt("pasta-words")
-        .default_open(true)
-        .show(ui, |ui| {
-            egui::ScrollArea::vertical()
-                .id_salt("pasta-words-scroll")
-                .max_height(140.0)
-                .show(ui, |ui| {
-                    ui.horizontal_wrapped(|ui| {
-                        let mut chosen = None;
-                        for w in &pp.words {
-                            if ui
-                                .button(RichText::new(w).monospace())
-                                .accessible_name(format!("play {w}"))
-                                .clicked()
-                            {
-                                chosen = Some(w.clone());
-                            }
-                        }
-                        if let Some(w) = chosen {
-                            pp.play_word(p, &w, out);
-                        }
-                    });
-                });
-        });
+    if let Some(w) = legal_list_ui(ui, &list, |_| false).and_then(|i| pp.words.get(i).cloned()) {
+        pp.play_word(p, &w, out);
+    }
 }
 
 /// The decisions played, each with what it changed.
