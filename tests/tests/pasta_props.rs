@@ -297,6 +297,10 @@ fn a_reorder_past_the_cap_is_counted_and_its_last_entry_plays() {
         e.contains("is not legal") && e.contains("do:Card=3,1,2"),
         "{e}"
     );
+    // The pattern is shown whole, with the true number of choices (10 081, not the 1000
+    // listed), and a legal word over 40 characters is shown whole too, to be copied.
+    assert!(e.contains("; 10081 choices in all]"), "{e}");
+    assert!(!e.contains("characters)"), "nothing cut: {e}");
     g.step(last);
     assert_eq!(
         g.summary()["cards"][1]["flags"],

@@ -271,6 +271,9 @@ fn not_legal(
     }
 }
 
+/// The longest legal word an error message shows whole, in characters.
+pub const MAX_WORD_CHARS: usize = 200;
+
 /// The legal words of an [`InputError::NotLegal`], at most [`MAX_LISTED_WORDS`] of them and
 /// the number of the others; `none` for an empty list.
 fn listed(words: &[String]) -> String {
@@ -281,8 +284,10 @@ fn listed(words: &[String]) -> String {
         .iter()
         .take(MAX_LISTED_WORDS)
         .map(|w| {
-            if w.chars().count() > crate::problem::QUOTE_CHARS || w.contains(char::is_whitespace) {
-                quote(w)
+            // A legal word is the game's own (not a file's value): shown whole, so that it can
+            // be copied, unless it is longer than MAX_WORD_CHARS or holds white space.
+            if w.chars().count() > MAX_WORD_CHARS || w.contains(char::is_whitespace) {
+                crate::problem::quote_at_most(w, MAX_WORD_CHARS)
             } else {
                 w.clone()
             }

@@ -401,7 +401,16 @@ impl Game for PastaGame {
         }
         let mut legal = self.words(LIST_CAP);
         if legal.len() >= LIST_CAP || legal.len() > tilesmith_core::input::MAX_LISTED_WORDS {
-            legal.insert(0, format!("[{}]", self.s.word_pattern()));
+            // The pattern first, with the true number of choices (the list below it stops
+            // at LIST_CAP words, and the message counts only the words listed).
+            legal.insert(
+                0,
+                format!(
+                    "[{}; {} choices in all]",
+                    self.s.word_pattern(),
+                    self.s.choice_count()
+                ),
+            );
         }
         Err(InputError::NotLegal {
             position: None,
