@@ -396,6 +396,18 @@ fn check_totals(
     }
 }
 
+/// The program's length: the cards read, else (a card with an error) as many as `cards`
+/// lists, so that `flags` and `cursor` are still checked against the line written; the
+/// setup's [`SETUP_CARDS`] without `cards`.
+fn line_length(o: &Map<String, Value>, cards: Option<&[Card]>) -> usize {
+    let written = o
+        .get("cards")
+        .and_then(Value::as_array)
+        .map(Vec::len)
+        .filter(|l| (1..=Card::ALL.len()).contains(l));
+    cards.map(<[Card]>::len).or(written).unwrap_or(SETUP_CARDS)
+}
+
 impl PastaLevel {
     /// Reads a level document, with every problem located by its JSON path.
     ///
@@ -417,18 +429,7 @@ impl PastaLevel {
         let cards = o
             .get("cards")
             .and_then(|v| cards_of(v, &root.key("cards"), &mut p));
-        // The line's length: the cards read, else (a card with an error) as many as the list
-        // gives, so that `flags` and `cursor` are still checked against the line written.
-        let written = o
-            .get("cards")
-            .and_then(Value::as_array)
-            .map(Vec::len)
-            .filter(|l| (1..=Card::ALL.len()).contains(l));
-        let n = cards
-            .as_ref()
-            .map(Vec::len)
-            .or(written)
-            .unwrap_or(SETUP_CARDS);
+        let n = line_length(o, cards.as_deref());
         for key in ["flags", "chips"] {
             if o.contains_key(key) && !o.contains_key("cards") {
                 p.push_capped(Problem::error(
