@@ -154,3 +154,41 @@ fn cancel_stops_a_long_solve() {
     h.get_by_label_contains("Unknown: cancelled after");
     assert_eq!(steps(&h), 0, "nothing is played");
 }
+
+/// Solve on a pasta puzzle (issue #28: "Solve shows the value and the principal variation,
+/// which can be stepped"): `puzzle-heal-then-trade` is a red win in 2 decisions (Debug, then
+/// TradeOff: docs/pasta-level-format.md), proved by the shared Solve; playing its principal
+/// variation wins the game for red.
+#[test]
+fn solve_proves_a_pasta_puzzle_and_its_line_wins_for_red() {
+    let mut h = playing("pasta/puzzle-heal-then-trade.json");
+    click(&mut h, "Solve from here");
+    wait_solved(&mut h, Duration::from_secs(60));
+    // The position's value, and the decision that keeps it ("do", Debug's heal).
+    h.get_by_label_contains("Value: red to move wins in 2 plies");
+    h.get_by_label("do wins in 2");
+    let pv = h
+        .state()
+        .ui
+        .play_tools
+        .solver
+        .result
+        .as_ref()
+        .unwrap()
+        .solved
+        .line()
+        .to_vec();
+    assert_eq!(pv, ["do", "do"], "Debug, then TradeOff");
+    click(&mut h, "Play the rest");
+    let t0 = Instant::now();
+    while steps(&h) < 2 && t0.elapsed() < Duration::from_secs(20) {
+        std::thread::sleep(Duration::from_millis(30));
+        h.step();
+    }
+    settle(&mut h);
+    let status = h.state().state.doc.play().unwrap().game.status();
+    assert!(
+        matches!(&status, Status::Won { winner: Some(w), .. } if w == "red"),
+        "{status:?}"
+    );
+}

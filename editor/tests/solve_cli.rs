@@ -257,3 +257,33 @@ fn pasta_is_solved_and_matched() {
         assert_eq!(wins + m["draws"].as_u64().unwrap(), 10, "{m}");
     }
 }
+
+#[test]
+fn match_swaps_colours_every_other_game() {
+    // Red wins at once whoever plays it: red's flag is on Bug under the cursor and blue has
+    // 1 life, so `do` wins (W1); any search finds it, and skipping would only hand the game
+    // to an idle lap. So game i is won by whoever plays red: the first player in games 0
+    // and 2, the second in games 1 and 3 (issue #28: colours swap every other game). Without
+    // the swap it would be [4, 0].
+    let file = tmp("red-wins-at-once.json");
+    std::fs::write(
+        &file,
+        r#"{"kind": "pasta", "cards": ["Bug", "Debug", "Rotate", "Reverse", "AddFlag"],
+            "flags": [["red"], [], [], [], []], "life": {"red": 5, "blue": 1}}"#,
+    )
+    .unwrap();
+    let o = tilesmith(&[
+        "match",
+        file.to_str().unwrap(),
+        "--players",
+        "flat-mc:5,flat-mc:5",
+        "--games",
+        "4",
+        "--seed",
+        "3",
+    ]);
+    let v = line(&o, 0);
+    assert_eq!(v["games"], 4);
+    assert_eq!(v["wins"], serde_json::json!([2, 2]), "{v}");
+    assert_eq!(v["draws"], 0, "{v}");
+}
