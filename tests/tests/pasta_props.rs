@@ -17,6 +17,17 @@ use tilesmith_engine::Game;
 use tilesmith_engine::input::Input;
 use tilesmith_engine::kind::pasta::Card;
 
+/// The level schema (`schemas/level.schema.json`), compiled once.
+fn level_schema() -> &'static jsonschema::Validator {
+    static SCHEMA: std::sync::OnceLock<jsonschema::Validator> = std::sync::OnceLock::new();
+    SCHEMA.get_or_init(|| {
+        let path =
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../schemas/level.schema.json");
+        let schema: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+        jsonschema::draft202012::new(&schema).unwrap()
+    })
+}
+
 /// The most decisions a random game may take before the test calls it endless.
 const MAX_DECISIONS: usize = 20_000;
 
@@ -184,6 +195,9 @@ proptest! {
             return Ok(());
         }
         prop_assert!(problems.is_empty(), "{problems:?}\n{saved}");
+        // The saved game, `resume` included, is a level of the published schema too.
+        let errors: Vec<String> = level_schema().iter_errors(&saved).map(|e| format!("{}: {e}", e.instance_path())).collect();
+        prop_assert!(errors.is_empty(), "{errors:?}\n{saved}");
         let mut h = start(&saved);
         prop_assert_eq!(h.summary(), g.summary());
         for w in &played[cut..] {
