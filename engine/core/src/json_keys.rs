@@ -7,6 +7,7 @@
 
 use rustc_hash::FxHashMap;
 
+use crate::json_cursor::Cursor;
 use crate::problem::{JsonPath, PathSeg, Problem, push_capped, quote};
 
 /// The problems of `text`, well-formed JSON (serde_json read it): one error for each member
@@ -19,10 +20,7 @@ use crate::problem::{JsonPath, PathSeg, Problem, push_capped, quote};
 /// ends, so memory is bounded by the size of the text. Nesting is at most serde_json's 128.
 pub fn repeated_keys(text: &str) -> Vec<Problem> {
     let mut scan = KeyScan {
-        b: text.as_bytes(),
-        i: 0,
-        line: 1,
-        column: 1,
+        c: Cursor::new(text),
         path: Vec::new(),
         out: Vec::new(),
     };
@@ -34,73 +32,22 @@ pub fn repeated_keys(text: &str) -> Vec<Problem> {
 
 /// A forward scan of JSON text that keeps the current path and the names of open objects.
 struct KeyScan<'a> {
-    b: &'a [u8],
-    i: usize,
-    line: usize,
-    column: usize,
+    c: Cursor<'a>,
     path: Vec<PathSeg>,
     out: Vec<Problem>,
 }
 
 impl KeyScan<'_> {
-    fn peek(&self) -> Option<u8> {
-        self.b.get(self.i).copied()
-    }
-
-    /// Moves over one byte; columns count characters (UTF-8 lead bytes), not bytes.
-    fn bump(&mut self) {
-        let c = self.b[self.i];
-        self.i += 1;
-        if c == b'\n' {
-            self.line += 1;
-            self.column = 1;
-        } else if c & 0xC0 != 0x80 {
-            self.column += 1;
-        }
-    }
-
-    fn ws(&mut self) {
-        while matches!(self.peek(), Some(b' ' | b'\t' | b'\n' | b'\r')) {
-            self.bump();
-        }
-    }
-
-    /// Moves over a string (at its opening quote) and returns its decoded text.
-    fn string(&mut self) -> Option<String> {
-        let start = self.i;
-        (self.peek()? == b'"').then(|| self.bump())?;
-        let mut escaped = false;
-        loop {
-            match self.peek()? {
-                b'"' => break,
-                b'\\' => {
-                    escaped = true;
-                    self.bump();
-                    self.peek()?;
-                    self.bump();
-                }
-                _ => self.bump(),
-            }
-        }
-        self.bump();
-        let raw = std::str::from_utf8(&self.b[start..self.i]).ok()?;
-        if escaped {
-            serde_json::from_str::<String>(raw).ok()
-        } else {
-            Some(raw[1..raw.len() - 1].to_string())
-        }
-    }
-
     /// Moves over one value (after white space).
     fn value(&mut self) -> Option<()> {
-        self.ws();
-        match self.peek()? {
+        self.c.ws();
+        match self.c.peek()? {
             b'{' => self.object(),
             b'[' => {
-                self.bump();
-                self.ws();
-                if self.peek()? == b']' {
-                    self.bump();
+                self.c.bump();
+                self.c.ws();
+                if self.c.peek()? == b']' {
+                    self.c.bump();
                     return Some(());
                 }
                 let mut index = 0;
@@ -109,43 +56,35 @@ impl KeyScan<'_> {
                     self.value()?;
                     self.path.pop();
                     index += 1;
-                    self.ws();
-                    match self.peek()? {
-                        b',' => self.bump(),
+                    self.c.ws();
+                    match self.c.peek()? {
+                        b',' => self.c.bump(),
                         b']' => {
-                            self.bump();
+                            self.c.bump();
                             return Some(());
                         }
                         _ => return None,
                     }
                 }
             }
-            b'"' => self.string().map(|_| ()),
-            _ => {
-                while !matches!(
-                    self.peek(),
-                    None | Some(b',' | b']' | b'}' | b' ' | b'\t' | b'\n' | b'\r')
-                ) {
-                    self.bump();
-                }
-                Some(())
-            }
+            b'"' => self.c.string(false).map(|_| ()),
+            _ => self.c.scalar(),
         }
     }
 
     /// Moves over an object, reporting each name it holds twice.
     fn object(&mut self) -> Option<()> {
-        self.bump();
-        self.ws();
-        if self.peek()? == b'}' {
-            self.bump();
+        self.c.bump();
+        self.c.ws();
+        if self.c.peek()? == b'}' {
+            self.c.bump();
             return Some(());
         }
         let mut seen: FxHashMap<String, (usize, usize)> = FxHashMap::default();
         loop {
-            self.ws();
-            let at = (self.line, self.column);
-            let key = self.string()?;
+            self.c.ws();
+            let at = (self.c.line, self.c.column);
+            let key = self.c.string(true)??;
             if let Some(&(line, column)) = seen.get(&key) {
                 let mut path = JsonPath(self.path.clone());
                 path.0.push(PathSeg::Key(key.clone()));
@@ -167,16 +106,16 @@ impl KeyScan<'_> {
             } else {
                 seen.insert(key.clone(), at);
             }
-            self.ws();
-            (self.peek()? == b':').then(|| self.bump())?;
+            self.c.ws();
+            self.c.expect(b':')?;
             self.path.push(PathSeg::Key(key));
             self.value()?;
             self.path.pop();
-            self.ws();
-            match self.peek()? {
-                b',' => self.bump(),
+            self.c.ws();
+            match self.c.peek()? {
+                b',' => self.c.bump(),
                 b'}' => {
-                    self.bump();
+                    self.c.bump();
                     return Some(());
                 }
                 _ => return None,

@@ -16,6 +16,7 @@ pub mod grid;
 pub mod hash;
 pub mod history;
 pub mod input;
+mod json_cursor;
 pub mod json_keys;
 pub mod json_text;
 pub mod level_json;

@@ -359,10 +359,7 @@ pub fn locate(text: &str, problems: &mut [Problem]) {
         .map(|(k, p)| (k, trie.insert(&p.path)))
         .collect();
     let mut scan = Scan {
-        b: text.as_bytes(),
-        i: 0,
-        line: 1,
-        column: 1,
+        c: crate::json_cursor::Cursor::new(text),
         trie: &mut trie,
     };
     if scan.value(Some(0), 0).is_none() {
@@ -434,92 +431,39 @@ impl PathTrie {
 
 /// A forward scan of JSON text that records where the values of a [`PathTrie`] start.
 struct Scan<'a> {
-    b: &'a [u8],
-    i: usize,
-    line: usize,
-    column: usize,
+    c: crate::json_cursor::Cursor<'a>,
     trie: &'a mut PathTrie,
 }
 
 impl Scan<'_> {
-    fn peek(&self) -> Option<u8> {
-        self.b.get(self.i).copied()
-    }
-
-    /// Moves over one byte; columns count characters (UTF-8 lead bytes), not bytes.
-    fn bump(&mut self) {
-        let c = self.b[self.i];
-        self.i += 1;
-        if c == b'\n' {
-            self.line += 1;
-            self.column = 1;
-        } else if c & 0xC0 != 0x80 {
-            self.column += 1;
-        }
-    }
-
-    fn ws(&mut self) {
-        while matches!(self.peek(), Some(b' ' | b'\t' | b'\n' | b'\r')) {
-            self.bump();
-        }
-    }
-
-    fn expect(&mut self, c: u8) -> Option<()> {
-        self.ws();
-        (self.peek()? == c).then(|| self.bump())
-    }
-
-    /// Moves over a string; returns its decoded text when `decode`.
-    fn string(&mut self, decode: bool) -> Option<Option<String>> {
-        let start = self.i;
-        self.expect(b'"')?;
-        loop {
-            match self.peek()? {
-                b'"' => break,
-                b'\\' => {
-                    self.bump();
-                    self.peek()?;
-                    self.bump();
-                }
-                _ => self.bump(),
-            }
-        }
-        self.bump();
-        if !decode {
-            return Some(None);
-        }
-        let raw = std::str::from_utf8(&self.b[start..self.i]).ok()?;
-        serde_json::from_str::<String>(raw).ok().map(Some)
-    }
-
     /// Moves over one value (after white space), recording its start at `node`.
     fn value(&mut self, node: Option<usize>, depth: usize) -> Option<()> {
-        self.ws();
+        self.c.ws();
         if let Some(n) = node {
-            self.trie.nodes[n].at = Some((self.line, self.column));
+            self.trie.nodes[n].at = Some((self.c.line, self.c.column));
         }
-        match self.peek()? {
+        match self.c.peek()? {
             b'{' => {
                 if depth >= MAX_JSON_DEPTH {
                     return None;
                 }
-                self.bump();
-                self.ws();
-                if self.peek()? == b'}' {
-                    self.bump();
+                self.c.bump();
+                self.c.ws();
+                if self.c.peek()? == b'}' {
+                    self.c.bump();
                     return Some(());
                 }
                 loop {
                     let decode = node.is_some_and(|n| self.trie.nodes[n].has_keys);
-                    let key = self.string(decode)?;
+                    let key = self.c.string(decode)?;
                     let child = key.and_then(|k| self.trie.child(node, &PathSeg::Key(k)));
-                    self.expect(b':')?;
+                    self.c.expect(b':')?;
                     self.value(child, depth + 1)?;
-                    self.ws();
-                    match self.peek()? {
-                        b',' => self.bump(),
+                    self.c.ws();
+                    match self.c.peek()? {
+                        b',' => self.c.bump(),
                         b'}' => {
-                            self.bump();
+                            self.c.bump();
                             return Some(());
                         }
                         _ => return None,
@@ -530,10 +474,10 @@ impl Scan<'_> {
                 if depth >= MAX_JSON_DEPTH {
                     return None;
                 }
-                self.bump();
-                self.ws();
-                if self.peek()? == b']' {
-                    self.bump();
+                self.c.bump();
+                self.c.ws();
+                if self.c.peek()? == b']' {
+                    self.c.bump();
                     return Some(());
                 }
                 let mut index = 0;
@@ -541,29 +485,19 @@ impl Scan<'_> {
                     let child = self.trie.child(node, &PathSeg::Index(index));
                     self.value(child, depth + 1)?;
                     index += 1;
-                    self.ws();
-                    match self.peek()? {
-                        b',' => self.bump(),
+                    self.c.ws();
+                    match self.c.peek()? {
+                        b',' => self.c.bump(),
                         b']' => {
-                            self.bump();
+                            self.c.bump();
                             return Some(());
                         }
                         _ => return None,
                     }
                 }
             }
-            b'"' => self.string(false).map(|_| ()),
-            _ => {
-                // A number, true, false or null: up to the next delimiter.
-                let start = self.i;
-                while !matches!(
-                    self.peek(),
-                    None | Some(b',' | b']' | b'}' | b' ' | b'\t' | b'\n' | b'\r')
-                ) {
-                    self.bump();
-                }
-                (self.i > start).then_some(())
-            }
+            b'"' => self.c.string(false).map(|_| ()),
+            _ => self.c.scalar(),
         }
     }
 }
