@@ -86,6 +86,31 @@ impl<'a> Cursor<'a> {
         }
     }
 
+    /// Moves over the opening byte of an array or object (here) and the white space after
+    /// it; `Some(true)` when the container has elements, `Some(false)` when `close` came at
+    /// once (and was moved over).
+    pub(crate) fn open(&mut self, close: u8) -> Option<bool> {
+        self.bump();
+        self.ws();
+        if self.peek()? == close {
+            self.bump();
+            return Some(false);
+        }
+        Some(true)
+    }
+
+    /// After an element of an array or object: moves over `,` (`Some(true)`: another
+    /// follows) or `close` (`Some(false)`: the container ended); `None` for anything else.
+    pub(crate) fn next(&mut self, close: u8) -> Option<bool> {
+        self.ws();
+        let c = self.peek()?;
+        if c != b',' && c != close {
+            return None;
+        }
+        self.bump();
+        Some(c == b',')
+    }
+
     /// Moves over a number, `true`, `false` or `null`: up to the next delimiter; `None` when
     /// there is nothing there.
     pub(crate) fn scalar(&mut self) -> Option<()> {

@@ -44,28 +44,16 @@ impl KeyScan<'_> {
         match self.c.peek()? {
             b'{' => self.object(),
             b'[' => {
-                self.c.bump();
-                self.c.ws();
-                if self.c.peek()? == b']' {
-                    self.c.bump();
-                    return Some(());
-                }
+                let mut more = self.c.open(b']')?;
                 let mut index = 0;
-                loop {
+                while more {
                     self.path.push(PathSeg::Index(index));
                     self.value()?;
                     self.path.pop();
                     index += 1;
-                    self.c.ws();
-                    match self.c.peek()? {
-                        b',' => self.c.bump(),
-                        b']' => {
-                            self.c.bump();
-                            return Some(());
-                        }
-                        _ => return None,
-                    }
+                    more = self.c.next(b']')?;
                 }
+                Some(())
             }
             b'"' => self.c.string(false).map(|_| ()),
             _ => self.c.scalar(),
@@ -74,14 +62,9 @@ impl KeyScan<'_> {
 
     /// Moves over an object, reporting each name it holds twice.
     fn object(&mut self) -> Option<()> {
-        self.c.bump();
-        self.c.ws();
-        if self.c.peek()? == b'}' {
-            self.c.bump();
-            return Some(());
-        }
+        let mut more = self.c.open(b'}')?;
         let mut seen: FxHashMap<String, (usize, usize)> = FxHashMap::default();
-        loop {
+        while more {
             self.c.ws();
             let at = (self.c.line, self.c.column);
             let key = self.c.string(true)??;
@@ -111,16 +94,9 @@ impl KeyScan<'_> {
             self.path.push(PathSeg::Key(key));
             self.value()?;
             self.path.pop();
-            self.c.ws();
-            match self.c.peek()? {
-                b',' => self.c.bump(),
-                b'}' => {
-                    self.c.bump();
-                    return Some(());
-                }
-                _ => return None,
-            }
+            more = self.c.next(b'}')?;
         }
+        Some(())
     }
 }
 

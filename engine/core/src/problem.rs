@@ -447,54 +447,30 @@ impl Scan<'_> {
                 if depth >= MAX_JSON_DEPTH {
                     return None;
                 }
-                self.c.bump();
-                self.c.ws();
-                if self.c.peek()? == b'}' {
-                    self.c.bump();
-                    return Some(());
-                }
-                loop {
+                let mut more = self.c.open(b'}')?;
+                while more {
                     let decode = node.is_some_and(|n| self.trie.nodes[n].has_keys);
                     let key = self.c.string(decode)?;
                     let child = key.and_then(|k| self.trie.child(node, &PathSeg::Key(k)));
                     self.c.expect(b':')?;
                     self.value(child, depth + 1)?;
-                    self.c.ws();
-                    match self.c.peek()? {
-                        b',' => self.c.bump(),
-                        b'}' => {
-                            self.c.bump();
-                            return Some(());
-                        }
-                        _ => return None,
-                    }
+                    more = self.c.next(b'}')?;
                 }
+                Some(())
             }
             b'[' => {
                 if depth >= MAX_JSON_DEPTH {
                     return None;
                 }
-                self.c.bump();
-                self.c.ws();
-                if self.c.peek()? == b']' {
-                    self.c.bump();
-                    return Some(());
-                }
+                let mut more = self.c.open(b']')?;
                 let mut index = 0;
-                loop {
+                while more {
                     let child = self.trie.child(node, &PathSeg::Index(index));
                     self.value(child, depth + 1)?;
                     index += 1;
-                    self.c.ws();
-                    match self.c.peek()? {
-                        b',' => self.c.bump(),
-                        b']' => {
-                            self.c.bump();
-                            return Some(());
-                        }
-                        _ => return None,
-                    }
+                    more = self.c.next(b']')?;
                 }
+                Some(())
             }
             b'"' => self.c.string(false).map(|_| ()),
             _ => self.c.scalar(),
