@@ -24,6 +24,8 @@ use tilesmith_core::search_game::{Move, SearchError, SearchGame, SearchStatus, S
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Limits {
     /// The most moves a solution may have (and the deepest states made); `None`: no bound.
+    /// For a two-player game in [`crate::solve::solve`]: the most plies looked ahead
+    /// (`None`: [`crate::solve::DEFAULT_PLIES`]).
     pub max_steps: Option<u32>,
     /// Wall-clock budget; `None`: none.
     pub time: Option<Duration>,

@@ -10,37 +10,19 @@
 //!   position after it, all within one time budget.
 
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use crate::alphabeta::{self, Value};
-use crate::{Budget, DEFAULT_MEMORY, Progress, bfs};
+use crate::{Budget, Progress, bfs};
 use tilesmith_core::search_game::{Move, SearchError, SearchGame, SearchStatus};
 
 /// The default ply bound of a two-player solve (`tilesmith solve` without `--max-steps`).
 pub const DEFAULT_PLIES: u32 = 64;
 
-/// The budgets of a [`solve`] or of [`move_values`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Limits {
-    /// One player: the most moves a solution may have (`None`: no bound). Two players: the
-    /// most plies looked ahead (`None`: [`DEFAULT_PLIES`]).
-    pub max_steps: Option<u32>,
-    /// Wall-clock budget; `None`: none. [`move_values`] shares it among the moves.
-    pub time: Option<Duration>,
-    /// The most bytes the visited set or the transposition tables may take.
-    pub memory: usize,
-}
-
-impl Default for Limits {
-    /// No step or time bound, [`DEFAULT_MEMORY`].
-    fn default() -> Self {
-        Limits {
-            max_steps: None,
-            time: None,
-            memory: DEFAULT_MEMORY,
-        }
-    }
-}
+/// The budgets of a [`solve`] or of [`move_values`]: those of the breadth-first search, whose
+/// `max_steps` is, for two players, the most plies looked ahead (`None`: [`DEFAULT_PLIES`]);
+/// [`move_values`] shares `time` among the moves.
+pub use crate::bfs::Limits;
 
 /// What a [`solve`] found, by the number of players.
 #[derive(Clone, Debug, PartialEq)]
@@ -70,12 +52,7 @@ pub fn solve(
         };
         return alphabeta::value(root, &l, cancel, progress).map(Outcome::TwoPlayers);
     }
-    let l = bfs::Limits {
-        max_steps: limits.max_steps,
-        time: limits.time,
-        memory: limits.memory,
-    };
-    bfs::solve(root, &l, cancel, progress).map(Outcome::OnePlayer)
+    bfs::solve(root, limits, cancel, progress).map(Outcome::OnePlayer)
 }
 
 /// One legal move of a two-player position and its value for the player who plays it.
