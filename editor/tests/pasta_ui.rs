@@ -1,6 +1,6 @@
 //! Headless window tests (egui_kittest) of the pasta document: a program laid out by
 //! dragging cards from the palette and along the line, flags placed with the brush, and a
-//! MoveFlag and a Subroutine chosen by clicks on the line, a Reorder by dragging a flag, with
+//! MoveFlag and a Subroutine chosen by clicks on the line, a Reorder by dragging flags, with
 //! undo.
 //!
 //! Expected results are worked out by hand from the rules (`../shared/specs/pasta-logic.md`
@@ -311,8 +311,9 @@ fn a_reorder_and_an_increment_are_chosen_by_clicks() {
 fn a_reorder_is_chosen_by_dragging_a_flag_and_undone() {
     // Reorder {1} on red's flag: one other card (A6). Bug's queue blue, red, red; its blue
     // head dragged onto the place of its tail flag goes to the tail, the others keep their
-    // order: red, red, blue (old places 2, 3, 1). One decision: the cursor moves on to Bug,
-    // whose new head (red) has the right (A8).
+    // order: red, red, blue (old places 2, 3, 1). A drag does not end the choice (more drags
+    // may follow); Done plays it as one decision: the cursor moves on to Bug, whose new head
+    // (red) has the right (A8).
     let level = json!({
         "kind": "pasta",
         "cards": ["Reorder", "Bug", "Debug"],
@@ -325,6 +326,10 @@ fn a_reorder_is_chosen_by_dragging_a_flag_and_undone() {
     let from = center(&h, "flag 1 of Bug");
     let to = center(&h, "flag 3 of Bug");
     drag(&mut h, from, to);
+    let s = state(&h);
+    assert_eq!(queue(&s, Card::Bug), [1, 0, 0], "not played before Done");
+    assert_eq!(doc(&h).play.as_ref().unwrap().session.steps(), 0);
+    click(&mut h, "Done");
     let s = state(&h);
     assert_eq!(queue(&s, Card::Bug), [0, 0, 1]);
     assert_eq!(queue(&s, Card::Reorder), [0]);
@@ -347,9 +352,36 @@ fn a_reorder_is_chosen_by_dragging_a_flag_and_undone() {
     let from = center(&h, "flag 3 of Bug");
     let to = center(&h, "flag 1 of Bug");
     drag(&mut h, from, to);
+    click(&mut h, "Done");
     let s = state(&h);
     assert_eq!(queue(&s, Card::Bug), [0, 1, 0]);
     assert_eq!((s.at, s.to_move()), (1, Some(0)));
+}
+
+/// An order no single drag makes: Bug's blue, blue, red, red made red, blue, red, blue by two
+/// drags (a single move of one flag cannot put a red at the head and alternate the rest).
+/// The queue is drawn in the order so far, so the second drag's places are the new ones.
+#[test]
+fn a_reorder_of_several_drags_is_played_by_done() {
+    let level = json!({
+        "kind": "pasta",
+        "cards": ["Reorder", "Bug", "Debug"],
+        "flags": [["red"], ["blue", "blue", "red", "red"], []]
+    });
+    let mut h = open(level);
+    start(&mut h);
+    click(&mut h, "Run");
+    // red (old 3) to the head: drawn red, blue, blue, red.
+    let (from, to) = (center(&h, "flag 3 of Bug"), center(&h, "flag 1 of Bug"));
+    drag(&mut h, from, to);
+    // the drawn tail red (old 4) onto drawn place 3: red, blue, red, blue.
+    let (from, to) = (center(&h, "flag 4 of Bug"), center(&h, "flag 3 of Bug"));
+    drag(&mut h, from, to);
+    assert_eq!(queue(&state(&h), Card::Bug), [1, 1, 0, 0], "not played before Done");
+    click(&mut h, "Done");
+    let s = state(&h);
+    assert_eq!(queue(&s, Card::Bug), [0, 1, 0, 1]);
+    assert_eq!(doc(&h).play.as_ref().unwrap().session.steps(), 1);
 }
 
 /// The shared computer player decides for a pasta side (issue #28: "the computer's move"):

@@ -290,7 +290,16 @@ pub fn play_canvas(ui: &mut Ui, play: &PastaPlay, pp: &mut PlayPick, out: &mut V
     pp.sync(play);
     let Some(s) = play.state() else { return };
     let rect = ui.max_rect();
-    let views = state_views(s);
+    let mut views = state_views(s);
+    // A card whose Reorder order is complete is drawn in that order (dragged places are
+    // places as drawn; see Pick::drag_flag).
+    if let Some(p) = &pp.pick {
+        for (i, v) in views.iter_mut().enumerate() {
+            if let Some(o) = p.drawn_order(s, i) {
+                v.flags = o.iter().filter_map(|&k| v.flags.get(k).copied()).collect();
+            }
+        }
+    }
     let geoms = geoms_of(rect, &views);
     let mut hit = None;
     let reordering = pp
@@ -406,7 +415,9 @@ fn play_marks(s: &State, pick: Option<&Pick>, i: usize) -> Marks {
         }
     }
     for (c, o) in &p.order {
-        if *c == i {
+        // A complete order is drawn as the queue itself (play_canvas); numbers mark the
+        // flags clicked so far of one begun.
+        if *c == i && p.drawn_order(s, i).is_none() {
             m.flag_numbers
                 .extend(o.iter().enumerate().map(|(n, &f)| (f, n + 1)));
         }
@@ -433,7 +444,10 @@ fn clicked(play: &PastaPlay, pp: &mut PlayPick, s: &State, h: Hit, out: &mut Vec
         Hit::Card(c) => pick.click_card(s, c),
         Hit::Flag(c, f) => pick.click_flag(s, c, f),
         Hit::Param(c, k) => pick.click_param(s, c, k),
-        Hit::Drag(c, from, to) => pick.drag_flag(s, c, from, to),
+        Hit::Drag(c, from, to) => {
+            pick.drag_flag(s, c, from, to);
+            None
+        }
     };
     if let Some(w) = word {
         pp.play_word(play, &w, out);

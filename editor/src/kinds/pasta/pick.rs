@@ -8,8 +8,8 @@
 //! parameter (`do:A#1`); RemoveFlag the flags of one card (`do:A.1+A.3`), as many as its
 //! parameter and the card's queue allow; MoveFlag `n` times a flag, then its destination
 //! card (`do:A.2>B+C.1>A`); Reorder `n` cards, each with its flags clicked in their new
-//! order, head first, or with one flag dragged to its new place in the queue (the others
-//! keep theirs: `do:A=3,1,2+B=`). `n` is the number of parts of the legal words,
+//! order, head first, or with its flags dragged to their new places in the queue, drawn in
+//! the order so far, and Done pressed (`do:A=3,1,2+B=`). `n` is the number of parts of the legal words,
 //! which all name as many (A15: as many as possible up to the parameter).
 
 use tilesmith_engine::kind::pasta::{Card, State};
@@ -160,18 +160,19 @@ impl Pick {
         }
     }
 
-    /// Reorder: flag `from` of card `c` dragged onto the place of its flag `to` (places as
-    /// drawn, 0 = head). The card's order becomes its flags with that one moved there (from
-    /// the order it already has when complete, otherwise from the queue as it stands), and
-    /// the card is chosen if it was not; the word when the choice is complete. A card begun
-    /// by clicks but not finished is taken over; another card waits for it, as with clicks.
-    pub fn drag_flag(&mut self, s: &State, c: usize, from: usize, to: usize) -> Option<String> {
+    /// Reorder: the flag drawn at place `from` of card `c` dragged onto the place drawn `to`
+    /// (0 = head; a card whose new order is complete is drawn in that order, see
+    /// [`Pick::drawn_order`]). The card's order becomes its flags as drawn with that one moved
+    /// there, and the card is chosen if it was not. A drag never ends the choice: several drags
+    /// make any order, and [`Pick::done`] (the Done button) plays it. A card begun by clicks but
+    /// not finished is taken over; another card waits for it, as with clicks.
+    pub fn drag_flag(&mut self, s: &State, c: usize, from: usize, to: usize) {
         let Need::Reorder(_) = self.need else {
-            return None;
+            return;
         };
         let len = s.cards().get(c).map_or(0, |x| x.q.len as usize);
         if from >= len || to >= len || from == to {
-            return None;
+            return;
         }
         let at = match self.order.iter().position(|o| o.0 == c) {
             Some(at) => at,
@@ -179,16 +180,31 @@ impl Pick {
                 self.order.push((c, Vec::new()));
                 self.order.len() - 1
             }
-            None => return None,
+            None => return,
         };
         let o = &mut self.order[at].1;
         if o.len() < len {
             *o = (0..len).collect();
         }
-        let a = o.iter().position(|&x| x == from)?;
-        let b = o.iter().position(|&x| x == to)?;
-        let f = o.remove(a);
-        o.insert(b, f);
+        let f = o.remove(from);
+        o.insert(to, f);
+    }
+
+    /// Reorder: card `c`'s old places in the order its flags are drawn, when its new order is
+    /// complete (drawn place `k` shows the flag that was at `o[k]`); `None` otherwise (drawn
+    /// as the queue stands).
+    pub fn drawn_order(&self, s: &State, c: usize) -> Option<&[usize]> {
+        let Need::Reorder(_) = self.need else {
+            return None;
+        };
+        let len = s.cards().get(c)?.q.len as usize;
+        let (_, o) = self.order.iter().find(|o| o.0 == c)?;
+        (o.len() == len && len > 0).then_some(o.as_slice())
+    }
+
+    /// Reorder: the word when every card has its new order (the Done button); `None` before,
+    /// and for every other command (their choices end with their last click).
+    pub fn done(&self, s: &State) -> Option<String> {
         self.reorder_word(s)
     }
 
@@ -281,8 +297,8 @@ impl Pick {
             }
             Need::Moves(_) => "click the card it goes to (at its tail)".into(),
             Need::Reorder(n) => format!(
-                "click a card, then its flags in their new order, head first, or drag a flag \
-                 of a card to its new place ({} of {n} cards)",
+                "click a card, then its flags in their new order, head first; or drag its flags \
+                 to their new places and press Done ({} of {n} cards)",
                 self.order.len()
             ),
         }

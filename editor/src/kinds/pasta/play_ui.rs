@@ -12,7 +12,7 @@ use tilesmith_engine::kind::pasta::state::Track;
 
 use super::canvas::PlayPick;
 use super::look::PLAYER_COLORS;
-use super::pick::{Pick, need_of, parts_of};
+use super::pick::{Need, Pick, need_of, parts_of};
 use super::play::{PastaPlay, describe};
 use crate::play::pane::{LegalList, legal_list_ui, status_banner};
 use crate::state::{Action, PlayAction};
@@ -137,6 +137,17 @@ fn decision_ui(ui: &mut Ui, p: &PastaPlay, s: &State, pp: &mut PlayPick, out: &m
                 .clicked()
             {
                 pp.play_word(p, "skip", out);
+            }
+            if let Some(pick) = pp.pick.as_ref().filter(|p| matches!(p.need, Need::Reorder(_))) {
+                let word = pick.done(s);
+                if ui
+                    .add_enabled(word.is_some(), egui::Button::new("Done"))
+                    .on_hover_text("Play the new order of the flags")
+                    .clicked()
+                    && let Some(w) = word
+                {
+                    pp.play_word(p, &w, out);
+                }
             }
             if pp.pick.is_some() && ui.button("Cancel").clicked() {
                 pp.pick = None;
