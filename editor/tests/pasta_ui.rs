@@ -377,7 +377,11 @@ fn a_reorder_of_several_drags_is_played_by_done() {
     // the drawn tail red (old 4) onto drawn place 3: red, blue, red, blue.
     let (from, to) = (center(&h, "flag 4 of Bug"), center(&h, "flag 3 of Bug"));
     drag(&mut h, from, to);
-    assert_eq!(queue(&state(&h), Card::Bug), [1, 1, 0, 0], "not played before Done");
+    assert_eq!(
+        queue(&state(&h), Card::Bug),
+        [1, 1, 0, 0],
+        "not played before Done"
+    );
     click(&mut h, "Done");
     let s = state(&h);
     assert_eq!(queue(&s, Card::Bug), [0, 1, 0, 1]);

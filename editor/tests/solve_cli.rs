@@ -287,3 +287,69 @@ fn match_swaps_colours_every_other_game() {
     assert_eq!(v["wins"], serde_json::json!([2, 2]), "{v}");
     assert_eq!(v["draws"], 0, "{v}");
 }
+
+/// Game `i` of a match uses seed `S + i` (issue #28): a match of 6 games from seed 40 is the
+/// six one-game matches from seeds 40..46 put together, the odd ones with the colours swapped
+/// (both players are `random` and draw from the game's one generator, so a game plays the
+/// same whoever sits where; only whose win it is swaps). The level has no program, so each
+/// seed also draws its own setup (spec §4). The one-game outcomes must not all be alike, or
+/// a match that reused one seed would pass too.
+#[test]
+fn match_game_i_uses_seed_s_plus_i() {
+    let file = tmp("drawn-setup.json");
+    std::fs::write(&file, r#"{"kind": "pasta", "name": "drawn"}"#).unwrap();
+    let f = file.to_str().unwrap();
+    let one = |seed: u64| {
+        let v = line(
+            &tilesmith(&[
+                "match",
+                f,
+                "--players",
+                "random,random",
+                "--games",
+                "1",
+                "--seed",
+                &seed.to_string(),
+            ]),
+            0,
+        );
+        let w = |k: usize| v["wins"][k].as_u64().unwrap();
+        [w(0), w(1), v["draws"].as_u64().unwrap()]
+    };
+    let outcomes: Vec<[u64; 3]> = (40..46).map(one).collect();
+    assert!(
+        outcomes.iter().any(|o| *o != outcomes[0]),
+        "seeds 40..46 all gave {:?}: pick other seeds",
+        outcomes[0]
+    );
+    let mut expect = [0u64; 3];
+    for (i, o) in outcomes.iter().enumerate() {
+        let (a, b) = if i % 2 == 1 {
+            (o[1], o[0])
+        } else {
+            (o[0], o[1])
+        };
+        expect[0] += a;
+        expect[1] += b;
+        expect[2] += o[2];
+    }
+    let v = line(
+        &tilesmith(&[
+            "match",
+            f,
+            "--players",
+            "random,random",
+            "--games",
+            "6",
+            "--seed",
+            "40",
+        ]),
+        0,
+    );
+    assert_eq!(
+        v["wins"],
+        serde_json::json!([expect[0], expect[1]]),
+        "{v} {outcomes:?}"
+    );
+    assert_eq!(v["draws"], expect[2], "{v}");
+}

@@ -138,7 +138,11 @@ fn decision_ui(ui: &mut Ui, p: &PastaPlay, s: &State, pp: &mut PlayPick, out: &m
             {
                 pp.play_word(p, "skip", out);
             }
-            if let Some(pick) = pp.pick.as_ref().filter(|p| matches!(p.need, Need::Reorder(_))) {
+            if let Some(pick) = pp
+                .pick
+                .as_ref()
+                .filter(|p| matches!(p.need, Need::Reorder(_)))
+            {
                 let word = pick.done(s);
                 if ui
                     .add_enabled(word.is_some(), egui::Button::new("Done"))
