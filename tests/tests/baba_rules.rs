@@ -252,8 +252,11 @@ fn typed_sentences_are_placed_in_a_row_or_a_column() {
 
 #[test]
 fn a_sentence_of_hundreds_of_ands_is_capped_not_quadratic() {
-    // 60 nouns AND-ed, IS, 60 properties AND-ed: 3600 rules if expanded fully; the engine caps
-    // one sentence at MAX_RULES_PER_SENTENCE.
+    // 60 nouns AND-ed, IS, 60 properties AND-ed: 3600 rules if expanded fully. The engine caps
+    // one sentence at MAX_RULES_PER_SENTENCE (256) rules and one line's rules at
+    // MAX_LINE_RULE_TILES (4096) tiles; each rule here holds 121 tiles (its subject, the 59
+    // ANDs between subjects, IS, its property, the 59 between properties), so the line limit
+    // comes first: 33 rules (3993 tiles; a 34th would make 4114).
     let nouns = ["baba", "keke", "rock", "wall", "flag"];
     let props = ["push", "stop", "win", "sink", "hot"];
     let mut row: Vec<String> = Vec::new();
@@ -278,10 +281,7 @@ fn a_sentence_of_hundreds_of_ands_is_capped_not_quadratic() {
     let doc = tilesmith_engine::load_text(&text).unwrap();
     let game = doc.start(0).unwrap();
     let rules = game.summary()["rules"].as_array().unwrap().len();
-    assert_eq!(
-        rules,
-        tilesmith_engine::kind::baba::rules::MAX_RULES_PER_SENTENCE
-    );
+    assert_eq!(rules, 33);
 }
 
 /// The line cache of rule forming (`RuleCache`, issue 11's speed step) must give exactly the
@@ -376,5 +376,99 @@ fn rule_cache_matches_a_full_re_form_over_random_text_moves() {
     assert!(
         changed_lists > 100,
         "the rule list changed only {changed_lists} times"
+    );
+}
+
+/// A row of `words` as a one-row level (words are text names without `text_`).
+fn row_level(words: &[&str]) -> tilesmith_engine::kind::baba::BabaLevel {
+    let row: Vec<String> = words.iter().map(|w| format!("text_{w}")).collect();
+    let doc = serde_json::json!({
+        "kind": "baba", "name": "row", "width": row.len(), "height": 1, "map": [row]
+    });
+    tilesmith_engine::kind::baba::BabaLevel::from_json(&doc).expect("a valid level")
+}
+
+/// The widest AND chain a real level's line holds (31 cells: 8 subjects, IS, 8 properties)
+/// forms its 8 × 8 rules, each holding 17 tiles (its subject, the 7 ANDs between subjects,
+/// IS, its property, the 7 ANDs between properties): 1088 tiles in all, well within
+/// `MAX_LINE_RULE_TILES`, so it is read whole and `check` has nothing to say about it.
+#[test]
+fn the_widest_real_and_chain_is_read_whole() {
+    let nouns = [
+        "baba", "keke", "rock", "wall", "flag", "skull", "water", "lava",
+    ];
+    let props = ["you", "win", "push", "stop", "move", "sink", "hot", "melt"];
+    let mut words: Vec<&str> = Vec::new();
+    for (i, n) in nouns.iter().enumerate() {
+        if i > 0 {
+            words.push("and");
+        }
+        words.push(n);
+    }
+    words.push("is");
+    for (i, p) in props.iter().enumerate() {
+        if i > 0 {
+            words.push("and");
+        }
+        words.push(p);
+    }
+    assert_eq!(words.len(), 31);
+    let level = row_level(&words);
+    let rules = level.rules();
+    assert_eq!(rules.len(), 64);
+    assert!(rules.iter().all(|r| r.tiles.len() == 17));
+    assert!(
+        !level
+            .warnings()
+            .iter()
+            .any(|p| p.message.contains("tiles in all")),
+        "{:?}",
+        level.warnings()
+    );
+}
+
+/// A row of 999 cells, `ROCK AND ROCK AND … IS MOVE` (499 subjects): every rule holds its
+/// subject, the 498 ANDs, IS and MOVE, 501 tiles. Read whole it would be 256 rules
+/// (MAX_RULES_PER_SENTENCE) of 501 tiles; with `MAX_LINE_RULE_TILES` = 4096 the line gives
+/// the first 8 (4008 tiles; a ninth would make 4509), and `check` warns at that row
+/// (issue #30: 1000 such rows took 9 s and 8.5 GB).
+#[test]
+fn a_line_of_hundreds_of_ands_is_read_up_to_its_tile_limit() {
+    use tilesmith_engine::kind::baba::MAX_LINE_RULE_TILES;
+    assert_eq!(MAX_LINE_RULE_TILES, 4096);
+    let mut words: Vec<&str> = Vec::new();
+    for i in 0..499 {
+        if i > 0 {
+            words.push("and");
+        }
+        words.push("rock");
+    }
+    words.extend(["is", "move"]);
+    assert_eq!(words.len(), 999);
+    let level = row_level(&words);
+    let rules = level.rules();
+    assert_eq!(rules.len(), 8);
+    assert!(
+        rules
+            .iter()
+            .all(|r| r.text == "rock is move" && r.tiles.len() == 501)
+    );
+    // In reading order: the first eight subjects.
+    let firsts: Vec<usize> = rules
+        .iter()
+        .filter_map(|r| r.tiles.iter().find(|t| matches!(t.word, Word::Noun(_))))
+        .map(|t| t.pos.x)
+        .collect();
+    assert_eq!(firsts, [0, 2, 4, 6, 8, 10, 12, 14]);
+    let cut: Vec<String> = level
+        .warnings()
+        .iter()
+        .filter(|p| p.message.contains("tiles in all"))
+        .map(|p| format!("{} {}", p.path, p.message))
+        .collect();
+    assert_eq!(cut.len(), 1, "{cut:?}");
+    assert!(
+        cut[0].starts_with("$.map[0] the text of row y = 0"),
+        "{cut:?}"
     );
 }

@@ -174,8 +174,11 @@ impl BabaLevel {
     }
 
     /// Warnings about a loadable level: no text forms a YOU rule, or no WIN rule.
+    /// A line whose rules hold more than [`super::rules::MAX_LINE_RULE_TILES`] tiles is a
+    /// warning too (only its first rules are read).
     pub fn warnings(&self) -> Vec<Problem> {
-        let rules = self.rules();
+        let mut cache = super::rules::RuleCache::default();
+        let rules = cache.form(self.width(), self.height(), &self.text_tiles());
         let has = |p: Prop| {
             rules.iter().any(|r| {
                 r.rule.verb == Verb::Is && !r.rule.negated && r.rule.complement == Word::Prop(p)
@@ -192,6 +195,21 @@ impl BabaLevel {
             w.push_capped(Problem::warning(
                 JsonPath::root().key("map"),
                 "no text on the map forms an \"… is win\" rule; one must be built to win",
+            ));
+        }
+        for (vertical, i) in cache.cut_lines() {
+            let (path, line) = if vertical {
+                (JsonPath::root().key("map"), format!("column x = {i}"))
+            } else {
+                (JsonPath::root().key("map").index(i), format!("row y = {i}"))
+            };
+            w.push_capped(Problem::warning(
+                path,
+                format!(
+                    "the text of {line} forms rules holding more than {} tiles in all; \
+                     only its first rules, in reading order, are read",
+                    super::rules::MAX_LINE_RULE_TILES
+                ),
             ));
         }
         w

@@ -31,8 +31,8 @@ pub use eval::ObjId;
 pub use game::{BabaGame, OPERATION_BUDGET, ObjectView};
 pub use level::{BabaLevel, Tile};
 pub use rules::{
-    Arg, Condition, FormedRule, Rule, RuleCache, TextTile, form_rules, parse_words, sentence_tiles,
-    words_of,
+    Arg, Condition, FormedRule, MAX_LINE_RULE_TILES, Rule, RuleCache, TextTile, form_rules,
+    parse_words, sentence_tiles, words_of,
 };
 pub use word::{
     Kind, LETTERS, Letter, Noun, PaletteEntry, Prefix, Prep, Prop, Verb, Word, WordClass, palette,

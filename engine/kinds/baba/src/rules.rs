@@ -8,7 +8,6 @@
 //! sentence's last word. A sentence expands into one [`Rule`] per subject and complement
 //! (§3.4); prefix and phrase conditions attach to each of them.
 
-use rustc_hash::FxHashSet;
 use serde::Serialize;
 
 use super::word::{Noun, Prefix, Prep, Verb, Word};
@@ -322,9 +321,18 @@ fn parse_sentence(words: &[Word], start: usize) -> (Option<Sentence>, usize) {
 /// handful; the cap keeps a sentence of hundreds of ANDs from taking quadratic time and memory.
 pub const MAX_RULES_PER_SENTENCE: usize = 256;
 
+/// The most text tiles the rules of one line (a row or a column) may hold in all, a tile
+/// counted once for each rule that uses it. A rule of an AND chain holds every tile of its
+/// sentence but the other subjects and complements, so a chain of hundreds of ANDs gives up
+/// to [`MAX_RULES_PER_SENTENCE`] rules of hundreds of tiles each: 1000 such rows took 9 s and
+/// 8.5 GB (issue #30). Real lines hold a few dozen. A line's rules are read in reading order
+/// until the next would go over; the rest of that line is not read, and `check` warns.
+pub const MAX_LINE_RULE_TILES: usize = 4096;
+
 /// Expands a sentence into rules, each with the sequence indices it uses (§3.4), at most
-/// [`MAX_RULES_PER_SENTENCE`] of them.
-fn expand(s: &Sentence) -> Vec<(Rule, Vec<usize>)> {
+/// [`MAX_RULES_PER_SENTENCE`] of them, and only while their tiles fit in `room` (taken from
+/// it; set to 0 when a rule does not fit: [`MAX_LINE_RULE_TILES`]).
+fn expand(s: &Sentence, room: &mut usize) -> Vec<(Rule, Vec<usize>)> {
     let all: Vec<usize> = (s.start..s.end).collect();
     let n = s.end.saturating_sub(s.start);
     let mut is_subject = vec![false; n];
@@ -367,6 +375,11 @@ fn expand(s: &Sentence) -> Vec<(Rule, Vec<usize>)> {
                         !other_subject && !other_pred
                     })
                     .collect();
+                if tiles.len() > *room {
+                    *room = 0;
+                    return out;
+                }
+                *room -= tiles.len();
                 out.push((rule, tiles));
             }
         }
@@ -374,19 +387,20 @@ fn expand(s: &Sentence) -> Vec<(Rule, Vec<usize>)> {
     out
 }
 
-/// Parses one word sequence (§3.3 step 3): every rule with the sequence indices it uses.
+/// Parses one word sequence (§3.3 step 3): every rule with the sequence indices it uses,
+/// while they fit in `room` ([`expand`]).
 ///
 /// A word after a PREP or NOT may not start a sentence when an earlier attempt read that PREP
 /// or NOT (`A ON B AND C NEAR D IS E` gives only `C NEAR D IS E`, §3.3). A PREP or NOT that no
 /// attempt read, because the attempt failed at its first word (a stray `FACING` or `ON` at the
 /// start of a line, or after a finished sentence), does not stop the next word: as in the real
 /// game, reading restarts at the next word (docs/baba-semantics.md, §3.3 parse).
-fn parse_sequence(words: &[Word]) -> Vec<(Rule, Vec<usize>)> {
+fn parse_sequence(words: &[Word], room: &mut usize) -> Vec<(Rule, Vec<usize>)> {
     let mut out = Vec::new();
     let mut i = 0;
     // Words before this index were read by an earlier attempt.
     let mut read_until = 0;
-    while i < words.len() {
+    while i < words.len() && *room > 0 {
         let may_start = matches!(words[i], Word::Noun(_) | Word::Not | Word::Prefix(_))
             && (i == 0 || i > read_until || !matches!(words[i - 1], Word::Prep(_) | Word::Not));
         if !may_start {
@@ -397,7 +411,7 @@ fn parse_sequence(words: &[Word]) -> Vec<(Rule, Vec<usize>)> {
         read_until = read_until.max(reach);
         if let Some(s) = sentence {
             let end = s.end;
-            out.extend(expand(&s));
+            out.extend(expand(&s, room));
             i = end.saturating_sub(1).max(i + 1);
         } else {
             i += 1;
@@ -422,6 +436,8 @@ pub fn form_rules(width: usize, height: usize, texts: &[TextTile]) -> Vec<Formed
 struct LineRules {
     tiles: Vec<TextTile>,
     rules: Vec<FormedRule>,
+    /// The line's rules went over [`MAX_LINE_RULE_TILES`]: the rest were not read.
+    cut: bool,
 }
 
 /// Rule forming that re-reads only the lines whose text changed (a speed step of issue 11).
@@ -478,12 +494,13 @@ impl RuleCache {
                     // A sentence needs three words in three cells: nothing to read or keep.
                     cached.tiles.clear();
                     cached.rules.clear();
+                    cached.cut = false;
                     continue;
                 }
                 if cached.tiles != tiles {
                     cached.tiles.clear();
                     cached.tiles.extend_from_slice(tiles);
-                    cached.rules = line_rules(tiles, vertical);
+                    (cached.rules, cached.cut) = line_rules(tiles, vertical);
                 }
                 total += cached.rules.len();
             }
@@ -498,33 +515,69 @@ impl RuleCache {
         });
         out
     }
+
+    /// The lines whose rules the last [`RuleCache::form`] did not read whole
+    /// ([`MAX_LINE_RULE_TILES`]): `(vertical, index)`, rows (index y) before columns (x).
+    pub fn cut_lines(&self) -> Vec<(bool, usize)> {
+        self.lines
+            .iter()
+            .enumerate()
+            .filter(|(_, l)| l.cut)
+            .map(|(i, _)| {
+                if i < self.height {
+                    (false, i)
+                } else {
+                    (true, i - self.height)
+                }
+            })
+            .collect()
+    }
 }
 
 /// The rules formed by the text tiles of one line (`tiles` in reading order, the tiles of a
 /// cell together), in reading order. Identical rules using the same tiles are listed once
 /// (a rule's tiles lie in three or more cells of its line, so no two lines share a rule and
-/// its tiles).
-fn line_rules(tiles: &[TextTile], vertical: bool) -> Vec<FormedRule> {
+/// its tiles). True with them when the line's rules went over [`MAX_LINE_RULE_TILES`] and
+/// the rest were not read.
+fn line_rules(tiles: &[TextTile], vertical: bool) -> (Vec<FormedRule>, bool) {
     let along = |t: &TextTile| if vertical { t.pos.y } else { t.pos.x };
+    let mut room = MAX_LINE_RULE_TILES;
     let mut out: Vec<FormedRule> = Vec::new();
-    let mut seen: FxHashSet<(Rule, Vec<TextTile>)> = FxHashSet::default();
+    // The rules listed so far by the hash of (rule, tiles), to list each pair once without
+    // keeping a second copy of every rule's tiles (equal hashes are compared in full).
+    let mut seen: rustc_hash::FxHashMap<u64, Vec<usize>> = Default::default();
     // A rule with its tiles, unless the same rule with the same tiles is listed already.
     let mut add = |out: &mut Vec<FormedRule>, rule: Rule, tiles: Vec<TextTile>| {
-        if seen.insert((rule.clone(), tiles.clone())) {
-            out.push(FormedRule {
-                text: rule.text(),
-                rule,
-                tiles,
-                vertical,
-            });
+        let key = {
+            use std::hash::{BuildHasher as _, Hash as _, Hasher as _};
+            let mut h = rustc_hash::FxBuildHasher.build_hasher();
+            rule.hash(&mut h);
+            tiles.hash(&mut h);
+            h.finish()
+        };
+        let same = seen.entry(key).or_default();
+        if same.iter().any(|&i| {
+            out.get(i)
+                .is_some_and(|r| r.rule == rule && r.tiles == tiles)
+        }) {
+            return;
         }
+        same.push(out.len());
+        out.push(FormedRule {
+            text: rule.text(),
+            rule,
+            tiles,
+            vertical,
+        });
     };
     let spell = tiles
         .iter()
         .any(|t| matches!(t.word, Word::Letter(_)))
         .then(|| &*SPELLER);
     let mut rest = tiles;
-    while let Some(first) = rest.first() {
+    while let Some(first) = rest.first()
+        && room > 0
+    {
         // One run: the cells from `first`'s on while each next cell holds text.
         let mut cells: Vec<&[TextTile]> = Vec::new();
         let mut at = along(first);
@@ -547,15 +600,18 @@ fn line_rules(tiles: &[TextTile], vertical: bool) -> Vec<FormedRule> {
             // just this one combination. Most lines of most levels are like this.
             let run: Vec<TextTile> = cells.iter().flat_map(|c| c.iter().copied()).collect();
             let words: Vec<Word> = run.iter().map(|t| t.word).collect();
-            for (rule, idx) in parse_sequence(&words) {
+            for (rule, idx) in parse_sequence(&words, &mut room) {
                 let tiles = idx.iter().filter_map(|&i| run.get(i).copied()).collect();
                 add(&mut out, rule, tiles);
             }
             continue;
         }
         for combo in sequences(&cells, spell) {
+            if room == 0 {
+                break;
+            }
             let words: Vec<Word> = combo.iter().map(|t| t.0).collect();
-            for (rule, idx) in parse_sequence(&words) {
+            for (rule, idx) in parse_sequence(&words, &mut room) {
                 let tiles = idx
                     .iter()
                     .filter_map(|&i| combo.get(i))
@@ -565,7 +621,7 @@ fn line_rules(tiles: &[TextTile], vertical: bool) -> Vec<FormedRule> {
             }
         }
     }
-    out
+    (out, room == 0)
 }
 
 /// The speller of every word of the vocabulary (built once, on first use).
@@ -702,7 +758,11 @@ pub fn parse_words(text: &str) -> Option<Vec<Rule>> {
         .map(|w| Word::from_name(&w.to_ascii_lowercase()))
         .collect();
     let words = words?;
-    let rules: Vec<Rule> = parse_sequence(&words).into_iter().map(|(r, _)| r).collect();
+    let mut room = MAX_LINE_RULE_TILES;
+    let rules: Vec<Rule> = parse_sequence(&words, &mut room)
+        .into_iter()
+        .map(|(r, _)| r)
+        .collect();
     (!rules.is_empty()).then_some(rules)
 }
 

@@ -70,12 +70,35 @@ impl Holders {
         });
     }
 
-    pub(super) fn remove(&mut self, id: ObjId, d: &Derived) {
-        self.each_list(d, |l| {
-            if let Ok(k) = l.binary_search(&id) {
-                l.remove(k);
+    /// Takes the objects of `gone` (each with what it was derived to have) out of their
+    /// lists: a list losing few is searched for each, one losing many is filtered once, so
+    /// that removing `n` objects costs O(n log n + the lists' lengths), not O(n × length).
+    pub(super) fn remove_all(&mut self, gone: &[(ObjId, Derived)]) {
+        let mut per: Vec<Vec<ObjId>> = vec![Vec::new(); Prop::COUNT + Verb::ALL.len() + 1];
+        for (id, d) in gone {
+            for k in Self::lists_of(d) {
+                per[k].push(*id);
             }
-        });
+        }
+        for (k, mut ids) in per.into_iter().enumerate() {
+            let l = self.list_mut(k);
+            if ids.len() < 16 {
+                for id in ids {
+                    if let Ok(i) = l.binary_search(&id) {
+                        l.remove(i);
+                    }
+                }
+                continue;
+            }
+            ids.sort_unstable();
+            let mut j = 0;
+            l.retain(|x| {
+                while j < ids.len() && ids[j] < *x {
+                    j += 1;
+                }
+                ids.get(j) != Some(x)
+            });
+        }
     }
 }
 
@@ -179,4 +202,48 @@ pub(crate) fn sort_cells(v: &mut Vec<Pos>, marks: &mut Vec<u64>, width: usize, h
         keys.iter()
             .map(|&k| Pos::new((k & 0xffff_ffff) as usize, (k >> 32) as usize)),
     );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `remove_all` leaves each list as removing its objects one by one would, for few
+    /// (searched) and many (filtered) removals, ids absent from a list included.
+    #[test]
+    fn remove_all_matches_one_at_a_time() {
+        let mut moving = Derived::default();
+        moving.props[Prop::Move as usize] = 1;
+        let mut stopping = Derived::default();
+        stopping.props[Prop::Stop as usize] = 1;
+        for n in [3u64, 40, 1000] {
+            let mut h = Holders::new();
+            for id in 0..2 * n {
+                h.add(id, if id % 3 == 0 { &stopping } else { &moving });
+            }
+            // Every other id goes, with the Derived it was added with; id 2n+5 was never in.
+            let gone: Vec<(ObjId, Derived)> = (0..2 * n)
+                .step_by(2)
+                .map(|id| {
+                    (
+                        id,
+                        if id % 3 == 0 {
+                            stopping.clone()
+                        } else {
+                            moving.clone()
+                        },
+                    )
+                })
+                .chain([(2 * n + 5, moving.clone())])
+                .collect();
+            h.remove_all(&gone);
+            let want = |stop: bool| -> Vec<ObjId> {
+                (0..2 * n)
+                    .filter(|id| id % 2 == 1 && (id % 3 == 0) == stop)
+                    .collect()
+            };
+            assert_eq!(h.props[Prop::Move as usize], want(false), "n = {n}");
+            assert_eq!(h.props[Prop::Stop as usize], want(true), "n = {n}");
+        }
+    }
 }

@@ -136,6 +136,18 @@ impl BabaGame {
         };
         let implicit = implicit_rules();
         let rules = active_rules(&self.cur.formed, &self.extra, &implicit);
+        // The removed objects leave the holder lists in one pass per list: one at a time, a
+        // turn that removes most of a million objects (the stack cap on a level of 64-high
+        // stacks) shifted the lists for each and took 47 s (issue #30).
+        let mut gone = Vec::new();
+        for id in dirty.removed.iter().chain(&dirty.added) {
+            if !world.objs.contains_key(id)
+                && let Some(d) = self.cur.derived.remove(id)
+            {
+                gone.push((*id, d));
+            }
+        }
+        self.holders.remove_all(&gone);
         for id in dirty.removed.into_iter().chain(dirty.added) {
             match world.objs.get(&id) {
                 Some(o) if !self.cur.derived.contains_key(&id) => {
@@ -147,12 +159,7 @@ impl BabaGame {
                     self.holders.add(id, &d);
                     self.cur.derived.insert(id, d);
                 }
-                Some(_) => {}
-                None => {
-                    if let Some(d) = self.cur.derived.remove(&id) {
-                        self.holders.remove(id, &d);
-                    }
-                }
+                Some(_) | None => {}
             }
         }
     }
