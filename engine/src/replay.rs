@@ -79,6 +79,23 @@ pub struct ReplayOutcome {
     pub matches: bool,
 }
 
+impl ReplayOutcome {
+    /// Why the replayed final state is not the one `replay` recorded (its hash and status
+    /// named beside the recorded ones), or `None` when it is
+    /// ([`ReplayOutcome::matches`]).
+    pub fn mismatch(&self, replay: &Replay) -> Option<String> {
+        (!self.matches).then(|| {
+            format!(
+                "the final state differs from the recorded one (hash {:016x}, recorded {}; status {}, recorded {})",
+                self.hash,
+                replay.hash.map_or("none".into(), |h| format!("{h:016x}")),
+                self.game.outcome_word(),
+                replay.status.as_deref().unwrap_or("none"),
+            )
+        })
+    }
+}
+
 fn bad(path: JsonPath, msg: impl Into<String>) -> Vec<Problem> {
     vec![Problem::error(path, msg)]
 }
@@ -246,6 +263,18 @@ fn read_expect(o: &Map<String, Value>, root: &JsonPath) -> Result<Expect, Vec<Pr
         status,
         summary,
     })
+}
+
+/// True when the first [`crate::campaign::KIND_PEEK_BYTES`] bytes of `path` hold
+/// `"tilesmith": "replay"`, the member every replay file starts with (a replay beside its
+/// level, `NAME.intended.replay.json`): how `tilesmith check` tells a replay from a level.
+pub fn is_replay_file(path: &Path) -> bool {
+    crate::read::peek_member(
+        path,
+        crate::campaign::KIND_PEEK_BYTES,
+        "tilesmith",
+        "replay",
+    )
 }
 
 impl Replay {

@@ -46,18 +46,12 @@ fn run_replay(file: &Path, a: &RunArgs) -> ExitCode {
         }
         return ExitCode::FAILURE;
     }
-    if outcome.matches {
-        ExitCode::SUCCESS
-    } else {
-        eprintln!(
-            "{}:1:1: the final state differs from the recorded one (hash {:016x}, recorded {}; status {}, recorded {})",
-            file.display(),
-            outcome.hash,
-            replay.hash.map_or("none".into(), |h| format!("{h:016x}")),
-            outcome.game.outcome_word(),
-            replay.status.as_deref().unwrap_or("none"),
-        );
-        ExitCode::FAILURE
+    match outcome.mismatch(&replay) {
+        None => ExitCode::SUCCESS,
+        Some(m) => {
+            eprintln!("{}:1:1: {m}", file.display());
+            ExitCode::FAILURE
+        }
     }
 }
 

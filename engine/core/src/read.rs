@@ -144,3 +144,30 @@ fn special_file_kind(meta: &std::fs::Metadata) -> &'static str {
 fn special_file_kind(_: &std::fs::Metadata) -> &'static str {
     "a special file"
 }
+
+/// True when the first `bytes` bytes of `path` hold the member `"key": "value"` (only white
+/// space around the `:`; ASCII case ignored): how a file that may not parse is told to be a
+/// campaign or a replay before it is read as one (so that its own loader's located error is
+/// reported, not a level loader's). False for a file that cannot be opened.
+pub fn peek_member(path: &Path, bytes: u64, key: &str, value: &str) -> bool {
+    if regular_file(path).is_err() {
+        return false;
+    }
+    let Ok(file) = std::fs::File::open(path) else {
+        return false;
+    };
+    let mut head = Vec::new();
+    if std::io::Read::read_to_end(&mut std::io::Read::take(file, bytes), &mut head).is_err() {
+        return false;
+    }
+    let text = String::from_utf8_lossy(&head).to_ascii_lowercase();
+    let (key, value) = (
+        format!("\"{}\"", key.to_ascii_lowercase()),
+        format!("\"{}\"", value.to_ascii_lowercase()),
+    );
+    text.match_indices(&key).any(|(i, k)| {
+        let rest = text[i + k.len()..].trim_start();
+        rest.strip_prefix(':')
+            .is_some_and(|r| r.trim_start().starts_with(&value))
+    })
+}

@@ -9,7 +9,7 @@ use serde_json::{Map, Value, json};
 
 use crate::level_json::{natural, type_name};
 use crate::problem::{JsonPath, Problem, locate, quote, quote_at_most};
-use crate::read::{read_at_most, regular_file, utf8_text};
+use crate::read::{read_at_most, utf8_text};
 
 use super::*;
 
@@ -53,24 +53,7 @@ pub const KIND_PEEK_BYTES: u64 = 4096;
 /// True when the first [`KIND_PEEK_BYTES`] bytes of `path` hold `"kind"`, then `:`, then
 /// `"campaign"`, with only white space between (ASCII case ignored).
 pub(super) fn peek_is_campaign(path: &Path) -> bool {
-    if regular_file(path).is_err() {
-        return false;
-    }
-    let Ok(file) = std::fs::File::open(path) else {
-        return false;
-    };
-    let mut bytes = Vec::new();
-    if std::io::Read::read_to_end(&mut std::io::Read::take(file, KIND_PEEK_BYTES), &mut bytes)
-        .is_err()
-    {
-        return false;
-    }
-    let text = String::from_utf8_lossy(&bytes).to_ascii_lowercase();
-    text.match_indices("\"kind\"").any(|(i, k)| {
-        let rest = text[i + k.len()..].trim_start();
-        rest.strip_prefix(':')
-            .is_some_and(|r| r.trim_start().starts_with("\"campaign\""))
-    })
+    crate::read::peek_member(path, KIND_PEEK_BYTES, "kind", CAMPAIGN_KIND)
 }
 
 impl Campaign {
