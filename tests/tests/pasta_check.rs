@@ -200,12 +200,33 @@ fn a_hand_that_cannot_be_placed() {
 }
 
 #[test]
+fn a_second_own_flag_on_a_card_is_refused_only_while_placing() {
+    refused(
+        base(json!({"flags": [["red", "red"], [], [], [], []], "hand": {"red": 1, "blue": 1}})),
+        "$.flags[0]",
+        "two red flags on one card while flags are still in hand",
+    );
+    // After placement (both hands empty) commands may stack own flags: accepted.
+    let ok = base(json!({"flags": [["red", "red"], ["blue"], [], [], []]}));
+    assert!(errors(&ok).is_empty(), "{:?}", errors(&ok));
+}
+
+#[test]
 fn first_direction_and_resume() {
-    refused(base(json!({"first": "green"})), "$.first", "red, blue");
+    refused(
+        base(json!({"first": "green"})),
+        "$.first",
+        "must be one of red, blue, found \"green\"",
+    );
     refused(
         base(json!({"direction": "sideways"})),
         "$.direction",
-        "forward, backward",
+        "must be one of forward, backward, found \"sideways\"",
+    );
+    refused(
+        base(json!({"direction": 2})),
+        "$.direction",
+        "must be one of forward, backward, found a number",
     );
     let ex = base(json!({"flags": [["red"], ["blue"], [], [], []]}));
     let mut bad = ex.clone();

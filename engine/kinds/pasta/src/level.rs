@@ -337,7 +337,10 @@ fn word_of(
                     format!(
                         "must be one of {}, found {}",
                         words.join(", "),
-                        quote(&v.to_string())
+                        match v.as_str() {
+                            Some(s) => quote(s),
+                            None => tilesmith_core::level_json::type_name(v).to_string(),
+                        }
                     ),
                 ));
                 default
@@ -347,7 +350,9 @@ fn word_of(
 }
 
 /// A5 and §5: at most 10 flags a colour (hand + reserve + on cards), and a card without the
-/// player's flag for every flag in hand.
+/// player's flag for every flag in hand. While flags are in hand (the placement phase) no
+/// card holds two flags of one player (X5): placement never puts a second own flag on a
+/// card and no command runs before placement ends, so no play reaches such a position.
 fn check_totals(
     o: &Map<String, Value>,
     flags: &[Vec<u8>],
@@ -356,6 +361,22 @@ fn check_totals(
     reserve: [u8; 2],
     p: &mut Vec<Problem>,
 ) {
+    if hand != [0, 0] {
+        for (i, q) in flags.iter().enumerate() {
+            for pl in 0..2u8 {
+                if q.iter().filter(|&&f| f == pl).count() > 1 {
+                    p.push_capped(Problem::error(
+                        JsonPath::root().key("flags").index(i),
+                        format!(
+                            "two {} flags on one card while flags are still in hand (placement \
+                             puts one own flag a card, X5)",
+                            PLAYERS[pl as usize]
+                        ),
+                    ));
+                }
+            }
+        }
+    }
     for pl in 0..2u8 {
         let total = hand[pl as usize] as i64
             + reserve[pl as usize] as i64
