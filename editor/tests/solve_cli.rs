@@ -353,3 +353,40 @@ fn match_game_i_uses_seed_s_plus_i() {
     );
     assert_eq!(v["draws"], expect[2], "{v}");
 }
+
+/// A game that never ends (two pieces shuttling on a 2 × 2 board, a win needing four pieces
+/// where there are two) is stopped after 1000 plies (`MAX_GAME_PLIES`): counted as a draw in
+/// the match line, and said on standard error, so that no draw the rules never produced goes
+/// unnoticed.
+#[test]
+fn a_game_that_never_ends_is_counted_as_a_draw_and_said() {
+    let file = tmp("shuttle.zrf");
+    std::fs::write(
+        &file,
+        "(game (title \"Shuttle\") (players X O) (turn-order X O)
+           (board (grid (start-rectangle 0 0 100 100)
+             (dimensions (\"a/b\" (100 0)) (\"2/1\" (0 100)))
+             (directions (n 0 -1) (e 1 0) (s 0 1) (w -1 0))))
+           (piece (name Man) (moves (n (verify empty?) add) (e (verify empty?) add)
+                                    (s (verify empty?) add) (w (verify empty?) add)))
+           (board-setup (X (Man a1)) (O (Man b2)))
+           (win-condition (X O) (absolute-config Man (a1 a2 b1 b2))))",
+    )
+    .unwrap();
+    let o = tilesmith(&[
+        "match",
+        file.to_str().unwrap(),
+        "--players",
+        "random,random",
+        "--games",
+        "3",
+    ]);
+    let v = line(&o, 0);
+    assert_eq!(v["wins"], serde_json::json!([0, 0]), "{v}");
+    assert_eq!(v["draws"], 3, "{v}");
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("3 game(s) still running after 1000 plies were counted as draws"),
+        "{err}"
+    );
+}

@@ -7,7 +7,9 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use serde_json::json;
-use tilesmith_engine::search::playout::{Player, play_game, random_playouts};
+use tilesmith_engine::search::playout::{
+    GameEnd, MAX_GAME_PLIES, Player, play_game, random_playouts,
+};
 use tilesmith_engine::search_game::SearchGame;
 
 use super::common::{load, print_problems};
@@ -40,7 +42,8 @@ pub struct MatchArgs {
     /// games and the second player in odd ones.
     #[arg(long, value_delimiter = ',', required = true)]
     pub players: Vec<String>,
-    /// How many games.
+    /// How many games. A game still running after 1000 plies (`MAX_GAME_PLIES`) is
+    /// counted as a draw, and their number is said on standard error.
     #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
     pub games: u64,
     /// Game `i` is started, and its players' choices drawn, with seed `SEED + i`.
@@ -119,7 +122,7 @@ pub(super) fn matches(a: &MatchArgs) -> ExitCode {
             })?;
         let doc = document(&a.level)?;
         let started = Instant::now();
-        let (mut wins, mut draws) = ([0u64; 2], 0u64);
+        let (mut wins, mut draws, mut unfinished) = ([0u64; 2], 0u64, 0u64);
         for i in 0..a.games {
             let seed = a.seed.wrapping_add(i);
             let mut g = searcher(&a.level, seed, &doc)?;
@@ -134,13 +137,23 @@ pub(super) fn matches(a: &MatchArgs) -> ExitCode {
             let swap = (i % 2) as usize;
             let seats = [players[swap], players[1 - swap]];
             match play_game(g.as_mut(), &seats, seed) {
-                Ok(Some(seat)) => wins[seat ^ swap] += 1,
-                Ok(None) => draws += 1,
+                Ok(GameEnd::Won(seat)) => wins[seat ^ swap] += 1,
+                Ok(GameEnd::Draw) => draws += 1,
+                Ok(GameEnd::Unfinished) => {
+                    draws += 1;
+                    unfinished += 1;
+                }
                 Err(e) => {
                     eprintln!("tilesmith: match: game {i}: {e}");
                     return Err(ExitCode::FAILURE);
                 }
             }
+        }
+        if unfinished > 0 {
+            eprintln!(
+                "tilesmith: match: {unfinished} game(s) still running after {MAX_GAME_PLIES} \
+                 plies were counted as draws"
+            );
         }
         println!(
             "{}",

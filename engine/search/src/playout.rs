@@ -44,7 +44,8 @@ pub fn ai_limits(time: std::time::Duration, seed: u64) -> SearchLimits {
     }
 }
 
-/// The most plies a game of [`play_game`] lasts; a longer one is a draw.
+/// The most plies a game of [`play_game`] lasts; a longer one ends unfinished
+/// ([`GameEnd::Unfinished`], which `tilesmith match` counts as a draw and reports).
 pub const MAX_GAME_PLIES: u32 = 1000;
 
 /// A uniform index below `n` (at least 1), without modulo bias.
@@ -260,10 +261,20 @@ impl Player {
     }
 }
 
+/// How a game of [`play_game`] ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GameEnd {
+    /// This seat won.
+    Won(usize),
+    /// A draw by the rules, a loss of a one-player game, or a player with no move.
+    Draw,
+    /// Still running after [`MAX_GAME_PLIES`] plies.
+    Unfinished,
+}
+
 /// Plays one game on `g` (a two-player game, or any number) from its state: seat `s` (the
 /// player index of the kind) is played by `seats[s]`, every random choice from one ChaCha8
-/// generator seeded with `seed`. Returns the winning seat, `None` for a draw (also after
-/// [`MAX_GAME_PLIES`] plies, or when a player has no move).
+/// generator seeded with `seed`.
 ///
 /// # Errors
 /// A [`SearchError`] from the kind, or a game with more players than seats.
@@ -271,13 +282,13 @@ pub fn play_game(
     g: &mut dyn SearchGame,
     seats: &[Player],
     seed: u64,
-) -> Result<Option<usize>, SearchError> {
+) -> Result<GameEnd, SearchError> {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     for _ in 0..MAX_GAME_PLIES {
         match g.status()? {
             SearchStatus::Running => {}
-            SearchStatus::Won(w) => return Ok(Some(w)),
-            SearchStatus::Lost | SearchStatus::Draw => return Ok(None),
+            SearchStatus::Won(w) => return Ok(GameEnd::Won(w)),
+            SearchStatus::Lost | SearchStatus::Draw => return Ok(GameEnd::Draw),
         }
         let seat = g.to_move();
         let player = seats.get(seat).ok_or_else(|| {
@@ -289,8 +300,12 @@ pub fn play_game(
         })?;
         match player.choose(g, &mut rng)? {
             Some(mv) => g.advance(mv)?,
-            None => return Ok(None),
+            None => return Ok(GameEnd::Draw),
         }
     }
-    Ok(None)
+    Ok(match g.status()? {
+        SearchStatus::Running => GameEnd::Unfinished,
+        SearchStatus::Won(w) => GameEnd::Won(w),
+        SearchStatus::Lost | SearchStatus::Draw => GameEnd::Draw,
+    })
 }
