@@ -614,3 +614,23 @@ fn run_refuses_more_ticks_than_a_replay_holds() {
         .unwrap();
     assert_eq!(o.status.code(), Some(1));
 }
+
+/// A reader that goes away (`tilesmith playouts … | true`) stops the command quietly: exit 0
+/// and no panic message, where `println!` used to panic with a backtrace. The pipe is closed
+/// before the command (20 000 playouts, a good fraction of a second) has printed anything.
+#[test]
+fn a_closed_pipe_stops_quietly() {
+    use std::process::Stdio;
+    let ttt = Path::new(env!("CARGO_MANIFEST_DIR")).join("../levels/board/tic-tac-toe.zrf");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tilesmith"))
+        .args(["playouts", ttt.to_str().unwrap(), "--count", "20000"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let o = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(!err.contains("panicked"), "{err}");
+    assert_eq!(o.status.code(), Some(0), "{err}");
+}

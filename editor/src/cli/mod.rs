@@ -113,6 +113,7 @@ pub enum Command {
 /// Runs a CLI command and gives the process exit code; `lists` are the kinds the editor
 /// draws (`render`, `gif`) and their UIs, built at the top (`main.rs`).
 pub fn run_command(cmd: Command, lists: (Kinds, KindUis)) -> ExitCode {
+    quiet_on_closed_pipe();
     match cmd {
         Command::Run(a) => run::run(&a),
         Command::Check { files } => check::check(&files),
@@ -141,4 +142,24 @@ fn perft_time(s: &str) -> Result<f64, String> {
         )),
         Err(e) => Err(format!("{s:?} is not a number of seconds: {e}")),
     }
+}
+
+/// A command whose reader went away (`tilesmith run … --trace | head`) stops quietly with exit
+/// 0, as `grep` and `rg` do, instead of panicking with a backtrace: `println!` panics with
+/// "failed printing to stdout: Broken pipe", and Rust ignores SIGPIPE. Any other panic goes to
+/// the default hook.
+fn quiet_on_closed_pipe() {
+    let default = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let p = info.payload();
+        let msg = p
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| p.downcast_ref::<&str>().copied())
+            .unwrap_or("");
+        if msg.starts_with("failed printing to stdout") && msg.contains("Broken pipe") {
+            std::process::exit(0);
+        }
+        default(info);
+    }));
 }
