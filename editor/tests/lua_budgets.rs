@@ -85,6 +85,11 @@ fn looping_handlers_end_check_and_run_with_exit_1() {
             "tostring",
             "function update() error(setmetatable({}, {__tostring = function() while true do end end})) end",
         ),
+        // Few instructions, each joining megabytes (docs/reliability.md, "Between two hooks").
+        (
+            "concat",
+            "local s = string.rep('x', 3000000)\nlocal function f() return s .. s end\nfunction update() while true do local t = f() .. 'x' end end",
+        ),
     ] {
         let p = level(&format!("{name}.json"), script);
         let (code, text) = tilesmith(&["run", p.to_str().unwrap(), "--inputs", "."]);

@@ -61,7 +61,7 @@ pub const INSTRUCTION_BUDGET: u64 = 10_000_000;
 
 /// The hook that counts instructions runs every this many instructions; a stop is found at
 /// the next such check.
-pub const HOOK_INTERVAL: u32 = 1000;
+pub const HOOK_INTERVAL: u32 = 250;
 
 /// The longest one run may take (wall clock), checked with the instruction count. A safety
 /// net for instructions whose cost grows with their operands (concatenating megabyte
