@@ -119,6 +119,25 @@ fn script_problem(level: &FallingLevel) -> Option<Problem> {
     })
 }
 
+/// A script's error in the first frame (its top level and `update()` run once with no key),
+/// as a problem at `$.script`: `check` finds a script that fails (or runs over its budget) as
+/// soon as play starts, not only one that fails to load (issue #30: an `update()` looping in
+/// an error handler made `run` exit 1 but passed `check`). A level without a script has none.
+fn first_frame_problem(level: FallingLevel) -> Option<Problem> {
+    level.script.as_ref()?;
+    let mut game = FallingGame::new(level, 0);
+    game.step(tilesmith_core::input::Input::Wait);
+    let e = game.script_error()?;
+    let message = match e.line {
+        Some(_) => e.to_string(),
+        None => format!("script error: {e}"),
+    };
+    Some(Problem::error(
+        JsonPath::root().key("script"),
+        format!("{message} (in the first frame, with no key)"),
+    ))
+}
+
 impl GameKind for Falling {
     fn name(&self) -> &'static str {
         "falling"
@@ -130,10 +149,13 @@ impl GameKind for Falling {
         if problems.iter().any(Problem::is_error) {
             return problems;
         }
-        match FallingLevel::from_json(doc)
-            .ok()
-            .and_then(|l| script_problem(&l))
-        {
+        let Ok(level) = FallingLevel::from_json(doc) else {
+            return problems;
+        };
+        if let Some(p) = script_problem(&level) {
+            return vec![p];
+        }
+        match first_frame_problem(level) {
             Some(p) => vec![p],
             None => problems,
         }
