@@ -89,6 +89,43 @@ fn check_lists_100_problems_then_counts_the_rest() {
     );
 }
 
+/// A ZRF file of 300 unknown game sections (and no board, one more error, found after them:
+/// counted, not listed) is reported as
+/// every file is: the first 100 errors at their lines, then `… and 201 more problems`.
+#[test]
+fn a_zrf_file_lists_100_problems_then_counts_the_rest() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut text = String::from("(game (title \"x\") (players A B) (turn-order A B)\n");
+    for i in 0..300 {
+        text.push_str(&format!("  (bogus{i} 1)\n"));
+    }
+    text.push_str(")\n");
+    let path = dir.path().join("many.zrf");
+    std::fs::write(&path, text).unwrap();
+    let name = path.display().to_string();
+    let out = tilesmith(&["check", &name], false);
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 101, "{text}");
+    // Section k is on line k + 2.
+    assert!(
+        lines[0].starts_with(&format!("{name}:2:3: ")),
+        "{}",
+        lines[0]
+    );
+    assert!(lines[0].contains("bogus0"), "{}", lines[0]);
+    assert!(
+        lines[99].starts_with(&format!("{name}:101:3: ")),
+        "{}",
+        lines[99]
+    );
+    assert_eq!(
+        lines[100],
+        format!("{name}: \u{2026} and 201 more problems")
+    );
+}
+
 #[test]
 fn the_editor_counts_what_it_does_not_list() {
     // A level that does not load is refused with a message listing the first 20 problems

@@ -185,6 +185,7 @@ impl BoardGame {
                     span: e.span,
                     message,
                     warning: false,
+                    more: 0,
                 },
                 None,
             ),

@@ -55,6 +55,14 @@ impl RulesSource {
     /// A ZRF problem as a level problem: at the file's line and column when the file is
     /// known, else at `$.rules.zrf` with the line and column in the message.
     pub fn problem(&self, z: &ZrfProblem, variant: Option<&str>) -> Problem {
+        if z.more > 0 {
+            let severity = if z.warning {
+                tilesmith_core::problem::Severity::Warning
+            } else {
+                tilesmith_core::problem::Severity::Error
+            };
+            return Problem::more(z.more, severity);
+        }
         let mut message = z.message.clone();
         if let Some(v) = variant {
             message.push_str(&format!(" (variant {})", quote(v)));

@@ -51,14 +51,18 @@ pub(crate) fn expand(top: Vec<Node>) -> Result<(Vec<Node>, Vec<ZrfProblem>), Zrf
                     },
                 );
                 if old.is_some() {
-                    warnings.push(ZrfProblem {
-                        span: node.span,
-                        message: format!(
-                            "macro {} is defined again; this later one is used",
-                            quote(n)
-                        ),
-                        warning: true,
-                    });
+                    super::push_capped(
+                        &mut warnings,
+                        ZrfProblem {
+                            span: node.span,
+                            message: format!(
+                                "macro {} is defined again; this later one is used",
+                                quote(n)
+                            ),
+                            warning: true,
+                            more: 0,
+                        },
+                    );
                 }
             }
             _ => forms.push(node),

@@ -53,7 +53,8 @@ pub const MAX_ZONES: usize = 128;
 /// The most pieces `off N` may put in one reserve entry: the largest reserve count a level
 /// may hold ([`crate::rules::MAX_RESERVE`]), so that a saved position loads.
 pub const MAX_OFF: u32 = super::rules::MAX_RESERVE;
-/// The most problems reported for one compile; later ones are dropped.
+/// The most errors, and the most warnings, listed for one compile; later ones are counted in
+/// one [`ZrfProblem::more`] line after them (`… and N more problems`, as every loader's report).
 pub const MAX_PROBLEMS: usize = 100;
 
 /// A problem in a ZRF file, at its line and column.
@@ -65,6 +66,37 @@ pub struct ZrfProblem {
     pub message: String,
     /// False for an error (the variant cannot be played), true for a warning.
     pub warning: bool,
+    /// 0 for a problem; for the line after [`MAX_PROBLEMS`], the number of problems it stands
+    /// for, not listed ([`ZrfProblem::more`]).
+    pub more: usize,
+}
+
+impl ZrfProblem {
+    /// The line standing for `n` problems not listed (no place; `message` says how many).
+    pub fn more(n: usize, warning: bool) -> Self {
+        Self {
+            span: Span::default(),
+            message: format!("… and {n} more problem{}", if n == 1 { "" } else { "s" }),
+            warning,
+            more: n,
+        }
+    }
+}
+
+/// Adds `p` to `list`, listing at most [`MAX_PROBLEMS`] and counting the rest in one
+/// [`ZrfProblem::more`] line at the end, so that a file of a million mistakes holds a report
+/// of 101 lines.
+pub(crate) fn push_capped(list: &mut Vec<ZrfProblem>, p: ZrfProblem) {
+    let n = p.more.max(1);
+    let full = list.len() >= MAX_PROBLEMS;
+    match list.last_mut() {
+        // One error among them makes the count an error's.
+        Some(last) if last.more > 0 => {
+            *last = ZrfProblem::more(last.more + n, last.warning && p.warning);
+        }
+        _ if full => list.push(ZrfProblem::more(n, p.warning)),
+        _ => list.push(p),
+    }
 }
 
 /// One `(game …)` or `(variant …)` of a file.
@@ -92,15 +124,15 @@ fn entries(text: &str) -> Result<(Vec<Entry>, Vec<ZrfProblem>), Vec<ZrfProblem>>
     let mut errors = Vec::new();
     let mut game: Option<usize> = None;
     for form in forms {
-        if errors.len() >= MAX_PROBLEMS {
-            break;
-        }
         let span = form.span;
         let Some((head, rest)) = form.head() else {
-            errors.push(err(
-                span,
-                "expected (game …), (variant …), (define …) or (version …) at the top level",
-            ));
+            push_capped(
+                &mut errors,
+                err(
+                    span,
+                    "expected (game …), (variant …), (define …) or (version …) at the top level",
+                ),
+            );
             continue;
         };
         let is_game = match head.as_str() {
@@ -108,13 +140,16 @@ fn entries(text: &str) -> Result<(Vec<Entry>, Vec<ZrfProblem>), Vec<ZrfProblem>>
             "variant" => false,
             "version" => continue,
             _ => {
-                errors.push(err(
-                    span,
-                    format!(
-                        "unknown top-level form ({} …); expected game, variant, define or version",
-                        quote(&head)
+                push_capped(
+                    &mut errors,
+                    err(
+                        span,
+                        format!(
+                            "unknown top-level form ({} …); expected game, variant, define or version",
+                            quote(&head)
+                        ),
                     ),
-                ));
+                );
                 continue;
             }
         };
@@ -124,29 +159,35 @@ fn entries(text: &str) -> Result<(Vec<Entry>, Vec<ZrfProblem>), Vec<ZrfProblem>>
             match item.head() {
                 Some((h, args)) if h == "title" => match args.first().and_then(Node::text) {
                     Some(t) if args.len() == 1 => title = Some(t.to_string()),
-                    _ => errors.push(err(item.span, "(title …) needs one string")),
+                    _ => push_capped(&mut errors, err(item.span, "(title …) needs one string")),
                 },
                 Some((h, _)) if h == "default" => default = true,
                 _ => {}
             }
         }
         let Some(title) = title else {
-            errors.push(err(span, format!("this ({head} …) has no (title …)")));
+            push_capped(
+                &mut errors,
+                err(span, format!("this ({head} …) has no (title …)")),
+            );
             continue;
         };
         if is_game {
             if default {
-                errors.push(err(
-                    span,
-                    "(default) marks a variant; the game itself is the default without it",
-                ));
+                push_capped(
+                    &mut errors,
+                    err(
+                        span,
+                        "(default) marks a variant; the game itself is the default without it",
+                    ),
+                );
             }
             game = Some(out.len());
         } else if game.is_none() {
-            errors.push(err(
-                span,
-                "a (variant …) must follow the (game …) it varies",
-            ));
+            push_capped(
+                &mut errors,
+                err(span, "a (variant …) must follow the (game …) it varies"),
+            );
             continue;
         }
         out.push(Entry {
@@ -158,7 +199,10 @@ fn entries(text: &str) -> Result<(Vec<Entry>, Vec<ZrfProblem>), Vec<ZrfProblem>>
         });
     }
     if out.is_empty() && errors.is_empty() {
-        errors.push(err(Span { line: 1, col: 1 }, "the file has no (game …)"));
+        push_capped(
+            &mut errors,
+            err(Span { line: 1, col: 1 }, "the file has no (game …)"),
+        );
     }
     if errors.is_empty() {
         Ok((out, warnings))
@@ -205,14 +249,18 @@ pub fn compile(
         None => {
             let defaults: Vec<usize> = (0..entries.len()).filter(|&i| entries[i].default).collect();
             if let Some(&second) = defaults.get(1) {
-                warnings.push(ZrfProblem {
-                    span: entries[second].span,
-                    message: format!(
-                        "a second (default) variant; the first, {}, is the default",
-                        quote(&entries[defaults[0]].title)
-                    ),
-                    warning: true,
-                });
+                push_capped(
+                    &mut warnings,
+                    ZrfProblem {
+                        span: entries[second].span,
+                        message: format!(
+                            "a second (default) variant; the first, {}, is the default",
+                            quote(&entries[defaults[0]].title)
+                        ),
+                        warning: true,
+                        more: 0,
+                    },
+                );
             }
             defaults.first().copied().or(Some(0))
         }

@@ -83,6 +83,7 @@ pub(crate) fn err(span: Span, message: impl Into<String>) -> ZrfProblem {
         span,
         message: message.into(),
         warning: false,
+        more: 0,
     }
 }
 

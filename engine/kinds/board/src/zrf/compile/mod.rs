@@ -98,24 +98,33 @@ pub(crate) struct Ctx {
 impl Ctx {
     /// An error at `at` (for macro output, the message says where the macro was called).
     pub fn error(&mut self, at: &Node, message: impl Into<String>) {
-        if self.errors.len() < MAX_PROBLEMS {
-            self.errors.push(ZrfProblem {
-                span: at.span,
-                message: format!("{}{}", message.into(), at.site_note()),
-                warning: false,
-            });
-        }
+        self.push(at, message, false);
     }
 
     /// A warning at `at`.
     pub fn warn(&mut self, at: &Node, message: impl Into<String>) {
-        if self.warnings.len() < MAX_PROBLEMS {
-            self.warnings.push(ZrfProblem {
+        self.push(at, message, true);
+    }
+
+    /// Lists the problem, or only counts it past [`MAX_PROBLEMS`] (its message is then not
+    /// even formatted).
+    fn push(&mut self, at: &Node, message: impl Into<String>, warning: bool) {
+        let list = if warning {
+            &mut self.warnings
+        } else {
+            &mut self.errors
+        };
+        let p = if list.len() < MAX_PROBLEMS {
+            ZrfProblem {
                 span: at.span,
                 message: format!("{}{}", message.into(), at.site_note()),
-                warning: true,
-            });
-        }
+                warning,
+                more: 0,
+            }
+        } else {
+            ZrfProblem::more(1, warning)
+        };
+        super::push_capped(list, p);
     }
 }
 
@@ -262,7 +271,7 @@ pub(crate) fn compile(
 
     if c.ctx.errors.is_empty() {
         let mut w = c.ctx.warnings;
-        w.sort_by_key(|p| (p.span.line, p.span.col));
+        w.sort_by_key(|p| (p.more > 0, p.span.line, p.span.col));
         Ok((rules, w))
     } else {
         Err(c.finish_errors())
@@ -409,12 +418,17 @@ impl C {
 impl C {
     /// Errors first then warnings, each sorted by place.
     fn finish_errors(&mut self) -> Vec<ZrfProblem> {
+        // Each list in file order, the line counting the rest last; the warnings after the
+        // errors, within one report of at most MAX_PROBLEMS lines and that count.
         let mut e = std::mem::take(&mut self.ctx.errors);
-        e.sort_by_key(|p| (p.span.line, p.span.col));
+        e.sort_by_key(|p| (p.more > 0, p.span.line, p.span.col));
         let mut w = std::mem::take(&mut self.ctx.warnings);
-        w.sort_by_key(|p| (p.span.line, p.span.col));
-        e.extend(w);
-        e
+        w.sort_by_key(|p| (p.more > 0, p.span.line, p.span.col));
+        let mut out = Vec::with_capacity(e.len() + 1);
+        for p in e.into_iter().chain(w) {
+            super::push_capped(&mut out, p);
+        }
+        out
     }
 
     fn lookup(&mut self, what: &str, n: &Node) -> Option<usize> {
