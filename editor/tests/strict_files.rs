@@ -159,6 +159,8 @@ fn board_rules_must_be_a_zrf_file_and_outside_the_folder_is_a_warning() {
     );
     let out = tilesmith(&["run", &level.display().to_string(), "--inputs", "@b2"]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    // The editor's problems list says it too, as `check` does.
+    assert_eq!(editor_rules_warnings(&level), 1);
 
     // In the level's folder (or below it, or through a `..` that stays inside): no warning.
     std::fs::create_dir(level_dir.join("rules")).unwrap();
@@ -171,4 +173,23 @@ fn board_rules_must_be_a_zrf_file_and_outside_the_folder_is_a_warning() {
     let out = tilesmith(&["check", &level.display().to_string()]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out));
     assert!(!text(&out).contains("warning"), "{}", text(&out));
+    assert_eq!(editor_rules_warnings(&level), 0);
+}
+
+/// How many "outside the level's folder" warnings at `$.rules` the editor's problems list
+/// holds once `level` is opened.
+fn editor_rules_warnings(level: &Path) -> usize {
+    use tilesmith_editor::state::{Action, EditorState};
+    let mut s = EditorState::new(tilesmith_editor::kinds::board::new_design());
+    s.apply(Action::OpenPath(level.to_path_buf()));
+    assert!(s.pending.is_none(), "{:?}", s.pending);
+    s.refresh();
+    s.problems
+        .iter()
+        .filter(|p| {
+            !p.is_error()
+                && p.path.to_string() == "$.rules"
+                && p.message.contains("is outside the level's folder")
+        })
+        .count()
 }

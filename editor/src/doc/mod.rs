@@ -133,6 +133,13 @@ pub trait KindDoc: Any + Send {
     fn files_to_write(&self) -> Vec<std::path::PathBuf> {
         Vec::new()
     }
+    /// Problems `check` gives the level saved as `file` that the design alone does not show:
+    /// how the saved level refers to other files (a board level's rules file outside the
+    /// level's folder is a warning, issue #30). The problems list adds them to the check of
+    /// the design. Default: none.
+    fn file_warnings(&self, _file: &Path) -> Vec<Problem> {
+        Vec::new()
+    }
     /// Replaces the design by the level document `doc` of this kind, as one undoable edit
     /// named `name` (reload from disk, restore an autosave).
     ///

@@ -324,12 +324,18 @@ impl EditorState {
         self.problems_gen = Some(key);
         let (w, h) = self.doc.map().size();
         if w * h <= SYNC_CHECK_CELLS {
-            self.problems =
-                tilesmith_engine::problem::cap(self.doc.kind().check(&self.doc.to_json()));
+            let mut p = self.doc.kind().check(&self.doc.to_json());
+            p.extend(self.file_warnings());
+            self.problems = tilesmith_engine::problem::cap(p);
             return true;
         }
         let job = self.doc.check_job();
-        match crate::job::Job::spawn("tilesmith-check", move |_| job()) {
+        let warnings = self.file_warnings();
+        match crate::job::Job::spawn("tilesmith-check", move |_| {
+            let mut p = job();
+            p.extend(warnings);
+            p
+        }) {
             Ok(job) => self.problems_job = Some((key, job)),
             Err(_) => self.problems_gen = None,
         }
@@ -345,7 +351,18 @@ impl EditorState {
         }
         self.problems_job = None;
         self.problems_gen = Some(key);
-        self.problems = self.doc.kind().check(&self.doc.to_json());
+        let mut p = self.doc.kind().check(&self.doc.to_json());
+        p.extend(self.file_warnings());
+        self.problems = tilesmith_engine::problem::cap(p);
+    }
+
+    /// What `check` says of the saved level's references to other files that the design
+    /// alone cannot say ([`KindDoc::file_warnings`]; none before the level has a file).
+    fn file_warnings(&self) -> Vec<Problem> {
+        self.path
+            .as_deref()
+            .map(|f| self.doc.file_warnings(f))
+            .unwrap_or_default()
     }
 
     /// True while the problems list waits for the check of a large map (the app repaints

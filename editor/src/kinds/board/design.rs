@@ -443,8 +443,6 @@ impl Design {
     /// # Errors
     /// A message when the rules file cannot be written.
     pub fn saved_json(&self, file: &Path) -> Result<Value, String> {
-        let base = file.parent().unwrap_or(Path::new("."));
-        let full = |p: &Path| std::fs::canonicalize(p).or_else(|_| std::path::absolute(p));
         let Some(link) = &self.rest.link else {
             return Ok(self.to_json());
         };
@@ -453,12 +451,21 @@ impl Design {
             tilesmith_engine::json_text::write_atomic(link, self.rest.text.as_bytes())
                 .map_err(|e| format!("cannot write the rules file {}: {e}", link.display()))?;
         }
-        let rel = match full(base) {
+        let name = self.rules_name(file).unwrap_or_default();
+        Ok(self.json_with(json!(name)))
+    }
+
+    /// The `"rules"` name Save writes for the rules file when the level is saved as `file`:
+    /// the file's path relative to the level's folder, `/`-separated; `None` when the level
+    /// holds its rules text.
+    pub fn rules_name(&self, file: &Path) -> Option<String> {
+        let link = self.rest.link.as_ref()?;
+        let base = file.parent().unwrap_or(Path::new("."));
+        let rel = match std::fs::canonicalize(base).or_else(|_| std::path::absolute(base)) {
             Ok(b) => tilesmith_engine::replay::relative_path(link, &b),
             Err(_) => link.clone(),
         };
-        let name = rel.to_string_lossy().replace('\\', "/");
-        Ok(self.json_with(json!(name)))
+        Some(rel.to_string_lossy().replace('\\', "/"))
     }
 }
 

@@ -358,6 +358,16 @@ impl KindDoc for BoardDoc {
         self.map.level.rules_to_write().into_iter().collect()
     }
 
+    fn file_warnings(&self, file: &std::path::Path) -> Vec<Problem> {
+        let base = file.parent().unwrap_or(std::path::Path::new("."));
+        self.map
+            .level
+            .rules_name(file)
+            .and_then(|name| tilesmith_engine::kind::board::rules_outside_warning(&name, base))
+            .into_iter()
+            .collect()
+    }
+
     fn keep_tools_of(&mut self, old: &mut dyn KindDoc) {
         if let Some(old) = old.as_any_mut().downcast_mut::<BoardDoc>() {
             let (a, b) = (&old.design().board.rules, &self.design().board.rules);

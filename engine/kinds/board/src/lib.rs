@@ -70,6 +70,33 @@ pub fn read_rules_file(path: &Path) -> Result<String, String> {
 
 /// Whether the relative path `p` stays inside the folder it is relative to, read as written
 /// (no symbolic link followed): not absolute, and no `..` that climbs above its start.
+/// The warning for a level in folder `base` whose `"rules"` names the file `name` outside
+/// that folder (absolute, a `..` that climbs above it, or a symbolic link to a file
+/// elsewhere): the level reads a file that is not shared with it (issue #30). `None` when
+/// the file is within the folder. The same warning in `check` and in the editor's problems
+/// list.
+pub fn rules_outside_warning(name: &str, base: &Path) -> Option<Problem> {
+    // As written (`../x.zrf`), and where it really is: a link in the folder may point
+    // anywhere (a missing file is reported where it is read).
+    let resolved_outside = match (
+        std::fs::canonicalize(base),
+        std::fs::canonicalize(base.join(name)),
+    ) {
+        (Ok(b), Ok(f)) => !f.starts_with(b),
+        _ => false,
+    };
+    (!within(Path::new(name)) || resolved_outside).then(|| {
+        Problem::warning(
+            JsonPath::root().key("rules"),
+            format!(
+                "the rules file {} is outside the level's folder: the level reads a file \
+                 that is not shared with it",
+                tilesmith_core::problem::quote_at_most(name, 240)
+            ),
+        )
+    })
+}
+
 fn within(p: &Path) -> bool {
     let mut depth = 0usize;
     for c in p.components() {
@@ -172,23 +199,7 @@ impl GameKind for Board {
                 ),
             )];
         }
-        let mut problems = Vec::new();
-        // As written (`../x.zrf`), and where it really is: a link in the folder may point
-        // anywhere (a missing file is reported below).
-        let resolved_outside = match (std::fs::canonicalize(base), std::fs::canonicalize(&path)) {
-            (Ok(b), Ok(f)) => !f.starts_with(b),
-            _ => false,
-        };
-        if !within(Path::new(name)) || resolved_outside {
-            problems.push(Problem::warning(
-                at(),
-                format!(
-                    "the rules file {} is outside the level's folder: the level reads a file \
-                     that is not shared with it",
-                    quoted()
-                ),
-            ));
-        }
+        let problems: Vec<Problem> = rules_outside_warning(name, base).into_iter().collect();
         match read_rules_file(&path) {
             Ok(text) => {
                 doc["rules"] = serde_json::json!({"file": shown, "zrf": text});
