@@ -521,6 +521,34 @@ fn json_problems_use_the_messages_of_tilesmith_check() {
     );
 }
 
+/// A member named twice in the JSON view is refused as in a level file (issue #30, "Strict
+/// files"): serde_json alone would keep the second `"direction"` without a word.
+#[test]
+fn a_member_given_twice_in_the_json_view_is_an_error_naming_both() {
+    let mut s = st_with(
+        vec![tilesmith_editor::kinds::boulder::rules::blank_rule()],
+        vec![],
+    );
+    ev(&mut s, RuleEvent::Select(Some(pre(0))));
+    ev(&mut s, RuleEvent::SetView(RuleView::Json));
+    let twice = "{\n  \"situation\": \"any\",\n  \"direction\": \"east\",\n  \"direction\": \"west\",\n  \"original\": [{\"token\": \"mud\"}],\n  \"result\": [{\"token\": \"0\"}]\n}";
+    ev(&mut s, RuleEvent::JsonEdited(twice.into()));
+    ev(&mut s, RuleEvent::ApplyJson);
+    assert_eq!(bd(&s).history().len_done(), 0, "nothing applied");
+    let msgs: Vec<String> = bd(&s)
+        .rules
+        .json_problems
+        .iter()
+        .map(|p| p.render("json"))
+        .collect();
+    assert_eq!(
+        msgs,
+        [
+            "json:4:3: member \"direction\" is given twice in one object (first at line 3, column 3); each member may be given once (at $.direction)"
+        ]
+    );
+}
+
 #[test]
 fn snippets_insert_rules_that_work() {
     // Sand on a sieve over a path falls through it: the snippet, inserted and played.

@@ -453,7 +453,19 @@ pub fn parse_all_rules_text(text: &str) -> Result<(Vec<Rule>, Vec<Rule>), Vec<Pr
     Ok((pre, post))
 }
 
+/// `text` as JSON, or its problems: a syntax error at its line and column, or a member name
+/// given twice in one object (as every file Tilesmith reads: `json_keys::repeated_keys`).
 fn parse_json(text: &str) -> Result<Value, Vec<Problem>> {
+    let v = parse_json_syntax(text)?;
+    let repeated = tilesmith_engine::json_keys::repeated_keys(text);
+    if repeated.is_empty() {
+        Ok(v)
+    } else {
+        Err(repeated)
+    }
+}
+
+fn parse_json_syntax(text: &str) -> Result<Value, Vec<Problem>> {
     serde_json::from_str(text).map_err(|e| {
         let full = e.to_string();
         let msg = full
