@@ -344,12 +344,37 @@ impl State {
             let len = self.slots[c as usize].q.len;
             let places = &PLACES[..len as usize];
             let m = k.min(len as usize);
+            // Place sets with the same outcome (the same colours left in the same places, the
+            // same reserves, and the followed flag of A8 where it was) are one choice, the
+            // first in order naming it, as Reorder's arrangements are.
+            let mut seen: Vec<State> = Vec::new();
             if !combos(places, m, &mut |s| {
-                f(Choice::Remove(c, s.iter().fold(0, |a, &i| a | 1 << i)))
+                let mask = s.iter().fold(0, |a, &i| a | 1 << i);
+                if let Some(after) = self.after_remove(c, mask) {
+                    if seen.contains(&after) {
+                        return true;
+                    }
+                    seen.push(after);
+                }
+                f(Choice::Remove(c, mask))
             }) {
                 return;
             }
         }
+    }
+
+    /// RemoveFlag: the state once the flags at the places of `mask` (bit `i` for place `i`)
+    /// leave card `c`; `None` when `mask` names a place the card does not have.
+    fn after_remove(&self, c: u8, mask: u32) -> Option<State> {
+        let q = self.slots.get(c as usize)?.q;
+        if q.len < 32 && mask >> q.len != 0 {
+            return None;
+        }
+        let mut t = *self;
+        for i in (0..q.len).rev().filter(|&i| mask & (1 << i) != 0) {
+            t.remove_flag(c, i);
+        }
+        Some(t)
     }
 
     /// Calls `f` with Reorder's card sets (lexicographic) and their numbers of choices.
@@ -463,10 +488,20 @@ impl State {
         if let (Some(sp), Choice::Move(mv)) = (self.move_space(), choice) {
             return sp.rank(mv).map(|i| i + 1);
         }
+        // A RemoveFlag word naming other places with the same outcome is that choice
+        // (`each_remove`).
+        let same = |c: Choice| match (c, choice) {
+            (Choice::Remove(a, m), Choice::Remove(b, n)) if a == b && m != n => {
+                m.count_ones() == n.count_ones()
+                    && self.after_remove(a, n).is_some()
+                    && self.after_remove(a, m) == self.after_remove(a, n)
+            }
+            _ => c == choice,
+        };
         let mut i = 0;
         let mut found = None;
         self.each_choice(&mut |c| {
-            if c == choice {
+            if same(c) {
                 found = Some(i);
                 return false;
             }
