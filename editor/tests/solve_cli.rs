@@ -390,3 +390,36 @@ fn a_game_that_never_ends_is_counted_as_a_draw_and_said() {
         "{err}"
     );
 }
+
+/// `tilesmith solve` itself (not only the function it calls) proves each shipped pasta
+/// puzzle: red wins, in as many decisions as its intended replay has words (the puzzle's
+/// "within N"; `tests/tests/pasta_puzzles.rs` proves that no shorter win exists).
+#[test]
+fn the_solve_command_proves_each_shipped_puzzle() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../levels/pasta");
+    let mut n = 0;
+    for e in std::fs::read_dir(&dir).unwrap() {
+        let path = e.unwrap().path();
+        let name = path.file_name().unwrap().to_string_lossy().to_string();
+        if !name.starts_with("puzzle-") || name.ends_with(".replay.json") {
+            continue;
+        }
+        let replay: Value = serde_json::from_str(
+            &std::fs::read_to_string(path.with_extension("intended.replay.json")).unwrap(),
+        )
+        .unwrap();
+        // Words, `WORD*N` standing for N of them.
+        let decisions: usize = replay["inputs"]
+            .as_str()
+            .unwrap()
+            .split_whitespace()
+            .map(|w| w.rsplit_once('*').map_or(1, |(_, n)| n.parse().unwrap()))
+            .sum();
+        let v = line(&tilesmith(&["solve", path.to_str().unwrap()]), 0);
+        assert_eq!(v["result"], "win", "{name}: {v}");
+        assert_eq!(v["for"], "red", "{name}: {v}");
+        assert_eq!(v["plies"], decisions as u64, "{name}: {v}");
+        n += 1;
+    }
+    assert_eq!(n, 6, "the six shipped puzzles");
+}
