@@ -20,13 +20,31 @@ use tilesmith_engine::{Status, load_file};
 use tilesmith_tests::workspace;
 
 /// Each puzzle with the number of decisions of its shortest win and its intended line.
-const PUZZLES: [(&str, u32, &str); 6] = [
+const PUZZLES: [(&str, u32, &str); 9] = [
     ("puzzle-rotate-to-the-front", 3, "do do do"),
     ("puzzle-heal-then-trade", 2, "do do"),
     ("puzzle-reverse-gear", 2, "do do"),
     ("puzzle-turn-it-down", 3, "do:ForkBomb#1 do do"),
     ("puzzle-long-call", 3, "do:Subroutine#1 do:Bug do"),
     ("puzzle-cut-the-queue", 2, "do:Bug do"),
+    // Found by a search over random programs (docs/pasta-level-format.md, "Puzzles"): the
+    // line is blue's best defence as the solver found it; the test below checks that only
+    // one of red's first choices wins.
+    (
+        "puzzle-swap-the-line",
+        9,
+        "do:SwapCommand do:SwapCommand.1 do:Rotate do:RemoveFlag do:Rotate.1 do:Reorder.2 do do:MoveFlag.1 do:Subroutine.1",
+    ),
+    (
+        "puzzle-defuse",
+        8,
+        "do:ForkBomb do:RemoveCommand skip skip do:Increment do:RemoveCommand skip do:Rotate",
+    ),
+    (
+        "puzzle-one-move-of-36",
+        7,
+        "do:AddFlag.1>RemoveCommand do:RemoveFlag#1 do:RemoveCommand=2,3,1 do:RemoveFlag do:Reorder.1>RemoveCommand do:RemoveFlag#1 do:RemoveCommand.1+RemoveCommand.2+RemoveCommand.4",
+    ),
 ];
 
 fn dir() -> PathBuf {
@@ -110,5 +128,49 @@ fn each_intended_replay_is_a_shortest_win() {
             outcome.matches,
             "{name}: no longer matches its recorded end"
         );
+    }
+}
+
+/// The three searched puzzles promise that of red's first choices only one wins within N
+/// decisions: after each other choice, blue (to move, or red again) has no forced loss for
+/// itself within the N − 1 decisions left, and after the intended one it has.
+#[test]
+fn the_searched_puzzles_have_one_winning_first_choice() {
+    for (name, n, words) in &PUZZLES[6..] {
+        let doc = load_file(&dir().join(format!("{name}.json"))).unwrap();
+        let game = doc.start(0).unwrap();
+        let first = words.split_whitespace().next().unwrap();
+        let choices: Vec<String> = game.legal_inputs().into_iter().map(|c| c.word).collect();
+        assert!(choices.len() > 1, "{name}");
+        let mut winning = Vec::new();
+        for w in &choices {
+            let mut g = doc.start(0).unwrap();
+            let input = g.read_input(w).unwrap();
+            g.step(input);
+            let red_wins = match g.status() {
+                Status::Won { winner, .. } => winner.as_deref() == Some("red"),
+                Status::Running => {
+                    let mut root = g.searcher().unwrap();
+                    let limits = solve::Limits {
+                        max_steps: Some(n - 1),
+                        ..solve::Limits::default()
+                    };
+                    match solve::solve(root.as_mut(), &limits, &AtomicBool::new(false), &mut |_| {})
+                    {
+                        Ok(solve::Outcome::TwoPlayers(out)) => match out.value {
+                            Value::Win(_) => out.player == 0,
+                            Value::Loss(_) => out.player == 1,
+                            _ => false,
+                        },
+                        other => panic!("{name} after {w}: {other:?}"),
+                    }
+                }
+                _ => false,
+            };
+            if red_wins {
+                winning.push(w.clone());
+            }
+        }
+        assert_eq!(winning, [first.to_string()], "{name}: of {choices:?}");
     }
 }
