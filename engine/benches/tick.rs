@@ -236,6 +236,28 @@ fn bench(c: &mut Criterion) {
                 BatchSize::LargeInput,
             )
         });
+        // Through the Game trait: a step with its change report (the editor, `run --trace`)
+        // and without (`run`, replays, the solver's checks: `Game::step_quiet`).
+        group.bench_function(format!("step with report {name}"), |b| {
+            b.iter_batched(
+                || game.clone(),
+                |mut g| {
+                    black_box(Game::step(&mut g, Input::Move(Dir::Left)));
+                    g
+                },
+                BatchSize::LargeInput,
+            )
+        });
+        group.bench_function(format!("step_quiet {name}"), |b| {
+            b.iter_batched(
+                || game.clone(),
+                |mut g| {
+                    Game::step_quiet(&mut g, Input::Move(Dir::Left));
+                    g
+                },
+                BatchSize::LargeInput,
+            )
+        });
         // The state alone: the tokens and the twelve value arrays, not the board's scratch.
         let board = game.board();
         group.bench_function(format!("copy state {name}"), |b| {

@@ -379,7 +379,7 @@ impl Replay {
             self.ticks = ticks.unwrap_or(steps);
             self.words = Some(Vec::new());
             if let Ok(mut game) = self.start_bare() {
-                let played = play_words(game.as_mut(), &runs, self.ticks, |_, _, _| {})
+                let played = play_words(game.as_mut(), &runs, self.ticks, None)
                     .map_err(|e| bad(root.key("inputs"), e.to_string()))?;
                 self.inputs = played.inputs;
                 self.words = Some(played.words);
@@ -436,7 +436,7 @@ impl Replay {
     /// # Errors
     /// When the level cannot be loaded or started.
     pub fn run(&self) -> Result<ReplayOutcome, LoadError> {
-        self.run_with(|_, _, _| {})
+        self.run_with(None)
     }
 
     /// [`Replay::run`], calling `on_step` after each step as [`play_with`] does (the CLI's
@@ -444,10 +444,7 @@ impl Replay {
     ///
     /// # Errors
     /// When the level cannot be loaded or started.
-    pub fn run_with(
-        &self,
-        on_step: impl FnMut(&dyn Game, Input, &StepReport),
-    ) -> Result<ReplayOutcome, LoadError> {
+    pub fn run_with(&self, on_step: OnStep<'_>) -> Result<ReplayOutcome, LoadError> {
         let mut game = match &self.level {
             ReplayLevel::Path(_) => self
                 .document()?
@@ -529,24 +526,33 @@ impl Replay {
 /// Steps `game` `ticks` times with `inputs` (no key past their end), stopping when it takes
 /// no more turns ([`Game::takes_turns`]; `undo` and `restart` still act then).
 pub fn play(game: &mut dyn Game, inputs: &[Input], ticks: u64) {
-    play_with(game, inputs, ticks, |_, _, _| {});
+    play_with(game, inputs, ticks, None);
 }
 
-/// [`play`], calling `on_step` after each step with the game (after the step), the input
-/// and the step's report (the CLI's `--trace` uses it, through [`Game::trace`]).
-pub fn play_with(
-    game: &mut dyn Game,
-    inputs: &[Input],
-    ticks: u64,
-    mut on_step: impl FnMut(&dyn Game, Input, &StepReport),
-) {
+/// What is called after each step with the game (after the step), the input and the step's
+/// report (the CLI's `--trace`, through [`Game::trace`]). `None`: nobody reads the reports,
+/// so each step is [`Game::step_quiet`] and no report is built.
+pub type OnStep<'a> = Option<&'a mut dyn FnMut(&dyn Game, Input, &StepReport)>;
+
+/// One step of `game` with `input`, its report given to `on_step` when there is one.
+fn step_reported(game: &mut dyn Game, input: Input, on_step: &mut OnStep<'_>) {
+    match on_step {
+        Some(f) => {
+            let report = game.step(input);
+            f(&*game, input, &report);
+        }
+        None => game.step_quiet(input),
+    }
+}
+
+/// [`play`], calling `on_step` after each step ([`OnStep`]).
+pub fn play_with(game: &mut dyn Game, inputs: &[Input], ticks: u64, mut on_step: OnStep<'_>) {
     for t in 0..ticks {
         let input = inputs.get(t as usize).copied().unwrap_or(Input::Wait);
         if !game.takes_turns() && !matches!(input, Input::Undo | Input::Restart) {
             break;
         }
-        let report = game.step(input);
-        on_step(&*game, input, &report);
+        step_reported(game, input, &mut on_step);
     }
 }
 
@@ -565,7 +571,8 @@ pub struct PlayedWords {
 /// position-dependent words (board moves) work; steps past the words get no key (and are not
 /// in the result). Once the game takes no more turns only `undo` and `restart` act: any other
 /// word then is an error ([`InputError::GameOver`]), not silently dropped; steps past the
-/// words stop there. `on_step` gets, after each step, the game, the input and the report.
+/// words stop there. `on_step` gets, after each step, the game, the input and the report
+/// ([`OnStep`]; `None`: no reports are built).
 ///
 /// # Errors
 /// The first word the game cannot read where it is played, with its number in the text
@@ -576,7 +583,7 @@ pub fn play_words(
     game: &mut dyn Game,
     runs: &[WordRun<'_>],
     ticks: u64,
-    mut on_step: impl FnMut(&dyn Game, Input, &StepReport),
+    mut on_step: OnStep<'_>,
 ) -> Result<PlayedWords, InputError> {
     let mut played = PlayedWords::default();
     let mut steps = runs.iter().flat_map(|r| (1..=r.count).map(move |k| (r, k)));
@@ -586,8 +593,7 @@ pub fn play_words(
             if !game.takes_turns() {
                 break;
             }
-            let report = game.step(Input::Wait);
-            on_step(&*game, Input::Wait, &report);
+            step_reported(game, Input::Wait, &mut on_step);
             continue;
         };
         if !game.takes_turns() && !is_undo_word(game, run.word) {
@@ -612,8 +618,7 @@ pub fn play_words(
         let word = game
             .input_word(input)
             .unwrap_or_else(|| run.word.to_string());
-        let report = game.step(input);
-        on_step(&*game, input, &report);
+        step_reported(game, input, &mut on_step);
         played.inputs.push(input);
         played.words.push(word);
     }

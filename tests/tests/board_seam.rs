@@ -283,7 +283,7 @@ fn words_are_read_in_the_position_where_they_are_played() {
     // Through a text: the error names the word's number.
     let mut g = start_file(&corpus_file("english-checkers.zrf"));
     let runs = split_inputs("c3-d4 c3-d4").unwrap();
-    let e = play_words(g.as_mut(), &runs, 2, |_, _, _| {}).unwrap_err();
+    let e = play_words(g.as_mut(), &runs, 2, None).unwrap_err();
     assert!(
         e.to_string().starts_with("word 2 \"c3-d4\" is not legal"),
         "{e}"
@@ -851,7 +851,7 @@ fn a_word_after_the_end_is_an_error_but_undo_and_restart_act() {
     // X takes column a on its third drop: the game is over after word 5.
     let mut g = start_file(&ttt);
     let runs = split_inputs("@a1 @b1 @a2 @b2 @a3 bogus").unwrap();
-    let e = play_words(g.as_mut(), &runs, 6, |_, _, _| {}).unwrap_err();
+    let e = play_words(g.as_mut(), &runs, 6, None).unwrap_err();
     assert_eq!(
         e,
         InputError::GameOver {
@@ -868,7 +868,7 @@ fn a_word_after_the_end_is_an_error_but_undo_and_restart_act() {
     // A legal-looking move after the end is refused too, and a repeated one names its count.
     let mut g = start_file(&ttt);
     let runs = split_inputs("@a1 @b1 @a2 @b2 @a3 @c3*2").unwrap();
-    let e = play_words(g.as_mut(), &runs, 7, |_, _, _| {}).unwrap_err();
+    let e = play_words(g.as_mut(), &runs, 7, None).unwrap_err();
     assert!(
         e.to_string()
             .starts_with("word 6 \"@c3*2\" comes after the end"),
@@ -881,7 +881,7 @@ fn a_word_after_the_end_is_an_error_but_undo_and_restart_act() {
     ] {
         let mut g = start_file(&ttt);
         let runs = split_inputs(words).unwrap();
-        let played = play_words(g.as_mut(), &runs, steps, |_, _, _| {}).unwrap();
+        let played = play_words(g.as_mut(), &runs, steps, None).unwrap();
         assert_eq!(played.inputs.len(), steps as usize, "{words}");
         assert!(g.takes_turns(), "{words}");
     }
@@ -892,7 +892,7 @@ fn a_repeated_word_that_fails_names_the_repetition() {
     // Black c3-d4, White f6-e5; then it is Black's turn and f6-e5 is no move of Black's.
     let mut g = start_file(&corpus_file("english-checkers.zrf"));
     let runs = split_inputs("c3-d4 f6-e5*2").unwrap();
-    let e = play_words(g.as_mut(), &runs, 3, |_, _, _| {}).unwrap_err();
+    let e = play_words(g.as_mut(), &runs, 3, None).unwrap_err();
     let InputError::NotLegal {
         position, repeat, ..
     } = &e

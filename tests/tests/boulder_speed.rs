@@ -468,3 +468,41 @@ fn ticks_undo_and_redo_restore_the_exact_states_and_every_reset_is_whole() {
     }
     assert!(undone > 50, "only {undone} undos");
 }
+
+/// `Game::step_quiet` (the step `run` without `--trace` and replays take, issue #29) leaves
+/// the game as `Game::step` does: on seeded random maps with random rules, the same state
+/// hash and status after every tick of random inputs, undo and restart included.
+#[test]
+fn a_quiet_step_leaves_the_game_as_a_reported_step() {
+    let mut rng = ChaCha8Rng::seed_from_u64(29);
+    let inputs = [
+        Input::Wait,
+        Input::Move(Dir::Left),
+        Input::Move(Dir::Right),
+        Input::Move(Dir::Up),
+        Input::Move(Dir::Down),
+        Input::Meta(Dir::Left),
+        Input::Meta(Dir::Down),
+    ];
+    for map in 0..6 {
+        let pre: Vec<Value> = (0..4).map(|_| random_rule(&mut rng)).collect();
+        let level = load(random_map(&mut rng, 12, 9, 3), pre, Globals::default());
+        let mut a = BoulderGame::new(level.clone(), map);
+        let mut b = BoulderGame::new(level, map);
+        for t in 0..120 {
+            // Undo and restart rarely, so that play gets somewhere.
+            let input = match rng.next_u32() % 60 {
+                58 => Input::Undo,
+                59 => Input::Restart,
+                k => inputs[k as usize % 7],
+            };
+            let _ = Game::step(&mut a, input);
+            Game::step_quiet(&mut b, input);
+            assert_eq!(
+                (a.state_hash(), a.status(), a.steps()),
+                (b.state_hash(), b.status(), b.steps()),
+                "map {map}, tick {t}, {input:?}"
+            );
+        }
+    }
+}

@@ -32,7 +32,7 @@ fn play(path: &Path, words: &str) -> Box<dyn Game> {
     let runs = split_inputs(words).unwrap();
     let n = runs.iter().map(|r| r.count).sum();
     // Words after the game ended are refused (the game stays as it ended).
-    if let Err(e) = play_words(g.as_mut(), &runs, n, |_, _, _| {}) {
+    if let Err(e) = play_words(g.as_mut(), &runs, n, None) {
         assert!(matches!(e, InputError::GameOver { .. }), "{e}");
     }
     g

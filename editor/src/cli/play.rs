@@ -69,6 +69,15 @@ pub struct RunArgs {
     pub record: Option<PathBuf>,
 }
 
+/// What runs after each step: the `--trace` printer when `a.trace` asks for it, else nothing,
+/// so that steps build no reports ([`tilesmith_engine::replay::OnStep`]).
+pub(super) fn on_step<'a>(
+    a: &RunArgs,
+    traced: &'a mut dyn FnMut(&dyn Game, Input, &StepReport),
+) -> tilesmith_engine::replay::OnStep<'a> {
+    a.trace.then_some(traced)
+}
+
 /// Prints the `--trace` events of a step on stderr when `a.trace` asks for them.
 pub(super) fn trace(a: &RunArgs, game: &dyn Game, input: Input, report: &StepReport) {
     if a.trace {
@@ -139,7 +148,7 @@ pub fn run_level(
     };
     // Where the game played is not quite the file's, say so rather than play another game.
     print_problems(level, &game.warnings());
-    let trace = |game: &dyn Game, input: Input, report: &StepReport| {
+    let mut traced = |game: &dyn Game, input: Input, report: &StepReport| {
         trace(a, game, input, report);
     };
     let (inputs, words, ticks) = if positional {
@@ -154,7 +163,7 @@ pub fn run_level(
             );
             return ExitCode::FAILURE;
         }
-        match play_words(game.as_mut(), &runs, ticks, trace) {
+        match play_words(game.as_mut(), &runs, ticks, on_step(a, &mut traced)) {
             Ok(played) => (played.inputs, Some(played.words), ticks),
             Err(e) => {
                 // A word after a game that stopped on an error of its rules: the error first,
@@ -168,7 +177,7 @@ pub fn run_level(
         }
     } else {
         let ticks = a.ticks.unwrap_or(inputs.len() as u64);
-        tilesmith_engine::replay::play_with(game.as_mut(), &inputs, ticks, trace);
+        tilesmith_engine::replay::play_with(game.as_mut(), &inputs, ticks, on_step(a, &mut traced));
         (inputs, None, ticks)
     };
     if let Some(out) = &a.out

@@ -5,6 +5,7 @@ use std::path::Path;
 use std::process::ExitCode;
 
 use tilesmith_engine::replay::{Replay, ReplayLevel};
+use tilesmith_engine::{Game, Input, StepReport};
 
 use super::common::{load_problems, print_problems};
 use super::play::{RunArgs, run_level, trace, write_out};
@@ -21,7 +22,9 @@ fn run_replay(file: &Path, a: &RunArgs) -> ExitCode {
         ReplayLevel::Path(p) => p.clone(),
         ReplayLevel::Embedded(_) => file.to_path_buf(),
     };
-    let outcome = match replay.run_with(|game, input, report| trace(a, game, input, report)) {
+    let mut traced =
+        |game: &dyn Game, input: Input, report: &StepReport| trace(a, game, input, report);
+    let outcome = match replay.run_with(super::play::on_step(a, &mut traced)) {
         Ok(o) => o,
         Err(e) => {
             print_problems(&level_name, &load_problems(&level_name, e));

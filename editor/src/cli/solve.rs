@@ -177,8 +177,7 @@ fn check_and_record(a: &SolveArgs, doc: &Document, text: &str) -> Result<(), Str
     let (inputs, words, ticks) = if doc.kind.positional_inputs() {
         let runs = split_inputs(text).map_err(|e| e.to_string())?;
         let n: u64 = runs.iter().map(|r| r.count).sum();
-        let played =
-            play_words(game.as_mut(), &runs, n, |_, _, _| {}).map_err(|e| e.to_string())?;
+        let played = play_words(game.as_mut(), &runs, n, None).map_err(|e| e.to_string())?;
         (played.inputs, Some(played.words), n)
     } else {
         let inputs = parse_inputs(doc.kind, text).map_err(|e| e.to_string())?;

@@ -178,6 +178,13 @@ pub trait Game: Send {
     /// changed. Once the game is over, a step changes nothing. [`Input::Undo`] undoes the last
     /// step and [`Input::Restart`] undoes all of them (both also after the game is over).
     fn step(&mut self, input: Input) -> StepReport;
+    /// [`Game::step`] for a caller that reads no report (`tilesmith run` without `--trace`,
+    /// replays, the check of a solution): the game is left exactly as `step` leaves it, but
+    /// a kind whose report costs time skips building it (boulder: the sorted list of changed
+    /// cells and the rule events). By default `step` with its report dropped (issue #29).
+    fn step_quiet(&mut self, input: Input) {
+        let _ = self.step(input);
+    }
     /// Undoes the last step; false when there is nothing to undo.
     fn undo(&mut self) -> bool;
     /// Redoes the last undone step exactly; false when there is nothing to redo.

@@ -582,6 +582,17 @@ impl Game for BoulderGame {
         }
     }
 
+    fn step_quiet(&mut self, input: Input) {
+        match input {
+            // Undo and restart build no report worth skipping.
+            Input::Undo | Input::Restart => {
+                let _ = self.step(input);
+            }
+            // The tick without an observer and without the sorted list of changed cells.
+            _ => self.tick(input),
+        }
+    }
+
     fn undo(&mut self) -> bool {
         if self.open.is_some() {
             return false;
