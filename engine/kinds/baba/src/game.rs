@@ -84,11 +84,12 @@ pub const MIN_HISTORY_TURNS: usize = 64;
 
 /// The most elementary operations one turn may take by default (issue 15; reliability.md,
 /// "Step budgets"). Counted: each move check (one per object a move looks at, pushes
-/// included, and one per waiting mover found still waiting without a dry run), each change to
+/// included, and one per occupant of the cell it would enter; one per waiting mover found
+/// still waiting without a dry run), each change to
 /// an object (move, turn, creation, removal), each object whose
 /// properties a refresh reads again (each text tile when only the rule list is read again),
 /// and each cell a falling object looks down. The most a turn of any Keke or shipped level
-/// takes is 444 (`tests/tests/baba_budget.rs`); a turn
+/// takes is 654 (`tests/tests/baba_budget.rs`); a turn
 /// that would go over this budget is refused with [`Game::error`], the game left as before
 /// it (docs/baba-semantics.md, "Operation budget"). Calibrated so that the costliest turn one
 /// can build (80 × 80 cells of 8-high stacks that move, push and pull) is refused within

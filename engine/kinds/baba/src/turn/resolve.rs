@@ -74,6 +74,12 @@ impl BabaGame {
             ..Plan::default()
         };
         let occupants = self.ids_in(t);
+        // Each occupant looked at is an operation too: a cell of a dozen stacked objects
+        // costs a dozen (issue #30: charging one per plan let a turn of 280 × 280 cells of
+        // 12-high PULL stacks run 16 s within the budget).
+        if self.charge(occupants.len() as u64) {
+            return None;
+        }
         if occupants.is_empty() && !self.cur.empty_rules.is_empty() && cause != Cause::Fall {
             // Tier 2: an object-free cell whose EMPTY is PUSH pushes on; STOP/PULL block.
             let e = self.empty_at(t);
