@@ -186,3 +186,56 @@ fn an_undo_right_after_a_turn_that_used_the_whole_budget_still_reads_the_rules_a
     assert!(g.redo());
     assert!(!rock_is_win(&g), "so did the redo");
 }
+
+/// A level whose rules' conditions cannot be read within one turn's budget (issue #30's
+/// review: rows of `ROCK NEAR ROCK AND NEAR ROCK AND … IS MOVE` over many rocks took minutes
+/// before the first turn, with no budget at the start): the game starts with `Game::error`
+/// saying so and takes no turn. 80 × 80 cells, 30 rows of one rule of 14 NEAR conditions
+/// each, 3 760 rocks below them: each rock reads 30 × 14 conditions, each one operation and
+/// one per object in the 8 cells around (about 8 rocks): some 14 million operations, over
+/// the 5 million. With one such row (about 0.5 million) the level starts and plays.
+#[test]
+fn rules_whose_conditions_cannot_be_read_within_the_budget_stop_the_level_at_its_start() {
+    let level = |rows: usize| {
+        let (w, h) = (80usize, 80usize);
+        let mut map = vec![vec![serde_json::Value::Null; w]; h];
+        map[0][0] = "text_baba".into();
+        map[0][1] = "text_is".into();
+        map[0][2] = "text_you".into();
+        map[1][0] = "baba".into();
+        for r in 0..rows {
+            let y = 2 + r;
+            let mut words = vec!["text_rock".to_string()];
+            for k in 0..14 {
+                if k > 0 {
+                    words.push("text_and".into());
+                }
+                words.push("text_near".into());
+                words.push("text_rock".into());
+            }
+            words.push("text_is".into());
+            words.push("text_move".into());
+            for (x, t) in words.into_iter().enumerate() {
+                map[y][x] = t.into();
+            }
+        }
+        for row in map.iter_mut().skip(33) {
+            for cell in row.iter_mut() {
+                *cell = "rock".into();
+            }
+        }
+        let doc = serde_json::json!({"kind": "baba", "name": "near", "width": w, "height": h, "map": map});
+        BabaGame::new(BabaLevel::from_json(&doc).unwrap(), 0)
+    };
+    let g = level(30);
+    let e = g.error().expect("over the budget at the start");
+    assert!(
+        e.contains("conditions") && e.contains("cannot be played"),
+        "{e}"
+    );
+    assert!(!g.takes_turns());
+    let mut g = level(1);
+    assert_eq!(g.error(), None);
+    g.step(tilesmith_engine::Input::Wait);
+    assert_eq!(g.error(), None);
+}

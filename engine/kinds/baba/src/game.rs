@@ -246,6 +246,18 @@ impl BabaGame {
         }
         g.rebuild_index();
         g.refresh();
+        if g.cur.over_budget {
+            // The rules' conditions cannot be read within one turn's budget: the level
+            // cannot be played (issue #30), and says why instead of taking minutes.
+            g.error = Some(format!(
+                "the rules' conditions (NEAR, ON, FACING, LONELY …) take more than the \
+                 operation budget of {} operations to read over this level's objects; it \
+                 cannot be played",
+                g.op_budget
+            ));
+        }
+        g.halt.set(None);
+        g.ops.set(0);
         g.face_level();
         g.st.status = g.compute_status(false);
         g
@@ -407,6 +419,12 @@ impl BabaGame {
             }
         }
         self.halt.get().is_some()
+    }
+
+    /// The operations the turn in progress may still take ([`OPERATION_BUDGET`] less those
+    /// counted).
+    pub(super) fn budget_left(&self) -> u64 {
+        self.op_budget.saturating_sub(self.ops.get())
     }
 
     /// True while the turn in progress is being abandoned ([`BabaGame::charge`]).

@@ -250,6 +250,7 @@ impl BabaGame {
             objs: &self.st.objs,
             width: self.width,
             height: self.height,
+            budget: None,
         };
         // The last such rule in rule order: found from the end.
         let last = active_rules(&self.cur.formed, &self.extra, &implicit)

@@ -102,6 +102,59 @@ pub struct World<'a> {
     pub width: usize,
     /// Map height.
     pub height: usize,
+    /// The operations conditions may still take (each condition looked at is one, plus one
+    /// per object it looks at), taken from as they are evaluated; `None`: no limit. Once a
+    /// condition finds too few left, every condition reads false and [`refresh_formed`] stops
+    /// with [`Refresh::over_budget`] (issue #30: rows of `ROCK NEAR ROCK AND NEAR ROCK …` over
+    /// 350 000 rocks took minutes before the first turn).
+    pub budget: Option<&'a ConditionBudget>,
+}
+
+/// What [`World::budget`] holds: the operations left, and whether a condition went over.
+#[derive(Debug, Default)]
+pub struct ConditionBudget {
+    /// The operations left.
+    pub left: std::cell::Cell<u64>,
+    /// A condition found fewer than it needed.
+    pub over: std::cell::Cell<bool>,
+}
+
+impl ConditionBudget {
+    /// A budget of `n` operations.
+    pub fn new(n: u64) -> Self {
+        Self {
+            left: std::cell::Cell::new(n),
+            over: std::cell::Cell::new(false),
+        }
+    }
+}
+
+impl World<'_> {
+    /// Takes `n` operations from [`World::budget`]; false when they are not there (then the
+    /// budget is over for good).
+    fn spend(&self, n: u64) -> bool {
+        let Some(b) = self.budget else {
+            return true;
+        };
+        if b.over.get() {
+            return false;
+        }
+        match b.left.get().checked_sub(n) {
+            Some(left) => {
+                b.left.set(left);
+                true
+            }
+            None => {
+                b.over.set(true);
+                false
+            }
+        }
+    }
+
+    /// True when a condition went over [`World::budget`].
+    fn spent(&self) -> bool {
+        self.budget.is_some_and(|b| b.over.get())
+    }
 }
 
 /// The objects in each cell, ascending ID: a dense grid of lists, row-major (x = column from
@@ -248,6 +301,9 @@ pub struct Refresh {
     /// Tier 2 WORD made rule evaluation repeat [`MAX_EVALUATIONS`] times without settling
     /// (§3.7 infinite-loop guard): every object vanishes.
     pub infinite: bool,
+    /// The conditions spent [`World::budget`]: the evaluation stopped and this refresh is
+    /// not the rules' (the game refuses the turn, or the level at its start).
+    pub over_budget: bool,
 }
 
 /// The implicit rules present at every refresh (§3.4): TEXT IS PUSH and (Tier 2) LEVEL IS
@@ -313,6 +369,9 @@ pub fn refresh_formed(
             _ => cache.form(world.width, world.height, &tiles),
         };
         let r = evaluate(world, index, formed, extra, &implicit);
+        if r.over_budget {
+            return r;
+        }
         let word_rule = r
             .formed
             .iter()
@@ -382,6 +441,12 @@ fn evaluate(
     let mut by_kind: FxHashMap<Kind, Derived> = FxHashMap::default();
     for (&id, o) in world.objs {
         let d = if conditional {
+            if world.spent() {
+                return Refresh {
+                    over_budget: true,
+                    ..Refresh::default()
+                };
+            }
             derive(world, index, id, o, &rules)
         } else {
             by_kind
@@ -410,6 +475,7 @@ fn evaluate(
         empty_rules,
         level,
         infinite: false,
+        over_budget: world.spent(),
     }
 }
 
@@ -605,6 +671,9 @@ pub fn condition_holds(
     c: &Condition,
 ) -> bool {
     let here = o.pos();
+    if !world.spend(1) {
+        return false;
+    }
     match c {
         Condition::Prefix {
             prefix: Prefix::Lonely,
@@ -647,6 +716,9 @@ pub fn condition_holds(
                 .flat_map(|p| index.get(p).into_iter().flatten().copied())
                 .filter(|&x| x != id)
                 .collect();
+            if !world.spend(candidates.len() as u64) {
+                return false;
+            }
             candidates.sort_unstable();
             let mut used = vec![false; candidates.len()];
             let mut empties_used = 0usize;

@@ -51,6 +51,7 @@ impl BabaGame {
             objs: &self.st.objs,
             width: self.width,
             height: self.height,
+            budget: None,
         };
         crate::eval::empty_derived(&world, &self.index, &self.cur.empty_rules, pos)
     }
@@ -129,10 +130,12 @@ impl BabaGame {
         if dirty.added.is_empty() && dirty.removed.is_empty() {
             return;
         }
+        // Without conditions (else the refresh is a full one), so nothing to budget here.
         let world = World {
             objs: &self.st.objs,
             width: self.width,
             height: self.height,
+            budget: None,
         };
         let implicit = implicit_rules();
         let rules = active_rules(&self.cur.formed, &self.extra, &implicit);
@@ -171,10 +174,13 @@ impl BabaGame {
 
     /// [`Self::full_refresh`] with the rules of the text tiles already formed, if given.
     fn full_refresh_formed(&mut self, formed: Option<Vec<FormedRule>>) {
+        let left = self.budget_left();
+        let budget = crate::eval::ConditionBudget::new(left);
         let world = World {
             objs: &self.st.objs,
             width: self.width,
             height: self.height,
+            budget: Some(&budget),
         };
         self.cur = crate::eval::refresh_formed(
             &world,
@@ -183,6 +189,12 @@ impl BabaGame {
             &mut self.rule_cache,
             formed,
         );
+        // The conditions' operations count as the turn's (at the start, as the level's).
+        self.charge(left - budget.left.get());
+        if self.cur.over_budget {
+            self.charge(1);
+            return;
+        }
         if self.cur.infinite {
             // §3.7 infinite-loop guard (Tier 2 WORD): every object vanishes, and the rules
             // are read again from what is left.
