@@ -133,6 +133,13 @@ pub trait KindDoc: Any + Send {
     fn files_to_write(&self) -> Vec<std::path::PathBuf> {
         Vec::new()
     }
+    /// True when some errors of this kind's check are what play shows, so Play starts whatever
+    /// the engine starts rather than refusing on them (falling: a script that fails in its
+    /// first frame is an error of `check`, issue #30, and play stops there showing the line).
+    /// Default: false (Play refuses a level with errors).
+    fn play_shows_errors(&self) -> bool {
+        false
+    }
     /// Problems `check` gives the level saved as `file` that the design alone does not show:
     /// how the saved level refers to other files (a board level's rules file outside the
     /// level's folder is a warning, issue #30). The problems list adds them to the check of

@@ -15,6 +15,16 @@ use crate::error::EditorError;
 use crate::files::ChooserFor;
 
 impl EditorState {
+    /// What `check` says of the saved level's references to other files that the design
+    /// alone cannot say ([`crate::doc::KindDoc::file_warnings`]; none before the level has a
+    /// file).
+    pub(super) fn file_warnings(&self) -> Vec<tilesmith_engine::Problem> {
+        self.path
+            .as_deref()
+            .map(|f| self.doc.file_warnings(f))
+            .unwrap_or_default()
+    }
+
     pub(super) fn file_action(&mut self, action: Action) {
         match action {
             Action::New => self.file_action(Action::NewOf(self.kind_name())),

@@ -356,15 +356,6 @@ impl EditorState {
         self.problems = tilesmith_engine::problem::cap(p);
     }
 
-    /// What `check` says of the saved level's references to other files that the design
-    /// alone cannot say ([`KindDoc::file_warnings`]; none before the level has a file).
-    fn file_warnings(&self) -> Vec<Problem> {
-        self.path
-            .as_deref()
-            .map(|f| self.doc.file_warnings(f))
-            .unwrap_or_default()
-    }
-
     /// True while the problems list waits for the check of a large map (the app repaints
     /// until it arrives).
     pub fn problems_pending(&self) -> bool {
@@ -744,36 +735,6 @@ impl EditorState {
             PlayAction::UseAsDesign => self.use_as_design(),
             PlayAction::Record => self.record(),
             PlayAction::ExportGif => self.export_gif(),
-        }
-    }
-
-    fn play_start(&mut self) {
-        self.doc.map_mut().stroke_cancel();
-        self.check_now();
-        let problems: Vec<Problem> = self
-            .problems
-            .iter()
-            .filter(|p| p.is_error())
-            .cloned()
-            .collect();
-        if let Some(first) = problems.first() {
-            // The engine would refuse it; say why and show where.
-            self.status = format!(
-                "cannot play: {} ({} error(s); see the problems list)",
-                first.message,
-                problems.len()
-            );
-            if let Some(c) = problem_cell(first) {
-                self.apply_action(Action::Locate(c));
-            }
-            return;
-        }
-        if let Err(p) = self.doc.start_play(0) {
-            self.status = format!(
-                "cannot play: {}",
-                p.first()
-                    .map_or("the level has errors", |p| p.message.as_str())
-            );
         }
     }
 

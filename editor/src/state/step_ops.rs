@@ -4,7 +4,8 @@
 
 use std::time::{Duration, Instant};
 
-use super::{Action, EditorState, PlayAction};
+use super::{Action, EditorState, PlayAction, problem_cell};
+use tilesmith_engine::Problem;
 
 /// The step computing, as the play pane shows it.
 #[derive(Clone, Debug, PartialEq)]
@@ -37,6 +38,36 @@ impl StepBusy {
 }
 
 impl EditorState {
+    /// Play: starts the play session, or says why not and shows where.
+    pub(super) fn play_start(&mut self) {
+        self.doc.map_mut().stroke_cancel();
+        self.check_now();
+        let errors: Vec<Problem> = self
+            .problems
+            .iter()
+            .filter(|p| p.is_error())
+            .cloned()
+            .collect();
+        // A kind whose check reports what play shows (`KindDoc::play_shows_errors`: a falling
+        // script that fails in its first frame) plays whatever its engine starts.
+        let refused = match errors.first() {
+            Some(_) if !self.doc.play_shows_errors() => Err(Vec::new()),
+            _ => self.doc.start_play(0),
+        };
+        if let Err(p) = refused {
+            let first = errors.first().or(p.first());
+            // The engine would refuse it, or did: say why and show where.
+            self.status = format!(
+                "cannot play: {} ({} error(s); see the problems list)",
+                first.map_or("the level has errors", |p| p.message.as_str()),
+                errors.len().max(p.len())
+            );
+            if let Some(c) = first.and_then(problem_cell) {
+                self.apply_action(Action::Locate(c));
+            }
+        }
+    }
+
     /// Gives the play session (however it was started) the window's choice of
     /// [`EditorState::background_work`].
     pub(super) fn sync_background(&mut self) {

@@ -472,6 +472,10 @@ impl KindDoc for FallingDoc {
         &Falling
     }
 
+    fn play_shows_errors(&self) -> bool {
+        true
+    }
+
     fn step_noun(&self) -> &'static str {
         "frame"
     }

@@ -321,12 +321,10 @@ fn parse_sentence(words: &[Word], start: usize) -> (Option<Sentence>, usize) {
 /// handful; the cap keeps a sentence of hundreds of ANDs from taking quadratic time and memory.
 pub const MAX_RULES_PER_SENTENCE: usize = 256;
 
-/// The most text tiles the rules of one line (a row or a column) may hold in all, a tile
-/// counted once for each rule that uses it. A rule of an AND chain holds every tile of its
-/// sentence but the other subjects and complements, so a chain of hundreds of ANDs gives up
-/// to [`MAX_RULES_PER_SENTENCE`] rules of hundreds of tiles each: 1000 such rows took 9 s and
-/// 8.5 GB (issue #30). Real lines hold a few dozen. A line's rules are read in reading order
-/// until the next would go over; the rest of that line is not read, and `check` warns.
+/// The most text tiles the rules of one line (row or column) may hold in all, a tile counted
+/// once per rule using it: an AND chain of hundreds gave up to [`MAX_RULES_PER_SENTENCE`]
+/// rules of hundreds of tiles each (1000 rows: 9 s, 8.5 GB; issue #30). Rules are read in
+/// reading order until the next would go over; `check` warns of the rest.
 pub const MAX_LINE_RULE_TILES: usize = 4096;
 
 /// Expands a sentence into rules, each with the sequence indices it uses (§3.4), at most

@@ -105,6 +105,9 @@ struct Big {
     pending: Option<Pending>,
     status: Status,
     script_error: Option<ScriptError>,
+    /// The script's error when the start was probed for settling (`starts_settled`), which
+    /// play meets again in the first frame ([`FallingGame::probe_error`]).
+    probe_error: Option<ScriptError>,
 }
 
 /// One clear event: the blocks of one frame's deletions (spec A6), with its chain number.
@@ -276,6 +279,7 @@ impl FallingGame {
                 pending,
                 status: st.status.clone(),
                 script_error: None,
+                probe_error: None,
             },
             rng,
             prev_cells: field.cells.clone(),
@@ -464,6 +468,13 @@ impl FallingGame {
     /// `script error: <error>`).
     pub fn script_error(&self) -> Option<&ScriptError> {
         self.b.script_error.as_ref()
+    }
+
+    /// The script's error when the game probed its start for settling (its top level and
+    /// `update()` run once on the starting field, no tumo active): the first frame will meet
+    /// it too. `check` reports it without running the script a third time (issue #30).
+    pub fn probe_error(&self) -> Option<&ScriptError> {
+        self.b.probe_error.as_ref()
     }
 
     /// True when the field has settled: nothing in motion, no clear in progress, and the last

@@ -105,37 +105,45 @@ const FILE_TYPES: [FileType; 1] = [FileType {
     ),
 }];
 
-/// The problem of a script that does not load (at `$.script`): `script line N: …` when the
-/// line is known (the form `Document` reads the line of an FPGDL program from), else
-/// `script error: …`.
-fn script_problem(level: &FallingLevel) -> Option<Problem> {
-    let src = level.script.as_deref()?;
-    fpgdl::Script::new(src).err().map(|e| {
-        let message = match e.line {
-            Some(_) => e.to_string(),
-            None => format!("script error: {e}"),
-        };
-        Problem::error(JsonPath::root().key("script"), message)
-    })
-}
-
-/// A script's error in the first frame (its top level and `update()` run once with no key),
-/// as a problem at `$.script`: `check` finds a script that fails (or runs over its budget) as
-/// soon as play starts, not only one that fails to load (issue #30: an `update()` looping in
-/// an error handler made `run` exit 1 but passed `check`). A level without a script has none.
-fn first_frame_problem(level: FallingLevel) -> Option<Problem> {
-    level.script.as_ref()?;
-    let mut game = FallingGame::new(level, 0);
-    game.step(tilesmith_core::input::Input::Wait);
-    let e = game.script_error()?;
+/// A script error as a problem at `$.script`: `script line N: …` when the line is known
+/// (the form `Document` reads the line of an FPGDL program from), else `script error: …`;
+/// `when` is added to the message.
+fn script_problem(e: &fpgdl::ScriptError, when: &str) -> Problem {
     let message = match e.line {
         Some(_) => e.to_string(),
         None => format!("script error: {e}"),
     };
-    Some(Problem::error(
-        JsonPath::root().key("script"),
-        format!("{message} (in the first frame, with no key)"),
-    ))
+    Problem::error(JsonPath::root().key("script"), format!("{message}{when}"))
+}
+
+/// The game of `level`, or the problem of its script when it does not load (its top level
+/// runs once, in [`FallingGame::new`]).
+fn started(level: FallingLevel, seed: u64) -> Result<FallingGame, Vec<Problem>> {
+    let game = FallingGame::new(level, seed);
+    match game.script_error() {
+        Some(e) => Err(vec![script_problem(e, "")]),
+        None => Ok(game),
+    }
+}
+
+/// A script's error when it loads or in the first frame (its top level and `update()` run
+/// once with no key), as a problem at `$.script`: `check` finds a script that fails (or runs
+/// over its budget) as soon as play starts, not only one that fails to load (issue #30: an
+/// `update()` looping in an error handler made `run` exit 1 but passed `check`). The script
+/// runs twice at most (its load, then the first frame or the start's probe for settling,
+/// [`FallingGame::probe_error`]), each within its 1 s; a level without a script runs none.
+fn first_frame_problem(level: FallingLevel) -> Option<Problem> {
+    level.script.as_ref()?;
+    let mut game = match started(level, 0) {
+        Ok(g) => g,
+        Err(p) => return p.into_iter().next(),
+    };
+    if let Some(e) = game.probe_error() {
+        return Some(script_problem(e, " (in the first frame, with no key)"));
+    }
+    game.step(tilesmith_core::input::Input::Wait);
+    let e = game.script_error()?;
+    Some(script_problem(e, " (in the first frame, with no key)"))
 }
 
 impl GameKind for Falling {
@@ -152,9 +160,6 @@ impl GameKind for Falling {
         let Ok(level) = FallingLevel::from_json(doc) else {
             return problems;
         };
-        if let Some(p) = script_problem(&level) {
-            return vec![p];
-        }
         match first_frame_problem(level) {
             Some(p) => vec![p],
             None => problems,
@@ -163,10 +168,10 @@ impl GameKind for Falling {
 
     fn start(&self, doc: &Value, seed: u64) -> Result<Box<dyn Game>, Vec<Problem>> {
         let level = FallingLevel::from_json(doc)?;
-        if let Some(p) = script_problem(&level) {
-            return Err(vec![p]);
+        match started(level, seed) {
+            Ok(g) => Ok(Box::new(g)),
+            Err(p) => Err(p),
         }
-        Ok(Box::new(FallingGame::new(level, seed)))
     }
 
     fn steps_per_second(&self) -> f64 {

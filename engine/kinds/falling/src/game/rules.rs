@@ -72,8 +72,10 @@ impl FallingGame {
                 moving: &self.mask,
                 active: &[],
             };
-            if script.update(&view, &mut self.req).is_err() {
-                // The first frame meets the error again and ends the game.
+            if let Err(e) = script.update(&view, &mut self.req) {
+                // The first frame meets the error again and ends the game; `check` reads it
+                // here rather than run the script once more (`FallingGame::probe_error`).
+                self.b.probe_error = Some(e);
                 return false;
             }
         }
