@@ -34,6 +34,8 @@ pub mod count;
 pub mod mcts;
 pub mod playout;
 pub mod solve;
+#[cfg(test)]
+mod test_graph;
 
 use std::hash::{BuildHasherDefault, Hasher};
 
