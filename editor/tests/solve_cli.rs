@@ -5,7 +5,8 @@
 //! baba level below takes 8 moves; a walled-in figure without an exit has 4 states (ticks
 //! 0–2 and the lost tick 3); uniformly random tic-tac-toe games last 7.626 moves on
 //! average (the exact mean, by summing over the game tree); a pasta Bug at blue's last life
-//! is red's win in one decision.
+//! is red's win in one decision. `--all`, `--intended`, `--from` and `--witness` on levels
+//! small enough to count their solutions and dead steps by hand (each test says how).
 
 #![allow(clippy::unwrap_used)] // test helpers panic on purpose when a fixture is wrong
 
@@ -419,7 +420,217 @@ fn the_solve_command_proves_each_shipped_puzzle() {
         assert_eq!(v["result"], "win", "{name}: {v}");
         assert_eq!(v["for"], "red", "{name}: {v}");
         assert_eq!(v["plies"], decisions as u64, "{name}: {v}");
+        // The intended replay beside the puzzle is read without --intended: it wins for red,
+        // and no faster win exists.
+        let i = &v["intended"];
+        assert_eq!(i["steps"], decisions as u64, "{name}: {v}");
+        assert_eq!(
+            (i["wins"].as_bool(), i["shortcut"].as_bool()),
+            (Some(true), Some(false))
+        );
+        assert_eq!(i["shorter_by"], 0, "{name}: {v}");
         n += 1;
     }
     assert_eq!(n, 9, "the nine shipped puzzles");
+}
+
+/// A level file in the test's folder.
+fn write(name: &str, text: &str) -> String {
+    let f = tmp(name);
+    std::fs::write(&f, text).unwrap();
+    f.to_str().unwrap().to_string()
+}
+
+/// A replay of `level` (a path) with these input words.
+fn replay(name: &str, level: &str, inputs: &str) -> String {
+    let v = serde_json::json!({"tilesmith": "replay", "level": level, "inputs": inputs});
+    write(name, &v.to_string())
+}
+
+/// BABA IS YOU and FLAG IS WIN in the top rows; baba at (0,2), the flag two columns right
+/// and one row down (2,3); the map's edges stop every move out of it, and a text pushed
+/// into an edge does not move. `BOTTOM_LEFT` is the cell (0,3).
+fn corner(bottom_left: &str) -> String {
+    format!(
+        r#"{{"kind": "baba", "name": "Corner", "width": 3, "height": 4, "map": [
+  ["text_baba", "text_is", "text_you"],
+  ["text_flag", "text_is", "text_win"],
+  ["baba", null, null],
+  [{bottom_left}, null, "flag"]]}}"#
+    )
+}
+
+#[test]
+fn all_counts_the_shortest_solutions_and_where_they_part() {
+    // Baba needs two steps right and one down, in any order: R R D, R D R and D R R, each
+    // through other cells, so three solutions as sequences of states, parting at step 1
+    // (R or D). Up pushes the FLAG IS WIN column into the BABA IS YOU one and the top edge:
+    // nothing moves, so no longer path is shorter.
+    let three = write("corner-three.json", &corner("null"));
+    let v = line(&tilesmith(&["solve", &three, "--all"]), 0);
+    assert_eq!(v["steps"], 3, "{v}");
+    assert_eq!(v["solutions"], 3, "{v}");
+    assert_eq!(v["unique"], false, "{v}");
+    assert_eq!(v["differ_at"], 1, "{v}");
+    assert_eq!(v["solutions_capped"], false, "{v}");
+    // A WIN text in the bottom-left corner: down from the start would push it out of the
+    // map, so nothing moves. R R D and R D R remain, both at (1,2) after step 1: two
+    // solutions, parting at step 2.
+    let two = write("corner-two.json", &corner("\"text_win\""));
+    let v = line(&tilesmith(&["solve", &two, "--all"]), 0);
+    assert_eq!(
+        (v["solutions"].as_u64(), v["differ_at"].as_u64()),
+        (Some(2), Some(2)),
+        "{v}"
+    );
+    assert_eq!(v["unique"], false, "{v}");
+    // The flag two cells right on baba's row: R R is the only path of two steps.
+    let one = write(
+        "corner-one.json",
+        &corner("null").replace(r#"["baba", null, null]"#, r#"["baba", null, "flag"]"#),
+    );
+    let v = line(&tilesmith(&["solve", &one, "--all"]), 0);
+    assert_eq!(
+        (v["steps"].as_u64(), v["solutions"].as_u64()),
+        (Some(2), Some(1)),
+        "{v}"
+    );
+    assert_eq!(v["unique"], true, "{v}");
+    assert_eq!(v["differ_at"], Value::Null, "{v}");
+    // Without --all, no count.
+    let v = line(&tilesmith(&["solve", &three]), 0);
+    assert!(v.get("solutions").is_none(), "{v}");
+    // Two players: refused.
+    let ttt = level("levels/board/tic-tac-toe.zrf");
+    assert_eq!(tilesmith(&["solve", &ttt, "--all"]).status.code(), Some(1));
+}
+
+#[test]
+fn intended_says_whether_a_shorter_solution_leaves_it() {
+    let three = write("intended-three.json", &corner("null"));
+    // R D L R R wins in 5 (right, down, left along the bottom row, then right twice onto
+    // the flag). The solution found, R R D (3 steps), is at (1,2) after step 1 as the
+    // intended line, and at (2,2) instead of (1,3) after step 2.
+    let long = replay("intended-long.replay.json", &three, "R D L R R");
+    let v = line(&tilesmith(&["solve", &three, "--intended", &long]), 0);
+    assert_eq!(
+        v["intended"],
+        serde_json::json!({"steps": 5, "wins": true, "shortcut": true, "shorter_by": 2,
+                           "leaves_at": 2}),
+        "{v}"
+    );
+    // R D R is as short: no shortcut; it still leaves the solution found at step 2.
+    let short = replay("intended-short.replay.json", &three, "R D R");
+    let v = line(&tilesmith(&["solve", &three, "--intended", &short]), 0);
+    assert_eq!(v["intended"]["shortcut"], false, "{v}");
+    assert_eq!(v["intended"]["shorter_by"], 0, "{v}");
+    assert_eq!(v["intended"]["leaves_at"], 2, "{v}");
+    // A play that does not win: wins false.
+    let stop = replay("intended-stop.replay.json", &three, "R R");
+    let v = line(&tilesmith(&["solve", &three, "--intended", &stop]), 0);
+    assert_eq!(v["intended"]["wins"], false, "{v}");
+    // The level's own NAME.intended.replay.json is read without --intended.
+    std::fs::copy(&long, tmp("intended-three.intended.replay.json")).unwrap();
+    let v = line(&tilesmith(&["solve", &three]), 0);
+    assert_eq!(v["intended"]["shorter_by"], 2, "{v}");
+    // A replay of another level: an error.
+    let other = write("intended-other.json", &corner("\"text_win\""));
+    assert_eq!(
+        tilesmith(&["solve", &other, "--intended", &long])
+            .status
+            .code(),
+        Some(1)
+    );
+}
+
+#[test]
+fn intended_for_two_players_compares_the_plies_of_the_win() {
+    // X (a1, b2) against O (c1, a3). The intended line: X b1 threatens b3 and c3 at once, O
+    // blocks c3, X completes b1-b2-b3: a win in 3 plies. X wins in 1 with c3 (a1-b2-c3),
+    // the principal variation, whose first position is already another.
+    let win = level("levels/board/tic-tac-toe-x-to-win.json");
+    let r = replay("ttt-intended.replay.json", &win, "@b1 @c3 @b3");
+    let v = line(&tilesmith(&["solve", &win, "--intended", &r]), 0);
+    assert_eq!(
+        v["intended"],
+        serde_json::json!({"steps": 3, "wins": true, "shortcut": true, "shorter_by": 2,
+                           "leaves_at": 1}),
+        "{v}"
+    );
+}
+
+/// BABA IS YOU, SKULL IS DEFEAT, FLAG IS WIN; baba at (0,2) with the flag below it and a
+/// skull two cells right: walking onto the skull destroys baba, and nothing is YOU then.
+const SKULL: &str = r#"{"kind": "baba", "name": "Skull", "width": 6, "height": 4, "map": [
+  ["text_baba", "text_is", "text_you", "text_skull", "text_is", "text_defeat"],
+  ["text_flag", "text_is", "text_win", null, null, null],
+  ["baba", null, "skull", null, null, null],
+  ["flag", null, null, null, null, null]]}"#;
+
+#[test]
+fn from_solves_where_a_play_stopped_and_witness_finds_the_first_dead_step() {
+    let skull = write("skull.json", SKULL);
+    // After R, baba is at (1,2): L D (or D L) reaches the flag. --record writes R then the
+    // solution, which wins from the start.
+    let r = replay("skull-r.replay.json", &skull, "R");
+    let rec = tmp("skull-from.replay.json");
+    let rec = rec.to_str().unwrap();
+    let v = line(
+        &tilesmith(&["solve", &skull, "--from", &r, "--record", rec]),
+        0,
+    );
+    assert_eq!(
+        (v["steps"].as_u64(), v["from"].as_u64()),
+        (Some(2), Some(1)),
+        "{v}"
+    );
+    let run = line(&tilesmith(&["run", "--replay", rec]), 0);
+    assert_eq!(run["status"], "won");
+    // R R walks onto the skull: baba is gone, every move leaves the one state as it is (one
+    // state explored), unsolvable; after step 1 a win was still reachable, so dead from
+    // step 2.
+    let rr = replay("skull-rr.replay.json", &skull, "R R");
+    let v = line(
+        &tilesmith(&["solve", &skull, "--from", &rr, "--witness"]),
+        2,
+    );
+    assert_eq!(v["result"], "unsolvable", "{v}");
+    assert_eq!(
+        v["witness"],
+        serde_json::json!({"states": 1, "dead_from": 2}),
+        "{v}"
+    );
+    // R R undo R: dead after step 2, alive again after the undo (step 3), dead after step 4
+    // for good: the first step of the last dead stretch is 4.
+    let back = replay("skull-back.replay.json", &skull, "R R undo R");
+    let v = line(
+        &tilesmith(&["solve", &skull, "--from", &back, "--witness"]),
+        2,
+    );
+    assert_eq!(v["witness"]["dead_from"], 4, "{v}");
+    // A solvable state has no witness; --witness needs --from (clap's usage error).
+    let v = line(&tilesmith(&["solve", &skull, "--from", &r, "--witness"]), 0);
+    assert!(v.get("witness").is_none(), "{v}");
+    assert_eq!(
+        tilesmith(&["solve", &skull, "--witness"]).status.code(),
+        Some(2)
+    );
+}
+
+#[test]
+fn witness_of_a_level_dead_from_the_start_is_step_0() {
+    // The walled-in figure of 2 ticks: no exit at all, so dead from the start (step 0).
+    // After one wait it is at tick 1: ticks 1 and 2 and the lost tick 3, three states.
+    let file = write(
+        "box-from.json",
+        r#"{"kind":"boulder","name":"Box","width":3,"height":3,"gems":[1,1,1],"ticks":[2,2,2],
+           "map":[["wall","wall","wall"],["wall","me","wall"],["wall","wall","wall"]]}"#,
+    );
+    let r = replay("box-wait.replay.json", &file, ".");
+    let v = line(&tilesmith(&["solve", &file, "--from", &r, "--witness"]), 2);
+    assert_eq!(
+        v["witness"],
+        serde_json::json!({"states": 3, "dead_from": 0}),
+        "{v}"
+    );
 }

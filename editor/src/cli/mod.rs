@@ -21,6 +21,7 @@ mod perft;
 mod play;
 mod run;
 mod solve;
+mod solve_plays;
 mod versus;
 
 use std::path::PathBuf;
@@ -93,8 +94,10 @@ pub enum Command {
     /// Solve a level (issue #29): a proved shortest solution of a one-player level
     /// (breadth-first search), or the value of a two-player position for the player to move
     /// within `--max-steps` plies (alpha-beta with a transposition table) and its principal
-    /// variation. One JSON line; exit 0 solved (value proved), 1 an error, 2 unsolvable,
-    /// 3 unknown (a budget ran out).
+    /// variation. `--all` counts the shortest solutions, `--intended` (or the level's own
+    /// NAME.intended.replay.json) looks for a shortcut, `--from` solves from where a replay
+    /// stopped and `--witness` finds its first dead step. One JSON line; exit 0 solved
+    /// (value proved), 1 an error, 2 unsolvable, 3 unknown (a budget ran out).
     Solve(solve::SolveArgs),
     /// Play random playouts from a level's start and print
     /// `{"playouts","plies","seconds","per_second"}`.

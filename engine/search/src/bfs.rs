@@ -17,6 +17,7 @@ use std::collections::HashSet;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
+use crate::count::{Count, Counting};
 use crate::{Budget, DEFAULT_MEMORY, KeyBuild, Progress};
 use tilesmith_core::search_game::{Move, SearchError, SearchGame, SearchStatus, StateKey};
 
@@ -77,6 +78,8 @@ pub struct Outcome {
     pub depth: u32,
     /// Time taken.
     pub elapsed: Duration,
+    /// With [`solve_all`], when solved: the count of the distinct shortest solutions.
+    pub count: Option<Count>,
 }
 
 /// Bytes of one state record (parent, move, depth).
@@ -84,11 +87,12 @@ const RECORD_BYTES: usize = std::mem::size_of::<Record>();
 /// Bytes the visited set takes per slot of its capacity (the key and a control byte).
 const SLOT_BYTES: usize = std::mem::size_of::<StateKey>() + 1;
 
+/// A visited state that is expanded: its first parent, the move from there, its depth.
 #[derive(Clone, Copy)]
-struct Record {
-    parent: u32,
-    mv: Move,
-    depth: u32,
+pub(crate) struct Record {
+    pub(crate) parent: u32,
+    pub(crate) mv: Move,
+    pub(crate) depth: u32,
 }
 
 /// Searches the one-player game `root` breadth-first for a shortest solution within
@@ -105,6 +109,26 @@ pub fn solve(
     progress: &mut dyn FnMut(&Progress),
 ) -> Result<Outcome, SearchError> {
     Bfs::new(root, *limits, cancel, false).run(progress)
+}
+
+/// [`solve`], and also counts the distinct shortest solutions (as sequences of states: two
+/// inputs leading from one state to the same next state are one step), up to `cap`
+/// ([`crate::count::SOLUTION_CAP`] for the CLI), and the first step where two of them differ
+/// ([`Outcome::count`]; how, and the memory it takes: [`crate::count`]). The layer of the
+/// first win is finished before it returns; the solution is the one [`solve`] finds.
+///
+/// # Errors
+/// As [`solve`].
+pub fn solve_all(
+    root: &mut dyn SearchGame,
+    limits: &Limits,
+    cap: u64,
+    cancel: &AtomicBool,
+    progress: &mut dyn FnMut(&Progress),
+) -> Result<Outcome, SearchError> {
+    let mut bfs = Bfs::new(root, *limits, cancel, false);
+    bfs.counting = Some(Counting::new(cap));
+    bfs.run(progress)
 }
 
 /// Explores the whole state space reachable from `root` and counts its distinct states
@@ -139,6 +163,13 @@ struct Bfs<'g, 'c> {
     down: Vec<Move>,
     /// Moves played on the game and not undone: undone at the end, whatever happened.
     played: usize,
+    /// With [`solve_all`]: the counts.
+    counting: Option<Counting>,
+    /// With [`solve_all`]: the first solution found, and its length (the layer being
+    /// finished).
+    first_win: Option<Vec<Move>>,
+    /// With [`solve_all`]: the budget that cut the last layer's count short.
+    count_stopped: Option<Budget>,
 }
 
 impl<'g, 'c> Bfs<'g, 'c> {
@@ -156,6 +187,9 @@ impl<'g, 'c> Bfs<'g, 'c> {
             moves: Vec::new(),
             down: Vec::new(),
             played: 0,
+            counting: None,
+            first_win: None,
+            count_stopped: None,
         }
     }
 
@@ -165,6 +199,7 @@ impl<'g, 'c> Bfs<'g, 'c> {
             states: self.seen.len() as u64,
             depth: self.records.last().map_or(0, |r| r.depth),
             elapsed: self.started.elapsed(),
+            count: None,
         }
     }
 
@@ -174,7 +209,10 @@ impl<'g, 'c> Bfs<'g, 'c> {
         while self.played > 0 {
             self.undo();
         }
-        let out = self.outcome(r?);
+        let mut out = self.outcome(r?);
+        if let (Some(c), Answer::Solved(_)) = (&self.counting, &out.answer) {
+            out.count = Some(c.count(&self.records, self.count_stopped));
+        }
         let last = self.records.last().map_or(0, |r| r.depth);
         progress(&Progress::new(out.states, last, self.started));
         Ok(out)
@@ -194,7 +232,10 @@ impl<'g, 'c> Bfs<'g, 'c> {
         } else {
             0
         };
-        rec + set + rec_grow + set_grow
+        let counting = self.counting.as_ref().map_or(0, |c| {
+            c.bytes_after_growth(self.records.capacity() + rec_grow / RECORD_BYTES)
+        });
+        rec + set + rec_grow + set_grow + counting
     }
 
     /// The budget that stops the search now, if any (checked per state generated).
@@ -226,7 +267,11 @@ impl<'g, 'c> Bfs<'g, 'c> {
             mv: 0,
             depth: 0,
         });
-        match self.g.status()? {
+        let status = self.g.status()?;
+        if let Some(c) = &mut self.counting {
+            c.root(matches!(status, SearchStatus::Won(_)));
+        }
+        match status {
             SearchStatus::Won(_) if !self.exhaustive => {
                 return Ok(Answer::Solved(Solution {
                     moves: Vec::new(),
@@ -242,6 +287,14 @@ impl<'g, 'c> Bfs<'g, 'c> {
             let n = next as u32;
             next += 1;
             let depth = self.records[n as usize].depth;
+            // Counting: the layer of the first win is complete.
+            if self
+                .first_win
+                .as_ref()
+                .is_some_and(|w| depth as usize >= w.len())
+            {
+                break;
+            }
             if self.limits.max_steps.is_some_and(|m| depth >= m) {
                 stepped_out = true;
                 break;
@@ -249,41 +302,90 @@ impl<'g, 'c> Bfs<'g, 'c> {
             self.goto(n)?;
             self.moves.clear();
             self.g.moves(&mut self.moves)?;
+            if let Some(c) = &mut self.counting {
+                c.begin(depth);
+            }
             for k in 0..self.moves.len() {
                 if let Some(b) = self.over_budget(progress) {
-                    return Ok(Answer::Unknown(b));
+                    return self.stopped(b);
                 }
                 let mv = self.moves[k];
                 self.play(mv)?;
-                let key = self.g.key();
-                let fresh = self.seen.insert(key);
-                let status = if fresh { Some(self.g.status()?) } else { None };
-                match status {
-                    None => {}
-                    Some(SearchStatus::Won(_)) if !self.exhaustive => {
-                        let mut moves = self.path_to(n);
-                        moves.push(mv);
-                        self.undo();
-                        return Ok(Answer::Solved(self.solution(moves)?));
-                    }
-                    Some(SearchStatus::Running) if !self.g.is_dead() => {
-                        self.records.push(Record {
-                            parent: n,
-                            mv,
-                            depth: depth + 1,
-                        });
-                    }
-                    // Over or dead: counted (in the visited set), not expanded.
-                    Some(_) => {}
-                }
+                let won = self.child(n, depth, mv);
                 self.undo();
+                if won? {
+                    return self.won();
+                }
             }
+        }
+        if self.first_win.is_some() {
+            return self.won();
         }
         Ok(if stepped_out {
             Answer::Unknown(Budget::Steps)
         } else {
             Answer::Unsolvable
         })
+    }
+
+    /// The game is at a child of record `n` (at `depth`), reached by `mv`: stores it when
+    /// it is new and running (counting: a win too, and the paths of a state seen again in
+    /// this layer). True when it is a win that ends the search (not counting).
+    fn child(&mut self, n: u32, depth: u32, mv: Move) -> Result<bool, SearchError> {
+        let key = self.g.key();
+        if let Some(c) = &mut self.counting
+            && !c.first_from_parent(key)
+        {
+            return Ok(false);
+        }
+        if !self.seen.insert(key) {
+            if let Some(c) = &mut self.counting {
+                c.merge(&self.records, key, n);
+            }
+            return Ok(false);
+        }
+        let won = match self.g.status()? {
+            SearchStatus::Won(_) if !self.exhaustive => {
+                if self.first_win.is_none() {
+                    let mut moves = self.path_to(n);
+                    moves.push(mv);
+                    self.first_win = Some(moves);
+                }
+                true
+            }
+            SearchStatus::Running if !self.g.is_dead() => false,
+            // Over or dead: counted (in the visited set), not expanded.
+            _ => return Ok(false),
+        };
+        if won && self.counting.is_none() {
+            return Ok(true);
+        }
+        let index = self.records.len() as u32;
+        self.records.push(Record {
+            parent: n,
+            mv,
+            depth: depth + 1,
+        });
+        if let Some(c) = &mut self.counting {
+            c.add(key, n, index, won);
+        }
+        Ok(false)
+    }
+
+    /// The answer once the first win is found (counting: its layer finished).
+    fn won(&mut self) -> Result<Answer, SearchError> {
+        let moves = self.first_win.take().unwrap_or_default();
+        Ok(Answer::Solved(self.solution(moves)?))
+    }
+
+    /// The answer when budget `b` ran out: unknown, unless counting had found the shortest
+    /// solution already (then solved, its count cut short).
+    fn stopped(&mut self, b: Budget) -> Result<Answer, SearchError> {
+        if self.first_win.is_some() {
+            self.count_stopped = Some(b);
+            return self.won();
+        }
+        Ok(Answer::Unknown(b))
     }
 
     fn play(&mut self, mv: Move) -> Result<(), SearchError> {

@@ -8,7 +8,8 @@
 //!
 //! - [`bfs`]: breadth-first search of a one-player game for a proved shortest solution,
 //!   within a memory, time and step budget, cancellable, with progress; and the exhaustive
-//!   count of a state space ([`bfs::explore`]).
+//!   count of a state space ([`bfs::explore`]); with [`bfs::solve_all`], the number of
+//!   distinct shortest solutions and where they part ([`count`]).
 //! - [`alphabeta`]: the value of a two-player position within N plies (win, loss, draw or
 //!   unknown) and its principal variation, by alpha-beta with a transposition table and
 //!   iterative deepening.
@@ -29,9 +30,12 @@
 
 pub mod alphabeta;
 pub mod bfs;
+pub mod count;
 pub mod mcts;
 pub mod playout;
 pub mod solve;
+#[cfg(test)]
+mod test_graph;
 
 use std::hash::{BuildHasherDefault, Hasher};
 

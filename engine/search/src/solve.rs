@@ -8,6 +8,8 @@
 //! - [`move_values`]: in a two-player position, each legal move with its value for the player
 //!   who plays it ("wins in 7", "loses in 4", "draw"), by an alpha-beta search of the
 //!   position after it, all within one time budget.
+//! - [`first_dead_step`]: along a play that ends where no win is reachable, the first step
+//!   after which none was reachable any more (`tilesmith solve --from REPLAY --witness`).
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
@@ -53,6 +55,90 @@ pub fn solve(
         return alphabeta::value(root, &l, cancel, progress).map(Outcome::TwoPlayers);
     }
     bfs::solve(root, limits, cancel, progress).map(Outcome::OnePlayer)
+}
+
+/// Where a play became dead ([`first_dead_step`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DeadFrom {
+    /// The first step (counted from 1; 0: the start itself) after which no win was
+    /// reachable for the rest of the play; `None` when a search on the way ran out of a
+    /// budget (`stopped`).
+    pub step: Option<usize>,
+    /// The budget that stopped a search on the way, when one did.
+    pub stopped: Option<Budget>,
+    /// The searches made (one per state looked at).
+    pub searches: usize,
+}
+
+/// Along a one-player play of `steps` steps whose last state is unsolvable (the caller
+/// solved it), the first step after which no win was reachable any more: the state after
+/// step `k` is `state_at(k)` (`state_at(0)` the start), and each state looked at is solved
+/// by [`bfs::solve`] with the same `limits`. When the play is `monotone` (it never goes back:
+/// no undo, no restart), every state after a dead one is dead, so the step is found by
+/// bisection (about log₂ `steps` searches); otherwise the states are solved from the end
+/// backwards until one is solvable, so the answer is the first step of the last dead stretch.
+///
+/// # Errors
+/// A [`SearchError`] from `state_at` or the kind.
+pub fn first_dead_step(
+    steps: usize,
+    monotone: bool,
+    limits: &Limits,
+    cancel: &AtomicBool,
+    state_at: &mut dyn FnMut(usize) -> Result<Box<dyn SearchGame>, SearchError>,
+) -> Result<DeadFrom, SearchError> {
+    let mut searches = 0;
+    // `Ok(true)`: dead; `Ok(false)`: solvable; `Err`: a budget.
+    let mut dead = |k: usize| -> Result<Result<bool, Budget>, SearchError> {
+        searches += 1;
+        let mut g = state_at(k)?;
+        Ok(
+            match bfs::solve(g.as_mut(), limits, cancel, &mut |_| {})?.answer {
+                bfs::Answer::Solved(_) => Ok(false),
+                bfs::Answer::Unsolvable => Ok(true),
+                bfs::Answer::Unknown(b) => Err(b),
+            },
+        )
+    };
+    let found = if monotone {
+        // States `live..` hold the first dead one; `hi` is dead.
+        let (mut live, mut hi) = (0, steps);
+        loop {
+            if live >= hi {
+                break Ok(hi);
+            }
+            let mid = live + (hi - live) / 2;
+            match dead(mid)? {
+                Ok(true) => hi = mid,
+                Ok(false) => live = mid + 1,
+                Err(b) => break Err(b),
+            }
+        }
+    } else {
+        let mut k = steps;
+        loop {
+            if k == 0 {
+                break Ok(0);
+            }
+            match dead(k - 1)? {
+                Ok(true) => k -= 1,
+                Ok(false) => break Ok(k),
+                Err(b) => break Err(b),
+            }
+        }
+    };
+    Ok(match found {
+        Ok(step) => DeadFrom {
+            step: Some(step),
+            stopped: None,
+            searches,
+        },
+        Err(b) => DeadFrom {
+            step: None,
+            stopped: Some(b),
+            searches,
+        },
+    })
 }
 
 /// One legal move of a two-player position and its value for the player who plays it.
@@ -168,6 +254,47 @@ fn seen_from_parent(v: Value, same: bool) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::test_graph::Graph;
+
+    /// A play through the states `play` of a graph where 0 → 1 → 2 → 3 (won), 1 → 4 → 5 and
+    /// 4 → 0: 4 is solvable (back to 0), 5 is a dead end (no moves).
+    fn dead_from(play: &[usize], monotone: bool) -> DeadFrom {
+        let edges = vec![vec![1], vec![2, 4], vec![3], vec![], vec![5, 0], vec![]];
+        let cancel = AtomicBool::new(false);
+        let mut at = |k: usize| -> Result<Box<dyn SearchGame>, SearchError> {
+            Ok(Box::new(Graph {
+                edges: edges.clone(),
+                wins: vec![3],
+                path: vec![play[k]],
+            }))
+        };
+        first_dead_step(
+            play.len() - 1,
+            monotone,
+            &Limits::default(),
+            &cancel,
+            &mut at,
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn the_first_dead_step_of_a_play() {
+        // 0 1 4 5: dead after step 3 (5), solvable before; both ways find it.
+        assert_eq!(dead_from(&[0, 1, 4, 5], true).step, Some(3));
+        assert_eq!(dead_from(&[0, 1, 4, 5], false).step, Some(3));
+        // A play that starts dead: 5 5 5 (no moves, but a play may wait there): step 0.
+        assert_eq!(dead_from(&[5, 5, 5], true).step, Some(0));
+        assert_eq!(dead_from(&[5, 5, 5], false).step, Some(0));
+        // Not monotone: 0 1 4 5, then back to 1 (an undo) and 4 5 again: the last dead
+        // stretch starts after step 6, found from the end by one search (state 4 after step
+        // 5 is solvable).
+        let d = dead_from(&[0, 1, 4, 5, 1, 4, 5], false);
+        assert_eq!((d.step, d.searches), (Some(6), 1));
+        // Monotone, dead from step 3 of 6: bisection looks at states 3 (dead), 1 and 2.
+        let d = dead_from(&[0, 1, 4, 5, 5, 5, 5], true);
+        assert_eq!((d.step, d.searches), (Some(3), 3));
+    }
 
     #[test]
     fn a_childs_value_is_turned_round_for_the_other_player_and_one_ply_further() {
