@@ -190,6 +190,7 @@ fn side_panel(
                             ui.label(RichText::new(note).color(ui.visuals().warn_fg_color))
                                 .on_hover_text("The undo history of a game is kept within a memory budget (docs/reliability.md); Restart still returns to the start");
                         }
+                        crate::play::prepare(ui.ctx(), st, &mut us.play_tools);
                         us.kind.play_ui(ui, st, out);
                         crate::play::play_tools_ui(ui, st, &mut us.play_tools, out);
                         us.kind.play_footer_ui(ui, st, out);
