@@ -81,7 +81,8 @@ pub fn play_tools_ui(ui: &mut Ui, st: &EditorState, t: &mut PlayTools, out: &mut
         ui.separator();
         computer::computer_ui(ui, p, &mut t.computer, out);
     }
+    // The marks first: they follow play as it goes, Solve waits for a click.
+    reach_ui::reach_ui(ui, p, &mut t.reach, out);
     ui.separator();
     solve_ui::solve_ui(ui, p, &mut t.solver, out);
-    reach_ui::reach_ui(ui, p, &mut t.reach, out);
 }

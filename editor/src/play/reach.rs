@@ -491,3 +491,42 @@ pub fn first_dead(marks: &[Option<Mark>]) -> Option<FirstDead> {
         before,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_first_dead_step_says_what_is_known_of_the_step_before_it() {
+        let w = Some(Mark::Win(3));
+        let d = Some(Mark::Dead);
+        let u = Some(Mark::Unknown("time"));
+        assert_eq!(first_dead(&[w, w, u]), None);
+        assert_eq!(
+            first_dead(&[w, Some(Mark::Win(2)), d, d]),
+            Some(FirstDead {
+                step: 2,
+                before: Some(Mark::Win(2))
+            })
+        );
+        // The step before is unknown (or not searched yet): lost there or before.
+        assert_eq!(
+            first_dead(&[w, u, d]),
+            Some(FirstDead { step: 2, before: u })
+        );
+        assert_eq!(
+            first_dead(&[w, None, d]),
+            Some(FirstDead {
+                step: 2,
+                before: None
+            })
+        );
+        assert_eq!(
+            first_dead(&[d]),
+            Some(FirstDead {
+                step: 0,
+                before: None
+            })
+        );
+    }
+}

@@ -246,9 +246,23 @@ fn legend(ui: &mut Ui) {
             (UNKNOWN, "unknown"),
             (PENDING, "not searched yet"),
         ] {
-            let (r, _) = ui.allocate_exact_size(vec2(10.0, 10.0), Sense::hover());
-            ui.painter().rect_filled(r, 2.0, color);
-            ui.label(RichText::new(words).small());
+            // Each swatch and its words wrap as one (the words never break).
+            let text = egui::WidgetText::from(words).into_galley(
+                ui,
+                Some(egui::TextWrapMode::Extend),
+                f32::INFINITY,
+                egui::TextStyle::Body,
+            );
+            if ui.available_size_before_wrap().x
+                < text.size().x + 10.0 + 2.0 * ui.spacing().item_spacing.x
+            {
+                ui.end_row();
+            }
+            ui.horizontal(|ui| {
+                let (r, _) = ui.allocate_exact_size(vec2(10.0, 10.0), Sense::hover());
+                ui.painter().rect_filled(r, 2.0, color);
+                ui.add(egui::Label::new(words).extend());
+            });
         }
     });
 }
