@@ -239,3 +239,21 @@ fn a_one_player_board_puzzle_is_marked_through_its_move_words() {
     assert_eq!(marks(&h), [Some(Mark::Win(2)), Some(Mark::Win(3))]);
     h.get_by_label("Step 1: win in 3");
 }
+
+#[test]
+fn stopping_play_cancels_the_search_under_way() {
+    // A boulder level a breadth-first search does not finish in seconds (docs/solver.md):
+    // with 10 s a state, the worker is still searching the start when play stops.
+    let levels = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../levels");
+    let mut s = EditorState::new(new_design());
+    s.apply(Action::OpenPath(levels.join("boulder/welcome.json")));
+    let mut h = harness(s);
+    h.state_mut().ui.play_tools.reach.settings.seconds = 10.0;
+    click(&mut h, "Start playing");
+    assert!(h.state().ui.play_tools.reach.applies());
+    assert!(h.state().ui.play_tools.reach.working());
+    h.get_by_label("Step 0: not searched yet");
+    click(&mut h, "Stop playing");
+    assert!(!h.state().ui.play_tools.reach.working());
+    assert!(!h.state().ui.play_tools.reach.applies());
+}

@@ -79,6 +79,11 @@ pub fn panels_and_canvas(ui: &mut Ui, st: &EditorState, us: &mut UiState, out: &
     } else {
         strip(ui, Pane::Palette, out);
     }
+    // Play stopped: the play pane's shared tools stop their workers, even when the side
+    // panel is hidden or shows the Rules tab.
+    if !st.playing() {
+        us.play_tools.idle();
+    }
     if st.settings.show_side {
         let r = side_panel(ui, st, us, window, out);
         grips.push((r, Edge::Left));
