@@ -79,6 +79,11 @@ pub fn panels_and_canvas(ui: &mut Ui, st: &EditorState, us: &mut UiState, out: &
     } else {
         strip(ui, Pane::Palette, out);
     }
+    // Play stopped: the play pane's shared tools stop their workers, even when the side
+    // panel is hidden or shows the Rules tab.
+    if !st.playing() {
+        us.play_tools.idle();
+    }
     if st.settings.show_side {
         let r = side_panel(ui, st, us, window, out);
         grips.push((r, Edge::Left));
@@ -190,6 +195,7 @@ fn side_panel(
                             ui.label(RichText::new(note).color(ui.visuals().warn_fg_color))
                                 .on_hover_text("The undo history of a game is kept within a memory budget (docs/reliability.md); Restart still returns to the start");
                         }
+                        crate::play::prepare(ui.ctx(), st, &mut us.play_tools);
                         us.kind.play_ui(ui, st, out);
                         crate::play::play_tools_ui(ui, st, &mut us.play_tools, out);
                         us.kind.play_footer_ui(ui, st, out);

@@ -7,6 +7,7 @@ use tilesmith_engine::{Dir, Input, Status};
 use super::ui::rule_rows;
 use super::{BabaDoc, BabaPlay};
 
+use crate::play::reach_ui::row_mark;
 use crate::state::{Action, PlayAction};
 
 fn input_label(i: Input) -> &'static str {
@@ -175,7 +176,8 @@ fn actions_ui(ui: &mut Ui, p: &BabaPlay, out: &mut Vec<Action>) {
     });
 }
 
-/// The turn list: one row per turn with its input and the rules it formed and broke.
+/// The turn list: one row per turn with its input and the rules it formed and broke, coloured
+/// by the shell's reachability mark of the state after it (win in N, dead, unknown).
 fn turns_ui(ui: &mut Ui, p: &BabaPlay, out: &mut Vec<Action>) {
     ui.strong("Turns");
     // One row per turn, only the visible rows are laid out (sessions can be long).
@@ -206,13 +208,32 @@ fn turns_ui(ui: &mut Ui, p: &BabaPlay, out: &mut Vec<Action>) {
                         text
                     }
                 };
+                // The shell's reachability mark of the state after this turn, if any.
+                let mark = row_mark(ui, &p.session, n);
+                let text = match &mark {
+                    Some(m) => format!("{text}   {}", m.words),
+                    None => text,
+                };
                 let mut rt = RichText::new(text);
-                if n > p.turn() {
-                    rt = rt.weak().italics();
+                if let Some(m) = &mark {
+                    rt = rt.color(m.color);
                 }
+                if n > p.turn() {
+                    rt = rt.italics();
+                    if mark.is_none() {
+                        rt = rt.weak();
+                    }
+                }
+                let tip = match &mark {
+                    Some(m) => format!(
+                        "go to this turn; + rule formed, - rule broken in it; {}",
+                        m.tip
+                    ),
+                    None => "go to this turn; + rule formed, - rule broken in it".into(),
+                };
                 if ui
                     .selectable_label(p.turn() == n, rt)
-                    .on_hover_text("go to this turn; + rule formed, - rule broken in it")
+                    .on_hover_text(tip)
                     .clicked()
                 {
                     out.push(PlayAction::Scrub(n).into());

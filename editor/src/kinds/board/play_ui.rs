@@ -14,6 +14,7 @@ use super::ui::{piece_radius, player_color};
 use super::{BoardAction, BoardDoc, look};
 use crate::doc::ui::MapGeom;
 use crate::play::pane::{LegalList, legal_list_ui, status_banner};
+use crate::play::reach_ui::row_mark;
 use crate::state::{Action, PlayAction};
 
 fn step(out: &mut Vec<Action>, i: usize) {
@@ -179,12 +180,24 @@ fn played_ui(ui: &mut Ui, p: &BoardPlay, out: &mut Vec<Action>) {
                     .take(p.session.history_len() as usize)
                 {
                     let mut text = RichText::new(format!("{}. {w}", i + 1)).monospace();
-                    if i >= now {
-                        text = text.weak().italics();
+                    // A one-player level: the shell's reachability mark of the position after
+                    // the move colours it.
+                    let mark = row_mark(ui, &p.session, i as u64 + 1);
+                    if let Some(m) = &mark {
+                        text = text.color(m.color);
                     }
+                    if i >= now {
+                        text = text.italics();
+                        if mark.is_none() {
+                            text = text.weak();
+                        }
+                    }
+                    let tip = mark.map_or("go to the position after this move".into(), |m| {
+                        format!("go to the position after this move; {}: {}", m.words, m.tip)
+                    });
                     if ui
                         .selectable_label(i + 1 == now, text)
-                        .on_hover_text("go to the position after this move")
+                        .on_hover_text(tip)
                         .clicked()
                     {
                         out.push(PlayAction::Scrub(i as u64 + 1).into());
