@@ -112,7 +112,7 @@ fn a_campaign_of_another_version_is_refused_naming_the_one_read() {
     let out = tilesmith(&["check", &campaign.display().to_string()]);
     assert_eq!(out.status.code(), Some(1), "{}", text(&out));
     assert!(
-        text(&out).contains("campaign version \"2\" is not one this program reads (it reads 1)"),
+        text(&out).contains("campaign version 2 is not one this program reads (it reads 1)"),
         "{}",
         text(&out)
     );

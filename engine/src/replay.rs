@@ -330,7 +330,7 @@ impl Replay {
                     root.key("version"),
                     format!(
                         "replay version {} is not one this program reads (it reads 1)",
-                        crate::problem::quote(&v.to_string())
+                        crate::level_json::shown(v)
                     ),
                 ));
             }

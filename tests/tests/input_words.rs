@@ -388,12 +388,21 @@ fn a_replay_of_an_unknown_version_is_refused() {
     };
     assert!(with(None).is_ok());
     assert!(with(Some(json!(1))).is_ok());
-    for bad in [json!(99), json!(2), json!("1"), json!(0)] {
+    // Each named as written: a number as is, a string quoted once.
+    for (bad, shown) in [
+        (json!(99), "99"),
+        (json!(2), "2"),
+        (json!("1"), "\"1\""),
+        (json!(0), "0"),
+    ] {
         let Err(p) = with(Some(bad.clone())) else {
             panic!("version {bad} was read");
         };
         assert_eq!(p[0].path.to_string(), "$.version", "{bad}");
-        assert!(p[0].message.contains("it reads 1"), "{}", p[0].message);
+        assert_eq!(
+            p[0].message,
+            format!("replay version {shown} is not one this program reads (it reads 1)")
+        );
     }
 }
 

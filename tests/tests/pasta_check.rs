@@ -226,7 +226,7 @@ fn first_direction_and_resume() {
     refused(
         base(json!({"direction": 2})),
         "$.direction",
-        "must be one of forward, backward, found a number",
+        "must be one of forward, backward, found 2",
     );
     let ex = base(json!({"flags": [["red"], ["blue"], [], [], []]}));
     let mut bad = ex.clone();

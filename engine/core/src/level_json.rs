@@ -75,6 +75,16 @@ pub fn type_name(v: &Value) -> &'static str {
     }
 }
 
+/// A value as a message shows it: a string quoted (once, [`crate::problem::quote`]), a
+/// number, `true`, `false` or `null` as written, an array or object by its type.
+pub fn shown(v: &Value) -> String {
+    match v {
+        Value::String(s) => crate::problem::quote(s),
+        Value::Array(_) | Value::Object(_) => type_name(v).to_string(),
+        other => other.to_string(),
+    }
+}
+
 /// A JSON number that is a whole number (`3` or `3.0`), as `i64`.
 pub fn int(v: &Value) -> Option<i64> {
     v.as_i64().or_else(|| {

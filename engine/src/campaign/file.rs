@@ -101,7 +101,7 @@ impl Campaign {
                 root.key("version"),
                 format!(
                     "campaign version {} is not one this program reads (it reads 1)",
-                    quote(&v.to_string())
+                    crate::level_json::shown(v)
                 ),
             )),
         }

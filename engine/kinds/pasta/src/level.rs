@@ -337,10 +337,7 @@ fn word_of(
                     format!(
                         "must be one of {}, found {}",
                         words.join(", "),
-                        match v.as_str() {
-                            Some(s) => quote(s),
-                            None => tilesmith_core::level_json::type_name(v).to_string(),
-                        }
+                        tilesmith_core::level_json::shown(v)
                     ),
                 ));
                 default
