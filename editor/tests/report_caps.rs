@@ -182,6 +182,54 @@ fn the_editors_problems_list_ends_as_check_does() {
     assert_eq!(s.problems[100].more_count(), Some(43));
 }
 
+/// `check`'s lines for `path` (message and severity, without the place) and the editor's
+/// problems list once it opened the file: the same, in the same order, count line included.
+fn editor_and_check_agree(path: &Path) -> usize {
+    let out = tilesmith(&["check", &path.display().to_string()], false);
+    let text = String::from_utf8(out.stdout).unwrap();
+    let mut s = EditorState::new(BoulderLevel::new("t", 4, 4));
+    s.apply(Action::OpenPath(path.to_path_buf()));
+    assert!(s.pending.is_none(), "{:?}", s.pending);
+    s.refresh();
+    let cli: Vec<&str> = text.lines().collect();
+    assert_eq!(s.problems.len(), cli.len(), "{text}");
+    for (p, line) in s.problems.iter().zip(&cli) {
+        match p.more_count() {
+            Some(n) => assert!(line.ends_with(&format!("and {n} more problems")), "{line}"),
+            None => assert!(line.contains(&p.message), "{line} / {}", p.message),
+        }
+    }
+    cli.len()
+}
+
+/// The other kinds that open a level with unreadable entries to be repaired (baba, falling)
+/// end their problems list as `check` does too: 100 problems, then the count of the rest.
+/// Baba: a 15 × 10 map of unknown tokens but one BABA, 149 problems: 100 and 49 more.
+/// Falling: a field of 20 rows of 10 unknown characters, 200 problems: 100 and 100 more.
+#[test]
+fn baba_and_falling_problems_lists_end_as_check_does() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut map = vec![vec![json!("zzz"); 15]; 10];
+    map[0][0] = json!("baba");
+    let baba = dir.path().join("baba.json");
+    std::fs::write(
+        &baba,
+        json!({"kind": "baba", "name": "b", "width": 15, "height": 10, "map": map}).to_string(),
+    )
+    .unwrap();
+    assert_eq!(editor_and_check_agree(&baba), 101);
+    let mut doc: Value = serde_json::from_str(
+        &std::fs::read_to_string(shipped("levels/falling/lua-rules.json")).unwrap(),
+    )
+    .unwrap();
+    doc["width"] = json!(10);
+    doc["height"] = json!(20);
+    doc["field"] = json!(vec!["?".repeat(10); 20]);
+    let falling = dir.path().join("falling.json");
+    std::fs::write(&falling, doc.to_string()).unwrap();
+    assert_eq!(editor_and_check_agree(&falling), 101);
+}
+
 /// A member no kind reads, holding `n` short strings (6 000 000: 30 MB of text).
 fn with_notes(level: &str, n: usize) -> Value {
     let mut doc: Value =
