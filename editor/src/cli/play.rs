@@ -88,6 +88,43 @@ pub(super) fn trace(a: &RunArgs, game: &dyn Game, input: Input, report: &StepRep
     }
 }
 
+/// What a play gave: its inputs, their words when the kind's words depend on the position,
+/// and the steps played.
+pub(super) struct Played {
+    pub inputs: Vec<Input>,
+    pub words: Option<Vec<String>>,
+    pub ticks: u64,
+}
+
+/// The replay of `played` on the level file `level` (`doc`) started with `seed`, recording
+/// `game`'s end. A variant chosen on the command line is not in the file: the level is then
+/// embedded.
+pub(super) fn recorded(
+    doc: &tilesmith_engine::Document,
+    variant: Option<&str>,
+    level: &Path,
+    seed: u64,
+    played: Played,
+    game: &dyn Game,
+) -> Replay {
+    let level = match variant {
+        Some(_) => ReplayLevel::Embedded(doc.value.clone()),
+        None => ReplayLevel::Path(level.to_path_buf()),
+    };
+    Replay {
+        level,
+        seed,
+        inputs: played.inputs,
+        words: played.words,
+        ticks: played.ticks,
+        hash: None,
+        status: None,
+        summary: None,
+        source: None,
+    }
+    .recorded(game)
+}
+
 /// Writes the game's state as a level (`--out`), atomically.
 pub(super) fn write_out(out: &Path, game: &dyn Game) -> Result<(), ExitCode> {
     let text = tilesmith_engine::json_text::layout(&game.to_level());
@@ -186,23 +223,19 @@ pub fn run_level(
         return code;
     }
     if let Some(rec) = &a.record {
-        // A variant chosen on the command line is not in the file: the level is embedded.
-        let level = match &a.variant {
-            Some(_) => ReplayLevel::Embedded(doc.value.clone()),
-            None => ReplayLevel::Path(level.to_path_buf()),
-        };
-        let replay = Replay {
-            level,
-            seed: a.seed,
+        let played = Played {
             inputs,
             words,
             ticks,
-            hash: None,
-            status: None,
-            summary: None,
-            source: None,
-        }
-        .recorded(game.as_ref());
+        };
+        let replay = recorded(
+            &doc,
+            a.variant.as_deref(),
+            level,
+            a.seed,
+            played,
+            game.as_ref(),
+        );
         if let Err(code) = write_replay(rec, &replay) {
             return code;
         }

@@ -14,7 +14,7 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 use tilesmith_engine::input::split_inputs;
-use tilesmith_engine::replay::{Replay, ReplayLevel, play_words};
+use tilesmith_engine::replay::play_words;
 use tilesmith_engine::search::count::SOLUTION_CAP;
 use tilesmith_engine::search::{alphabeta, bfs, solve as search_solve};
 use tilesmith_engine::search_game::{SearchGame, StateKey};
@@ -347,22 +347,19 @@ impl Run<'_> {
         let Some(rec) = &a.record else {
             return Ok(());
         };
-        let level = match &a.variant {
-            Some(_) => ReplayLevel::Embedded(doc.value.clone()),
-            None => ReplayLevel::Path(a.level.clone()),
-        };
-        let replay = Replay {
-            level,
-            seed: self.seed,
+        let played = super::play::Played {
             inputs,
             words,
             ticks,
-            hash: None,
-            status: None,
-            summary: None,
-            source: None,
-        }
-        .recorded(game.as_ref());
+        };
+        let replay = super::play::recorded(
+            doc,
+            a.variant.as_deref(),
+            &a.level,
+            self.seed,
+            played,
+            game.as_ref(),
+        );
         write_replay(rec, &replay).map_err(|_| format!("{}: not written", rec.display()))
     }
 
