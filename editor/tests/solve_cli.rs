@@ -634,3 +634,80 @@ fn witness_of_a_level_dead_from_the_start_is_step_0() {
         "{v}"
     );
 }
+
+/// `tilesmith solve CAMPAIGN.json` (issue #29): one row per level, then the exit code of the
+/// first that is not solved. A campaign of the shipped baba level `first-words` (a shortest
+/// solution of 6 moves, the only one: docs/solver.md's table) and the walled-in boulder box
+/// above (unsolvable): exit 2, the rows in campaign order saying so. Without the box: exit 0.
+/// A falling level (no search) makes it exit 1, the row saying why.
+#[test]
+fn a_campaign_is_solved_level_by_level() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::copy(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../levels/baba/first-words.json"),
+        d.join("first-words.json"),
+    )
+    .unwrap();
+    std::fs::write(
+        d.join("box.json"),
+        r#"{"kind":"boulder","name":"Box","width":3,"height":3,"gems":[1,1,1],"ticks":[2,2,2],
+           "map":[["wall","wall","wall"],["wall","me","wall"],["wall","wall","wall"]]}"#,
+    )
+    .unwrap();
+    std::fs::copy(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../levels/falling/puyo-4-chain.json"),
+        d.join("puyo.json"),
+    )
+    .unwrap();
+    let campaign = |name: &str, levels: &[&str]| {
+        let entries: Vec<Value> = levels
+            .iter()
+            .map(|l| serde_json::json!({"path": l, "unlock": 0}))
+            .collect();
+        let c = d.join(name);
+        std::fs::write(
+            &c,
+            serde_json::json!({"kind": "campaign", "levels": entries}).to_string(),
+        )
+        .unwrap();
+        c
+    };
+    let run = |c: &Path| {
+        let o = tilesmith(&["solve", c.to_str().unwrap(), "--time", "20"]);
+        let text = String::from_utf8_lossy(&o.stdout).to_string();
+        (o.status.code(), text)
+    };
+    let (code, text) = run(&campaign("two.json", &["first-words.json", "box.json"]));
+    assert_eq!(code, Some(2), "{text}");
+    let rows: Vec<Vec<&str>> = text
+        .lines()
+        .skip(1)
+        .map(|l| l.split_whitespace().collect())
+        .collect();
+    assert_eq!(rows.len(), 2, "{text}");
+    assert_eq!(
+        rows[0][..5],
+        ["first-words.json", "solved", "6", "yes", "yes"],
+        "{text}"
+    );
+    assert_eq!(rows[1][..2], ["box.json", "unsolvable"], "{text}");
+    let (code, text) = run(&campaign("one.json", &["first-words.json"]));
+    assert_eq!(code, Some(0), "{text}");
+    let (code, text) = run(&campaign(
+        "with-puyo.json",
+        &["first-words.json", "puyo.json", "box.json"],
+    ));
+    assert_eq!(code, Some(1), "an error before an unsolvable level: {text}");
+    assert!(
+        text.contains("puyo.json") && text.contains("error: falling levels offer no search"),
+        "{text}"
+    );
+    // A campaign that lists itself is an error row, not a solve that starts again.
+    let (code, text) = run(&campaign("self.json", &["self.json"]));
+    assert_eq!(code, Some(1), "{text}");
+    assert!(
+        text.contains("a campaign is not a level of a campaign"),
+        "{text}"
+    );
+}

@@ -21,6 +21,7 @@ mod perft;
 mod play;
 mod run;
 mod solve;
+mod solve_campaign;
 mod solve_plays;
 mod versus;
 

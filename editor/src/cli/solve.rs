@@ -30,7 +30,8 @@ pub const DEFAULT_SECONDS: f64 = 60.0;
 /// Arguments of `tilesmith solve`.
 #[derive(Debug, clap::Args)]
 pub struct SolveArgs {
-    /// The level file (any kind that offers search: baba, boulder, board, pasta).
+    /// The level file (any kind that offers search: baba, boulder, board, pasta), or a
+    /// campaign: then every level of it is solved and a table printed, one row a level.
     pub level: PathBuf,
     /// One player: the longest solution looked for, in steps (moves). Two players: the
     /// plies (both players' moves) looked ahead (default 64).
@@ -81,12 +82,15 @@ pub struct SolveArgs {
 }
 
 /// Exit code: unsolvable.
-const UNSOLVABLE: u8 = 2;
+pub(super) const UNSOLVABLE: u8 = 2;
 /// Exit code: unknown (a budget ran out).
-const UNKNOWN: u8 = 3;
+pub(super) const UNKNOWN: u8 = 3;
 
 /// `tilesmith solve`.
 pub(super) fn solve(a: &SolveArgs) -> ExitCode {
+    if tilesmith_engine::campaign::is_campaign_file(&a.level) {
+        return super::solve_campaign::solve_campaign(a);
+    }
     let mut doc = match load(&a.level) {
         Ok(d) => d,
         Err(p) => {

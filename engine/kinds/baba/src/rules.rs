@@ -514,20 +514,14 @@ impl RuleCache {
         out
     }
 
-    /// The lines whose rules the last [`RuleCache::form`] did not read whole
-    /// ([`MAX_LINE_RULE_TILES`]): `(vertical, index)`, rows (index y) before columns (x).
+    /// The lines the last [`RuleCache::form`] did not read whole ([`MAX_LINE_RULE_TILES`]):
+    /// `(vertical, index)`, rows (y) before columns (x).
     pub fn cut_lines(&self) -> Vec<(bool, usize)> {
         self.lines
             .iter()
             .enumerate()
             .filter(|(_, l)| l.cut)
-            .map(|(i, _)| {
-                if i < self.height {
-                    (false, i)
-                } else {
-                    (true, i - self.height)
-                }
-            })
+            .map(|(i, _)| (i >= self.height, i.checked_sub(self.height).unwrap_or(i)))
             .collect()
     }
 }

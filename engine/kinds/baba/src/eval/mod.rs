@@ -102,11 +102,9 @@ pub struct World<'a> {
     pub width: usize,
     /// Map height.
     pub height: usize,
-    /// The operations conditions may still take (each condition looked at is one, plus one
-    /// per object it looks at), taken from as they are evaluated; `None`: no limit. Once a
-    /// condition finds too few left, every condition reads false and [`refresh_formed`] stops
-    /// with [`Refresh::over_budget`] (issue #30: rows of `ROCK NEAR ROCK AND NEAR ROCK …` over
-    /// 350 000 rocks took minutes before the first turn).
+    /// The operations conditions may take (one a condition, one an object it looks at);
+    /// `None`: no limit. Once spent, conditions read false and [`refresh_formed`] stops with
+    /// [`Refresh::over_budget`] (issue #30: NEAR chains over 350 000 rocks took minutes).
     pub budget: Option<&'a ConditionBudget>,
 }
 
@@ -122,10 +120,8 @@ pub struct ConditionBudget {
 impl ConditionBudget {
     /// A budget of `n` operations.
     pub fn new(n: u64) -> Self {
-        Self {
-            left: std::cell::Cell::new(n),
-            over: std::cell::Cell::new(false),
-        }
+        let (left, over) = (std::cell::Cell::new(n), std::cell::Cell::new(false));
+        Self { left, over }
     }
 }
 
