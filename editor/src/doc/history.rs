@@ -27,6 +27,48 @@ pub trait Undoable: Sized {
     }
 }
 
+/// An edit that swaps a whole value in and out: a kind whose design changes as one piece
+/// (board: name, variant, rules text and pieces; pasta: the program and its members) records
+/// the new design, and undo swaps the old one back. Merging keeps the oldest value, so undo
+/// goes back past a whole run of typing (the history merges only pushes with one `merge` key).
+#[derive(Clone, Debug)]
+pub struct SwapEdit<T> {
+    /// The name shown in the history list.
+    pub name: String,
+    /// The value to swap in.
+    pub value: Box<T>,
+}
+
+impl<T> SwapEdit<T> {
+    /// The edit named `name` that puts `value` in.
+    pub fn new(name: &str, value: T) -> Self {
+        Self {
+            name: name.into(),
+            value: Box::new(value),
+        }
+    }
+}
+
+impl<T> Undoable for SwapEdit<T> {
+    type Target = T;
+
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn apply_swap(&mut self, target: &mut T) {
+        std::mem::swap(target, self.value.as_mut());
+    }
+
+    fn absorb(&mut self, _newer: Self) -> Result<(), Self> {
+        Ok(())
+    }
+
+    fn bytes(&self) -> usize {
+        std::mem::size_of::<Self>() + std::mem::size_of::<T>()
+    }
+}
+
 /// The default budget of a document's undo history in bytes (256 MiB): the oldest edits
 /// are dropped first when the edits kept would hold more (the newest is always kept).
 pub const DEFAULT_EDIT_HISTORY_BYTES: usize = 256 << 20;

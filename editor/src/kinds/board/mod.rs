@@ -31,7 +31,7 @@ use serde_json::{Value, json};
 use tilesmith_engine::kind::board::Board;
 use tilesmith_engine::{GameKind, Input, Pos, Problem};
 
-use crate::doc::history::Undoable;
+use crate::doc::history::SwapEdit;
 use crate::doc::map::{DocEdit, MapDoc, MapLevel as _};
 use crate::doc::play::PlaySession;
 use crate::doc::registry::KindEntry;
@@ -133,30 +133,7 @@ impl IntoDoc for Design {
 
 /// The board kind's own edit: a whole new design (name, player to move, variant, rules text
 /// and the pieces carried over), swapped in and out.
-#[derive(Clone, Debug)]
-pub struct BoardEdit {
-    /// The name shown in the history list.
-    pub name: String,
-    /// The design to swap in.
-    pub design: Box<Design>,
-}
-
-impl Undoable for BoardEdit {
-    type Target = Design;
-
-    fn name(&self) -> &str {
-        &self.name
-    }
-
-    fn apply_swap(&mut self, design: &mut Design) {
-        std::mem::swap(design, self.design.as_mut());
-    }
-
-    /// Merging keeps the oldest design, so undo goes back past the whole run of typing.
-    fn absorb(&mut self, _newer: Self) -> Result<(), Self> {
-        Ok(())
-    }
-}
+pub type BoardEdit = SwapEdit<Design>;
 
 /// One undoable change to a board design.
 pub type BoardDocEdit = DocEdit<Design, BoardEdit>;
@@ -247,10 +224,7 @@ impl BoardDoc {
         if design == self.map.level && design.problems == self.map.level.problems {
             return;
         }
-        let e = DocEdit::Kind(BoardEdit {
-            name: what.into(),
-            design: Box::new(design),
-        });
+        let e = DocEdit::Kind(BoardEdit::new(what, design));
         self.map.push(e, merge);
     }
 

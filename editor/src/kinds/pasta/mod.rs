@@ -25,7 +25,7 @@ mod ui;
 use tilesmith_engine::kind::pasta::{Card, Pasta, PastaLevel};
 use tilesmith_engine::{GameKind, Input, Pos, Problem};
 
-use crate::doc::history::Undoable;
+use crate::doc::history::SwapEdit;
 use crate::doc::map::{DocEdit, MapDoc, MapLevel as _};
 use crate::doc::play::PlaySession;
 use crate::doc::registry::KindEntry;
@@ -62,34 +62,7 @@ impl IntoDoc for Design {
 }
 
 /// The pasta kind's edit: a whole new design, swapped in and out.
-#[derive(Clone, Debug)]
-pub struct PastaEdit {
-    /// The name shown in the history list.
-    pub name: String,
-    /// The design to swap in.
-    pub design: Box<Design>,
-}
-
-impl Undoable for PastaEdit {
-    type Target = Design;
-
-    fn name(&self) -> &str {
-        &self.name
-    }
-
-    fn apply_swap(&mut self, design: &mut Design) {
-        std::mem::swap(design, self.design.as_mut());
-    }
-
-    /// Merging keeps the oldest design, so undo goes back past a whole run of typing.
-    fn absorb(&mut self, _newer: Self) -> Result<(), Self> {
-        Ok(())
-    }
-
-    fn bytes(&self) -> usize {
-        std::mem::size_of::<Self>() + std::mem::size_of::<Design>()
-    }
-}
+pub type PastaEdit = SwapEdit<Design>;
 
 /// The actions that exist only for pasta documents (card places are indices in the line).
 #[derive(Clone, Debug, PartialEq)]
@@ -196,10 +169,7 @@ impl PastaDoc {
         if design == self.map.level {
             return;
         }
-        let e = DocEdit::Kind(PastaEdit {
-            name: what.into(),
-            design: Box::new(design),
-        });
+        let e = DocEdit::Kind(PastaEdit::new(what, design));
         self.map.push(e, merge);
     }
 
