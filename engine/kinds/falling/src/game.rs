@@ -477,6 +477,12 @@ impl FallingGame {
         self.b.probe_error.as_ref()
     }
 
+    /// How many times the script's `update()` has run in this game, the start's probe
+    /// included ([`Script::update_runs`]); 0 without a script.
+    pub fn script_runs(&self) -> u64 {
+        self.script.as_ref().map_or(0, Script::update_runs)
+    }
+
     /// True when the field has settled: nothing in motion, no clear in progress, and the last
     /// rules pass deleted and moved nothing. The next tumo spawns only then.
     pub fn is_settled(&self) -> bool {

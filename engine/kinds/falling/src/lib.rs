@@ -18,6 +18,8 @@ pub mod fpgdl;
 pub mod game;
 pub mod level;
 #[cfg(test)]
+mod probe_tests;
+#[cfg(test)]
 mod repair_tests;
 pub mod shape;
 

@@ -133,6 +133,8 @@ impl ScriptError {
 pub struct Script {
     sandbox: Sandbox,
     main: Function,
+    /// How many times `update()` was asked to run ([`Script::update_runs`]).
+    update_runs: u64,
 }
 
 impl std::fmt::Debug for Script {
@@ -186,7 +188,11 @@ impl Script {
         check_size(source)?;
         let sandbox = Sandbox::new()?;
         let main = sandbox.compile(source)?;
-        let script = Script { sandbox, main };
+        let script = Script {
+            sandbox,
+            main,
+            update_runs: 0,
+        };
         script.frame(&NoField, &mut Requests::new(0), false)?;
         Ok(script)
     }
@@ -198,7 +204,15 @@ impl Script {
     /// # Errors
     /// A run-time error or a budget exceeded; `req` is then unspecified.
     pub fn update(&mut self, view: &dyn FieldView, req: &mut Requests) -> Result<(), ScriptError> {
+        self.update_runs += 1;
         self.frame(view, req, true)
+    }
+
+    /// How many times [`Script::update`] ran since the script was made (the top level's run
+    /// in [`Script::new`] not counted), failed runs included: each may take up to the time
+    /// limit, so this is what a caller counts to keep a command within its budget.
+    pub fn update_runs(&self) -> u64 {
+        self.update_runs
     }
 
     /// Gives the script a flag that stops a run of `update()` within [`HOOK_INTERVAL`]

@@ -196,7 +196,17 @@ impl FallingGame {
             moving: &self.mask,
             active: &active,
         };
-        if let Err(e) = script.update(&view, &mut self.req) {
+        // The first frame of a game whose start probe failed sees what the probe saw (the
+        // starting field, nothing in motion, no tumo: the probe's failure kept it from
+        // spawning) and the script keeps no state between frames, so it would fail the same
+        // way: the probe's error stands for it rather than a second run of up to the script's
+        // time limit (issue #30: `run` on such a script within 2 s).
+        let first = self.s.frames == self.start_frames + 1 && active.is_empty();
+        let result = match self.b.probe_error.as_ref() {
+            Some(e) if first => Err(e.clone()),
+            _ => script.update(&view, &mut self.req),
+        };
+        if let Err(e) = result {
             self.b.status = Status::Lost {
                 reason: format!("script error: {e}"),
             };
