@@ -592,6 +592,22 @@ fn saving_asks_before_writing_a_rules_file_the_user_did_not_open() {
     s.apply(Action::Save);
     assert!(s.pending.is_none(), "{:?}", s.pending);
     assert_eq!(std::fs::read_to_string(&zrf).unwrap(), again);
+    // The leave was given for that document: a second level opened in the same window that
+    // refers to the same rules file asks again before writing it.
+    let other = dir.path().join("other.json");
+    std::fs::write(&other, r#"{"kind": "board", "rules": "checkers.zrf"}"#).unwrap();
+    s.apply(Action::OpenPath(other.clone()));
+    assert!(s.pending.is_none(), "{:?}", s.pending);
+    let third = again.replacen("(positions e1 g1)", "(positions g1)", 1);
+    s.apply(BoardAction::SetRules(third));
+    s.apply(Action::Save);
+    assert!(
+        matches!(&s.pending, Some(Pending::ConfirmWrites { to, .. }) if to == &other),
+        "{:?}",
+        s.pending
+    );
+    s.apply(Action::Answer(Answer::Cancel));
+    assert_eq!(std::fs::read_to_string(&zrf).unwrap(), again);
     // A level whose rules are unchanged writes no rules file and asks nothing.
     let mut s = open(&level);
     s.apply(Action::Save);

@@ -192,6 +192,9 @@ impl EditorState {
         self.problems_job = None;
         self.autosaved_gen = 0;
         self.autosave_on_disk = false;
+        // Leave to write other files was given for the document that is gone (issue #30): a
+        // level opened next that refers to the same rules file asks again.
+        self.writable.clear();
     }
 
     /// The text of the file the document was read from, when the document has no edit since
@@ -315,8 +318,11 @@ impl EditorState {
             self.doc.load(name, &doc).map_err(refused)?;
         } else {
             let new = self.kinds.open_doc(&doc).map_err(refused)?;
+            // The same document, reloaded as another kind: what it may write stays.
             let (path, text) = (self.path.clone(), self.disk_text.clone());
+            let writable = std::mem::take(&mut self.writable);
             self.replace_document(new, path, text);
+            self.writable = writable;
             self.doc.map_mut().mark_unsaved();
         }
         self.clip_selection();
