@@ -11,7 +11,7 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 
 use egui_kittest::Harness;
-use egui_kittest::kittest::Queryable as _;
+use egui_kittest::kittest::{NodeT as _, Queryable as _};
 use tilesmith_editor::app::TilesmithApp;
 use tilesmith_editor::kinds::board::new_design;
 use tilesmith_editor::state::{Action, EditorState, PlayAction};
@@ -191,4 +191,103 @@ fn solve_proves_a_pasta_puzzle_and_its_line_wins_for_red() {
         matches!(&status, Status::Won { winner: Some(w), .. } if w == "red"),
         "{status:?}"
     );
+}
+
+/// Plays the words `line` one step each.
+fn play_words(h: &mut Harness<'static, TilesmithApp>, line: &str) {
+    for w in line.split_whitespace() {
+        let input = h.state().state.doc.play().unwrap().game.read_input(w).unwrap();
+        h.state_mut()
+            .state
+            .apply(Action::Play(PlayAction::Step(Some(input))));
+        settle(h);
+    }
+}
+
+#[test]
+fn solve_compares_the_intended_solution_kept_beside_the_level() {
+    // Baba at (0, 2), the flag three cells right: the shortest win is R R R. The designer's
+    // intended solution goes round by row 1 (U R R R D, 5 steps), so the solver's line is 2
+    // steps shorter and leaves it at step 1 (after one step Baba is at (1, 2), not (0, 1)).
+    let dir = tempfile::tempdir().unwrap();
+    let level = dir.path().join("detour.json");
+    std::fs::write(
+        &level,
+        r#"{"kind": "baba", "name": "Detour", "width": 6, "height": 4, "map": [
+  ["text_baba", "text_is", "text_you", null, null, null],
+  [null, null, null, null, null, null],
+  ["baba", null, null, "flag", null, null],
+  ["text_flag", "text_is", "text_win", null, null, null]]}"#,
+    )
+    .unwrap();
+    let mut s = EditorState::new(new_design());
+    s.apply(Action::OpenPath(level.clone()));
+    assert!(s.pending.is_none(), "{}", s.status);
+    let mut h = harness(s);
+    click(&mut h, "Start playing");
+    play_words(&mut h, "U R R R D");
+    let won = h.state().state.doc.play().unwrap().game.status();
+    assert!(matches!(won, Status::Won { .. }), "{won:?}");
+    click(&mut h, "Keep this play as the intended solution");
+    let kept = dir.path().join("detour.intended.replay.json");
+    assert!(kept.is_file(), "{}", h.state().state.status);
+    for _ in 0..5 {
+        h.state_mut().state.apply(Action::Play(PlayAction::Back));
+    }
+    settle(&mut h);
+    assert_eq!(steps(&h), 0);
+    click(&mut h, "Solve from here");
+    wait_solved(&mut h, Duration::from_secs(60));
+    h.get_by_label_contains("Solved: 3 moves, proved shortest");
+    h.get_by_label(
+        "Shortcut: the solution above is 2 steps shorter than your intended one (5 steps, \
+         detour.intended.replay.json); it leaves yours at step 1",
+    );
+    // `tilesmith solve` reads the same file beside the level and says the same.
+    let out = Command::new(env!("CARGO_BIN_EXE_tilesmith"))
+        .arg("solve")
+        .arg(&level)
+        .output()
+        .unwrap();
+    let cli: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(cli["intended"]["shortcut"], true, "{cli}");
+    assert_eq!(cli["intended"]["shorter_by"], 2);
+    assert_eq!(cli["intended"]["leaves_at"], 1);
+    // The solution itself kept as the intended one: no shortcut, and the same line.
+    click(&mut h, "Play the rest");
+    let t0 = Instant::now();
+    while steps(&h) < 3 && t0.elapsed() < Duration::from_secs(20) {
+        std::thread::sleep(Duration::from_millis(30));
+        h.step();
+    }
+    settle(&mut h);
+    click(&mut h, "Keep this play as the intended solution");
+    for _ in 0..3 {
+        h.state_mut().state.apply(Action::Play(PlayAction::Back));
+    }
+    settle(&mut h);
+    click(&mut h, "Solve from here");
+    wait_solved(&mut h, Duration::from_secs(60));
+    h.get_by_label(
+        "Your intended solution (3 steps, detour.intended.replay.json) is the shortest \
+         solution found",
+    );
+    // Solved from a later position, the comparison is refused, not made wrongly.
+    play_words(&mut h, "R");
+    click(&mut h, "Solve from here");
+    wait_solved(&mut h, Duration::from_secs(60));
+    h.get_by_label_contains("not compared: it starts elsewhere");
+}
+
+#[test]
+fn keeping_an_intended_solution_needs_a_saved_level() {
+    let h = playing("baba/first-words.json");
+    // The level is saved, but nothing is played yet: the button waits for a step.
+    let keep = h.get_by_label("Keep this play as the intended solution");
+    assert!(keep.accesskit_node().is_disabled());
+    // An untitled level: refused with a message, nothing written.
+    let mut s = EditorState::new(new_design());
+    s.apply(Action::Play(PlayAction::Start));
+    s.apply(Action::Play(PlayAction::KeepIntended));
+    assert!(s.status.contains("save the level first"), "{}", s.status);
 }

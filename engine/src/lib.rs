@@ -14,6 +14,7 @@
 
 pub mod campaign;
 pub mod document;
+pub mod intended;
 pub mod kind;
 pub mod replay;
 

@@ -131,7 +131,9 @@ pub(super) fn solve(a: &SolveArgs) -> ExitCode {
         },
         None => None,
     };
-    let here = played.as_ref().map_or(game.as_ref(), |p| p.game.as_ref());
+    let here = played
+        .as_ref()
+        .map_or(game.as_ref(), |p| p.line.game.as_ref());
     let Some(mut root) = here.searcher() else {
         return fail(&format!("{} levels offer no search", doc.kind.name()));
     };
@@ -238,7 +240,7 @@ impl Run<'_> {
     /// `"from"`: the steps of the `--from` replay played.
     fn add_from(&self, line: &mut Value) {
         if let (Some(p), Some(o)) = (self.played, line.as_object_mut()) {
-            o.insert("from".into(), json!(p.steps));
+            o.insert("from".into(), json!(p.line.steps));
         }
     }
 
@@ -296,7 +298,9 @@ impl Run<'_> {
         }
         if let Some(p) = intended {
             let keys = match &out.answer {
-                bfs::Answer::Solved(s) => Some(solve_plays::keys_along(root, &s.moves)),
+                bfs::Answer::Solved(s) => {
+                    Some(tilesmith_engine::intended::keys_along(root, &s.moves))
+                }
                 _ => None,
             };
             let unsolvable = out.answer == bfs::Answer::Unsolvable;
@@ -395,7 +399,7 @@ impl Run<'_> {
             o.insert("budget".into(), json!(b.word()));
         }
         if let (Some(p), Some(o)) = (intended, line.as_object_mut()) {
-            let pv = solve_plays::keys_along(root, &out.pv);
+            let pv = tilesmith_engine::intended::keys_along(root, &out.pv);
             o.insert(
                 "intended".into(),
                 solve_plays::intended_two(p, out, &player, &pv),

@@ -11,12 +11,13 @@ use std::process::ExitCode;
 use std::sync::atomic::AtomicBool;
 
 use serde_json::{Value, json};
+use tilesmith_engine::Status;
 use tilesmith_engine::input::format_inputs;
-use tilesmith_engine::replay::{Replay, play_with};
+use tilesmith_engine::intended::{self, PlayedLine};
+use tilesmith_engine::replay::Replay;
 use tilesmith_engine::search::alphabeta;
 use tilesmith_engine::search::solve::{self as search_solve, Limits};
-use tilesmith_engine::search_game::{Move, SearchError, SearchGame, StateKey};
-use tilesmith_engine::{Game, Input, Status};
+use tilesmith_engine::search_game::{SearchError, SearchGame, StateKey};
 
 use super::common::{load_problems, print_problems};
 
@@ -26,22 +27,10 @@ pub(super) struct Played {
     pub replay: Replay,
     /// Its file.
     pub file: PathBuf,
-    /// The game after the steps played.
-    pub game: Box<dyn Game>,
-    /// The state key at the start and after each step (when asked for).
-    pub keys: Vec<StateKey>,
-    /// The steps played (fewer than the replay's when its game ended first).
-    pub steps: usize,
-    /// True when no step went back (no undo, no restart): every state after a dead one is
-    /// dead.
-    pub monotone: bool,
+    /// What it did: the game after its steps, the state keys (when asked for), the steps.
+    pub line: PlayedLine,
     /// The words of the steps played, as `tilesmith run --inputs` reads them.
     pub text: String,
-}
-
-/// The state key of a game's position (its searcher's).
-fn key_of(game: &dyn Game) -> Option<StateKey> {
-    game.searcher().map(|s| s.key())
 }
 
 /// Reads the replay `file`; problems are printed.
@@ -66,82 +55,48 @@ pub(super) fn play(
         print_problems(file, &load_problems(file, e));
         ExitCode::FAILURE
     };
-    let doc = replay.document().map_err(fail)?;
-    let mut game = doc
-        .start(replay.seed)
-        .map_err(|p| fail(tilesmith_engine::LoadError::Problems(p)))?;
-    if key_of(game.as_ref()) != Some(start) {
+    let line = intended::play_line(replay, upto, keys).map_err(fail)?;
+    let first = match line.keys.first() {
+        Some(&k) => Some(k),
+        None => intended::key_of(
+            replay
+                .document()
+                .map_err(fail)?
+                .start(replay.seed)
+                .map_err(|p| fail(tilesmith_engine::LoadError::Problems(p)))?
+                .as_ref(),
+        ),
+    };
+    if first != Some(start) {
         eprintln!(
             "tilesmith: solve: {}: a play of another level (or of another variant or seed) than the one solved: its start differs",
             file.display()
         );
         return Err(ExitCode::FAILURE);
     }
-    let ticks = upto.map_or(replay.ticks, |u| (u as u64).min(replay.ticks));
-    let mut all_keys = vec![start];
-    let (mut steps, mut monotone, mut inputs) = (0, true, Vec::new());
-    let mut each = |g: &dyn Game, input: Input, _: &tilesmith_engine::StepReport| {
-        steps += 1;
-        monotone &= !matches!(input, Input::Undo | Input::Restart);
-        inputs.push(input);
-        if keys {
-            all_keys.push(key_of(g).unwrap_or_default());
-        }
-    };
-    play_with(game.as_mut(), &replay.inputs, ticks, Some(&mut each));
     let text = match &replay.words {
-        Some(w) => w.iter().take(steps).cloned().collect::<Vec<_>>().join(" "),
-        None => format_inputs(&inputs),
+        Some(w) => w
+            .iter()
+            .take(line.steps)
+            .cloned()
+            .collect::<Vec<_>>()
+            .join(" "),
+        None => format_inputs(&line.inputs),
     };
     Ok(Played {
         replay: replay.clone(),
         file: file.to_path_buf(),
-        game,
-        keys: if keys { all_keys } else { Vec::new() },
-        steps,
-        monotone,
+        line,
         text,
     })
-}
-
-/// The state keys along `moves` played from `root` (its key first); `root` is not changed.
-pub(super) fn keys_along(root: &dyn SearchGame, moves: &[Move]) -> Vec<StateKey> {
-    let mut g = root.fork();
-    let mut keys = vec![g.key()];
-    for &mv in moves {
-        if g.play(mv).is_err() {
-            break;
-        }
-        keys.push(g.key());
-    }
-    keys
-}
-
-/// The first step (from 1) after which the states of two lines differ (a line that ends
-/// first differs there); `None` when they are the same line.
-fn leaves_at(found: &[StateKey], intended: &[StateKey]) -> Option<usize> {
-    (1..found.len().max(intended.len())).find(|&i| found.get(i) != intended.get(i))
 }
 
 /// The `"intended"` member of a one-player line: `found`, the states of the shortest
 /// solution found (`None`: none found, `proved_none`: none exists).
 pub(super) fn intended_one(p: &Played, found: Option<&[StateKey]>, proved_none: bool) -> Value {
-    let won = matches!(p.game.status(), Status::Won { .. });
-    let (shortcut, by, leaves) = match found {
-        Some(f) => {
-            let k = f.len() - 1;
-            let shortcut = k < p.steps;
-            (
-                json!(shortcut),
-                p.steps.saturating_sub(k),
-                json!(leaves_at(f, &p.keys)),
-            )
-        }
-        None if proved_none => (json!(false), 0, Value::Null),
-        None => (Value::Null, 0, Value::Null),
-    };
-    json!({"steps": p.steps, "wins": won, "shortcut": shortcut, "shorter_by": by,
-           "leaves_at": leaves})
+    let c = intended::compare_one(&p.line, found, proved_none);
+    json!({"steps": c.steps, "wins": c.wins, "shortcut": c.shortcut, "shorter_by": c.shorter_by,
+           "leaves_at": c.leaves_at})
 }
 
 /// The `"intended"` member of a two-player line: whether the player to move (`player`)
@@ -153,17 +108,17 @@ pub(super) fn intended_two(
     player: &str,
     pv: &[StateKey],
 ) -> Value {
-    let won = matches!(p.game.status(), Status::Won { winner: Some(w), .. } if w == player);
+    let won = matches!(p.line.game.status(), Status::Won { winner: Some(w), .. } if w == player);
     let (shortcut, by) = match out.value {
         alphabeta::Value::Win(k) => (
-            json!((k as usize) < p.steps),
-            p.steps.saturating_sub(k as usize),
+            json!((k as usize) < p.line.steps),
+            p.line.steps.saturating_sub(k as usize),
         ),
         alphabeta::Value::Unknown => (Value::Null, 0),
         _ => (json!(false), 0),
     };
-    json!({"steps": p.steps, "wins": won, "shortcut": shortcut, "shorter_by": by,
-           "leaves_at": leaves_at(pv, &p.keys)})
+    json!({"steps": p.line.steps, "wins": won, "shortcut": shortcut, "shorter_by": by,
+           "leaves_at": intended::leaves_at(pv, &p.line.keys)})
 }
 
 /// The intended replay of `level`: the one given, else `NAME.intended.replay.json` beside
@@ -172,8 +127,7 @@ pub(super) fn intended_file(level: &Path, given: Option<&Path>) -> Option<PathBu
     if let Some(g) = given {
         return Some(g.to_path_buf());
     }
-    let own = level.with_extension("intended.replay.json");
-    own.is_file().then_some(own)
+    intended::beside(level)
 }
 
 /// The `"witness"` member for the unsolvable end of the play `p` (`states`: the states its
@@ -190,27 +144,21 @@ pub(super) fn witness(
         let played = play(&p.replay, &p.file, Some(k), false, start)
             .map_err(|_| SearchError::new("the replay could not be played again"))?;
         played
+            .line
             .game
             .searcher()
             .ok_or_else(|| SearchError::new("the level offers no search"))
     };
-    let d = search_solve::first_dead_step(p.steps, p.monotone, limits, cancel, &mut state_at)?;
+    let d = search_solve::first_dead_step(
+        p.line.steps,
+        p.line.monotone,
+        limits,
+        cancel,
+        &mut state_at,
+    )?;
     let mut w = json!({"states": states, "dead_from": d.step});
     if let (Some(b), Some(o)) = (d.stopped, w.as_object_mut()) {
         o.insert("budget".into(), json!(b.word()));
     }
     Ok(w)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::leaves_at;
-
-    #[test]
-    fn lines_part_at_the_first_differing_state() {
-        assert_eq!(leaves_at(&[0, 1, 2, 3], &[0, 1, 5, 3]), Some(2));
-        assert_eq!(leaves_at(&[0, 1, 2], &[0, 1, 2]), None);
-        // A shorter line leaves a longer one where it ends.
-        assert_eq!(leaves_at(&[0, 1], &[0, 1, 2]), Some(2));
-    }
 }

@@ -84,5 +84,5 @@ pub fn play_tools_ui(ui: &mut Ui, st: &EditorState, t: &mut PlayTools, out: &mut
     // The marks first: they follow play as it goes, Solve waits for a click.
     reach_ui::reach_ui(ui, p, &mut t.reach, out);
     ui.separator();
-    solve_ui::solve_ui(ui, p, &mut t.solver, out);
+    solve_ui::solve_ui(ui, p, st.path.as_deref(), &mut t.solver, out);
 }

@@ -2,23 +2,32 @@
 //! Cancel, and the result with its line to step and, for two players, each legal move's
 //! value ([`super::solver`] holds the logic).
 
+use std::path::Path;
 use std::time::{Duration, Instant};
 
 use eframe::egui::text::{LayoutJob, TextFormat};
 use eframe::egui::{self, Color32, FontId, RichText, Ui};
+use tilesmith_engine::intended;
 use tilesmith_engine::search::alphabeta::{self, Value};
 use tilesmith_engine::search::bfs;
 use tilesmith_engine::search::solve::{MoveValue, Outcome};
 
-use super::solver::{SolveResult, Solver, value_words};
+use super::solver::{IntendedCheck, SolveResult, Solver, value_words};
 use crate::doc::play::PlaySession;
 use crate::state::{Action, PlayAction};
 
 /// The pause between the steps of "Play the rest".
 const AUTO_STEP: Duration = Duration::from_millis(150);
 
-/// The Solve section of the play pane.
-pub fn solve_ui(ui: &mut Ui, p: &PlaySession, s: &mut Solver, out: &mut Vec<Action>) {
+/// The Solve section of the play pane. `level`: the level's file, when saved (its intended
+/// solution, `NAME.intended.replay.json`, is kept beside it).
+pub fn solve_ui(
+    ui: &mut Ui,
+    p: &PlaySession,
+    level: Option<&Path>,
+    s: &mut Solver,
+    out: &mut Vec<Action>,
+) {
     if s.poll(p) {
         ui.ctx().request_repaint();
     }
@@ -42,8 +51,24 @@ pub fn solve_ui(ui: &mut Ui, p: &PlaySession, s: &mut Solver, out: &mut Vec<Acti
         )
         .clicked()
     {
-        s.start(p);
+        s.start(p, level.and_then(intended::beside));
         ui.ctx().request_repaint();
+    }
+    if p.game.players().len() < 2 {
+        let keep = ui
+            .add_enabled(
+                level.is_some() && p.steps() > 0,
+                egui::Button::new("Keep this play as the intended solution"),
+            )
+            .on_hover_text(
+                "Save the play so far beside the level as NAME.intended.replay.json: Solve and \
+                 `tilesmith solve` then say whether a shorter solution exists and where it \
+                 leaves yours",
+            )
+            .on_disabled_hover_text("Play some steps of a saved level first");
+        if keep.clicked() {
+            out.push(Action::from(PlayAction::KeepIntended));
+        }
     }
     if let Some(n) = &s.note {
         ui.label(RichText::new(n).small().weak());
@@ -94,6 +119,9 @@ fn result_ui(
     match &r.solved.outcome {
         Outcome::OnePlayer(o) => {
             ui.label(one_player_words(o, secs));
+            if let Some(c) = &r.solved.intended {
+                intended_ui(ui, c);
+            }
         }
         Outcome::TwoPlayers(o) => {
             ui.label(two_players_words(o, &r.players, secs));
@@ -129,6 +157,71 @@ fn one_player_words(o: &bfs::Outcome, secs: f64) -> String {
             b.word(),
             o.states,
             o.depth
+        ),
+    }
+}
+
+/// The intended solution against the one found: a shortcut in the warning colour, with
+/// the step where the found line leaves the intended one.
+fn intended_ui(ui: &mut Ui, c: &IntendedCheck) {
+    let (text, warn) = intended_words(c);
+    let mut t = RichText::new(text);
+    if warn {
+        t = t.color(ui.visuals().warn_fg_color).strong();
+    }
+    ui.label(t);
+}
+
+/// The words of [`intended_ui`], and whether they warn (a shortcut, or an intended solution
+/// that does not win or cannot be compared).
+pub fn intended_words(c: &IntendedCheck) -> (String, bool) {
+    let f = &c.file;
+    let s = match &c.result {
+        Err(why) => return (format!("Intended solution {f}: not compared: {why}"), true),
+        Ok(s) => s,
+    };
+    let steps = |n: usize| format!("{n} step{}", if n == 1 { "" } else { "s" });
+    if !s.wins {
+        return (
+            format!(
+                "Intended solution {f}: it does not win (it ends after {})",
+                steps(s.steps)
+            ),
+            true,
+        );
+    }
+    match (s.shortcut, s.leaves_at) {
+        (Some(true), at) => (
+            format!(
+                "Shortcut: the solution above is {} shorter than your intended one ({}, {f}){}",
+                steps(s.shorter_by),
+                steps(s.steps),
+                at.map_or(String::new(), |k| format!("; it leaves yours at step {k}"))
+            ),
+            true,
+        ),
+        (Some(false), None) => (
+            format!(
+                "Your intended solution ({}, {f}) is the shortest solution found",
+                steps(s.steps)
+            ),
+            false,
+        ),
+        (Some(false), Some(k)) => (
+            format!(
+                "Your intended solution ({}, {f}) is shortest; the solution above is as short \
+                 and leaves yours at step {k}",
+                steps(s.steps)
+            ),
+            false,
+        ),
+        (None, _) => (
+            format!(
+                "Intended solution {f} ({}): not compared, no solution was found within the \
+                 budget",
+                steps(s.steps)
+            ),
+            false,
         ),
     }
 }

@@ -11,13 +11,17 @@
 //! by the step count and the state hash after each step of it ([`SolveResult::at`]); play that
 //! leaves the line (another move, a restart) leaves it, and undo comes back to it.
 
+use std::path::{Path, PathBuf};
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
 use tilesmith_engine::Input;
+use tilesmith_engine::intended::{self, Shortcut};
+use tilesmith_engine::replay::Replay;
 use tilesmith_engine::search::alphabeta::Value;
 use tilesmith_engine::search::solve::{self, MoveValue, Outcome};
 use tilesmith_engine::search::{Progress, bfs};
+use tilesmith_engine::search_game::SearchGame;
 
 use crate::doc::play::PlaySession;
 use crate::job::Job;
@@ -43,8 +47,23 @@ pub struct Solved {
     /// Two players: each legal move with its value for the player to move (`None` for one
     /// player, or when the solve was cancelled before the moves).
     pub moves: Option<Vec<MoveValue>>,
+    /// One player, when the level has an intended solution beside it: how the solver's
+    /// answer compares with it.
+    pub intended: Option<IntendedCheck>,
     /// Time the whole solve took.
     pub elapsed: Duration,
+}
+
+/// The level's intended solution (`NAME.intended.replay.json` beside `NAME.json`) against
+/// the shortest solution found (issue #29: "the play pane says when the solver finds a
+/// shorter one and shows where it diverges").
+#[derive(Clone, Debug, PartialEq)]
+pub struct IntendedCheck {
+    /// The replay's file name.
+    pub file: String,
+    /// The comparison ([`intended::compare_one`]), or why there is none (the replay does not
+    /// load, is of another level, or the solve did not start where it starts).
+    pub result: Result<Shortcut, String>,
 }
 
 impl Solved {
@@ -128,7 +147,9 @@ impl Solver {
     }
 
     /// Starts solving the position in play on a worker (a previous result is dropped).
-    pub fn start(&mut self, p: &PlaySession) {
+    /// `intended`: the level's intended replay, compared with the solution found (one
+    /// player).
+    pub fn start(&mut self, p: &PlaySession, intended: Option<PathBuf>) {
         self.result = None;
         self.auto = None;
         let Some(mut root) = p.game.searcher() else {
@@ -157,6 +178,12 @@ impl Solver {
             };
             let outcome =
                 solve::solve(root.as_mut(), &limits, cancel, &mut report).map_err(|e| e.message)?;
+            let intended = match (&outcome, intended) {
+                (Outcome::OnePlayer(o), Some(file)) => {
+                    Some(check_intended(root.as_ref(), o, &file))
+                }
+                _ => None,
+            };
             let moves = if two && !cancel.load(Ordering::Relaxed) {
                 let rest = solve::Limits {
                     time: Some(budget.saturating_sub(started.elapsed())),
@@ -169,6 +196,7 @@ impl Solver {
             Ok(Solved {
                 outcome,
                 moves,
+                intended,
                 elapsed: started.elapsed(),
             })
         });
@@ -242,6 +270,34 @@ impl Solver {
         }
         self.poll(p)
     }
+}
+
+/// Plays the intended replay `file` with a state key after each step and compares it with
+/// the answer `o` found from `root`, which must be the replay's start.
+fn check_intended(root: &dyn SearchGame, o: &bfs::Outcome, file: &Path) -> IntendedCheck {
+    let name = file.file_name().map_or_else(
+        || file.display().to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    );
+    let result = (|| {
+        let replay = Replay::load(file).map_err(|e| format!("it does not load: {e}"))?;
+        let line = intended::play_line(&replay, None, true)
+            .map_err(|e| format!("its level does not start: {e}"))?;
+        if line.keys.first() != Some(&root.key()) {
+            return Err(
+                "it starts elsewhere: solve from the start of play to compare (or the replay is \
+                 of another level, variant or seed)"
+                    .to_string(),
+            );
+        }
+        let (found, none) = match &o.answer {
+            bfs::Answer::Solved(s) => (Some(intended::keys_along(root, &s.moves)), false),
+            bfs::Answer::Unsolvable => (None, true),
+            bfs::Answer::Unknown(_) => (None, false),
+        };
+        Ok(intended::compare_one(&line, found.as_deref(), none))
+    })();
+    IntendedCheck { file: name, result }
 }
 
 /// [`solve::move_values`] on the worker `w`, reporting which move is searched.

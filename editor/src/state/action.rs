@@ -163,6 +163,10 @@ pub enum PlayAction {
     UseAsDesign,
     /// Save the session as a replay file (asks where).
     Record,
+    /// Save the session as the level's intended solution, `NAME.intended.replay.json` beside
+    /// the saved level `NAME.json` (replacing one there), which Solve and `tilesmith solve`
+    /// compare their shortest solution with.
+    KeepIntended,
     /// Export the session (its inputs from the start) as an animated GIF (asks where).
     ExportGif,
 }

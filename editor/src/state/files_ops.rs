@@ -525,6 +525,27 @@ impl EditorState {
         }
     }
 
+    /// Writes the play so far as the level's intended solution beside its file
+    /// ([`PlayAction::KeepIntended`]); refused, with a status message, for a level never
+    /// saved or with unsaved changes (the replay would refer to another level).
+    pub(super) fn keep_intended(&mut self) {
+        if self.doc.play().is_none() {
+            return;
+        }
+        let Some(level) = self.path.clone() else {
+            self.status = "save the level first: its intended solution is kept beside it".into();
+            return;
+        };
+        if self.dirty() {
+            self.status =
+                "save the level first: the intended solution must be a play of the level as saved"
+                    .into();
+            return;
+        }
+        let file = level.with_extension("intended.replay.json");
+        self.record_to(&file);
+    }
+
     /// Writes the play so far as a replay to `file`. It refers to the level file when the
     /// play started from it as saved, else embeds the level.
     pub(super) fn record_to(&mut self, file: &Path) {

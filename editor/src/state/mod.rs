@@ -734,6 +734,7 @@ impl EditorState {
             PlayAction::CancelStep => {}
             PlayAction::UseAsDesign => self.use_as_design(),
             PlayAction::Record => self.record(),
+            PlayAction::KeepIntended => self.keep_intended(),
             PlayAction::ExportGif => self.export_gif(),
         }
     }
