@@ -364,7 +364,11 @@ fn a_slow_baba_turn_computes_on_a_worker_and_cancel_restores_the_game() {
 /// its 1 s time limit, or for ever.
 #[test]
 fn cancel_ends_a_frame_looping_in_error_handling_within_half_a_second() {
-    const LOOP: &str = "function() while true do end end";
+    // A loop of few instructions, each slow (a join of 400 kB), so that it runs to
+    // the 1 s time limit, not to the instruction budget (about 0.1 s of `while true do end`),
+    // however loaded the machine is when Cancel comes.
+    const LOOP: &str =
+        "function() local s = string.rep('x', 200000) while true do local t = s .. s end end";
     // Each body runs only once a tumo is in play, so the start's probe for settling passes
     // and the first frame is the one that loops (see `FOREVER`).
     let bodies = [
