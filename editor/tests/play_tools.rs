@@ -196,7 +196,15 @@ fn solve_proves_a_pasta_puzzle_and_its_line_wins_for_red() {
 /// Plays the words `line` one step each.
 fn play_words(h: &mut Harness<'static, TilesmithApp>, line: &str) {
     for w in line.split_whitespace() {
-        let input = h.state().state.doc.play().unwrap().game.read_input(w).unwrap();
+        let input = h
+            .state()
+            .state
+            .doc
+            .play()
+            .unwrap()
+            .game
+            .read_input(w)
+            .unwrap();
         h.state_mut()
             .state
             .apply(Action::Play(PlayAction::Step(Some(input))));

@@ -563,12 +563,24 @@ fn child_paths_from_self(line: &str, children: &[String]) -> String {
 /// module, or through a module's `pub use` to the child that defines the item). Re-exports
 /// give no edge of their own: a parent that only re-exports a child's item does not use it.
 fn shell_graph() -> std::collections::BTreeMap<String, std::collections::BTreeSet<String>> {
+    import_graph(false)
+}
+
+/// The import graph of the library's shell files (`binary` false), or of the binary's own
+/// files (`binary`: `main.rs` and `cli/`, the command line). The binary is a crate of its own
+/// above the library: its `crate::` is not the library's, and nothing of the library can
+/// import it, so each is a graph of its own.
+fn import_graph(
+    binary: bool,
+) -> std::collections::BTreeMap<String, std::collections::BTreeSet<String>> {
     use std::collections::{BTreeMap, BTreeSet};
-    // The binary's own files (`main.rs`, `cli/`) are a crate of their own above the library:
-    // their `crate::` is not the library's, and nothing of the library can import them.
+    // In the binary, `tilesmith_editor::` names the library, outside this graph.
+    let roots: &[&str] = if binary { &[] } else { EDITOR_ROOTS };
     let files: Vec<(String, Vec<String>, Vec<String>)> = shell_sources()
         .into_iter()
-        .filter(|(f, _, _)| *f != src().join("main.rs") && !f.starts_with(src().join("cli")))
+        .filter(|(f, _, _)| {
+            (*f == src().join("main.rs") || f.starts_with(src().join("cli"))) == binary
+        })
         .map(|(f, mut code, _)| {
             // A file's unit tests (`#[cfg(test)] mod tests { use super::*; … }`, at its end)
             // are not part of what it imports, and their `super` is the file itself.
@@ -595,7 +607,7 @@ fn shell_graph() -> std::collections::BTreeMap<String, std::collections::BTreeSe
     for (_, m, code) in &files {
         for (public, s) in use_statements(code, &children(m)) {
             if public {
-                for p in crate_paths(&s, m, EDITOR_ROOTS) {
+                for p in crate_paths(&s, m, roots) {
                     if let Some((item, from)) = p.split_last() {
                         reexports.insert((m.clone(), item.clone()), from.to_vec());
                     }
@@ -659,7 +671,7 @@ fn shell_graph() -> std::collections::BTreeMap<String, std::collections::BTreeSe
         }
         let edges = graph.entry(r.clone()).or_default();
         for l in &lines {
-            let paths = crate_paths(l, m, EDITOR_ROOTS);
+            let paths = crate_paths(l, m, roots);
             // A group's base (`super` of `use super::{a, b}`) is named only through its items.
             let named = paths
                 .iter()
@@ -731,6 +743,30 @@ fn the_shell_has_no_loop_between_files() {
         found.is_empty(),
         "loops between the shell's files (docs/architecture.md, \"Layers\"; move what both \
          sides use into a file below both):\n{}",
+        found
+            .iter()
+            .map(|c| c.join(" -> "))
+            .collect::<Vec<_>>()
+            .join("\n")
+    );
+}
+
+#[test]
+fn the_command_line_has_no_loop_between_files() {
+    // `cli/`: one file per command group and a dispatcher (`cli/mod.rs`) that imports them,
+    // what several share below them (issue #27 item 4).
+    let graph = import_graph(true);
+    let edges = |f: &str| graph.get(f).cloned().unwrap_or_default();
+    // The graph is the command line's: the dispatcher reaches the commands, a command its
+    // helpers.
+    assert!(edges("cli/mod.rs").contains("cli/solve.rs"), "{graph:?}");
+    assert!(edges("cli/mod.rs").contains("cli/solve_campaign.rs"));
+    assert!(edges("cli/solve_campaign.rs").contains("cli/solve.rs"));
+    assert!(edges("cli/solve.rs").contains("cli/solve_plays.rs"));
+    let found = loops(&graph);
+    assert!(
+        found.is_empty(),
+        "loops between the command line's files (docs/architecture.md, \"Layers\"):\n{}",
         found
             .iter()
             .map(|c| c.join(" -> "))

@@ -130,6 +130,9 @@ pub fn run_command(cmd: Command, lists: (Kinds, KindUis)) -> ExitCode {
         } => perft::perft(&file, depth, variant.as_deref(), end_is_leaf, time),
         Command::Render(a) => export::render(&a, lists),
         Command::Gif(a) => export::gif(&a, lists),
+        Command::Solve(a) if tilesmith_engine::campaign::is_campaign_file(&a.level) => {
+            solve_campaign::solve_campaign(&a)
+        }
         Command::Solve(a) => solve::solve(&a),
         Command::Playouts(a) => versus::playouts(&a),
         Command::Match(a) => versus::matches(&a),

@@ -86,11 +86,9 @@ pub(super) const UNSOLVABLE: u8 = 2;
 /// Exit code: unknown (a budget ran out).
 pub(super) const UNKNOWN: u8 = 3;
 
-/// `tilesmith solve`.
+/// `tilesmith solve` on one level (a campaign goes to [`super::solve_campaign`], which the
+/// dispatcher chooses, so that this file and that one do not import each other).
 pub(super) fn solve(a: &SolveArgs) -> ExitCode {
-    if tilesmith_engine::campaign::is_campaign_file(&a.level) {
-        return super::solve_campaign::solve_campaign(a);
-    }
     let mut doc = match load(&a.level) {
         Ok(d) => d,
         Err(p) => {
