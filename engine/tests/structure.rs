@@ -13,6 +13,7 @@
 
 #![allow(clippy::unwrap_used)] // test helpers panic on purpose when a fixture is wrong
 
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 /// Files longer than 800 lines on purpose or for now, as paths below `engine/`, with why.
@@ -424,27 +425,24 @@ fn the_function_finder_measures_what_it_should() {
     );
 }
 
-/// The top-level modules of `tilesmith-core` (`game`, `grid`, …): its files and folders.
-fn core_modules() -> Vec<String> {
-    let mut v = folders(&core_src());
-    for e in std::fs::read_dir(core_src()).unwrap().flatten() {
+/// The top-level modules of the crate whose sources are in `src` (its `.rs` files and
+/// folders, `lib.rs` excepted).
+fn top_modules(src: &Path) -> Vec<String> {
+    let mut v = Vec::new();
+    for e in std::fs::read_dir(src).unwrap().flatten() {
         let name = e.file_name().to_string_lossy().into_owned();
-        if let Some(m) = name.strip_suffix(".rs")
-            && m != "lib"
-        {
-            v.push(m.to_string());
+        let m = name.strip_suffix(".rs").unwrap_or(&name).to_string();
+        if m != "lib" && !v.contains(&m) {
+            v.push(m);
         }
     }
     v.sort();
     v
 }
 
-/// Imports between core's modules that close a loop, as (module, imported module, why).
-const CORE_LOOPS: &[(&str, &str, &str)] = &[];
-
-/// The other core modules that the module `module` names in `code` (one line), out of
-/// `modules`.
-fn core_imports(code: &str, module: &[String], modules: &[String]) -> Vec<String> {
+/// The other top-level modules of its crate that a file of module `module` names in `code`
+/// (one line), out of `modules`.
+fn crate_imports(code: &str, module: &[String], modules: &[String]) -> Vec<String> {
     crate_paths(code, module, &[])
         .into_iter()
         .filter_map(|p| p.first().cloned())
@@ -452,55 +450,127 @@ fn core_imports(code: &str, module: &[String], modules: &[String]) -> Vec<String
         .collect()
 }
 
-/// The compiler holds the crates' layers (`the_crates_depend_only_downwards`); inside
-/// `tilesmith-core`, the primitives and the traits are modules, which this holds to import
-/// each other without a loop of two.
-#[test]
-fn the_core_modules_import_each_other_without_loops() {
-    let modules = core_modules();
-    assert!(modules.contains(&"game".to_string()) && modules.contains(&"grid".to_string()));
-    let mut found = Vec::new();
-    let mut loops_seen = Vec::new();
-    let mut imports: Vec<(String, String)> = Vec::new();
+/// The import graph between the top-level modules of the crate in `src`: which modules each
+/// names in its code, unit tests (`#[cfg(test)]` and what follows it) left out.
+fn module_graph(src: &Path) -> BTreeMap<String, BTreeSet<String>> {
+    let modules = top_modules(src);
+    let mut graph: BTreeMap<String, BTreeSet<String>> = modules
+        .iter()
+        .map(|m| (m.clone(), BTreeSet::new()))
+        .collect();
     let mut files = Vec::new();
-    sources(&core_src(), &mut files);
+    sources(src, &mut files);
     for f in files {
-        let module = module_of(&rel_below(f.strip_prefix(core_src()).unwrap_or(&f)));
+        let module = module_of(&rel_below(f.strip_prefix(src).unwrap_or(&f)));
         let Some(top) = module.first() else {
             continue; // lib.rs: the module list
         };
         let text = std::fs::read_to_string(&f).unwrap();
-        for line in text.lines() {
-            for m in core_imports(code(line), &module, &modules) {
-                imports.push((top.clone(), m));
+        for line in text.lines().take_while(|l| l.trim() != "#[cfg(test)]") {
+            for m in crate_imports(code(line), &module, &modules) {
+                graph.entry(top.clone()).or_default().insert(m);
             }
         }
     }
-    imports.sort();
-    imports.dedup();
-    for (a, b) in &imports {
-        if imports.iter().any(|(x, y)| x == b && y == a) {
-            if CORE_LOOPS.iter().any(|(p, m, _)| p == a && m == b) {
-                loops_seen.push((a.clone(), b.clone()));
-            } else if !CORE_LOOPS.iter().any(|(p, m, _)| p == b && m == a) {
-                found.push(format!("core's {a} imports {b}, which imports {a}: a loop"));
+    graph
+}
+
+/// The loops of `graph`: its strongly connected components of more than one node, each
+/// sorted (Kosaraju: an order by finishing time, then the reversed graph in reverse order).
+fn loops(graph: &BTreeMap<String, BTreeSet<String>>) -> Vec<Vec<String>> {
+    fn visit<'a>(
+        n: &'a str,
+        g: &'a BTreeMap<String, BTreeSet<String>>,
+        seen: &mut BTreeSet<&'a str>,
+        out: &mut Vec<&'a str>,
+    ) {
+        if seen.insert(n) {
+            for m in g.get(n).into_iter().flatten() {
+                visit(m, g, seen, out);
             }
+            out.push(n);
         }
     }
-    for (p, m, _) in CORE_LOOPS {
-        if !loops_seen.iter().any(|(f, x)| f == p && x == m) {
-            found.push(format!(
-                "{p} -> {m} is no loop any more: take it off CORE_LOOPS"
-            ));
+    let mut order = Vec::new();
+    let mut seen = BTreeSet::new();
+    for n in graph.keys() {
+        visit(n, graph, &mut seen, &mut order);
+    }
+    let mut reversed: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for (a, bs) in graph {
+        for b in bs {
+            reversed.entry(b.clone()).or_default().insert(a.clone());
         }
     }
-    found.sort();
-    found.dedup();
+    let mut done = BTreeSet::new();
+    let mut out = Vec::new();
+    for n in order.into_iter().rev() {
+        let mut c = Vec::new();
+        visit(n, &reversed, &mut done, &mut c);
+        if c.len() > 1 {
+            let mut c: Vec<String> = c.into_iter().map(String::from).collect();
+            c.sort();
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// The compiler holds the crates' layers (`the_crates_depend_only_downwards`); inside the
+/// shared crates (`tilesmith-core`: the primitives and the traits; `tilesmith-search`: the
+/// algorithms), the modules are held to import each other without a loop of any length: what
+/// two modules both need goes into a module below both (issue #27, "Done when": a loop is
+/// allowed only inside one kind's folder).
+#[test]
+fn the_shared_crates_have_no_loop_between_modules() {
+    let core = module_graph(&core_src());
+    assert!(
+        core.contains_key("game") && core["game"].contains("grid"),
+        "{core:?}"
+    );
+    let search = module_graph(&search_src());
+    assert!(
+        search["solve"].contains("bfs") && search["bfs"].contains("count"),
+        "{search:?}"
+    );
+    let mut found = Vec::new();
+    for (name, graph) in [("tilesmith-core", &core), ("tilesmith-search", &search)] {
+        for l in loops(graph) {
+            found.push(format!("{name}: {}", l.join(" -> ")));
+        }
+    }
     assert!(
         found.is_empty(),
-        "imports against the layers:\n{}",
+        "loops between modules of a shared crate:\n{}",
         found.join("\n")
     );
+}
+
+#[test]
+fn the_loop_finder_sees_loops_of_any_length() {
+    let g = |edges: &[(&str, &str)]| {
+        let mut g: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+        for (a, b) in edges {
+            g.entry(a.to_string()).or_default().insert(b.to_string());
+            g.entry(b.to_string()).or_default();
+        }
+        g
+    };
+    assert_eq!(
+        loops(&g(&[("a", "b"), ("b", "c"), ("c", "a"), ("c", "d")])),
+        [["a", "b", "c"]]
+    );
+    assert!(loops(&g(&[("a", "b"), ("b", "c"), ("a", "c")])).is_empty());
+    assert!(
+        crate_imports(
+            "use crate::count::{Count, Counting};",
+            &["bfs".into()],
+            &["count".into()]
+        )
+        .iter()
+        .all(|m| m == "count")
+    );
+    assert!(crate_imports("use crate::bfs::X;", &["bfs".into()], &["bfs".into()]).is_empty());
 }
 
 /// `r` (a relative path) with `/` separators.
@@ -612,15 +682,15 @@ fn the_layer_checks_see_what_they_should() {
     let modules: Vec<String> = ["game", "grid", "input"].map(String::from).to_vec();
     let game = m("game.rs");
     assert_eq!(
-        core_imports("use crate::{grid::Pos, input::Input};", &game, &modules),
+        crate_imports("use crate::{grid::Pos, input::Input};", &game, &modules),
         ["grid", "input"]
     );
     assert_eq!(
-        core_imports("use super::input;", &game, &modules),
+        crate_imports("use super::input;", &game, &modules),
         ["input"]
     );
-    assert!(core_imports("use crate::game::Status;", &game, &modules).is_empty());
-    assert!(core_imports("use serde::Serialize;", &game, &modules).is_empty());
+    assert!(crate_imports("use crate::game::Status;", &game, &modules).is_empty());
+    assert!(crate_imports("use serde::Serialize;", &game, &modules).is_empty());
     assert_eq!(
         string_literals("x == Some(\"board\") // \"lua\""),
         ["board"]

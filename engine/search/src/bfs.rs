@@ -18,7 +18,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::count::{Count, Counting};
-use crate::{Budget, DEFAULT_MEMORY, KeyBuild, Progress};
+use crate::{Budget, DEFAULT_MEMORY, KeyBuild, Progress, Record};
 use tilesmith_core::search_game::{Move, SearchError, SearchGame, SearchStatus, StateKey};
 
 /// The budgets of a [`solve`] or an [`explore`].
@@ -86,14 +86,6 @@ pub struct Outcome {
 const RECORD_BYTES: usize = std::mem::size_of::<Record>();
 /// Bytes the visited set takes per slot of its capacity (the key and a control byte).
 const SLOT_BYTES: usize = std::mem::size_of::<StateKey>() + 1;
-
-/// A visited state that is expanded: its first parent, the move from there, its depth.
-#[derive(Clone, Copy)]
-pub(crate) struct Record {
-    pub(crate) parent: u32,
-    pub(crate) mv: Move,
-    pub(crate) depth: u32,
-}
 
 /// Searches the one-player game `root` breadth-first for a shortest solution within
 /// `limits`. `progress` is called about ten times a second and once at the end; `cancel`

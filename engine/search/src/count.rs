@@ -20,8 +20,7 @@
 
 use std::collections::HashMap;
 
-use crate::bfs::Record;
-use crate::{Budget, KeyBuild};
+use crate::{Budget, KeyBuild, Record};
 use tilesmith_core::search_game::StateKey;
 
 /// The cap of a solution count: counts saturate here (2⁵³ − 1, the largest integer a JSON

@@ -20,6 +20,7 @@
 //!   ([`solve::move_values`]).
 //! - [`playout`]: random playouts, the flat Monte Carlo player, and whole games between
 //!   players ([`playout::Player`]) for `tilesmith match`.
+//! - [`random`]: the random choices [`mcts`] and [`playout`] share.
 //!
 //! `docs/solver.md` describes what each gives, the key choice, the transposition table's
 //! rule for path-dependent values, and the limits.
@@ -33,11 +34,24 @@ pub mod bfs;
 pub mod count;
 pub mod mcts;
 pub mod playout;
+pub mod random;
 pub mod solve;
 #[cfg(test)]
 mod test_graph;
 
 use std::hash::{BuildHasherDefault, Hasher};
+
+use tilesmith_core::search_game::Move;
+
+/// A visited state of a breadth-first search that is expanded: its first parent (an index
+/// into the search's records), the move from there, its depth. Here, below [`bfs`] and
+/// [`count`], which both read it.
+#[derive(Clone, Copy)]
+pub(crate) struct Record {
+    pub(crate) parent: u32,
+    pub(crate) mv: Move,
+    pub(crate) depth: u32,
+}
 
 /// A hasher for [`tilesmith_core::search_game::StateKey`]s, which are hashes already: it keeps the
 /// low 64 bits of the key as they are.

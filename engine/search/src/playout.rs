@@ -15,6 +15,7 @@ use rand_chacha::ChaCha8Rng;
 use rand_core::{Rng as _, SeedableRng as _};
 
 use crate::mcts::{SearchLimits, search};
+use crate::random::{random_move, uniform};
 use tilesmith_core::search_game::{Move, SearchError, SearchGame, SearchStatus};
 
 /// The most plies of one flat Monte Carlo playout (the prototype's 50 decisions).
@@ -47,38 +48,6 @@ pub fn ai_limits(time: std::time::Duration, seed: u64) -> SearchLimits {
 /// The most plies a game of [`play_game`] lasts; a longer one ends unfinished
 /// ([`GameEnd::Unfinished`], which `tilesmith match` counts as a draw and reports).
 pub const MAX_GAME_PLIES: u32 = 1000;
-
-/// A uniform index below `n` (at least 1), without modulo bias.
-pub fn uniform(rng: &mut ChaCha8Rng, n: usize) -> usize {
-    let n = n.clamp(1, u32::MAX as usize) as u32;
-    let zone = (u32::MAX / n) * n;
-    loop {
-        let v = rng.next_u32();
-        if v < zone {
-            return (v % n) as usize;
-        }
-    }
-}
-
-/// A uniformly random move of `g` (running), drawn without listing the moves when the kind
-/// numbers them ([`SearchGame::move_count`]), else from the list put in `buf`; `None` when
-/// there is none.
-///
-/// # Errors
-/// A [`SearchError`] from the kind.
-pub fn random_move(
-    g: &mut dyn SearchGame,
-    buf: &mut Vec<Move>,
-    rng: &mut ChaCha8Rng,
-) -> Result<Option<Move>, SearchError> {
-    if let Some(n) = g.move_count()? {
-        let n = n.min(u64::from(Move::MAX)) as usize;
-        return Ok((n > 0).then(|| uniform(rng, n) as Move));
-    }
-    buf.clear();
-    g.moves(buf)?;
-    Ok((!buf.is_empty()).then(|| buf[uniform(rng, buf.len())]))
-}
 
 /// How a playout ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
