@@ -86,9 +86,11 @@ impl Tool {
             }
             Tool::Rect => "drag a rectangle (filled or outline, see the option)",
             Tool::Line => "drag a straight line",
-            Tool::Fill => "fill the connected area of the same token (baba: the same stack)",
+            Tool::Fill => {
+                "fill the connected area of the same cell (a token, or a whole stack where cells hold stacks)"
+            }
             Tool::Eyedropper => {
-                "left click picks the primary token (baba: the top object), right click the secondary (Alt+click works with any tool)"
+                "left click picks the primary token (of a stack, its top object), right click the secondary (Alt+click works with any tool)"
             }
             Tool::Select => {
                 "drag to select; drag inside the selection to move it; Ctrl+C/X/V, Delete"

@@ -42,11 +42,11 @@ pub enum Input {
     Undo,
     /// Go back to the level's start (`restart`).
     Restart,
-    /// Falling blocks: move the tumo down one cell now (`SD`, soft drop).
+    /// Move the falling piece (a tumo) down one cell now (`SD`, soft drop).
     SoftDrop,
-    /// Falling blocks: drop the tumo to where it lands and place it (`HD`, hard drop).
+    /// Drop the falling piece to where it lands and place it (`HD`, hard drop).
     HardDrop,
-    /// Falling blocks: turn the tumo to another rotation state (`CW`, `CCW`, `180`).
+    /// Turn the falling piece to another rotation state (`CW`, `CCW`, `180`).
     Turn(Turn),
     /// The legal input number `n` (0-based) of the current position, in the order of
     /// `Game::legal_inputs`: a whole turn of a board game (`c3-d4`). It has no word of its

@@ -1,11 +1,10 @@
 //! The baba play pane: the end banner, the move pad, the play actions, the active rules and
 //! the turn list.
 
-use eframe::egui::{self, Color32, RichText, Ui, vec2};
+use eframe::egui::{self, Color32, RichText, Sense, Ui, vec2};
 use tilesmith_engine::{Dir, Input, Status};
 
-use super::ui::rule_rows;
-use super::{BabaDoc, BabaPlay};
+use super::{BabaAction, BabaDoc, BabaPlay};
 
 use crate::play::reach_ui::row_mark;
 use crate::state::{Action, PlayAction};
@@ -249,5 +248,44 @@ fn pad(ui: &mut Ui, out: &mut Vec<Action>, i: Input, label: &str, tip: &str, ena
         .clicked()
     {
         out.push(PlayAction::Step(Some(i)).into());
+    }
+}
+
+/// The rows of the rule list (the shown rules of `d`): hovering anywhere on a row highlights
+/// the rule's text tiles on the map.
+pub(super) fn rule_rows(ui: &mut Ui, d: &BabaDoc, out: &mut Vec<Action>) {
+    let mut hovered = None;
+    let (left, right) = (ui.max_rect().left(), ui.max_rect().right());
+    for (i, r) in d.rules().iter().enumerate() {
+        let on = d.hovered_rule == Some(i);
+        let mut text = RichText::new(&r.text).monospace();
+        if on {
+            text = text.color(Color32::from_rgb(255, 120, 255)).strong();
+        }
+        let resp = ui
+            .add(egui::Label::new(text).sense(Sense::hover()))
+            .on_hover_ui(|ui| {
+                // Built only while hovered.
+                ui.label(format!(
+                    "{} text tile(s) at (x, y): {}",
+                    r.tiles.len(),
+                    r.tiles
+                        .iter()
+                        .map(|t| format!("({}, {})", t.pos.x, t.pos.y))
+                        .collect::<Vec<_>>()
+                        .join(" ")
+                ));
+            });
+        let row = egui::Rect::from_x_y_ranges(left..=right, resp.rect.y_range());
+        if on {
+            ui.painter()
+                .rect_filled(row, 2.0, Color32::from_rgba_unmultiplied(255, 0, 255, 28));
+        }
+        if resp.hovered() || ui.rect_contains_pointer(row) {
+            hovered = Some(i);
+        }
+    }
+    if hovered != d.hovered_rule {
+        out.push(Action::from(BabaAction::HoverRule(hovered)));
     }
 }

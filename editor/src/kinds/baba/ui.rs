@@ -7,7 +7,7 @@ use tilesmith_engine::kind::baba::{Kind, Tile, WordClass, palette};
 use tilesmith_engine::{Dir, Pos, Status};
 
 use super::look as look_baba;
-use super::play_ui::play_ui;
+use super::play_ui::{play_ui, rule_rows};
 use super::{BabaAction, BabaDoc, Stack, StackMode};
 use crate::doc::map::MapOps as _;
 use crate::doc::ui::{Banner, KindUi, LOST_FILL, MapGeom, WON_FILL, arrow_char};
@@ -380,45 +380,6 @@ pub fn rules_ui(
             );
         }
     });
-}
-
-/// The rows of the rule list (the shown rules of `d`): hovering anywhere on a row highlights
-/// the rule's text tiles on the map.
-pub(super) fn rule_rows(ui: &mut Ui, d: &BabaDoc, out: &mut Vec<Action>) {
-    let mut hovered = None;
-    let (left, right) = (ui.max_rect().left(), ui.max_rect().right());
-    for (i, r) in d.rules().iter().enumerate() {
-        let on = d.hovered_rule == Some(i);
-        let mut text = RichText::new(&r.text).monospace();
-        if on {
-            text = text.color(Color32::from_rgb(255, 120, 255)).strong();
-        }
-        let resp = ui
-            .add(egui::Label::new(text).sense(Sense::hover()))
-            .on_hover_ui(|ui| {
-                // Built only while hovered.
-                ui.label(format!(
-                    "{} text tile(s) at (x, y): {}",
-                    r.tiles.len(),
-                    r.tiles
-                        .iter()
-                        .map(|t| format!("({}, {})", t.pos.x, t.pos.y))
-                        .collect::<Vec<_>>()
-                        .join(" ")
-                ));
-            });
-        let row = egui::Rect::from_x_y_ranges(left..=right, resp.rect.y_range());
-        if on {
-            ui.painter()
-                .rect_filled(row, 2.0, Color32::from_rgba_unmultiplied(255, 0, 255, 28));
-        }
-        if resp.hovered() || ui.rect_contains_pointer(row) {
-            hovered = Some(i);
-        }
-    }
-    if hovered != d.hovered_rule {
-        baba(out, BabaAction::HoverRule(hovered));
-    }
 }
 
 /// The baba kind's UI: the palette filter and the typed sentence.

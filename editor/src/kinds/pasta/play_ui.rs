@@ -117,7 +117,7 @@ fn decision_ui(ui: &mut Ui, p: &PastaPlay, s: &State, pp: &mut PlayPick, out: &m
             .ret
             .map_or(String::new(), |_| " — in a Subroutine's visit".into());
         ui.label(RichText::new(format!("{}{place}{sub}", c.card.name())).strong());
-        ui.label(super::ui::effect(c.card));
+        ui.label(super::look::effect(c.card));
         ui.horizontal(|ui| {
             let parts = parts_of(&pp.words);
             let can_do = pp.words.iter().any(|w| w == "do") || parts.is_some();

@@ -9,7 +9,7 @@ use tilesmith_engine::kind::pasta::Card;
 use tilesmith_engine::kind::pasta::card::{Category, PLAYERS};
 
 use super::canvas::{self, PaletteCard, PlayPick};
-use super::look::{self, category_color, category_name, param_names};
+use super::look::{self, category_color, category_name, effect, param_names};
 use super::{PastaAction, PastaDoc, play_ui};
 use crate::doc::map::MapOps as _;
 use crate::doc::ui::{KindUi, MapGeom, ink};
@@ -28,28 +28,6 @@ pub struct PastaUi {
 
 fn doc(st: &EditorState) -> Option<&PastaDoc> {
     st.doc_as::<PastaDoc>()
-}
-
-/// What a card does, in a line (spec §8).
-pub fn effect(card: Card) -> &'static str {
-    match card {
-        Card::AddFlag => "a flag at the tail of {1} other cards",
-        Card::MoveFlag => "{1} flags of other cards to another card's tail",
-        Card::RemoveFlag => "{1} flags off one other card",
-        Card::Reorder => "the flags of {1} other cards in any order",
-        Card::Rotate => "every other card's tail flag to its head",
-        Card::FastPass => "lose {1} life; a flag at the head of {1} other cards",
-        Card::Bug => "the opponent loses {1} life",
-        Card::ForkBomb => "the opponent loses {2} life; the activating flag is removed",
-        Card::Debug => "the activating flag is removed; gain {3} life (at most 6)",
-        Card::TradeOff => "lose {1} life, the opponent loses {2}",
-        Card::RemoveCommand => "remove any card with its flags; the activating flag is removed",
-        Card::Reverse => "lose {1} life; the cursor turns round",
-        Card::SwapCommand => "swap this card with any card (the cursor moves with it)",
-        Card::Subroutine => "visit a card within {1} cards as a subroutine",
-        Card::Increment => "raise a parameter of another card by {1}",
-        Card::Decrement => "lower a parameter of another card by {1} (not below 0)",
-    }
 }
 
 /// The palette: the flag brush, then the 16 cards by category.

@@ -12,16 +12,7 @@ use super::state::{State, Track};
 /// No pinned flag in an [`Arrange`] entry.
 pub const NO_PIN: u8 = u8::MAX;
 
-/// MoveFlag's parts, `(source card, place as found, destination)`, in canonical order:
-/// destinations in line order, parts with the same destination in the order written (that
-/// order sets their order at the tail). Unused parts are `(0, 0, 0)`.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct Moves {
-    /// Parts used.
-    pub n: u8,
-    /// The parts.
-    pub parts: [(u8, u8, u8); 3],
-}
+pub use super::moves::Moves;
 
 /// Reorder's new arrangements, `(card, owners bit per new place, new place of the flag the
 /// rules follow there or NO_PIN)`, cards in line order. Unused entries are `(0, 0, 0)`.

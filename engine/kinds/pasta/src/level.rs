@@ -11,7 +11,7 @@ use serde_json::{Map, Value, json};
 use tilesmith_core::problem::Capped as _;
 
 use super::card::{Card, PLAYERS, player_named};
-use super::state::{FLAGS_PER_PLAYER, MAX_CARDS, MAX_LIFE, Ret, State, Track};
+use super::state::{FLAGS_PER_PLAYER, MAX_CARDS, MAX_LIFE, State, Track};
 use tilesmith_core::level_json::{int, type_name};
 use tilesmith_core::problem::{JsonPath, Problem, did_you_mean, nearest, quote};
 
@@ -34,19 +34,7 @@ pub const MEMBERS: [&str; 12] = [
 /// Cards in the setup of spec §4: the 3 BASIC cards and 5 others.
 pub const SETUP_CARDS: usize = 8;
 
-/// What a saved game's next decision needs beyond the position (`resume`).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Resume {
-    /// The place (0 = head) of the flag whose right it is on the card under the cursor.
-    pub flag: u8,
-    /// The Subroutine to return to, during its visit.
-    pub ret: Option<Ret>,
-    /// Card visits ended with no command executed (A17), −1 when the current visit has
-    /// executed one.
-    pub lap: i8,
-    /// The decisions already seen (their 128-bit keys), for the repetition rule.
-    pub seen: Vec<u128>,
-}
+pub use super::resume::Resume;
 
 /// A Pasta Logic level.
 #[derive(Clone, Debug, PartialEq)]

@@ -4,8 +4,18 @@
 //! the number of completions of a prefix has a closed form for one or two parts left, so
 //! entry `n` is found in a few thousand steps.
 
-use super::choice::Moves;
 use super::state::State;
+
+/// MoveFlag's parts, `(source card, place as found, destination)`, in canonical order:
+/// destinations in line order, parts with the same destination in the order written (that
+/// order sets their order at the tail). Unused parts are `(0, 0, 0)`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Moves {
+    /// Parts used.
+    pub n: u8,
+    /// The parts.
+    pub parts: [(u8, u8, u8); 3],
+}
 
 /// The flags MoveFlag may move (on other cards than the one under the cursor), as found.
 pub struct MoveSpace {

@@ -23,6 +23,20 @@ use super::state::{MAX_CARDS, Ret, State, Track};
 use tilesmith_core::level_json::{int, type_name};
 use tilesmith_core::problem::{JsonPath, Problem, quote};
 
+/// What a saved game's next decision needs beyond the position (`resume`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Resume {
+    /// The place (0 = head) of the flag whose right it is on the card under the cursor.
+    pub flag: u8,
+    /// The Subroutine to return to, during its visit.
+    pub ret: Option<Ret>,
+    /// Card visits ended with no command executed (A17), −1 when the current visit has
+    /// executed one.
+    pub lap: i8,
+    /// The decisions already seen (their 128-bit keys), for the repetition rule.
+    pub seen: Vec<u128>,
+}
+
 /// The most keys `seen` may hold (a game of 20 flags has far fewer decisions before a
 /// repetition in practice; the bound keeps a file from asking for unbounded memory).
 pub const MAX_SEEN: usize = 1_000_000;
@@ -50,7 +64,7 @@ pub fn read(
     cursor: u8,
     hand: [u8; 2],
     p: &mut Vec<Problem>,
-) -> Option<super::level::Resume> {
+) -> Option<Resume> {
     let Value::Object(o) = v else {
         p.push_capped(Problem::error(
             path.clone(),
@@ -114,7 +128,7 @@ pub fn read(
         }
     }
     let _ = MAX_CARDS;
-    Some(super::level::Resume {
+    Some(Resume {
         flag,
         ret,
         lap: if ran { -1 } else { lap },
