@@ -511,3 +511,51 @@ fn a_pasta_program_renders_as_its_cards() {
     // Nothing is drawn below the second row.
     assert_eq!(rgb(&p, 20, 400), rgb(&p, 950, 600), "background");
 }
+
+#[test]
+fn an_image_over_the_pixel_limit_is_refused_with_exit_1_and_a_bad_scale_with_exit_2() {
+    // 65 cells wide at 256 pixels a cell is 16 640 pixels, over MAX_SIDE_PX (16 384): the
+    // level cannot be drawn at that scale, an error of this level (exit 1, its file named),
+    // as a GIF over its limits is (issue #30, "Bounded commands").
+    let mut row = vec![json!("path"); 65];
+    row[0] = json!("me");
+    let wide = json!({"kind": "boulder", "width": 65, "height": 1, "gems": [1, 2, 3],
+        "ticks": [100, 50, 20], "map": [row]});
+    let level = write("boulder-wide.json", &wide);
+    let out = tmp("wide.png");
+    let _ = std::fs::remove_file(&out);
+    for cmd in ["render", "gif"] {
+        let o = tilesmith(&[
+            cmd,
+            level.to_str().unwrap(),
+            "--scale",
+            "256",
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+        let err = String::from_utf8_lossy(&o.stderr).into_owned();
+        assert_eq!(o.status.code(), Some(1), "{cmd}: {err}");
+        assert!(
+            err.contains("boulder-wide.json: a 65 × 1 map at 256 pixels per cell is 16640 × 256 pixels, over the limit"),
+            "{cmd}: {err}"
+        );
+        assert!(!out.exists(), "{cmd}: nothing is written");
+    }
+    // At 252 pixels a cell it is 16 380 pixels wide: drawn.
+    let p = render(&level, "wide-ok.png", &["--scale", "252"]);
+    assert_eq!((p.width(), p.height()), (16_380, 252));
+    // A scale outside 1 to 256 is a usage error, refused before the level is read.
+    for scale in ["0", "257"] {
+        let o = tilesmith(&[
+            "render",
+            "no-such-file.json",
+            "--scale",
+            scale,
+            "--out",
+            "x.png",
+        ]);
+        let err = String::from_utf8_lossy(&o.stderr).into_owned();
+        assert_eq!(o.status.code(), Some(2), "--scale {scale}: {err}");
+        assert!(err.contains("--scale"), "{err}");
+    }
+}

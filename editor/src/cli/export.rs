@@ -24,8 +24,9 @@ pub struct RenderArgs {
     /// The PNG file to write.
     #[arg(long)]
     pub out: PathBuf,
-    /// Pixels per cell: the image is width × SCALE by height × SCALE pixels.
-    #[arg(long, default_value_t = 16)]
+    /// Pixels per cell (1 to 256): the image is width × SCALE by height × SCALE pixels.
+    #[arg(long, default_value_t = 16,
+          value_parser = clap::value_parser!(u32).range(1..=i64::from(tilesmith_editor::export::MAX_SCALE)))]
     pub scale: u32,
     /// Draw the canvas's grid lines (at 6 pixels per cell and more).
     #[arg(long)]
@@ -50,8 +51,9 @@ pub struct GifArgs {
     /// The GIF file to write.
     #[arg(long)]
     pub out: PathBuf,
-    /// Pixels per cell.
-    #[arg(long, default_value_t = 16)]
+    /// Pixels per cell (1 to 256).
+    #[arg(long, default_value_t = 16,
+          value_parser = clap::value_parser!(u32).range(1..=i64::from(tilesmith_editor::export::MAX_SCALE)))]
     pub scale: u32,
     /// Frames per second (1 to 100).
     #[arg(long, default_value_t = 4)]
@@ -90,10 +92,12 @@ fn load_level(file: &Path) -> Result<Document, ExitCode> {
     Ok(doc)
 }
 
-/// A message for an image that cannot be made (too large): exit 2.
-fn too_large(msg: &str) -> ExitCode {
-    eprintln!("tilesmith: {msg}");
-    ExitCode::from(2)
+/// A message for an image of `file` that cannot be made (too large for the limits of
+/// `docs/reliability.md`): exit 1, as for any level the command cannot turn into an image.
+/// (A `--scale` outside 1 to 256 is a usage error, refused by the argument parser: exit 2.)
+fn too_large(file: &std::path::Path, msg: &str) -> ExitCode {
+    eprintln!("{}: {msg}", file.display());
+    ExitCode::FAILURE
 }
 
 /// `tilesmith render`, drawing with `lists` (the kinds and their UIs).
@@ -116,7 +120,7 @@ pub fn render(a: &RenderArgs, lists: (Kinds, KindUis)) -> ExitCode {
     };
     let image = match Renderer::new().render(&st, kind.as_mut(), &opts, None) {
         Ok(p) => p,
-        Err(e) => return too_large(&e),
+        Err(e) => return too_large(&a.level, &e),
     };
     match write_png(&image, &a.out) {
         Ok(()) => ExitCode::SUCCESS,
@@ -204,7 +208,7 @@ pub fn gif(a: &GifArgs, lists: (Kinds, KindUis)) -> ExitCode {
     };
     let size = match tilesmith_editor::export::image_size(w, h, a.scale, band) {
         Ok(size) => size,
-        Err(e) => return too_large(&e),
+        Err(e) => return too_large(&file, &e),
     };
     if let Err(e) = tilesmith_editor::export::gif::check_gif_size(steps.len() as u64, a.every, size)
     {
