@@ -193,3 +193,34 @@ fn editor_rules_warnings(level: &Path) -> usize {
         })
         .count()
 }
+
+#[test]
+fn a_rules_link_leading_outside_warns_however_the_level_is_named() {
+    // A link in the level's folder to a .zrf elsewhere: the rules are read from outside, so
+    // `check` warns, whether the level is given by a full path or by its bare file name from
+    // its own folder (where the level's folder is the empty path; the #30 review found the
+    // warning lost there).
+    let root = tempfile::tempdir().unwrap();
+    let level_dir = root.path().join("levels");
+    std::fs::create_dir(&level_dir).unwrap();
+    std::fs::copy(
+        shipped("levels/board/tic-tac-toe.zrf"),
+        root.path().join("elsewhere.zrf"),
+    )
+    .unwrap();
+    std::os::unix::fs::symlink(root.path().join("elsewhere.zrf"), level_dir.join("ttt.zrf"))
+        .unwrap();
+    let level = board_level(&level_dir, "ttt.zrf");
+    let warning = "warning: the rules file \"ttt.zrf\" is outside the level's folder";
+    let out = tilesmith(&["check", &level.display().to_string()]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    assert!(text(&out).contains(warning), "{}", text(&out));
+    let name = level.file_name().unwrap().to_str().unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_tilesmith"))
+        .args(["check", name])
+        .current_dir(&level_dir)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    assert!(text(&out).contains(warning), "{}", text(&out));
+}

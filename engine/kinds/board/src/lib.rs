@@ -77,7 +77,13 @@ pub fn read_rules_file(path: &Path) -> Result<String, String> {
 /// list.
 pub fn rules_outside_warning(name: &str, base: &Path) -> Option<Problem> {
     // As written (`../x.zrf`), and where it really is: a link in the folder may point
-    // anywhere (a missing file is reported where it is read).
+    // anywhere (a missing file is reported where it is read). A level named without a folder
+    // (`level.json`) has the empty path as its folder, which is the working folder.
+    let base = if base.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        base
+    };
     let resolved_outside = match (
         std::fs::canonicalize(base),
         std::fs::canonicalize(base.join(name)),
