@@ -105,6 +105,41 @@ fn too_many_values_are_refused_before_reading() {
     assert!(msg.contains(":2:"), "{msg}");
 }
 
+/// Issue #30's review: 1.14 million small objects (`{"Man": ["a1"]}`, about 1 kB each in
+/// serde_json's tree) in a 30 MB board level took 1.2 GB before the loader saw them. Objects
+/// and arrays now count as what they cost (`OBJECT_WEIGHT`, `ARRAY_WEIGHT`), so as many
+/// objects as `MAX_JSON_VALUES / OBJECT_WEIGHT`, plus a few, are refused before any tree is
+/// built, while the same number of plain strings is read.
+#[test]
+fn objects_count_as_what_they_cost() {
+    use tilesmith_engine::document::{MAX_JSON_VALUES, OBJECT_WEIGHT};
+    let dir = tempfile::tempdir().unwrap();
+    let n = MAX_JSON_VALUES / OBJECT_WEIGHT + 10;
+    let body = |item: &str| {
+        let mut t = String::from("{\"kind\": \"board\", \"notes\": [\n");
+        for i in 0..n {
+            if i > 0 {
+                t.push(',');
+            }
+            t.push_str(item);
+        }
+        t.push_str("\n]}");
+        t
+    };
+    let file = dir.path().join("objects.json");
+    std::fs::write(&file, body("{\"M\":1}")).unwrap();
+    let out = capped(&["check", file.to_str().unwrap()]);
+    let msg = clean(&out, &file);
+    assert_eq!(out.status.code(), Some(1), "{msg}");
+    assert!(msg.contains("JSON values"), "{msg}");
+    assert!(msg.contains(":2:"), "{msg}");
+    let file = dir.path().join("strings.json");
+    std::fs::write(&file, body("\"M\"")).unwrap();
+    let out = capped(&["check", file.to_str().unwrap()]);
+    let msg = clean(&out, &file);
+    assert!(!msg.contains("JSON values"), "{msg}");
+}
+
 /// A boulder level of `n` × `n` fields: a wall around mud with stones and gems, `me` and the
 /// exit in the bottom row inside.
 fn square_level(n: usize) -> String {

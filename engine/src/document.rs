@@ -137,14 +137,23 @@ pub enum LoadError {
     Problems(Vec<Problem>),
 }
 
-/// The most JSON values (arrays, objects, member names, strings, numbers, `true`, `false`,
-/// `null`, each counted once) a level, campaign or replay text may hold. serde_json's value
-/// tree takes up to about 330 bytes a value (an array of one element: an 80-byte value in a
-/// vector grown to 4 slots; measured 2.5 GB for the 8.4 million arrays of issue #15 D2's
-/// 16 MB file), so this bounds the memory of a load, whatever the text's shape, to about
-/// 2 GB plus the text. The largest boulder map ([`crate::level_json::MAX_CELLS`] fields of
-/// one word each) fits.
+/// The most JSON values a level, campaign or replay text may hold, counted by what serde_json's
+/// value tree makes of them: a string, number, `true`, `false`, `null` or member name counts
+/// 1, an array [`ARRAY_WEIGHT`] and an object [`OBJECT_WEIGHT`]. An object with members is
+/// a map of its own (a hash table and an entry list: about 1 kB for `{"Man": ["a1"]}` with its
+/// name, measured in issue #30's review, where 1.14 million of them in a 30 MB file took
+/// 1.2 GB); an array is a vector (an array of one element takes about 330 bytes, measured
+/// 2.5 GB for the 8.4 million arrays of issue #15 D2's 16 MB file). So weighted, a unit costs
+/// at most about 80 bytes, and this bounds the memory of a load, whatever the text's shape, to
+/// about 500 MB plus the text (issue #30: a 30 MB level in under 1 GB). The largest boulder
+/// map ([`crate::level_json::MAX_CELLS`] fields of one word each, rows as arrays) fits.
 pub const MAX_JSON_VALUES: usize = 6 * 1024 * 1024;
+
+/// What an array counts towards [`MAX_JSON_VALUES`].
+pub const ARRAY_WEIGHT: usize = 4;
+
+/// What an object counts towards [`MAX_JSON_VALUES`].
+pub const OBJECT_WEIGHT: usize = 12;
 
 /// Refuses, before anything is built, a JSON text with more than [`MAX_JSON_VALUES`] values or
 /// arrays and objects nested deeper than [`crate::problem::MAX_JSON_DEPTH`]. One pass over the
@@ -178,6 +187,12 @@ pub(crate) fn check_json_size(text: &str) -> Result<(), Vec<Problem>> {
             b'[' | b'{' => {
                 depth += 1;
                 in_scalar = false;
+                // The weight beyond the 1 counted below.
+                values += if c == b'[' {
+                    ARRAY_WEIGHT
+                } else {
+                    OBJECT_WEIGHT
+                } - 1;
                 true
             }
             b']' | b'}' | b',' | b':' | b' ' | b'\t' | b'\n' | b'\r' => {
@@ -193,9 +208,9 @@ pub(crate) fn check_json_size(text: &str) -> Result<(), Vec<Problem>> {
             values += 1;
             let message = if values > MAX_JSON_VALUES {
                 Some(format!(
-                    "the text holds more than {MAX_JSON_VALUES} JSON values (arrays, objects, \
-                     names, strings, numbers); it is refused before reading so that loading \
-                     cannot exhaust memory"
+                    "the text holds more than {MAX_JSON_VALUES} JSON values (names, strings and \
+                     numbers count 1, an array {ARRAY_WEIGHT}, an object {OBJECT_WEIGHT}); it is \
+                     refused before reading so that loading cannot exhaust memory"
                 ))
             } else if depth > crate::problem::MAX_JSON_DEPTH {
                 Some(format!(

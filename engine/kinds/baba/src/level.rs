@@ -493,7 +493,12 @@ fn token_of(s: &str, path: JsonPath, at: Pos, p: &mut Vec<Problem>) -> Option<Ki
     match Kind::from_token(&lower) {
         Some(k) => Some(k),
         None => {
-            let hint = if let Some(w) = lower.strip_prefix("text_") {
+            let hint = if tilesmith_core::problem::is_full(p) {
+                // Only counted: no message (and no did-you-mean search over the vocabulary)
+                // for a problem no one sees, so a file of millions of unknown tokens is read
+                // in time proportional to its size (issue #30).
+                String::new()
+            } else if let Some(w) = lower.strip_prefix("text_") {
                 format!(
                     "unknown word {} in text tile {}{}",
                     quote(w),
@@ -505,9 +510,6 @@ fn token_of(s: &str, path: JsonPath, at: Pos, p: &mut Vec<Problem>) -> Option<Ki
                     "{} is a word, not an object; write \"text_{lower}\" for its text tile",
                     quote(s)
                 )
-            } else if tilesmith_core::problem::is_full(p) {
-                // Only counted: no did-you-mean search for a message no one sees.
-                String::new()
             } else {
                 match suggest_token(&lower) {
                     Some(n) => format!("unknown token {}{}", quote(s), did_you_mean(Some(&n))),
