@@ -265,3 +265,43 @@ fn string_rep_reads_the_budget_and_cancel_itself() {
     .unwrap_err();
     assert_eq!(e.message, "cancelled");
 }
+
+/// The #30 review's loops inside C library functions, where no Lua instruction runs and so no
+/// hook could stop them: a count given as a numeric string (Lua reads hex too), and elements
+/// read through a C `__index`. Each is charged before the C loop and stops at once (or, for
+/// the empty `rep`, answers at once), at load and in `update()`; and the functions keep their
+/// meaning for ordinary arguments.
+#[test]
+fn c_library_loops_are_charged_before_they_start() {
+    for body in [
+        "table.move({}, 1, '0xDE0B6B3A7640000', 2)",
+        "table.move({}, '1', '1000000000000000', 2)",
+        "local t = setmetatable({}, {__index = table.concat})\ntable.concat(t, '', 1, 1e15)",
+        "local t = setmetatable({}, {__index = rawlen})\ntable.concat(t, '', 1, 1e8)",
+        "local t = setmetatable({}, {__index = table.concat, __len = function() return 1e15 end})\ntable.concat(t)",
+    ] {
+        assert_stops(&load_err(body));
+        let e = update_err(&format!("function update()\n{body}\nend"));
+        assert!(
+            e.message.starts_with("instruction budget exceeded"),
+            "{body}: {e}"
+        );
+    }
+    // An empty string repeated a huge count given as a string is answered at once; the
+    // script goes on to its own error.
+    for count in ["'1000000000000000000'", "'0xDE0B6B3A7640000'"] {
+        let e = load_err(&format!(
+            "assert(string.rep('', {count}) == '')\nassert((''):rep({count}) == '')\nerror('done')"
+        ));
+        assert!(e.message.contains("done"), "{count}: {e}");
+    }
+    // Ordinary use is unchanged.
+    let ok = "assert(table.concat({1, 2, 3}, '-') == '1-2-3')\n\
+              assert(table.concat({'a', 'b', 'c'}, '', 2) == 'bc')\n\
+              assert(table.concat({'a', 'b', 'c'}, ',', '2', '0x3') == 'b,c')\n\
+              local m = table.move({1, 2, 3}, '1', '0x3', 2)\n\
+              assert(m[1] == 1 and m[2] == 1 and m[3] == 2 and m[4] == 3)\n\
+              assert(string.rep('ab', '3', '-') == 'ab-ab-ab')\n\
+              function update() end";
+    within_guard(move || Script::new(ok).map(|_| ())).unwrap();
+}

@@ -342,11 +342,24 @@ impl Sandbox {
     }
 }
 
-/// Removes what a script must not have, installs the replacements and returns the function
-/// that makes fresh environments.
+/// An argument as an integer the way Lua's own library reads one (`luaL_checkinteger`: an
+/// integer, a float with an exact integer value, or a string Lua converts to one, hex
+/// included); `None` otherwise (the library function then raises its own error).
+fn lua_int(lua: &Lua, v: Option<&Value>) -> Option<i64> {
+    match v {
+        Some(Value::Integer(i)) => Some(*i),
+        Some(v @ (Value::Number(_) | Value::String(_))) => {
+            lua.coerce_integer(v.clone()).ok().flatten()
+        }
+        _ => None,
+    }
+}
+
 /// The bytes of a `string.rep` result charged as one instruction of the budget.
 const REP_BYTES_PER_INSTRUCTION: u64 = 64;
 
+/// Removes what a script must not have, installs the replacements and returns the function
+/// that makes fresh environments.
 fn setup(lua: &Lua, guard: &Arc<Guard>) -> mlua::Result<Function> {
     let g = lua.globals();
     let string: Table = g.raw_get("string")?;
@@ -377,9 +390,11 @@ fn setup(lua: &Lua, guard: &Arc<Guard>) -> mlua::Result<Function> {
                 Some(Value::String(s)) => s.as_bytes().is_empty(),
                 _ => false,
             };
+            // The count as Lua reads it (a numeric string too, `'0xDE0B6B3A7640000'`: the
+            // #30 review's loop of 10^18 empty copies).
             if matches!(args.front(), Some(Value::String(s)) if s.as_bytes().is_empty())
                 && empty(args.get(2))
-                && matches!(args.get(1), Some(Value::Integer(_) | Value::Number(_)))
+                && lua_int(lua, args.get(1)).is_some()
             {
                 return Ok(Value::String(lua.create_string("")?));
             }
@@ -516,14 +531,42 @@ fn setup(lua: &Lua, guard: &Arc<Guard>) -> mlua::Result<Function> {
         let raw_move: Function = table.raw_get("move")?;
         table.raw_set(
             "move",
-            lua.create_function(move |_, args: MultiValue| {
-                // The count is fixed by the arguments: charge it before the C loop.
-                if let (Ok(f), Ok(e)) = (int_at(&args, 1, "move"), int_at(&args, 2, "move"))
+            lua.create_function(move |lua, args: MultiValue| {
+                // The count is fixed by the arguments (read as Lua reads them, numeric
+                // strings included): charge it before the C loop.
+                if let (Some(f), Some(e)) = (lua_int(lua, args.get(1)), lua_int(lua, args.get(2)))
                     && e >= f
                 {
                     guard.charge(e.abs_diff(f).saturating_add(1))?;
                 }
                 raw_move.call::<Value>(args)
+            })?,
+        )?;
+    }
+    {
+        // `table.concat` reads its elements in C, through `__index` when the table has one:
+        // with a C function there (`table.concat` itself, `rawlen`) no Lua instruction runs
+        // however long the range, so the range is charged before the C loop (the #30
+        // review: `concat(t, '', 1, 1e15)` with `__index = table.concat` never ended).
+        let guard = Arc::clone(guard);
+        let raw_concat: Function = table.raw_get("concat")?;
+        table.raw_set(
+            "concat",
+            lua.create_function(move |lua, args: MultiValue| {
+                let first = match args.get(2) {
+                    None | Some(Value::Nil) => Some(1),
+                    v => lua_int(lua, v),
+                };
+                let last = match (args.get(3), args.front()) {
+                    (None | Some(Value::Nil), Some(Value::Table(t))) => Some(t.len()?),
+                    (v, _) => lua_int(lua, v),
+                };
+                if let (Some(i), Some(j)) = (first, last)
+                    && j >= i
+                {
+                    guard.charge(j.abs_diff(i).saturating_add(1))?;
+                }
+                raw_concat.call::<Value>(args)
             })?,
         )?;
     }
