@@ -472,3 +472,32 @@ fn a_line_of_hundreds_of_ands_is_read_up_to_its_tile_limit() {
         "{cut:?}"
     );
 }
+
+#[test]
+fn the_run_line_lists_at_most_256_rules_and_counts_the_rest() {
+    // 300 rows of BABA IS YOU: 300 rules formed (one a sentence), 256 listed, 44 counted
+    // (issue #30's review: a map of 300 000 sentences printed a 5 MB line).
+    use tilesmith_engine::game::Game as _;
+    use tilesmith_engine::kind::baba::{BabaGame, BabaLevel, game::SUMMARY_RULES};
+    let rows: Vec<serde_json::Value> = (0..300)
+        .map(|_| serde_json::json!(["text_baba", "text_is", "text_you", null]))
+        .collect();
+    let doc = serde_json::json!({"kind": "baba", "name": "many", "width": 4, "height": 300,
+                                 "map": rows});
+    let g = BabaGame::new(BabaLevel::from_json(&doc).unwrap(), 0);
+    let s = g.summary();
+    assert_eq!(SUMMARY_RULES, 256);
+    assert_eq!(s["rules"].as_array().unwrap().len(), 256, "{s}");
+    assert_eq!(s["rules"][0], "baba is you");
+    assert_eq!(s["rules_more"], 44, "{s}");
+    // A level with few rules has no count.
+    let few = BabaGame::new(
+        BabaLevel::from_json(
+            &serde_json::json!({"kind": "baba", "name": "few", "width": 3,
+            "height": 1, "map": [["text_baba", "text_is", "text_you"]]}),
+        )
+        .unwrap(),
+        0,
+    );
+    assert!(few.summary().get("rules_more").is_none());
+}

@@ -41,6 +41,9 @@ use refresh::Dirty;
 pub use search::BabaSearch;
 use undo::{Patch, TRIM};
 
+/// The most rules a [`Game::summary`] lists (the rest are counted).
+pub const SUMMARY_RULES: usize = 256;
+
 /// The saved part of a game: what undo restores.
 #[derive(Clone, Debug, PartialEq)]
 pub(super) struct State {
@@ -578,14 +581,28 @@ impl Game for BabaGame {
         self.st.status.clone()
     }
 
+    /// The `tilesmith run` line: status, turns and the rules formed, the first
+    /// [`SUMMARY_RULES`] of them, then `"rules_more"`: how many more (issue #30's review: a map
+    /// of 300 000 `TEXT IS MORE` sentences printed a 5 MB line).
     fn summary(&self) -> Value {
-        let rules: Vec<&str> = self.cur.formed.iter().map(|r| r.text.as_str()).collect();
-        json!({
+        let formed = &self.cur.formed;
+        let rules: Vec<&str> = formed
+            .iter()
+            .take(SUMMARY_RULES)
+            .map(|r| r.text.as_str())
+            .collect();
+        let mut v = json!({
             "kind": "baba",
             "status": self.st.status.word(),
             "turns": self.st.turn,
             "rules": rules,
-        })
+        });
+        if formed.len() > SUMMARY_RULES
+            && let Some(o) = v.as_object_mut()
+        {
+            o.insert("rules_more".into(), json!(formed.len() - SUMMARY_RULES));
+        }
+        v
     }
 
     fn to_level(&self) -> Value {
