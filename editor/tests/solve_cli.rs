@@ -121,6 +121,30 @@ fn a_solution_is_recorded_and_replayed_to_a_win() {
     assert!(v["states"].as_u64().unwrap() > 1);
 }
 
+/// `--algorithm`: the baba level above (no estimate: breadth-first by default) solved by A*
+/// and IDA* too, the same 8 moves, each proved shortest (without an estimate A* and IDA*
+/// order by moves made); `--all` counts by breadth-first search only.
+#[test]
+fn the_algorithm_is_chosen_and_named() {
+    let file = tmp("by-hand-algorithms.json");
+    std::fs::write(&file, BABA).unwrap();
+    let f = file.to_str().unwrap();
+    let v = line(&tilesmith(&["solve", f]), 0);
+    assert_eq!(v["algorithm"], "bfs");
+    for algorithm in ["astar", "ida", "bfs"] {
+        let v = line(&tilesmith(&["solve", f, "--algorithm", algorithm]), 0);
+        assert_eq!(v["algorithm"], algorithm);
+        assert_eq!(
+            (v["steps"].as_u64(), v["shortest"].as_bool()),
+            (Some(8), Some(true))
+        );
+    }
+    let o = tilesmith(&["solve", f, "--all", "--algorithm", "ida"]);
+    assert_eq!(o.status.code(), Some(1));
+    let o = tilesmith(&["solve", f, "--algorithm", "dijkstra"]);
+    assert_eq!(o.status.code(), Some(2), "a usage error");
+}
+
 #[test]
 fn unsolvable_and_errors_have_their_exit_codes() {
     let file = tmp("box.json");
