@@ -5,10 +5,14 @@
 //! of those within the stored length, and states per second. Figures for BENCHMARKS.md
 //! ("Search") and `docs/solver.md`:
 //!
-//! `cargo run --release -p tilesmith-tests --example keke_solve -- SECONDS [SET …]`
+//! `cargo run --release -p tilesmith-tests --example keke_solve -- SECONDS [SET[:ID,ID…] …]`
 //!
-//! (default 10 seconds, every set). Every solution found is played through a fresh game and
-//! must win.
+//! (default 10 seconds, every set; `full_biy:1,8,15` takes those levels of a set only). Every
+//! solution found is played through a fresh game and must win. Each line also gives the CPU
+//! seconds of the search (this process's user and system time, from `/proc/self/stat`, in
+//! clock ticks of 10 ms; the wall time where that cannot be read), and the summary the
+//! states per CPU-second: the figure the Keke agents are compared by (BENCHMARKS.md, "Keke
+//! agents").
 
 use std::collections::BTreeMap;
 use std::sync::atomic::AtomicBool;
@@ -23,13 +27,22 @@ use tilesmith_tests::keke::load_all;
 fn main() {
     let mut args = std::env::args().skip(1);
     let seconds: f64 = args.next().and_then(|a| a.parse().ok()).unwrap_or(10.0);
-    let sets: Vec<String> = args.collect();
+    // set -> the ids asked for (empty: all)
+    let sets: BTreeMap<String, Vec<String>> = args
+        .map(|a| match a.split_once(':') {
+            Some((set, ids)) => (set.to_string(), ids.split(',').map(String::from).collect()),
+            None => (a, Vec::new()),
+        })
+        .collect();
     let mut levels = load_all(&corpus("baba").join("keke"));
     if !sets.is_empty() {
-        levels.retain(|l| sets.contains(&l.set));
+        levels.retain(|l| {
+            sets.get(&l.set)
+                .is_some_and(|ids| ids.is_empty() || ids.contains(&l.id))
+        });
     }
-    // set -> (levels compared, solved, no longer than stored, states, seconds)
-    let mut sums: BTreeMap<String, (u32, u32, u32, u64, f64)> = BTreeMap::new();
+    // set -> (levels compared, solved, no longer than stored, states, seconds, CPU seconds)
+    let mut sums: BTreeMap<String, (u32, u32, u32, u64, f64, f64)> = BTreeMap::new();
     for l in &levels {
         let mut replay = BabaGame::new(l.level.clone(), 0);
         let wins = l.inputs.iter().any(|i| {
@@ -47,6 +60,7 @@ fn main() {
             time: Some(Duration::from_secs_f64(seconds)),
             ..Limits::default()
         };
+        let cpu_before = cpu_seconds();
         let out = match solve(g.as_mut(), &limits, &AtomicBool::new(false), &mut |_| {}) {
             Ok(o) => o,
             Err(e) => {
@@ -54,10 +68,15 @@ fn main() {
                 continue;
             }
         };
+        let cpu = match (cpu_before, cpu_seconds()) {
+            (Some(a), Some(b)) => b - a,
+            _ => out.elapsed.as_secs_f64(),
+        };
         let s = sums.entry(l.set.clone()).or_default();
         s.0 += 1;
         s.3 += out.states;
         s.4 += out.elapsed.as_secs_f64();
+        s.5 += cpu;
         let (found, result) = match &out.answer {
             Answer::Solved(sol) => {
                 let mut played = BabaGame::new(l.level.clone(), 0);
@@ -83,22 +102,36 @@ fn main() {
             Answer::Unknown(b) => ("-".into(), format!("unknown-{}", b.word())),
         };
         println!(
-            "{} {} {} {} {} {:.3} {}",
+            "{} {} {} {} {} {:.3} {:.2} {}",
             l.set,
             l.id,
             l.inputs.len(),
             found,
             out.states,
             out.elapsed.as_secs_f64(),
+            cpu,
             result
         );
     }
-    for (set, (n, solved, within, states, secs)) in sums {
+    for (set, (n, solved, within, states, secs, cpu)) in sums {
         println!(
             "SET {set}: {n} levels whose stored solution wins; {solved} solved (each proved \
              shortest), {within} no longer than the stored solution; {states} states in \
-             {secs:.1} s, {:.0} states/s",
-            states as f64 / secs.max(1e-9)
+             {secs:.1} s ({cpu:.1} CPU s), {:.0} states/s, {:.0} states per CPU-second",
+            states as f64 / secs.max(1e-9),
+            states as f64 / cpu.max(1e-9)
         );
     }
+}
+
+/// This process's user and system CPU time in seconds (`/proc/self/stat`, fields 14 and 15,
+/// in clock ticks of 1/100 s), or `None` where it cannot be read.
+fn cpu_seconds() -> Option<f64> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    // The command name (field 2) is in parentheses and may hold spaces: count after it.
+    let rest = &stat[stat.rfind(')')? + 2..];
+    let fields: Vec<&str> = rest.split(' ').collect();
+    let utime: f64 = fields.get(11)?.parse().ok()?;
+    let stime: f64 = fields.get(12)?.parse().ok()?;
+    Some((utime + stime) / 100.0)
 }
