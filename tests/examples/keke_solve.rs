@@ -20,6 +20,7 @@ use std::time::Duration;
 
 use tilesmith_engine::kind::baba::BabaGame;
 use tilesmith_engine::search::bfs::{Answer, Limits, solve};
+use tilesmith_engine::search_game::{Move, SearchError, SearchGame, SearchStatus, StateKey};
 use tilesmith_engine::{Game as _, Status};
 use tilesmith_tests::corpus;
 use tilesmith_tests::keke::load_all;
@@ -41,8 +42,9 @@ fn main() {
                 .is_some_and(|ids| ids.is_empty() || ids.contains(&l.id))
         });
     }
-    // set -> (levels compared, solved, no longer than stored, states, seconds, CPU seconds)
-    let mut sums: BTreeMap<String, (u32, u32, u32, u64, f64, f64)> = BTreeMap::new();
+    // set -> (levels compared, solved, no longer than stored, states, seconds, CPU seconds,
+    // states generated)
+    let mut sums: BTreeMap<String, (u32, u32, u32, u64, f64, f64, u64)> = BTreeMap::new();
     for l in &levels {
         let mut replay = BabaGame::new(l.level.clone(), 0);
         let wins = l.inputs.iter().any(|i| {
@@ -53,15 +55,19 @@ fn main() {
             continue;
         }
         let game = BabaGame::new(l.level.clone(), 0);
-        let Some(mut g) = game.searcher() else {
+        let Some(g) = game.searcher() else {
             continue;
         };
         let limits = Limits {
             time: Some(Duration::from_secs_f64(seconds)),
             ..Limits::default()
         };
+        let mut g = Generated {
+            inner: g,
+            keys: std::cell::Cell::new(0),
+        };
         let cpu_before = cpu_seconds();
-        let out = match solve(g.as_mut(), &limits, &AtomicBool::new(false), &mut |_| {}) {
+        let out = match solve(&mut g, &limits, &AtomicBool::new(false), &mut |_| {}) {
             Ok(o) => o,
             Err(e) => {
                 println!("{} {} error {e}", l.set, l.id);
@@ -77,6 +83,7 @@ fn main() {
         s.3 += out.states;
         s.4 += out.elapsed.as_secs_f64();
         s.5 += cpu;
+        s.6 += g.keys.get();
         let (found, result) = match &out.answer {
             Answer::Solved(sol) => {
                 let mut played = BabaGame::new(l.level.clone(), 0);
@@ -102,7 +109,7 @@ fn main() {
             Answer::Unknown(b) => ("-".into(), format!("unknown-{}", b.word())),
         };
         println!(
-            "{} {} {} {} {} {:.3} {:.2} {}",
+            "{} {} {} {} {} {:.3} {:.2} {} {}",
             l.set,
             l.id,
             l.inputs.len(),
@@ -110,17 +117,65 @@ fn main() {
             out.states,
             out.elapsed.as_secs_f64(),
             cpu,
-            result
+            result,
+            g.keys.get()
         );
     }
-    for (set, (n, solved, within, states, secs, cpu)) in sums {
+    for (set, (n, solved, within, states, secs, cpu, generated)) in sums {
         println!(
             "SET {set}: {n} levels whose stored solution wins; {solved} solved (each proved \
              shortest), {within} no longer than the stored solution; {states} states in \
-             {secs:.1} s ({cpu:.1} CPU s), {:.0} states/s, {:.0} states per CPU-second",
+             {secs:.1} s ({cpu:.1} CPU s), {:.0} states/s, {:.0} states per CPU-second; \
+             {generated} generated, {:.0} per CPU-second",
             states as f64 / secs.max(1e-9),
-            states as f64 / cpu.max(1e-9)
+            states as f64 / cpu.max(1e-9),
+            generated as f64 / cpu.max(1e-9)
         );
+    }
+}
+
+/// The level's searcher, counting the states the search generates (each one's key is asked
+/// for once when it is made, duplicates included), to compare with the Keke agents, which
+/// count every child they build.
+struct Generated {
+    inner: Box<dyn SearchGame>,
+    keys: std::cell::Cell<u64>,
+}
+
+impl SearchGame for Generated {
+    fn players(&self) -> usize {
+        self.inner.players()
+    }
+    fn to_move(&self) -> usize {
+        self.inner.to_move()
+    }
+    fn status(&mut self) -> Result<SearchStatus, SearchError> {
+        self.inner.status()
+    }
+    fn moves(&mut self, out: &mut Vec<Move>) -> Result<(), SearchError> {
+        self.inner.moves(out)
+    }
+    fn play(&mut self, mv: Move) -> Result<(), SearchError> {
+        self.inner.play(mv)
+    }
+    fn undo(&mut self) -> bool {
+        self.inner.undo()
+    }
+    fn fork(&self) -> Box<dyn SearchGame> {
+        self.inner.fork()
+    }
+    fn key(&self) -> StateKey {
+        self.keys.set(self.keys.get() + 1);
+        self.inner.key()
+    }
+    fn word(&self, mv: Move) -> String {
+        self.inner.word(mv)
+    }
+    fn bytes(&self) -> usize {
+        self.inner.bytes()
+    }
+    fn is_dead(&mut self) -> bool {
+        self.inner.is_dead()
     }
 }
 
