@@ -25,6 +25,10 @@ use tilesmith_engine::{Game as _, Status};
 use tilesmith_tests::corpus;
 use tilesmith_tests::keke::load_all;
 
+/// Per set: levels compared, solved, no longer than stored, states, seconds, CPU seconds,
+/// states generated.
+type Sums = (u32, u32, u32, u64, f64, f64, u64);
+
 fn main() {
     let mut args = std::env::args().skip(1);
     let seconds: f64 = args.next().and_then(|a| a.parse().ok()).unwrap_or(10.0);
@@ -42,9 +46,7 @@ fn main() {
                 .is_some_and(|ids| ids.is_empty() || ids.contains(&l.id))
         });
     }
-    // set -> (levels compared, solved, no longer than stored, states, seconds, CPU seconds,
-    // states generated)
-    let mut sums: BTreeMap<String, (u32, u32, u32, u64, f64, f64, u64)> = BTreeMap::new();
+    let mut sums: BTreeMap<String, Sums> = BTreeMap::new();
     for l in &levels {
         let mut replay = BabaGame::new(l.level.clone(), 0);
         let wins = l.inputs.iter().any(|i| {
