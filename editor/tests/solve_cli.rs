@@ -2,8 +2,8 @@
 //! line each, the exit codes (0 solved or proved, 1 an error, 2 unsolvable, 3 unknown), a
 //! recorded solution that `run --replay` plays to a win. Facts worked out by hand or
 //! published: tic-tac-toe is a draw and has 5 478 positions; X to win in one plays c3; the
-//! baba level below takes 8 moves; a walled-in figure without an exit has 4 states (ticks
-//! 0–2 and the lost tick 3); uniformly random tic-tac-toe games last 7.626 moves on
+//! baba level below takes 8 moves; a walled-in figure without an exit is dead at once (no
+//! way to an exit: one state); uniformly random tic-tac-toe games last 7.626 moves on
 //! average (the exact mean, by summing over the game tree); a pasta Bug at blue's last life
 //! is red's win in one decision. `--all`, `--intended`, `--from` and `--witness` on levels
 //! small enough to count their solutions and dead steps by hand (each test says how).
@@ -121,6 +121,30 @@ fn a_solution_is_recorded_and_replayed_to_a_win() {
     assert!(v["states"].as_u64().unwrap() > 1);
 }
 
+/// `--algorithm`: the baba level above (no estimate: breadth-first by default) solved by A*
+/// and IDA* too, the same 8 moves, each proved shortest (without an estimate A* and IDA*
+/// order by moves made); `--all` counts by breadth-first search only.
+#[test]
+fn the_algorithm_is_chosen_and_named() {
+    let file = tmp("by-hand-algorithms.json");
+    std::fs::write(&file, BABA).unwrap();
+    let f = file.to_str().unwrap();
+    let v = line(&tilesmith(&["solve", f]), 0);
+    assert_eq!(v["algorithm"], "bfs");
+    for algorithm in ["astar", "ida", "bfs"] {
+        let v = line(&tilesmith(&["solve", f, "--algorithm", algorithm]), 0);
+        assert_eq!(v["algorithm"], algorithm);
+        assert_eq!(
+            (v["steps"].as_u64(), v["shortest"].as_bool()),
+            (Some(8), Some(true))
+        );
+    }
+    let o = tilesmith(&["solve", f, "--all", "--algorithm", "ida"]);
+    assert_eq!(o.status.code(), Some(1));
+    let o = tilesmith(&["solve", f, "--algorithm", "dijkstra"]);
+    assert_eq!(o.status.code(), Some(2), "a usage error");
+}
+
 #[test]
 fn unsolvable_and_errors_have_their_exit_codes() {
     let file = tmp("box.json");
@@ -130,10 +154,12 @@ fn unsolvable_and_errors_have_their_exit_codes() {
            "map":[["wall","wall","wall"],["wall","me","wall"],["wall","wall","wall"]]}"#,
     )
     .unwrap();
+    // No exit: the kind's dead test (no way from the figure to an exit) proves it at the
+    // start, one state (before boulder had one: ticks 0-2 and the lost tick 3, four states).
     let v = line(&tilesmith(&["solve", file.to_str().unwrap()]), 2);
     assert_eq!(
         (v["result"].as_str(), v["states"].as_u64()),
-        (Some("unsolvable"), Some(4))
+        (Some("unsolvable"), Some(1))
     );
     // A file that is not there, and a bad time: exit 1 with a message.
     let o = tilesmith(&["solve", tmp("missing.json").to_str().unwrap()]);
@@ -620,7 +646,8 @@ fn from_solves_where_a_play_stopped_and_witness_finds_the_first_dead_step() {
 #[test]
 fn witness_of_a_level_dead_from_the_start_is_step_0() {
     // The walled-in figure of 2 ticks: no exit at all, so dead from the start (step 0).
-    // After one wait it is at tick 1: ticks 1 and 2 and the lost tick 3, three states.
+    // After one wait it is at tick 1, and the kind's dead test (no way to an exit) proves
+    // it there: a proof of one state.
     let file = write(
         "box-from.json",
         r#"{"kind":"boulder","name":"Box","width":3,"height":3,"gems":[1,1,1],"ticks":[2,2,2],
@@ -630,7 +657,7 @@ fn witness_of_a_level_dead_from_the_start_is_step_0() {
     let v = line(&tilesmith(&["solve", &file, "--from", &r, "--witness"]), 2);
     assert_eq!(
         v["witness"],
-        serde_json::json!({"states": 3, "dead_from": 0}),
+        serde_json::json!({"states": 1, "dead_from": 0}),
         "{v}"
     );
 }

@@ -162,14 +162,33 @@ fn a_boulder_level_worked_out_by_hand() {
 #[test]
 fn a_closed_box_is_unsolvable_with_every_state_counted() {
     // The figure is walled in and there is no exit: it waits out the time limit of 2 ticks.
-    // States: ticks 0, 1 and 2 running, tick 3 lost (the time ran out): 4.
-    let game = boulder_game(
-        "wall wall wall
-         wall me   wall
-         wall wall wall",
-        2,
-    );
+    // The kind's dead test (no way from the figure to an exit) proves it at the start: one
+    // state.
+    let map = "wall wall wall
+               wall me   wall
+               wall wall wall";
+    let game = boulder_game(map, 2);
     let mut g = game.searcher().unwrap();
+    let out = solve(g.as_mut(), &Limits::default());
+    assert_eq!((out.answer, out.states), (Answer::Unsolvable, 1));
+    // A rule that could put a figure on the map and add a gem (a pot becomes `me`, gems + 1;
+    // there is no pot) takes both bounds and the dead test away, and every state is counted:
+    // ticks 0, 1 and 2 running, tick 3 lost (the time ran out): 4.
+    let mut level = tilesmith_tests::level(tilesmith_tests::grid(map));
+    level.gems = [1, 1, 1];
+    level.ticks = [2; 3];
+    let rule = serde_json::json!({"situation": "any", "direction": "east",
+        "original": [{"token": "pot"}], "result": [{"token": "me", "values": {"gems": 1}}]});
+    level.pre = vec![
+        tilesmith_engine::kind::boulder::level::rule_from_json(
+            &rule,
+            &tilesmith_engine::problem::JsonPath::root(),
+        )
+        .unwrap(),
+    ];
+    let game = tilesmith_engine::kind::boulder::BoulderGame::new(level, 0);
+    let mut g = game.searcher().unwrap();
+    assert_eq!(g.estimate(), None);
     let out = solve(g.as_mut(), &Limits::default());
     assert_eq!((out.answer, out.states), (Answer::Unsolvable, 4));
 }

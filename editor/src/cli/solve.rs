@@ -16,7 +16,7 @@ use serde_json::{Value, json};
 use tilesmith_engine::input::split_inputs;
 use tilesmith_engine::replay::play_words;
 use tilesmith_engine::search::count::SOLUTION_CAP;
-use tilesmith_engine::search::{alphabeta, bfs, solve as search_solve};
+use tilesmith_engine::search::{Algorithm, alphabeta, bfs, solve as search_solve};
 use tilesmith_engine::search_game::{SearchGame, StateKey};
 use tilesmith_engine::{Document, Game, parse_inputs};
 
@@ -53,6 +53,11 @@ pub struct SolveArgs {
     /// The variant of a board game, by title.
     #[arg(long)]
     pub variant: Option<String>,
+    /// One player: the search algorithm, bfs (breadth-first), astar (A*, with the kind's
+    /// estimate) or ida (IDA*, for spaces too large to store). Default: astar when the kind
+    /// gives an estimate for the level, else bfs. --all always counts by bfs.
+    #[arg(long, value_name = "bfs|astar|ida", value_parser = parse_algorithm)]
+    pub algorithm: Option<Algorithm>,
     /// Explore the whole reachable state space (breadth-first, whatever the number of
     /// players) and report its size instead of solving.
     #[arg(long, conflicts_with_all = ["all", "intended", "witness"])]
@@ -79,6 +84,11 @@ pub struct SolveArgs {
     /// no win was reachable (each state on the way solved with the same budgets).
     #[arg(long, requires = "from")]
     pub witness: bool,
+}
+
+/// `--algorithm`'s word as an [`Algorithm`].
+fn parse_algorithm(word: &str) -> Result<Algorithm, String> {
+    Algorithm::from_word(word).ok_or_else(|| format!("{word}: give bfs, astar or ida"))
 }
 
 /// Exit code: unsolvable.
@@ -155,6 +165,11 @@ pub(super) fn solve(a: &SolveArgs) -> ExitCode {
     if root.players() >= 2 && (a.all || a.witness) {
         return fail("--all and --witness apply to one-player levels");
     }
+    if a.all && a.algorithm.is_some_and(|x| x != Algorithm::Bfs) {
+        return fail(
+            "--all counts the shortest solutions by breadth-first search (--algorithm bfs)",
+        );
+    }
     let intended = match (played.is_none())
         .then(|| solve_plays::intended_file(&a.level, a.intended.as_deref()))
         .flatten()
@@ -177,7 +192,13 @@ pub(super) fn solve(a: &SolveArgs) -> ExitCode {
         )
         .map(search_solve::Outcome::OnePlayer)
     } else {
-        search_solve::solve(root.as_mut(), &limits, &run.cancel, &mut |_| {})
+        search_solve::solve_with(
+            root.as_mut(),
+            a.algorithm,
+            &limits,
+            &run.cancel,
+            &mut |_| {},
+        )
     };
     match found {
         Ok(search_solve::Outcome::TwoPlayers(out)) => {
@@ -259,8 +280,9 @@ impl Run<'_> {
                     return fail(&e);
                 }
                 let line = json!({
-                    "kind": kind, "result": "solved", "steps": s.moves.len(), "shortest": true,
-                    "solution": text, "states": out.states, "seconds": seconds,
+                    "kind": kind, "result": "solved", "steps": s.moves.len(),
+                    "shortest": s.shortest, "solution": text, "states": out.states,
+                    "seconds": seconds,
                 });
                 (line, 0)
             }
@@ -279,6 +301,9 @@ impl Run<'_> {
                 (line, UNKNOWN)
             }
         };
+        if let Some(o) = line.as_object_mut() {
+            o.insert("algorithm".into(), json!(out.algorithm.word()));
+        }
         let o = line.as_object_mut();
         if let (Some(c), Some(o)) = (out.count, o) {
             o.insert("solutions".into(), json!(c.solutions));

@@ -46,7 +46,8 @@ pub fn solve_ui(
     } else if ui
         .button("Solve from here")
         .on_hover_text(
-            "Search the position in play: one player, a shortest solution (breadth-first); \
+            "Search the position in play: one player, a shortest solution (A* where the kind \
+             gives an estimate, else breadth-first); \
              two players, its value and each move's (alpha-beta)",
         )
         .clicked()
@@ -140,8 +141,14 @@ fn result_ui(
 fn one_player_words(o: &bfs::Outcome, secs: f64) -> String {
     match &o.answer {
         bfs::Answer::Solved(sol) => format!(
-            "Solved: {} moves, proved shortest ({} states, {secs:.2} s)",
+            "Solved: {} moves, {} ({}, {} states, {secs:.2} s)",
             sol.moves.len(),
+            if sol.shortest {
+                "proved shortest"
+            } else {
+                "not proved shortest"
+            },
+            o.algorithm.word(),
             o.states
         ),
         bfs::Answer::Unsolvable => format!(

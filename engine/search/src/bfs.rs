@@ -18,7 +18,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::count::{Count, Counting};
-use crate::{Budget, DEFAULT_MEMORY, KeyBuild, Progress, Record};
+use crate::{Algorithm, Budget, DEFAULT_MEMORY, KeyBuild, Progress, Record};
 use tilesmith_core::search_game::{Move, SearchError, SearchGame, SearchStatus, StateKey};
 
 /// The budgets of a [`solve`] or an [`explore`].
@@ -53,12 +53,16 @@ pub struct Solution {
     pub moves: Vec<Move>,
     /// The input words that play it, for `tilesmith run` ([`SearchGame::words`] of each move).
     pub words: Vec<String>,
+    /// True when it is proved shortest: always, breadth-first; A* and IDA* when the kind's
+    /// estimate is admissible, as [`SearchGame::estimate`] promises (false when the estimate
+    /// was caught over the moves left along this solution: [`crate::astar`]).
+    pub shortest: bool,
 }
 
 /// What a [`solve`] found.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Answer {
-    /// A solution; breadth-first, so proved shortest.
+    /// A solution; breadth-first, so proved shortest (A*, IDA*: [`Solution::shortest`]).
     Solved(Solution),
     /// The whole reachable space was explored without a win.
     Unsolvable,
@@ -80,6 +84,8 @@ pub struct Outcome {
     pub elapsed: Duration,
     /// With [`solve_all`], when solved: the count of the distinct shortest solutions.
     pub count: Option<Count>,
+    /// The algorithm that searched ([`Algorithm::Bfs`] here).
+    pub algorithm: Algorithm,
 }
 
 /// Bytes of one state record (parent, move, depth).
@@ -192,6 +198,7 @@ impl<'g, 'c> Bfs<'g, 'c> {
             depth: self.records.last().map_or(0, |r| r.depth),
             elapsed: self.started.elapsed(),
             count: None,
+            algorithm: Algorithm::Bfs,
         }
     }
 
@@ -268,6 +275,7 @@ impl<'g, 'c> Bfs<'g, 'c> {
                 return Ok(Answer::Solved(Solution {
                     moves: Vec::new(),
                     words: Vec::new(),
+                    shortest: true,
                 }));
             }
             SearchStatus::Running if !self.g.is_dead() => {}
@@ -448,6 +456,10 @@ impl<'g, 'c> Bfs<'g, 'c> {
             self.undo();
         }
         r?;
-        Ok(Solution { moves, words })
+        Ok(Solution {
+            moves,
+            words,
+            shortest: true,
+        })
     }
 }

@@ -197,11 +197,7 @@ mod tests {
     use crate::test_graph::Graph;
 
     fn count(edges: Vec<Vec<usize>>, wins: Vec<usize>, cap: u64) -> (usize, super::Count) {
-        let mut g = Graph {
-            edges,
-            wins,
-            path: vec![0],
-        };
+        let mut g = Graph::new(edges, wins);
         let cancel = AtomicBool::new(false);
         let out = bfs::solve_all(&mut g, &Limits::default(), cap, &cancel, &mut |_| {}).unwrap();
         assert_eq!(g.path, vec![0], "the game is back at its start");

@@ -10,6 +10,10 @@
 //!   within a memory, time and step budget, cancellable, with progress; and the exhaustive
 //!   count of a state space ([`bfs::explore`]); with [`bfs::solve_all`], the number of
 //!   distinct shortest solutions and where they part ([`count`]).
+//! - [`astar`] and [`ida`]: A* and IDA* for a one-player game whose kind gives an estimate
+//!   ([`tilesmith_core::search_game::SearchGame::estimate`]): proved shortest solutions when
+//!   it is admissible, A* within the same budgets as breadth-first search, IDA* with a
+//!   bounded transposition table for spaces too large to store.
 //! - [`alphabeta`]: the value of a two-player position within N plies (win, loss, draw or
 //!   unknown) and its principal variation, by alpha-beta with a transposition table and
 //!   iterative deepening.
@@ -30,8 +34,10 @@
 #![warn(missing_docs)]
 
 pub mod alphabeta;
+pub mod astar;
 pub mod bfs;
 pub mod count;
+pub mod ida;
 pub mod mcts;
 pub mod playout;
 pub mod random;
@@ -77,6 +83,37 @@ pub(crate) type KeyBuild = BuildHasherDefault<KeyPass>;
 
 /// The default memory budget of a search's tables (1 GiB), as `--memory` sets it.
 pub const DEFAULT_MEMORY: usize = 1 << 30;
+
+/// The algorithm of a one-player search (`tilesmith solve --algorithm`, [`solve::solve_with`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Algorithm {
+    /// Breadth-first search ([`bfs`]): every visited state stored, proved shortest always.
+    Bfs,
+    /// A* ([`astar`]): best first by moves made plus the kind's estimate, every visited state
+    /// stored; proved shortest when the estimate is admissible.
+    AStar,
+    /// IDA* ([`ida`]): iterative deepening depth-first search on moves made plus the
+    /// estimate, with a bounded transposition table, for spaces too large to store.
+    Ida,
+}
+
+impl Algorithm {
+    /// `bfs`, `astar` or `ida`, as the CLI reads and prints it.
+    pub fn word(self) -> &'static str {
+        match self {
+            Algorithm::Bfs => "bfs",
+            Algorithm::AStar => "astar",
+            Algorithm::Ida => "ida",
+        }
+    }
+
+    /// The algorithm named `word` (`bfs`, `astar`, `ida`), if any.
+    pub fn from_word(word: &str) -> Option<Algorithm> {
+        [Algorithm::Bfs, Algorithm::AStar, Algorithm::Ida]
+            .into_iter()
+            .find(|a| a.word() == word)
+    }
+}
 
 /// Why a search stopped before it had its answer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

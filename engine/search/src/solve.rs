@@ -2,8 +2,10 @@
 //! listed with its proved value"): the one entry point that `tilesmith solve` and the
 //! editor's Solve button share, so that both choose the algorithm the same way.
 //!
-//! - [`solve`]: one player, a proved shortest solution by breadth-first search
-//!   ([`crate::bfs::solve`]); two players, the value for the player to move and the principal
+//! - [`solve`]: one player, a shortest solution by A* ([`crate::astar::solve`]) when the
+//!   kind gives an estimate at the start, else by breadth-first search
+//!   ([`crate::bfs::solve`]); [`solve_with`] takes the algorithm (also IDA*,
+//!   [`crate::ida::solve`]); two players, the value for the player to move and the principal
 //!   variation by alpha-beta ([`crate::alphabeta::value`]).
 //! - [`move_values`]: in a two-player position, each legal move with its value for the player
 //!   who plays it ("wins in 7", "loses in 4", "draw"), by an alpha-beta search of the
@@ -15,7 +17,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use crate::alphabeta::{self, Value};
-use crate::{Budget, Progress, bfs};
+use crate::{Algorithm, Budget, Progress, astar, bfs, ida};
 use tilesmith_core::search_game::{Move, SearchError, SearchGame, SearchStatus};
 
 /// The default ply bound of a two-player solve (`tilesmith solve` without `--max-steps`).
@@ -29,19 +31,48 @@ pub use crate::bfs::Limits;
 /// What a [`solve`] found, by the number of players.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Outcome {
-    /// A one-player game: solved (proved shortest), unsolvable or unknown.
+    /// A one-player game: solved (proved shortest: [`bfs::Solution::shortest`]), unsolvable
+    /// or unknown, by the algorithm [`bfs::Outcome::algorithm`] names.
     OnePlayer(bfs::Outcome),
     /// A two-player game: the value for the player to move and the principal variation.
     TwoPlayers(alphabeta::Outcome),
 }
 
-/// Solves `root`: breadth-first search for a one-player game, alpha-beta for two players
-/// (more than two: refused by alpha-beta). `root` is back in its state when this returns.
+/// Solves `root`: for a one-player game A* when the kind gives an estimate at the start
+/// ([`SearchGame::estimate`] is `Some` there), else breadth-first search
+/// ([`default_algorithm`]); alpha-beta for two players (more than two: refused by
+/// alpha-beta). `root` is back in its state when this returns.
 ///
 /// # Errors
 /// A [`SearchError`] from the kind, or for a game of more than two players.
 pub fn solve(
     root: &mut dyn SearchGame,
+    limits: &Limits,
+    cancel: &AtomicBool,
+    progress: &mut dyn FnMut(&Progress),
+) -> Result<Outcome, SearchError> {
+    solve_with(root, None, limits, cancel, progress)
+}
+
+/// The algorithm [`solve`] uses for the one-player game `root`: [`Algorithm::AStar`] when
+/// the kind gives an estimate in this state, else [`Algorithm::Bfs`].
+pub fn default_algorithm(root: &mut dyn SearchGame) -> Algorithm {
+    if root.estimate().is_some() {
+        Algorithm::AStar
+    } else {
+        Algorithm::Bfs
+    }
+}
+
+/// [`solve`] with the one-player algorithm given (`None`: [`default_algorithm`];
+/// `tilesmith solve --algorithm`); a two-player game is searched by alpha-beta whatever it
+/// says.
+///
+/// # Errors
+/// As [`solve`].
+pub fn solve_with(
+    root: &mut dyn SearchGame,
+    algorithm: Option<Algorithm>,
     limits: &Limits,
     cancel: &AtomicBool,
     progress: &mut dyn FnMut(&Progress),
@@ -54,7 +85,13 @@ pub fn solve(
         };
         return alphabeta::value(root, &l, cancel, progress).map(Outcome::TwoPlayers);
     }
-    bfs::solve(root, limits, cancel, progress).map(Outcome::OnePlayer)
+    let algorithm = algorithm.unwrap_or_else(|| default_algorithm(root));
+    match algorithm {
+        Algorithm::Bfs => bfs::solve(root, limits, cancel, progress),
+        Algorithm::AStar => astar::solve(root, limits, cancel, progress),
+        Algorithm::Ida => ida::solve(root, limits, cancel, progress),
+    }
+    .map(Outcome::OnePlayer)
 }
 
 /// Where a play became dead ([`first_dead_step`]).
@@ -263,9 +300,8 @@ mod tests {
         let cancel = AtomicBool::new(false);
         let mut at = |k: usize| -> Result<Box<dyn SearchGame>, SearchError> {
             Ok(Box::new(Graph {
-                edges: edges.clone(),
-                wins: vec![3],
                 path: vec![play[k]],
+                ..Graph::new(edges.clone(), vec![3])
             }))
         };
         first_dead_step(

@@ -3,12 +3,39 @@
 use tilesmith_core::search_game::{Move, SearchError, SearchGame, SearchStatus, StateKey};
 
 /// A one-player game on a directed graph given by hand: state `i` has the moves
-/// `0..edges[i].len()`, move `m` leads to `edges[i][m]`; the states in `wins` are won.
+/// `0..edges[i].len()`, move `m` leads to `edges[i][m]`; the states in `wins` are won, those
+/// in `dead` say so ([`SearchGame::is_dead`]), and `estimate[i]` is state `i`'s estimate
+/// (none when `estimate` is empty).
 #[derive(Clone)]
 pub(crate) struct Graph {
     pub(crate) edges: Vec<Vec<usize>>,
     pub(crate) wins: Vec<usize>,
     pub(crate) path: Vec<usize>,
+    pub(crate) estimate: Vec<u32>,
+    pub(crate) dead: Vec<usize>,
+}
+
+impl Graph {
+    /// The graph `edges` with the wins `wins`, at state 0, no estimate, no dead state.
+    pub(crate) fn new(edges: Vec<Vec<usize>>, wins: Vec<usize>) -> Graph {
+        Graph {
+            edges,
+            wins,
+            path: vec![0],
+            estimate: Vec::new(),
+            dead: Vec::new(),
+        }
+    }
+
+    /// The same graph with the estimates `estimate`, one per state.
+    pub(crate) fn with_estimate(mut self, estimate: Vec<u32>) -> Graph {
+        self.estimate = estimate;
+        self
+    }
+
+    fn at(&self) -> usize {
+        *self.path.last().unwrap_or(&0)
+    }
 }
 
 impl SearchGame for Graph {
@@ -54,5 +81,11 @@ impl SearchGame for Graph {
     }
     fn bytes(&self) -> usize {
         64
+    }
+    fn is_dead(&mut self) -> bool {
+        self.dead.contains(&self.at())
+    }
+    fn estimate(&mut self) -> Option<u32> {
+        self.estimate.get(self.at()).copied()
     }
 }

@@ -17,7 +17,9 @@ use tilesmith_core::history::{History, Patch, Trim};
 use tilesmith_core::input::Input;
 use tilesmith_core::observe::{Collector, NoObserver, Phase, TickObserver};
 
+mod estimate;
 mod search;
+pub use estimate::{Bound, Safety};
 pub use search::BoulderSearch;
 
 /// One phase of a recorded tick: the phase and each field it changed as

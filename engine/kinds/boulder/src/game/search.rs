@@ -6,10 +6,15 @@
 //! The key hashes every field's token and values, the globals (`ticks` among them: the time
 //! limit and the points depend on it, so states at different ticks are different states),
 //! the RNG's position and the status.
+//!
+//! The estimate and the dead-state test are the lower bound on the ticks to a win of
+//! [`super::estimate`], offered only where the level's rules leave it standing.
 
 use std::hash::{Hash as _, Hasher as _};
+use std::sync::Arc;
 
 use super::BoulderGame;
+use super::estimate::Bound;
 use tilesmith_core::game::{Game, Status};
 use tilesmith_core::hash::KeyHasher;
 use tilesmith_core::input::Input;
@@ -19,6 +24,8 @@ use tilesmith_core::search_game::{Move, SearchError, SearchGame, SearchStatus, S
 #[derive(Clone)]
 pub struct BoulderSearch {
     game: BoulderGame,
+    /// The estimate's tables (shared by forks); `None` when the rules leave no bound.
+    bound: Option<Arc<Bound>>,
 }
 
 /// The input of move `mv`.
@@ -35,7 +42,8 @@ impl BoulderSearch {
         game.history.set_budget(usize::MAX);
         game.history.set_limit(usize::MAX);
         game.cancel = None;
-        BoulderSearch { game }
+        let bound = Bound::new(&game).map(Arc::new);
+        BoulderSearch { game, bound }
     }
 
     /// The game at the current state.
@@ -117,6 +125,14 @@ impl SearchGame for BoulderSearch {
             .get(mv as usize)
             .map_or("?", |s| s.word)
             .to_string()
+    }
+
+    fn is_dead(&mut self) -> bool {
+        self.bound.as_ref().is_some_and(|b| b.dead(&self.game))
+    }
+
+    fn estimate(&mut self) -> Option<u32> {
+        self.bound.as_ref().map(|b| b.ticks_to_win(&self.game))
     }
 
     fn bytes(&self) -> usize {
