@@ -333,7 +333,7 @@ fn no_source_file_is_over_800_lines() {
 
 #[path = "../../tests/shared/rust_functions.rs"]
 mod rust_functions;
-use rust_functions::{all_sources, crate_paths, functions, ident, module_of, sources, src};
+use rust_functions::{all_sources, crate_paths, functions, ident, loops, module_of, sources, src};
 
 /// The names that stand for the editor's library crate in its own paths.
 const EDITOR_ROOTS: &[&str] = &["tilesmith_editor"];
@@ -688,52 +688,6 @@ fn import_graph(
         }
     }
     graph
-}
-
-/// The loops of `graph` (its strongly connected components of more than one file), each
-/// sorted.
-fn loops(
-    graph: &std::collections::BTreeMap<String, std::collections::BTreeSet<String>>,
-) -> Vec<Vec<String>> {
-    // Kosaraju: an order by finishing time, then the reversed graph in reverse order.
-    fn visit<'a>(
-        n: &'a str,
-        g: &'a std::collections::BTreeMap<String, std::collections::BTreeSet<String>>,
-        seen: &mut std::collections::BTreeSet<&'a str>,
-        out: &mut Vec<&'a str>,
-    ) {
-        if !seen.insert(n) {
-            return;
-        }
-        for m in g.get(n).into_iter().flatten() {
-            visit(m, g, seen, out);
-        }
-        out.push(n);
-    }
-    let mut order = Vec::new();
-    let mut seen = std::collections::BTreeSet::new();
-    for n in graph.keys() {
-        visit(n, graph, &mut seen, &mut order);
-    }
-    let mut reversed: std::collections::BTreeMap<String, std::collections::BTreeSet<String>> =
-        std::collections::BTreeMap::new();
-    for (a, bs) in graph {
-        for b in bs {
-            reversed.entry(b.clone()).or_default().insert(a.clone());
-        }
-    }
-    let mut seen = std::collections::BTreeSet::new();
-    let mut out = Vec::new();
-    for n in order.iter().rev() {
-        let mut component = Vec::new();
-        visit(n, &reversed, &mut seen, &mut component);
-        if component.len() > 1 {
-            let mut c: Vec<String> = component.iter().map(|s| s.to_string()).collect();
-            c.sort();
-            out.push(c);
-        }
-    }
-    out
 }
 
 #[test]

@@ -480,7 +480,7 @@ fn no_source_file_is_over_800_lines() {
 #[allow(dead_code)]
 #[path = "../../tests/shared/rust_functions.rs"]
 mod rust_functions;
-use rust_functions::{crate_paths, functions, module_of, sources, src};
+use rust_functions::{crate_paths, functions, loops, module_of, sources, src};
 
 #[test]
 fn no_function_is_over_120_lines() {
@@ -580,47 +580,6 @@ fn module_graph(src: &Path) -> BTreeMap<String, BTreeSet<String>> {
         }
     }
     graph
-}
-
-/// The loops of `graph`: its strongly connected components of more than one node, each
-/// sorted (Kosaraju: an order by finishing time, then the reversed graph in reverse order).
-fn loops(graph: &BTreeMap<String, BTreeSet<String>>) -> Vec<Vec<String>> {
-    fn visit<'a>(
-        n: &'a str,
-        g: &'a BTreeMap<String, BTreeSet<String>>,
-        seen: &mut BTreeSet<&'a str>,
-        out: &mut Vec<&'a str>,
-    ) {
-        if seen.insert(n) {
-            for m in g.get(n).into_iter().flatten() {
-                visit(m, g, seen, out);
-            }
-            out.push(n);
-        }
-    }
-    let mut order = Vec::new();
-    let mut seen = BTreeSet::new();
-    for n in graph.keys() {
-        visit(n, graph, &mut seen, &mut order);
-    }
-    let mut reversed: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
-    for (a, bs) in graph {
-        for b in bs {
-            reversed.entry(b.clone()).or_default().insert(a.clone());
-        }
-    }
-    let mut done = BTreeSet::new();
-    let mut out = Vec::new();
-    for n in order.into_iter().rev() {
-        let mut c = Vec::new();
-        visit(n, &reversed, &mut done, &mut c);
-        if c.len() > 1 {
-            let mut c: Vec<String> = c.into_iter().map(String::from).collect();
-            c.sort();
-            out.push(c);
-        }
-    }
-    out
 }
 
 /// The compiler holds the crates' layers (`the_crates_depend_only_downwards`); inside the

@@ -1,8 +1,9 @@
 //! The functions of a Rust source text and their lengths, for the structure tests of the
 //! engine (`engine/tests/structure.rs`) and the editor (`editor/tests/structure.rs`), which
-//! hold both crates to 120 lines a function; and the crate's source files they read. One
-//! file, included by both with `#[path]`.
+//! hold both crates to 120 lines a function; the crate's source files they read; and the
+//! loops of an import graph (Kosaraju). One file, included by both with `#[path]`.
 
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 /// What follows the visibility and qualifiers of `line` (`pub`, `pub(crate)`,
@@ -195,6 +196,47 @@ pub fn crate_paths(code: &str, module: &[String], roots: &[&str]) -> Vec<Vec<Str
             }
         }
         out.push(base);
+    }
+    out
+}
+
+/// The loops of an import graph (file or module → what it imports): its strongly connected
+/// components of more than one node, each sorted (Kosaraju: an order by finishing time, then the reversed graph in reverse order).
+pub fn loops(graph: &BTreeMap<String, BTreeSet<String>>) -> Vec<Vec<String>> {
+    fn visit<'a>(
+        n: &'a str,
+        g: &'a BTreeMap<String, BTreeSet<String>>,
+        seen: &mut BTreeSet<&'a str>,
+        out: &mut Vec<&'a str>,
+    ) {
+        if seen.insert(n) {
+            for m in g.get(n).into_iter().flatten() {
+                visit(m, g, seen, out);
+            }
+            out.push(n);
+        }
+    }
+    let mut order = Vec::new();
+    let mut seen = BTreeSet::new();
+    for n in graph.keys() {
+        visit(n, graph, &mut seen, &mut order);
+    }
+    let mut reversed: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for (a, bs) in graph {
+        for b in bs {
+            reversed.entry(b.clone()).or_default().insert(a.clone());
+        }
+    }
+    let mut done = BTreeSet::new();
+    let mut out = Vec::new();
+    for n in order.into_iter().rev() {
+        let mut c = Vec::new();
+        visit(n, &reversed, &mut done, &mut c);
+        if c.len() > 1 {
+            let mut c: Vec<String> = c.into_iter().map(String::from).collect();
+            c.sort();
+            out.push(c);
+        }
     }
     out
 }
