@@ -22,5 +22,6 @@ pub mod json_text;
 pub mod level_json;
 pub mod observe;
 pub mod problem;
+pub mod random;
 pub mod read;
 pub mod search_game;

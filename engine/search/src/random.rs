@@ -4,20 +4,8 @@
 //! [`crate::playout`], which use it.
 
 use rand_chacha::ChaCha8Rng;
-use rand_core::Rng as _;
+pub use tilesmith_core::random::uniform;
 use tilesmith_core::search_game::{Move, SearchError, SearchGame};
-
-/// A uniform index below `n` (at least 1), without modulo bias.
-pub fn uniform(rng: &mut ChaCha8Rng, n: usize) -> usize {
-    let n = n.clamp(1, u32::MAX as usize) as u32;
-    let zone = (u32::MAX / n) * n;
-    loop {
-        let v = rng.next_u32();
-        if v < zone {
-            return (v % n) as usize;
-        }
-    }
-}
 
 /// A uniformly random move of `g` (running), drawn without listing the moves when the kind
 /// numbers them ([`SearchGame::move_count`]), else from the list put in `buf`; `None` when

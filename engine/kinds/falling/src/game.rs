@@ -29,7 +29,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use rand_chacha::ChaCha8Rng;
-use rand_core::{Rng as _, SeedableRng as _};
+use rand_core::SeedableRng as _;
 use serde_json::{Value, json};
 
 use super::field::{

@@ -1,7 +1,6 @@
 //! perft (move-path enumeration) and random playouts.
 
 use rand_chacha::ChaCha8Rng;
-use rand_core::Rng as _;
 
 use super::ctx::Ctx;
 use super::end::{CountSink, evaluate};
@@ -207,7 +206,7 @@ pub(crate) fn playout(
                 plies,
             });
         }
-        let i = uniform(rng, sink.n);
+        let i = tilesmith_core::random::uniform(rng, sink.n);
         std::mem::swap(&mut pos, &mut sink.kids[i]);
         seen.push(placement_hash(&pos));
         plies += 1;
@@ -221,16 +220,5 @@ pub(crate) fn last_mover(ctx: &Ctx, pos: &Position) -> u8 {
         ((pos.turn + ctx.nplayers - 1) % ctx.nplayers) as u8
     } else {
         order[(pos.turn + order.len() - 1) % order.len()].player
-    }
-}
-
-pub(crate) fn uniform(rng: &mut ChaCha8Rng, n: usize) -> usize {
-    let n = n.clamp(1, u32::MAX as usize) as u32;
-    let zone = (u32::MAX / n) * n;
-    loop {
-        let v = rng.next_u32();
-        if v < zone {
-            return (v % n) as usize;
-        }
     }
 }

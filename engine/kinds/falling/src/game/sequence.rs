@@ -3,17 +3,7 @@
 
 use super::*;
 
-/// A uniform draw from `0..n` (n ≥ 1) by rejection, so every outcome is equally likely.
-pub(super) fn uniform(rng: &mut ChaCha8Rng, n: usize) -> usize {
-    let n = n.clamp(1, u32::MAX as usize) as u32;
-    let zone = (u32::MAX / n) * n;
-    loop {
-        let v = rng.next_u32();
-        if v < zone {
-            return (v % n) as usize;
-        }
-    }
-}
+use tilesmith_core::random::uniform;
 
 impl FallingGame {
     /// Draws one tumo from the sequence (spec A12: random is uniform), with its labels' kinds;
