@@ -86,6 +86,8 @@ struct Small {
     fixed_next: usize,
     rng_word: u128,
     active: Option<Place>,
+    /// The active tumo came from the hold slot: `H` waits for the next placement.
+    hold_used: bool,
 }
 
 /// A clear in progress: the frame's requests, sparse, and the frames left.
@@ -103,6 +105,8 @@ struct Big {
     queue: VecDeque<QueuedTumo>,
     bag: VecDeque<usize>,
     pending: Option<Pending>,
+    /// The hold slot (a level with `hold`).
+    hold: Option<QueuedTumo>,
     status: Status,
     script_error: Option<ScriptError>,
     /// The script's error when the start was probed for settling (`starts_settled`), which
@@ -134,6 +138,8 @@ pub struct FrameReport {
     pub quick_turn: bool,
     /// True when a hard drop placed the tumo.
     pub hard_drop: bool,
+    /// True when `H` put the active tumo into the hold slot this frame.
+    pub hold: bool,
     /// The blocks the placed tumo left in the field, `(x, y, kind)`; empty when nothing was
     /// placed.
     pub placed: Vec<(usize, usize, BlockId)>,
@@ -271,12 +277,14 @@ impl FallingGame {
                 fixed_next: st.fixed_next,
                 rng_word: rng.get_word_pos(),
                 active,
+                hold_used: st.hold_used,
             },
             b: Big {
                 labels,
                 queue: st.queue.iter().cloned().collect(),
                 bag: st.bag.iter().copied().collect(),
                 pending,
+                hold: st.hold.clone(),
                 status: st.status.clone(),
                 script_error: None,
                 probe_error: None,
@@ -417,6 +425,18 @@ impl FallingGame {
     /// labels will have.
     pub fn next_tumos(&self) -> Vec<QueuedTumo> {
         self.b.queue.iter().cloned().collect()
+    }
+
+    /// The tumo in the hold slot, with the kinds of its labels; `None` when the slot is empty
+    /// or the level has no `hold`.
+    pub fn held(&self) -> Option<&QueuedTumo> {
+        self.b.hold.as_ref()
+    }
+
+    /// True when `H` has been used since the last placement (the active tumo came from the
+    /// hold), so that it does nothing until the tumo is placed.
+    pub fn hold_used(&self) -> bool {
+        self.s.hold_used
     }
 
     /// Frames played (a saved state's frames included).
@@ -746,6 +766,18 @@ impl Game for FallingGame {
                 }
             }
             None => h.write(b"no pending"),
+        }
+        if self.level.hold {
+            // Only a level with hold adds its slot, so the hashes of every other game are
+            // as before hold existed (recorded replays keep their hashes).
+            h.write_u64(s.hold_used as u64);
+            match &self.b.hold {
+                Some(q) => {
+                    h.write_u64(q.tumo as u64);
+                    h.write(&q.labels);
+                }
+                None => h.write(b"no hold"),
+            }
         }
         h.write(self.b.status.word().as_bytes());
         h.finish()

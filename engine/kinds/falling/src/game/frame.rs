@@ -34,6 +34,9 @@ impl FallingGame {
                     self.place();
                     dropped = true;
                 }
+                // The tumo from the hold spawns as a new tumo does, at the end of a frame's
+                // input: gravity waits for the next frame.
+                Input::Hold => dropped = self.hold(),
                 _ => {}
             }
         }
