@@ -50,8 +50,11 @@ use tilesmith_core::problem::{JsonPath, Problem};
 
 mod frame;
 mod geometry;
+mod hash;
+mod motion;
 mod rules;
 mod save;
+pub mod search;
 mod sequence;
 mod undo;
 
@@ -701,86 +704,12 @@ impl Game for FallingGame {
     }
 
     fn state_hash(&self) -> u64 {
-        let mut h = tilesmith_core::hash::Fnv::new();
-        h.write_u64(self.field.width as u64);
-        h.write_u64(self.field.height as u64);
-        h.write(&self.field.cells);
-        for &m in &self.moving {
-            h.write_u64(m as u64);
-        }
-        let s = &self.s;
-        for v in [
-            s.frames,
-            s.score,
-            s.rows,
-            s.chain as u64,
-            s.max_chain as u64,
-            s.gravity_timer as u64,
-            s.lock_timer as u64,
-            s.since_place as u64,
-            s.soft_drop_timer as u64,
-            s.top_row_frames as u64,
-            s.placed_since_clear as u64,
-            s.quiet as u64,
-            s.fixed_next as u64,
-        ] {
-            h.write_u64(v);
-        }
-        match s.last_failed_turn {
-            Some((t, f)) => {
-                h.write(Input::Turn(t).word().as_bytes());
-                h.write_u64(f);
-            }
-            None => h.write(b"-"),
-        }
-        match s.active {
-            Some(p) => {
-                for v in [p.tumo as u64, p.state as u64, p.x as u64, p.y as u64] {
-                    h.write_u64(v);
-                }
-                h.write(&self.b.labels);
-            }
-            None => h.write(b"none"),
-        }
-        h.write(&self.rng.get_seed());
-        h.write(&self.rng.get_word_pos().to_le_bytes());
-        h.write_u64(self.b.queue.len() as u64);
-        for q in &self.b.queue {
-            h.write_u64(q.tumo as u64);
-            h.write(&q.labels);
-        }
-        h.write_u64(self.b.bag.len() as u64);
-        for &t in &self.b.bag {
-            h.write_u64(t as u64);
-        }
-        match &self.b.pending {
-            Some(p) => {
-                h.write_u64(p.frames as u64);
-                for &i in &p.delete {
-                    h.write_u64(i as u64);
-                }
-                h.write(b"/");
-                for &(i, c) in &p.down {
-                    h.write_u64(i as u64);
-                    h.write_u64(c as u64);
-                }
-            }
-            None => h.write(b"no pending"),
-        }
-        if self.level.hold {
-            // Only a level with hold adds its slot, so the hashes of every other game are
-            // as before hold existed (recorded replays keep their hashes).
-            h.write_u64(s.hold_used as u64);
-            match &self.b.hold {
-                Some(q) => {
-                    h.write_u64(q.tumo as u64);
-                    h.write(&q.labels);
-                }
-                None => h.write(b"no hold"),
-            }
-        }
-        h.write(self.b.status.word().as_bytes());
-        h.finish()
+        self.hash_state()
+    }
+
+    /// The placement search (`search.rs`): one move is one placement of the active tumo.
+    fn searcher(&self) -> Option<Box<dyn tilesmith_core::search_game::SearchGame>> {
+        Some(Box::new(search::FallingSearch::new(self)))
     }
 
     fn as_any(&self) -> &dyn std::any::Any {

@@ -61,6 +61,11 @@ impl FallingGame {
             .all(|(bx, by, _)| self.free(p.x as i64 + bx as i64, p.y as i64 + by as i64))
     }
 
+    /// Whether `p` can fall one cell (it does not rest on anything).
+    pub(super) fn can_fall(&self, p: Place) -> bool {
+        self.fits(Place { y: p.y + 1, ..p })
+    }
+
     /// How many cells `p` can fall before it rests.
     pub(super) fn drop_distance(&self, p: Place) -> i32 {
         let mut d = 0;
