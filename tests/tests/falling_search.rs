@@ -142,9 +142,8 @@ fn a_tumo_that_does_not_lock_in_time_is_an_error_not_a_hang() {
 }
 
 #[test]
-fn a_clear_all_level_is_dead_when_its_rows_need_more_blocks_than_are_left() {
-    // 4 wide, rows clear, one O left (4 blocks). One row with a block needs 3: not dead;
-    // two such rows need 6: dead.
+fn a_clear_all_level_is_dead_when_its_rows_cannot_be_filled_by_the_tumos_left() {
+    // 4 wide, rows clear, one O left (4 blocks).
     let level = |rows: &[&str]| {
         let mut field = vec!["....".to_string(); 6 - rows.len()];
         field.extend(rows.iter().map(|r| r.to_string()));
@@ -159,18 +158,31 @@ fn a_clear_all_level_is_dead_when_its_rows_need_more_blocks_than_are_left() {
             "legend": {"X": "o"}, "field": field
         })
     };
-    assert!(!searcher(&level(&["X..."])).is_dead());
+    // Two rows with three empty cells each need 6 blocks: more than the O has.
     assert!(searcher(&level(&["X...", "X..."])).is_dead());
-    // And the search proves it: no placement of the O clears two half-empty rows.
-    let mut s = searcher(&level(&["X...", "X..."]));
-    let out = bfs::solve(
-        s.as_mut(),
-        &bfs::Limits::default(),
-        &AtomicBool::new(false),
-        &mut |_| {},
-    )
-    .unwrap();
-    assert_eq!(out.answer, bfs::Answer::Unsolvable);
+    // One row with three empty cells needs 3, but the O's 4 blocks cannot start a row (it
+    // would need 4 more): the 3 empty cells right of the full column are no multiple of 4.
+    assert!(searcher(&level(&["X..."])).is_dead());
+    // A 2 × 2 hole the O fills exactly is not dead, and the search clears it in one
+    // placement.
+    let mut s = searcher(&level(&["XX..", "XX.."]));
+    assert!(!s.is_dead());
+    let solve = |s: &mut dyn SearchGame| {
+        bfs::solve(
+            s,
+            &bfs::Limits::default(),
+            &AtomicBool::new(false),
+            &mut |_| {},
+        )
+        .unwrap()
+    };
+    match solve(s.as_mut()).answer {
+        bfs::Answer::Solved(sol) => assert_eq!(sol.moves.len(), 1),
+        a => panic!("{a:?}"),
+    }
+    // And the dead ones are proved unsolvable.
+    let mut s = searcher(&level(&["X..."]));
+    assert_eq!(solve(s.as_mut()).answer, bfs::Answer::Unsolvable);
 }
 
 #[test]

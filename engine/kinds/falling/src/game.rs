@@ -214,6 +214,23 @@ pub struct FallingGame {
     mask: Vec<bool>,
     /// Abandons a frame while it computes ([`Game::set_cancel_flag`]).
     cancel: Option<Arc<AtomicBool>>,
+    /// Per tumo and rotation state, the grid cells of its blocks `(x, y)`: what
+    /// [`FallingGame::fits`] tests, made once.
+    shapes: Vec<Vec<Vec<(i32, i32)>>>,
+}
+
+/// Per tumo and rotation state, the grid cells of its blocks (`FallingGame::shapes`).
+fn shapes_of(level: &FallingLevel) -> Vec<Vec<Vec<(i32, i32)>>> {
+    level
+        .tumos
+        .iter()
+        .map(|t| {
+            t.states
+                .iter()
+                .map(|s| s.blocks().map(|(x, y, _)| (x as i32, y as i32)).collect())
+                .collect()
+        })
+        .collect()
 }
 
 impl FallingGame {
@@ -307,6 +324,7 @@ impl FallingGame {
             req: Requests::new(n),
             mask: vec![false; n],
             cancel: None,
+            shapes: shapes_of(&level),
             level,
         };
         if let Some(src) = g.level.script.clone() {

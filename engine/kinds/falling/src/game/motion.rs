@@ -72,6 +72,8 @@ pub(super) struct Placement {
     /// Every frame input of the placement from the state it was listed in (`H` first when
     /// `hold`), `tail` last; the waits after it are counted when it is played.
     pub(super) inputs: Vec<Input>,
+    /// The top row of the placed blocks (the least y): the moves are listed lowest first.
+    pub(super) top: usize,
 }
 
 impl FallingGame {
@@ -221,6 +223,7 @@ impl FallingGame {
             input: Input::Wait,
         }];
         let mut best: FxHashMap<(usize, i32, i32), u32> = FxHashMap::default();
+        let mut dropped: FxHashSet<Option<(usize, i32)>> = FxHashSet::default();
         best.insert((p0.state, p0.x, p0.y), root.lock_timer);
         let mut i = 0;
         let r = loop {
@@ -233,12 +236,20 @@ impl FallingGame {
                 ));
             }
             let from = nodes[i].s;
+            self.s = from;
+            let resting = self.s.active.is_some_and(|p| !self.can_fall(p));
+            let column = from.active.map(|p| (p.state, p.x));
             for &e in &edges {
-                self.s = from;
-                let resting = self.s.active.is_some_and(|p| !self.can_fall(p));
                 if (e == Edge::Down && resting) || (e == Edge::Lock && !resting) {
                     continue;
                 }
+                // A hard drop from the air lands where *down* edges lead to and a hard drop
+                // from rest places: only the first node of a column and rotation state (the
+                // fewest frames) drops from the air.
+                if e == Edge::Input(Input::HardDrop) && !resting && !dropped.insert(column) {
+                    continue;
+                }
+                self.s = from;
                 let (m, waits, input) = match self.run_edge(e, top) {
                     Ok(x) => x,
                     Err(msg) => {
@@ -252,6 +263,7 @@ impl FallingGame {
                     Motion::Placed => {
                         let mut cells = self.cells_of(p, &self.b.labels);
                         cells.sort_unstable();
+                        let high = cells.iter().map(|c| c.1).min().unwrap_or(0);
                         if seen.insert(cells) {
                             let mut inputs = prefix.to_vec();
                             inputs.extend(path(&nodes, i));
@@ -267,6 +279,7 @@ impl FallingGame {
                                 from: Some(self.s),
                                 tail: vec![input],
                                 inputs,
+                                top: high,
                             });
                         }
                     }
@@ -291,7 +304,9 @@ impl FallingGame {
         r
     }
 
-    /// The moves of the current state for the search: each placement of the active tumo, and
+    /// The moves of the current state for the search, lowest placements first (by the top
+    /// row of the placed blocks), among equals in the order found: each placement of the
+    /// active tumo, and
     /// with hold (not used since the last placement, and the slot not holding the same tumo
     /// with the same kinds) each placement of the tumo the hold brings; one move (waiting)
     /// when no tumo is in play; none when the game is over.
@@ -308,6 +323,7 @@ impl FallingGame {
                 from: None,
                 tail: Vec::new(),
                 inputs: Vec::new(),
+                top: 0,
             }]);
         };
         if !self.motion_exact() {
@@ -326,7 +342,7 @@ impl FallingGame {
             .as_ref()
             .is_some_and(|h| h.tumo == p.tumo && h.labels == self.b.labels);
         if self.level.hold && !self.s.hold_used && !same {
-            self.record_frame(Input::Hold);
+            self.record_frame_with(Input::Hold, false);
             let r = if self.report.hold && self.motion_exact() {
                 seen.clear();
                 self.placements_from(true, &[Input::Hold], &mut out, &mut seen)
@@ -336,7 +352,43 @@ impl FallingGame {
             Game::undo(self);
             r?;
         }
+        // Lowest first (a stable sort: by frames among equals), so that a depth-first search
+        // fills the field from the bottom up.
+        out.sort_by_key(|p| std::cmp::Reverse(p.top));
         Ok(out)
+    }
+
+    /// The frames from now that only count (no tumo in play, a settled field, no script, no
+    /// `top_row_timeout`, the next spawn more than one frame away): each adds one to the
+    /// frame count, the frames since the placement and the soft-drop timer, and the rules
+    /// find nothing on the unchanged field; 0 when that does not hold. The search jumps over
+    /// them ([`FallingGame::idle_state`]).
+    pub(super) fn idle_frames(&self) -> u32 {
+        let counting_only = self.s.active.is_none()
+            && self.script.is_none()
+            && !self.b.status.is_over()
+            && self.is_settled()
+            && !self
+                .level
+                .game_over
+                .iter()
+                .any(|g| matches!(g, GameOver::TopRowTimeout { .. }));
+        if !counting_only {
+            return 0;
+        }
+        self.level
+            .timing
+            .spawn
+            .saturating_sub(self.s.since_place.saturating_add(1))
+    }
+
+    /// The small state after `k` of the [`FallingGame::idle_frames`].
+    pub(super) fn idle_state(&self, k: u32) -> Small {
+        let mut s = self.s;
+        s.frames += u64::from(k);
+        s.since_place = s.since_place.saturating_add(k);
+        s.soft_drop_timer = s.soft_drop_timer.saturating_add(k);
+        s
     }
 
     /// Jumps to small state `s` as one step of the history (the motion frames it stands for

@@ -84,7 +84,7 @@ impl FallingSearch {
         let g = &mut self.game;
         let mut steps = 0;
         if p.hold {
-            g.record_frame(Input::Hold);
+            g.record_frame_with(Input::Hold, false);
             steps += 1;
         }
         if let Some(s) = p.from {
@@ -92,12 +92,20 @@ impl FallingSearch {
             steps += 1;
         }
         for &i in &p.tail {
-            g.record_frame(i);
+            g.record_frame_with(i, false);
             steps += 1;
         }
         let mut inputs = p.inputs.clone();
         let mut waited = 0;
         while g.s.active.is_none() && !g.b.status.is_over() {
+            let k = g.idle_frames();
+            if k > 0 && waited + k <= MAX_EDGE_FRAMES {
+                g.jump(g.idle_state(k));
+                inputs.extend(std::iter::repeat_n(Input::Wait, k as usize));
+                steps += 1;
+                waited += k;
+                continue;
+            }
             if waited >= MAX_EDGE_FRAMES {
                 for _ in 0..steps {
                     Game::undo(g);
@@ -106,7 +114,7 @@ impl FallingSearch {
                     "no tumo in play {MAX_EDGE_FRAMES} frames after a placement"
                 )));
             }
-            g.record_frame(Input::Wait);
+            g.record_frame_with(Input::Wait, false);
             inputs.push(Input::Wait);
             steps += 1;
             waited += 1;
@@ -119,7 +127,10 @@ impl FallingSearch {
     /// only drop rows) cannot be cleared by the tumos left of its fixed sequence: each row
     /// holding a block must be filled to clear it (rows never merge under those laws), and
     /// the blocks to fill them are more than the tumos left (active, held, queued, still to
-    /// come) have. A block in a hidden row can never be cleared. A sure answer.
+    /// come) have. A block in a hidden row can never be cleared. And when no new row can be
+    /// started (fewer spare blocks than a row has cells), the empty cells between two
+    /// columns full in every row holding blocks must be a multiple of the tumos' block
+    /// counts' gcd. Sure answers.
     fn rows_out_of_reach(&self) -> bool {
         let g = &self.game;
         let l = &g.level;
@@ -160,8 +171,53 @@ impl FallingSearch {
             .skip(g.s.fixed_next)
             .map(|&t| blocks(t))
             .sum::<usize>();
-        need > have
+        if need > have {
+            return true;
+        }
+        // No row can be started any more (it would need `w` more cells): every tumo left
+        // goes into the rows holding blocks now. A column full in all of them is a wall no
+        // tumo crosses (a clear takes a row from every column), so the empty cells between
+        // two walls are filled by whole tumos: their number is a multiple of the gcd of the
+        // tumos' block counts.
+        if have - need >= w {
+            return false;
+        }
+        let mut k = 0;
+        let left = g.s.active.map(|p| p.tumo).into_iter();
+        let left = left.chain(g.b.hold.iter().map(|q| q.tumo));
+        let left = left.chain(g.b.queue.iter().map(|q| q.tumo));
+        for t in left.chain(l.sequence.tumos.iter().skip(g.s.fixed_next).copied()) {
+            k = gcd(k, blocks(t));
+        }
+        if k <= 1 {
+            return false;
+        }
+        let rows: Vec<&[BlockId]> = g
+            .field
+            .cells
+            .chunks(w)
+            .filter(|r| r.iter().any(|&c| c != EMPTY))
+            .collect();
+        let mut region = 0;
+        for x in 0..=w {
+            let empty = (x < w).then(|| rows.iter().filter(|r| r[x] == EMPTY).count());
+            match empty {
+                Some(n) if n > 0 => region += n,
+                _ => {
+                    if region % k != 0 {
+                        return true;
+                    }
+                    region = 0;
+                }
+            }
+        }
+        false
     }
+}
+
+/// The greatest common divisor (`gcd(0, n) = n`).
+fn gcd(a: usize, b: usize) -> usize {
+    if b == 0 { a } else { gcd(b, a % b) }
 }
 
 impl SearchGame for FallingSearch {
