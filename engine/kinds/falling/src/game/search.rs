@@ -7,7 +7,7 @@
 //! plays its frame inputs (the motion before the placing frame as one jump of the small
 //! state), then waits (`.`) until the next tumo is in play or the game is over, so every
 //! state the search sees has a tumo at its spawn place (or is over), and a solution ends
-//! with the frames that carry out its last clears. The key: [`FallingGame::search_key`].
+//! with the frames that carry out its last clears. The key: `FallingGame::search_key` (`hash.rs`).
 //! Dead: lost, a level without a goal (it is never won), or (a `clear_all` goal with only the `rows` clear rule and a fixed sequence)
 //! more cells to fill than the tumos left have blocks.
 
@@ -277,7 +277,7 @@ impl SearchGame for FallingSearch {
     }
 
     /// Lost; a level with no `goal` (an endless level is never won); or
-    /// [`FallingSearch::rows_out_of_reach`].
+    /// `rows_out_of_reach` (below: the rows left cannot be filled).
     fn is_dead(&mut self) -> bool {
         matches!(self.game.b.status, Status::Lost { .. })
             || (self.game.level.goal.is_none() && !self.game.b.status.is_over())
