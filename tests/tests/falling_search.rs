@@ -11,7 +11,9 @@
 use std::sync::atomic::AtomicBool;
 
 use serde_json::{Value, json};
-use tilesmith_engine::game::{GameKind, Status};
+use tilesmith_engine::game::{Game, GameKind, Status};
+use tilesmith_engine::kind::falling::game::search::FallingSearch;
+use tilesmith_engine::kind::falling::{FallingGame, FallingLevel};
 use tilesmith_engine::kind::kind_named;
 use tilesmith_engine::search::bfs;
 use tilesmith_engine::search_game::SearchGame;
@@ -75,6 +77,8 @@ fn with_hold_the_placements_of_the_tumo_the_hold_brings_are_moves_too() {
 fn every_move_played_as_frame_words_reaches_the_same_state() {
     let doc = tetris(&["T", "I", "O", "S"], true);
     let mut s = searcher(&doc);
+    let level = FallingLevel::from_json(&doc).unwrap();
+    let mut exact = FallingSearch::new(&FallingGame::new(level, 0));
     for mv in moves(s.as_mut()) {
         let words = s.words(mv);
         s.play(mv).unwrap();
@@ -84,6 +88,11 @@ fn every_move_played_as_frame_words_reaches_the_same_state() {
         }
         let mut after = g.searcher().unwrap();
         assert_eq!(after.key(), s.key(), "move {mv}: {}", words.join(" "));
+        // The whole state, frame count, timers and counters included, not only the key.
+        let f = g.as_any().downcast_ref::<FallingGame>().unwrap();
+        exact.play(mv).unwrap();
+        assert_eq!(exact.game().state_hash(), Game::state_hash(f), "move {mv}");
+        assert!(exact.undo());
         // A placement ends with the next tumo in play, at its spawn place.
         assert!(g.summary()["active"].is_object(), "{}", words.join(" "));
         assert_eq!(g.summary()["frames"], words.len());

@@ -74,6 +74,10 @@ pub(super) struct Placement {
     pub(super) inputs: Vec<Input>,
     /// The top row of the placed blocks (the least y): the moves are listed lowest first.
     pub(super) top: usize,
+    /// The frame count where the search started (after the hold's frame): `from` is
+    /// applied relative to it ([`FallingGame::motion_state`]), since a list is shared by
+    /// the states of one key, which may differ in their frame count and counters.
+    pub(super) root_frames: u64,
 }
 
 impl FallingGame {
@@ -280,6 +284,7 @@ impl FallingGame {
                                 tail: vec![input],
                                 inputs,
                                 top: high,
+                                root_frames: root.frames,
                             });
                         }
                     }
@@ -324,6 +329,7 @@ impl FallingGame {
                 tail: Vec::new(),
                 inputs: Vec::new(),
                 top: 0,
+                root_frames: self.s.frames,
             }]);
         };
         if !self.motion_exact() {
@@ -389,6 +395,25 @@ impl FallingGame {
         s.since_place = s.since_place.saturating_add(k);
         s.soft_drop_timer = s.soft_drop_timer.saturating_add(k);
         s
+    }
+
+    /// The small state placement `p` jumps to from the current one: the motion's part of
+    /// `p.from` (the tumo's place, its timers, the top-row count and the last failed turn,
+    /// frame numbers moved by the difference of the frame counts) over the current counters
+    /// (score, rows, chains, the sequence, the RNG), which the motion does not change.
+    pub(super) fn motion_state(&self, p: &Placement, from: Small) -> Small {
+        let cur = self.s;
+        let shift = |f: u64| (f + cur.frames).saturating_sub(p.root_frames);
+        Small {
+            frames: shift(from.frames),
+            gravity_timer: from.gravity_timer,
+            lock_timer: from.lock_timer,
+            soft_drop_timer: from.soft_drop_timer,
+            top_row_frames: from.top_row_frames,
+            last_failed_turn: from.last_failed_turn.map(|(t, at)| (t, shift(at))),
+            active: from.active,
+            ..cur
+        }
     }
 
     /// Jumps to small state `s` as one step of the history (the motion frames it stands for

@@ -87,8 +87,8 @@ impl FallingSearch {
             g.record_frame_with(Input::Hold, false);
             steps += 1;
         }
-        if let Some(s) = p.from {
-            g.jump(s);
+        if let Some(from) = p.from {
+            g.jump(g.motion_state(p, from));
             steps += 1;
         }
         for &i in &p.tail {
