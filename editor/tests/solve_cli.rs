@@ -666,7 +666,7 @@ fn witness_of_a_level_dead_from_the_start_is_step_0() {
 /// first that is not solved. A campaign of the shipped baba level `first-words` (a shortest
 /// solution of 6 moves, the only one: docs/solver.md's table) and the walled-in boulder box
 /// above (unsolvable): exit 2, the rows in campaign order saying so. Without the box: exit 0.
-/// A falling level (no search) makes it exit 1, the row saying why.
+/// A level that does not load makes it exit 1, the row saying why.
 #[test]
 fn a_campaign_is_solved_level_by_level() {
     let dir = tempfile::tempdir().unwrap();
@@ -682,9 +682,10 @@ fn a_campaign_is_solved_level_by_level() {
            "map":[["wall","wall","wall"],["wall","me","wall"],["wall","wall","wall"]]}"#,
     )
     .unwrap();
-    std::fs::copy(
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("../levels/falling/puyo-4-chain.json"),
-        d.join("puyo.json"),
+    // A level that does not load (no width, height, blocks or field).
+    std::fs::write(
+        d.join("broken.json"),
+        r#"{"kind":"falling","name":"Broken"}"#,
     )
     .unwrap();
     let campaign = |name: &str, levels: &[&str]| {
@@ -722,12 +723,13 @@ fn a_campaign_is_solved_level_by_level() {
     let (code, text) = run(&campaign("one.json", &["first-words.json"]));
     assert_eq!(code, Some(0), "{text}");
     let (code, text) = run(&campaign(
-        "with-puyo.json",
-        &["first-words.json", "puyo.json", "box.json"],
+        "with-broken.json",
+        &["first-words.json", "broken.json", "box.json"],
     ));
     assert_eq!(code, Some(1), "an error before an unsolvable level: {text}");
     assert!(
-        text.contains("puyo.json") && text.contains("error: falling levels offer no search"),
+        text.lines()
+            .any(|l| l.starts_with("broken.json") && l.contains("error:")),
         "{text}"
     );
     // A campaign that lists itself is an error row, not a solve that starts again.
@@ -737,4 +739,33 @@ fn a_campaign_is_solved_level_by_level() {
         text.contains("a campaign is not a level of a campaign"),
         "{text}"
     );
+}
+
+/// Falling (issue #29): `steps` counts placements and `solution` is the frame words with
+/// `WORD*N`, which `tilesmith run` plays to a win. The Puyo puzzles as
+/// `docs/falling-levels.md` describes them: "All clear in two pairs" has one solution ("Only
+/// one placement clears the field"); "Four steps" has several ("Several placements of the
+/// last two pairs work"), all with the same first pair ("The green/blue pair lies flat on
+/// the red and green columns").
+#[test]
+fn falling_puzzles_are_solved_in_placements_and_replayed_by_run() {
+    for (name, steps, unique) in [
+        ("levels/falling/puyo-all-clear.json", 2, true),
+        ("levels/falling/puyo-4-chain.json", 3, false),
+    ] {
+        let path = level(name);
+        let v = line(&tilesmith(&["solve", &path, "--all"]), 0);
+        assert_eq!(v["steps"], steps, "{name}: {v}");
+        assert_eq!(v["unique"], unique, "{name}: {v}");
+        if !unique {
+            assert_eq!(v["differ_at"], 2, "{name}: {v}");
+        }
+        let text = v["solution"].as_str().unwrap();
+        assert!(
+            text.contains(".*"),
+            "runs of waits are written WORD*N: {text}"
+        );
+        let r = line(&tilesmith(&["run", &path, "--inputs", text]), 0);
+        assert_eq!(r["status"], "won", "{name}: {r}");
+    }
 }

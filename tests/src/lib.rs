@@ -4,6 +4,7 @@
 pub mod baba;
 pub mod fuzz;
 pub mod keke;
+pub mod perfect_clear;
 
 use std::path::PathBuf;
 

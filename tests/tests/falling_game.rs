@@ -83,7 +83,7 @@ fn the_kind_is_registered_with_its_inputs() {
     assert_eq!(k.name(), "falling");
     assert_eq!(k.steps_per_second(), 60.0);
     let words: Vec<&str> = k.inputs().iter().map(|s| s.word).collect();
-    assert_eq!(words, [".", "L", "R", "SD", "HD", "CW", "CCW", "180"]);
+    assert_eq!(words, [".", "L", "R", "SD", "HD", "CW", "CCW", "180", "H"]);
     let keys: Vec<&str> = k.inputs().iter().map(|s| s.key).collect();
     assert_eq!(
         keys,
@@ -95,7 +95,8 @@ fn the_kind_is_registered_with_its_inputs() {
             "Space",
             "ArrowUp|X",
             "Z",
-            "A"
+            "A",
+            "C"
         ]
     );
     for s in k.inputs() {

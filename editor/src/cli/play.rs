@@ -29,7 +29,7 @@ pub struct RunArgs {
     /// Inputs, one per step (tick, turn or frame), separated by spaces, in the words of the
     /// level's kind. Boulder: `.` no key; `L R U D` arrows; `ML MR MU MD` arrows with the meta
     /// (shift) key. Baba: `. L R U D`, `undo`, `restart`. Falling (one frame each): `.`, `L R`
-    /// move, `SD` soft drop, `HD` hard drop, `CW CCW 180` turn. `WORD*N` is N steps of WORD
+    /// move, `SD` soft drop, `HD` hard drop, `CW CCW 180` turn, `H` hold (a level with `hold`; else a wait). `WORD*N` is N steps of WORD
     /// (`R*3` = `R R R`). Board (one whole turn each, read in the position where it is
     /// played): the legal moves' notations (`c3-d4`, `c3xe5xc7`, `@d3`, `pass`), `undo`,
     /// `restart`. Pasta (one decision each, read where it is played): `@Card`, `skip`, `do`,

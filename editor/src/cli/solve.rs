@@ -275,7 +275,13 @@ impl Run<'_> {
         let seconds = out.elapsed.as_secs_f64();
         let (mut line, code) = match &out.answer {
             bfs::Answer::Solved(s) => {
-                let text = s.words.join(" ");
+                // Macro moves (falling: a placement is many frames) print their frame
+                // words with runs as `WORD*N`; one word a move stays spelled out.
+                let text = if s.words.len() > s.moves.len() {
+                    tilesmith_engine::input::format_words(s.words.iter().map(String::as_str))
+                } else {
+                    s.words.join(" ")
+                };
                 if let Err(e) = self.check_and_record(&text) {
                     return fail(&e);
                 }

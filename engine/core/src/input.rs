@@ -48,6 +48,10 @@ pub enum Input {
     HardDrop,
     /// Turn the falling piece to another rotation state (`CW`, `CCW`, `180`).
     Turn(Turn),
+    /// Falling blocks: put the active tumo into the hold slot and take the held one (or the
+    /// next one when the slot is empty), once per placement (`H`; a level with `"hold":
+    /// true`, guideline Tetris's hold). A level without hold plays it as a wait.
+    Hold,
     /// The legal input number `n` (0-based) of the current position, in the order of
     /// `Game::legal_inputs`: a whole turn of a board game (`c3-d4`). It has no word of its
     /// own (its [`Input::word`] is `choice`); `Game::input_word` gives the word it has in
@@ -103,13 +107,14 @@ impl Input {
             Input::Turn(Turn::Cw) => "CW",
             Input::Turn(Turn::Ccw) => "CCW",
             Input::Turn(Turn::Half) => "180",
+            Input::Hold => "H",
             Input::Choice(_) => "choice",
         }
     }
 }
 
 /// Every input, for [`Input::parse`].
-const ALL_WORDS: [Input; 16] = [
+const ALL_WORDS: [Input; 17] = [
     Input::Wait,
     Input::Move(Dir::Left),
     Input::Move(Dir::Right),
@@ -126,6 +131,7 @@ const ALL_WORDS: [Input; 16] = [
     Input::Turn(Turn::Cw),
     Input::Turn(Turn::Ccw),
     Input::Turn(Turn::Half),
+    Input::Hold,
 ];
 
 /// One input word of a kind: how the command line and replays write it and how an editor

@@ -100,7 +100,7 @@ impl FallingPlay {
         };
         self.held = Some((input, frames));
         let act = match input {
-            Input::Turn(_) | Input::HardDrop => frames == 0,
+            Input::Turn(_) | Input::HardDrop | Input::Hold => frames == 0,
             Input::Move(_) => {
                 frames == 0
                     || (frames >= DAS_FRAMES && (frames - DAS_FRAMES).is_multiple_of(ARR_FRAMES))
@@ -403,11 +403,19 @@ pub fn play_ui(ui: &mut Ui, d: &FallingDoc, out: &mut Vec<Action>) {
             ui.label(game.outcome_word());
             ui.end_row();
         });
-    ui.label("next");
     ui.horizontal(|ui| {
-        for t in game.next_tumos() {
-            next_ui(ui, level, t.tumo, &t.labels);
+        if level.hold {
+            hold_ui(ui, level, game);
+            ui.add_space(12.0);
         }
+        ui.vertical(|ui| {
+            ui.label("next");
+            ui.horizontal(|ui| {
+                for t in game.next_tumos() {
+                    next_ui(ui, level, t.tumo, &t.labels);
+                }
+            });
+        });
     });
     if let Some(e) = game.script_error() {
         ui.label(
@@ -417,7 +425,11 @@ pub fn play_ui(ui: &mut Ui, d: &FallingDoc, out: &mut Vec<Action>) {
         );
     }
     ui.label(
-        RichText::new("keys: Left, Right move · Down soft drop · Space hard drop · Up or X turn CW · Z turn CCW · A 180")
+        RichText::new(if level.hold {
+            "keys: Left, Right move · Down soft drop · Space hard drop · Up or X turn CW · Z turn CCW · A 180 · C hold"
+        } else {
+            "keys: Left, Right move · Down soft drop · Space hard drop · Up or X turn CW · Z turn CCW · A 180"
+        })
             .small(),
     );
     ui.separator();
@@ -430,12 +442,37 @@ pub fn play_ui(ui: &mut Ui, d: &FallingDoc, out: &mut Vec<Action>) {
     crate::ui::export_ui::export_gif_button(ui, out);
 }
 
+/// The hold box (a level with `hold`): the held tumo, greyed while `H` cannot be used (the
+/// tumo in play came from the hold); an empty box when the slot is empty.
+fn hold_ui(ui: &mut Ui, level: &FallingLevel, game: &FallingGame) {
+    ui.vertical(|ui| {
+        let used = game.hold_used();
+        ui.label("hold").on_hover_text(if used {
+            "Used: H works again once the tumo is placed"
+        } else {
+            "H (C) swaps the tumo in play with this one"
+        });
+        match game.held() {
+            Some(q) => {
+                let r = next_ui(ui, level, q.tumo, &q.labels);
+                if let (true, Some(r)) = (used, r) {
+                    ui.painter()
+                        .rect_filled(r, 2.0, Color32::from_black_alpha(150));
+                }
+            }
+            None => {
+                let (r, _) = ui.allocate_exact_size(egui::vec2(64.0, 64.0), egui::Sense::hover());
+                ui.painter().rect_filled(r, 2.0, look::WELL);
+            }
+        }
+    });
+}
+
 /// A small picture of tumo `t`'s first state, its labelled cells in the kinds drawn for them.
-fn next_ui(ui: &mut Ui, level: &FallingLevel, t: usize, labels: &[BlockId]) {
-    let Some(tumo) = level.tumos.get(t) else {
-        return;
-    };
-    let Some(g) = tumo.states.first() else { return };
+/// Returns the box drawn, if any.
+fn next_ui(ui: &mut Ui, level: &FallingLevel, t: usize, labels: &[BlockId]) -> Option<egui::Rect> {
+    let tumo = level.tumos.get(t)?;
+    let g = tumo.states.first()?;
     let cell = 16.0;
     let (rect, _) = ui.allocate_exact_size(
         egui::vec2(g.side as f32 * cell, g.side as f32 * cell),
@@ -463,4 +500,5 @@ fn next_ui(ui: &mut Ui, level: &FallingLevel, t: usize, labels: &[BlockId]) {
             }
         }
     }
+    Some(rect)
 }

@@ -60,6 +60,12 @@ fn controls_ui(ui: &mut Ui, level: &FallingLevel, out: &mut Vec<Action>) {
             .on_hover_text("HD (Space) drops the tumo and places it at once")
             .changed();
         changed |= ui
+            .checkbox(&mut r.hold, "hold")
+            .on_hover_text(
+                "H (C) puts the tumo into the hold slot and takes the held one, once per placement",
+            )
+            .changed();
+        changed |= ui
             .checkbox(&mut r.shadow, "shadow")
             .on_hover_text("Show where the tumo would land")
             .changed();

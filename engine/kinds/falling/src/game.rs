@@ -50,8 +50,11 @@ use tilesmith_core::problem::{JsonPath, Problem};
 
 mod frame;
 mod geometry;
+mod hash;
+mod motion;
 mod rules;
 mod save;
+pub mod search;
 mod sequence;
 mod undo;
 
@@ -86,6 +89,8 @@ struct Small {
     fixed_next: usize,
     rng_word: u128,
     active: Option<Place>,
+    /// The active tumo came from the hold slot: `H` waits for the next placement.
+    hold_used: bool,
 }
 
 /// A clear in progress: the frame's requests, sparse, and the frames left.
@@ -103,6 +108,8 @@ struct Big {
     queue: VecDeque<QueuedTumo>,
     bag: VecDeque<usize>,
     pending: Option<Pending>,
+    /// The hold slot (a level with `hold`).
+    hold: Option<QueuedTumo>,
     status: Status,
     script_error: Option<ScriptError>,
     /// The script's error when the start was probed for settling (`starts_settled`), which
@@ -134,6 +141,8 @@ pub struct FrameReport {
     pub quick_turn: bool,
     /// True when a hard drop placed the tumo.
     pub hard_drop: bool,
+    /// True when `H` put the active tumo into the hold slot this frame.
+    pub hold: bool,
     /// The blocks the placed tumo left in the field, `(x, y, kind)`; empty when nothing was
     /// placed.
     pub placed: Vec<(usize, usize, BlockId)>,
@@ -205,6 +214,23 @@ pub struct FallingGame {
     mask: Vec<bool>,
     /// Abandons a frame while it computes ([`Game::set_cancel_flag`]).
     cancel: Option<Arc<AtomicBool>>,
+    /// Per tumo and rotation state, the grid cells of its blocks `(x, y)`: what
+    /// [`FallingGame::fits`] tests, made once.
+    shapes: Vec<Vec<Vec<(i32, i32)>>>,
+}
+
+/// Per tumo and rotation state, the grid cells of its blocks (`FallingGame::shapes`).
+fn shapes_of(level: &FallingLevel) -> Vec<Vec<Vec<(i32, i32)>>> {
+    level
+        .tumos
+        .iter()
+        .map(|t| {
+            t.states
+                .iter()
+                .map(|s| s.blocks().map(|(x, y, _)| (x as i32, y as i32)).collect())
+                .collect()
+        })
+        .collect()
 }
 
 impl FallingGame {
@@ -271,12 +297,14 @@ impl FallingGame {
                 fixed_next: st.fixed_next,
                 rng_word: rng.get_word_pos(),
                 active,
+                hold_used: st.hold_used,
             },
             b: Big {
                 labels,
                 queue: st.queue.iter().cloned().collect(),
                 bag: st.bag.iter().copied().collect(),
                 pending,
+                hold: st.hold.clone(),
                 status: st.status.clone(),
                 script_error: None,
                 probe_error: None,
@@ -296,6 +324,7 @@ impl FallingGame {
             req: Requests::new(n),
             mask: vec![false; n],
             cancel: None,
+            shapes: shapes_of(&level),
             level,
         };
         if let Some(src) = g.level.script.clone() {
@@ -417,6 +446,18 @@ impl FallingGame {
     /// labels will have.
     pub fn next_tumos(&self) -> Vec<QueuedTumo> {
         self.b.queue.iter().cloned().collect()
+    }
+
+    /// The tumo in the hold slot, with the kinds of its labels; `None` when the slot is empty
+    /// or the level has no `hold`.
+    pub fn held(&self) -> Option<&QueuedTumo> {
+        self.b.hold.as_ref()
+    }
+
+    /// True when `H` has been used since the last placement (the active tumo came from the
+    /// hold), so that it does nothing until the tumo is placed.
+    pub fn hold_used(&self) -> bool {
+        self.s.hold_used
     }
 
     /// Frames played (a saved state's frames included).
@@ -687,74 +728,12 @@ impl Game for FallingGame {
     }
 
     fn state_hash(&self) -> u64 {
-        let mut h = tilesmith_core::hash::Fnv::new();
-        h.write_u64(self.field.width as u64);
-        h.write_u64(self.field.height as u64);
-        h.write(&self.field.cells);
-        for &m in &self.moving {
-            h.write_u64(m as u64);
-        }
-        let s = &self.s;
-        for v in [
-            s.frames,
-            s.score,
-            s.rows,
-            s.chain as u64,
-            s.max_chain as u64,
-            s.gravity_timer as u64,
-            s.lock_timer as u64,
-            s.since_place as u64,
-            s.soft_drop_timer as u64,
-            s.top_row_frames as u64,
-            s.placed_since_clear as u64,
-            s.quiet as u64,
-            s.fixed_next as u64,
-        ] {
-            h.write_u64(v);
-        }
-        match s.last_failed_turn {
-            Some((t, f)) => {
-                h.write(Input::Turn(t).word().as_bytes());
-                h.write_u64(f);
-            }
-            None => h.write(b"-"),
-        }
-        match s.active {
-            Some(p) => {
-                for v in [p.tumo as u64, p.state as u64, p.x as u64, p.y as u64] {
-                    h.write_u64(v);
-                }
-                h.write(&self.b.labels);
-            }
-            None => h.write(b"none"),
-        }
-        h.write(&self.rng.get_seed());
-        h.write(&self.rng.get_word_pos().to_le_bytes());
-        h.write_u64(self.b.queue.len() as u64);
-        for q in &self.b.queue {
-            h.write_u64(q.tumo as u64);
-            h.write(&q.labels);
-        }
-        h.write_u64(self.b.bag.len() as u64);
-        for &t in &self.b.bag {
-            h.write_u64(t as u64);
-        }
-        match &self.b.pending {
-            Some(p) => {
-                h.write_u64(p.frames as u64);
-                for &i in &p.delete {
-                    h.write_u64(i as u64);
-                }
-                h.write(b"/");
-                for &(i, c) in &p.down {
-                    h.write_u64(i as u64);
-                    h.write_u64(c as u64);
-                }
-            }
-            None => h.write(b"no pending"),
-        }
-        h.write(self.b.status.word().as_bytes());
-        h.finish()
+        self.hash_state()
+    }
+
+    /// The placement search (`search.rs`): one move is one placement of the active tumo.
+    fn searcher(&self) -> Option<Box<dyn tilesmith_core::search_game::SearchGame>> {
+        Some(Box::new(search::FallingSearch::new(self)))
     }
 
     fn as_any(&self) -> &dyn std::any::Any {

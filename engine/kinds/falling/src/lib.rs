@@ -37,8 +37,9 @@ use tilesmith_core::grid::Dir;
 use tilesmith_core::input::{Input, InputSpec, Turn};
 use tilesmith_core::problem::{JsonPath, Problem};
 
-/// The falling kind's input words: wait, move, soft drop, hard drop and the three turns.
-const INPUTS: [InputSpec; 8] = [
+/// The falling kind's input words: wait, move, soft drop, hard drop, the three turns and
+/// hold (`H` on C, guideline Tetris's hold key; Shift is not a key of its own here).
+const INPUTS: [InputSpec; 9] = [
     InputSpec {
         word: ".",
         input: Input::Wait,
@@ -86,6 +87,12 @@ const INPUTS: [InputSpec; 8] = [
         input: Input::Turn(Turn::Half),
         label: "Turn 180°",
         key: "A",
+    },
+    InputSpec {
+        word: "H",
+        input: Input::Hold,
+        label: "Hold",
+        key: "C",
     },
 ];
 

@@ -34,12 +34,15 @@ impl FallingGame {
                     self.place();
                     dropped = true;
                 }
+                // The tumo from the hold spawns as a new tumo does, at the end of a frame's
+                // input: gravity waits for the next frame.
+                Input::Hold => dropped = self.hold(),
                 _ => {}
             }
         }
         // 2. Gravity and lock.
-        if !dropped {
-            self.fall_and_lock();
+        if !dropped && self.fall_step() {
+            self.place();
         }
         if self.b.status.is_over() {
             return;
@@ -188,12 +191,20 @@ impl FallingGame {
         }
     }
 
-    /// The active tumo falls by the timing and is placed once it has rested `timing.lock`
-    /// frames.
-    pub(super) fn fall_and_lock(&mut self) {
-        let Some(p) = self.s.active else { return };
+    /// The active tumo falls by the timing; true when it has rested `timing.lock` frames and
+    /// is to be placed now (where it is). Changes only the small state, so the placement
+    /// search (`motion.rs`) runs it on its own.
+    pub(super) fn fall_step(&mut self) -> bool {
+        let Some(p) = self.s.active else {
+            return false;
+        };
         let timing = self.level.timing;
-        let d = self.drop_distance(p);
+        // Whether it can fall is one test; how far only matters for 20G (gravity 0).
+        let d = if timing.gravity == 0 {
+            self.drop_distance(p)
+        } else {
+            i32::from(self.can_fall(p))
+        };
         if d > 0 {
             let step = if timing.gravity == 0 {
                 d
@@ -211,14 +222,16 @@ impl FallingGame {
                 self.s.lock_timer = 0;
             }
         }
-        let Some(p) = self.s.active else { return };
-        if self.drop_distance(p) == 0 {
+        let Some(p) = self.s.active else {
+            return false;
+        };
+        if !self.can_fall(p) {
             self.s.gravity_timer = 0;
             if self.s.lock_timer >= timing.lock {
-                self.place();
-            } else {
-                self.s.lock_timer += 1;
+                return true;
             }
+            self.s.lock_timer += 1;
         }
+        false
     }
 }

@@ -49,16 +49,16 @@ impl FallingGame {
 
     /// Whether tumo place `p` fits: every block on a [free](Self::free) cell.
     pub(super) fn fits(&self, p: Place) -> bool {
-        let Some(g) = self
-            .level
-            .tumos
-            .get(p.tumo)
-            .and_then(|t| t.states.get(p.state))
-        else {
+        let Some(g) = self.shapes.get(p.tumo).and_then(|t| t.get(p.state)) else {
             return false;
         };
-        g.blocks()
-            .all(|(bx, by, _)| self.free(p.x as i64 + bx as i64, p.y as i64 + by as i64))
+        g.iter()
+            .all(|&(bx, by)| self.free(i64::from(p.x + bx), i64::from(p.y + by)))
+    }
+
+    /// Whether `p` can fall one cell (it does not rest on anything).
+    pub(super) fn can_fall(&self, p: Place) -> bool {
+        self.fits(Place { y: p.y + 1, ..p })
     }
 
     /// How many cells `p` can fall before it rests.

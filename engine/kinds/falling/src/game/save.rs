@@ -42,6 +42,8 @@ impl FallingGame {
             top_row_frames: self.s.top_row_frames,
             last_failed_turn: self.s.last_failed_turn,
             placed_since_clear: self.s.placed_since_clear,
+            hold: self.b.hold.clone(),
+            hold_used: self.s.hold_used,
             quiet: self.s.quiet,
             moving: self
                 .moving

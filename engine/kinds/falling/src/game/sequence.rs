@@ -76,6 +76,47 @@ impl FallingGame {
             }
             return;
         };
+        self.spawn_tumo(q);
+    }
+
+    /// The hold (`H`, a level with `hold`; `docs/falling-semantics.md`, "Hold"): the active
+    /// tumo goes into the hold slot with its labels' kinds, and the held tumo (or, when the
+    /// slot is empty, the next tumo of the sequence) spawns at its spawn position in state 0,
+    /// as a new tumo does. Once per placement; nothing when the level has no hold, no tumo
+    /// is in play, the hold was used since the last placement, or the slot is empty and the
+    /// sequence is used up. Returns true when the hold happened.
+    pub(super) fn hold(&mut self) -> bool {
+        if !self.level.hold || self.s.hold_used {
+            return false;
+        }
+        let Some(p) = self.s.active else {
+            return false;
+        };
+        let next = match self.b.hold.take() {
+            Some(h) => h,
+            None => match self.b.queue.pop_front().or_else(|| self.draw()) {
+                Some(q) => {
+                    self.refill_queue();
+                    q
+                }
+                None => return false,
+            },
+        };
+        let labels = std::mem::take(&mut self.b.labels);
+        self.b.hold = Some(QueuedTumo {
+            tumo: p.tumo,
+            labels,
+        });
+        self.s.active = None;
+        self.spawn_tumo(next);
+        self.s.hold_used = true;
+        self.report.hold = true;
+        true
+    }
+
+    /// Spawns `q` at its spawn position in state 0 (spec A15), or ends the game when it
+    /// cannot appear (spec §4.1 condition 1).
+    fn spawn_tumo(&mut self, q: QueuedTumo) {
         let Some((x, y)) = self.level.spawn_position(q.tumo) else {
             return;
         };
@@ -99,6 +140,7 @@ impl FallingGame {
         self.s.lock_timer = 0;
         self.s.soft_drop_timer = u32::MAX;
         self.s.last_failed_turn = None;
+        self.s.hold_used = false;
         self.report.spawned = Some(q.tumo);
     }
 }

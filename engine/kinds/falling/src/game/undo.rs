@@ -62,9 +62,22 @@ impl FallingGame {
     /// from `prev_cells`, `prev_moving` (the field as the last frame left it) and the
     /// counters kept here, so the game is exactly as before and the redo list untouched.
     pub(super) fn record_frame(&mut self, input: Input) -> Option<Vec<Pos>> {
+        self.record_frame_with(input, true)
+    }
+
+    /// [`FallingGame::record_frame`]; without `tumo_cells` the active tumo's cells are left
+    /// out of the changed cells (the search reads no change list and skips building them).
+    pub(super) fn record_frame_with(&mut self, input: Input, tumo_cells: bool) -> Option<Vec<Pos>> {
         let small = self.s;
         let big = self.b.clone();
-        let before = self.active().map(|a| a.cells).unwrap_or_default();
+        let tumo = |g: &Self| {
+            if tumo_cells {
+                g.active().map(|a| a.cells).unwrap_or_default()
+            } else {
+                Vec::new()
+            }
+        };
+        let before = tumo(self);
         self.frame(input);
         if self.cancelled() {
             self.field.cells.copy_from_slice(&self.prev_cells);
@@ -112,7 +125,7 @@ impl FallingGame {
                 }
             }
         }
-        let after = self.active().map(|a| a.cells).unwrap_or_default();
+        let after = tumo(self);
         if before != after {
             for &(x, y, _) in before.iter().chain(&after) {
                 changed.push(Pos::new(x, y));

@@ -94,6 +94,9 @@ pub struct FallingLevel {
     pub quick_turn: bool,
     /// `hard_drop`.
     pub hard_drop: bool,
+    /// `hold`: one hold slot, used with the input `H` once per placement (guideline
+    /// Tetris's hold; `docs/falling-semantics.md`, "Hold"). Default false.
+    pub hold: bool,
     /// `shadow`.
     pub shadow: bool,
     /// Clear rules.
@@ -232,6 +235,7 @@ impl FallingLevel {
             tumos: Vec::new(),
             quick_turn: false,
             hard_drop: false,
+            hold: false,
             shadow: false,
             clear: Vec::new(),
             fall: Vec::new(),

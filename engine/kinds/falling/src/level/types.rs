@@ -389,6 +389,11 @@ pub struct SavedState {
     pub last_failed_turn: Option<(Turn, u64)>,
     /// True when a tumo was placed since the last clear (the next clear starts a new chain).
     pub placed_since_clear: bool,
+    /// The tumo in the hold slot (`hold`, a level with `"hold": true`), with its labels'
+    /// kinds; `None` when the slot is empty.
+    pub hold: Option<QueuedTumo>,
+    /// True when the active tumo came from a hold, so `H` does nothing until it is placed.
+    pub hold_used: bool,
     /// True when the last rules pass deleted and moved nothing.
     pub quiet: bool,
     /// Blocks in motion: `(x, y, frames left)`, row-major.
@@ -417,6 +422,8 @@ impl Default for SavedState {
             top_row_frames: 0,
             last_failed_turn: None,
             placed_since_clear: true,
+            hold: None,
+            hold_used: false,
             quiet: true,
             moving: Vec::new(),
             pending: None,

@@ -10,7 +10,7 @@ use super::*;
 
 impl FallingLevel {
     /// The level as a document that [`FallingLevel::from_json`] reads back to an equal level,
-    /// unknown members included. Every member is written, defaults too; `score`, `goal`,
+    /// unknown members included. Every member is written, defaults too, but `hold` only when true; `score`, `goal`,
     /// `active`, `script` and `state` only when set.
     pub fn to_json(&self) -> Value {
         let mut level = self.clone();
@@ -28,6 +28,11 @@ impl FallingLevel {
         o.insert("tumos".into(), Value::Array(tumos));
         o.insert("quick_turn".into(), json!(level.quick_turn));
         o.insert("hard_drop".into(), json!(level.hard_drop));
+        if level.hold {
+            // Written only when on, so that the levels saved before hold existed read and
+            // write back unchanged.
+            o.insert("hold".into(), json!(true));
+        }
         o.insert("shadow".into(), json!(level.shadow));
         level.insert_rules(&mut o);
         o.insert("preview".into(), json!(level.preview));
@@ -193,6 +198,18 @@ impl FallingLevel {
                 None => Value::Null,
             },
         );
+        if let Some(q) = &s.hold {
+            o.insert(
+                "hold".into(),
+                json!({
+                    "tumo": tumo_name(q.tumo),
+                    "labels": q.labels.iter().map(|&b| name_of(b)).collect::<Vec<_>>(),
+                }),
+            );
+        }
+        if s.hold_used {
+            o.insert("hold_used".into(), json!(true));
+        }
         o.insert("placed_since_clear".into(), json!(s.placed_since_clear));
         o.insert("quiet".into(), json!(s.quiet));
         o.insert(

@@ -29,6 +29,7 @@ pub(crate) const KNOWN_KEYS: &[&str] = &[
     "tumos",
     "quick_turn",
     "hard_drop",
+    "hold",
     "shadow",
     "clear",
     "fall",
@@ -426,6 +427,7 @@ pub(super) fn parse_level(doc: &Value, cx: &mut Ctx) -> Option<FallingLevel> {
     };
     let quick_turn = flag(cx, "quick_turn");
     let hard_drop = flag(cx, "hard_drop");
+    let hold = flag(cx, "hold");
     let shadow = flag(cx, "shadow");
     let clear = parse_clear(o.get("clear"), cx);
     let fall = parse_fall(o.get("fall"), cx);
@@ -481,6 +483,7 @@ pub(super) fn parse_level(doc: &Value, cx: &mut Ctx) -> Option<FallingLevel> {
         tumos: tumos?,
         quick_turn: quick_turn?,
         hard_drop: hard_drop?,
+        hold: hold?,
         shadow: shadow?,
         clear: clear?,
         fall: fall?,

@@ -116,6 +116,7 @@ pub(super) fn parse_state(
     number!("top_row_frames", top_row_frames, small, u32);
     for (key, slot) in [
         ("placed_since_clear", &mut s.placed_since_clear),
+        ("hold_used", &mut s.hold_used),
         ("quiet", &mut s.quiet),
     ] {
         if let Some(v) = o.get(key) {
@@ -145,6 +146,10 @@ pub(super) fn parse_state(
     {
         ok = false;
     }
+    if let Some(v) = o.get("hold").filter(|v| !v.is_null()) {
+        s.hold = parse_queued(v, &path.key("hold"), tumos, tumo_names, blocks, cx);
+        ok &= s.hold.is_some();
+    }
     if let Some(v) = o.get("bag") {
         let bp = path.key("bag");
         match cx.array(v, &bp, "\"bag\"", MAX_SEQUENCE) {
@@ -159,16 +164,9 @@ pub(super) fn parse_state(
             None => ok = false,
         }
     }
-    match o.get("last_failed_turn") {
-        None | Some(Value::Null) => {}
-        Some(v) => {
-            let tp = path.key("last_failed_turn");
-            let turn = parse_failed_turn(v, &tp, cx);
-            match turn {
-                Some(t) => s.last_failed_turn = Some(t),
-                None => ok = false,
-            }
-        }
+    if let Some(v) = o.get("last_failed_turn").filter(|v| !v.is_null()) {
+        s.last_failed_turn = parse_failed_turn(v, &path.key("last_failed_turn"), cx);
+        ok &= s.last_failed_turn.is_some();
     }
     if let Some(v) = o.get("moving") {
         let mp = path.key("moving");
@@ -189,12 +187,8 @@ pub(super) fn parse_state(
         }
     }
     if let Some(v) = o.get("pending") {
-        let pp = path.key("pending");
-        let pending = parse_pending(v, &pp, field, cx);
-        match pending {
-            Some(p) => s.pending = Some(p),
-            None => ok = false,
-        }
+        s.pending = parse_pending(v, &path.key("pending"), field, cx);
+        ok &= s.pending.is_some();
     }
     ok.then_some(s)
 }
@@ -220,6 +214,8 @@ fn check_state_members(o: &Map<String, Value>, path: &JsonPath, cx: &mut Ctx) {
         "top_row_frames",
         "last_failed_turn",
         "placed_since_clear",
+        "hold",
+        "hold_used",
         "quiet",
         "moving",
         "pending",
