@@ -573,13 +573,77 @@ fn module_graph(src: &Path) -> BTreeMap<String, BTreeSet<String>> {
             continue; // lib.rs: the module list
         };
         let text = std::fs::read_to_string(&f).unwrap();
-        for line in text.lines().take_while(|l| l.trim() != "#[cfg(test)]") {
-            for m in crate_imports(code(line), &module, &modules) {
-                graph.entry(top.clone()).or_default().insert(m);
+        for stmt in statements(&text) {
+            let mut found = crate_imports(&stmt, &module, &modules);
+            found.extend(
+                group_roots(&stmt)
+                    .into_iter()
+                    .filter(|m| modules.contains(m)),
+            );
+            for m in found {
+                if Some(&m) != module.first() {
+                    graph.entry(top.clone()).or_default().insert(m);
+                }
             }
         }
     }
     graph
+}
+
+/// The code lines of `text` before its unit tests (`#[cfg(test)]`), comments cut, with a
+/// `use` spread over several lines (as rustfmt writes a long one) joined into one.
+fn statements(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut open: Option<String> = None;
+    for line in text.lines().take_while(|l| l.trim() != "#[cfg(test)]") {
+        let c = code(line).trim();
+        match open.as_mut() {
+            Some(s) => {
+                s.push(' ');
+                s.push_str(c);
+                if c.ends_with(';') {
+                    out.extend(open.take());
+                }
+            }
+            None if (c.starts_with("use ") || c.contains(" use ")) && !c.ends_with(';') => {
+                open = Some(c.to_string());
+            }
+            None => out.push(c.to_string()),
+        }
+    }
+    out.extend(open);
+    out
+}
+
+/// The first names of the items of a `crate::{…}` group, at any depth of nesting
+/// (`use crate::{a::{b, c}, d};` gives `a` and `d`).
+fn group_roots(stmt: &str) -> Vec<String> {
+    let Some(i) = stmt.find("crate::{") else {
+        return Vec::new();
+    };
+    let body = &stmt[i + "crate::{".len()..];
+    let (mut depth, mut items, mut item) = (0usize, Vec::new(), String::new());
+    for ch in body.chars() {
+        match ch {
+            '{' => depth += 1,
+            '}' if depth == 0 => break,
+            '}' => depth -= 1,
+            ',' if depth == 0 => items.push(std::mem::take(&mut item)),
+            _ if depth == 0 => item.push(ch),
+            _ => {}
+        }
+    }
+    items.push(item);
+    items
+        .iter()
+        .map(|it| {
+            it.trim()
+                .chars()
+                .take_while(|c| c.is_alphanumeric() || *c == '_')
+                .collect::<String>()
+        })
+        .filter(|n| !n.is_empty())
+        .collect()
 }
 
 /// The compiler holds the crates' layers (`the_crates_depend_only_downwards`); inside the
@@ -637,6 +701,14 @@ fn the_loop_finder_sees_loops_of_any_length() {
         .all(|m| m == "count")
     );
     assert!(crate_imports("use crate::bfs::X;", &["bfs".into()], &["bfs".into()]).is_empty());
+    // A long `use` that rustfmt spreads over lines, with a nested group, names every module.
+    let text = "use crate::{\n    astar::{running, solution},\n    bfs::Limits,\n    Budget,\n};\nfn f() {}\n";
+    let stmts = statements(text);
+    assert_eq!(
+        stmts[0],
+        "use crate::{ astar::{running, solution}, bfs::Limits, Budget, };"
+    );
+    assert_eq!(group_roots(&stmts[0]), ["astar", "bfs", "Budget"]);
 }
 
 /// `r` (a relative path) with `/` separators.

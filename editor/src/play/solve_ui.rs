@@ -181,7 +181,7 @@ fn intended_ui(ui: &mut Ui, c: &IntendedCheck) {
 
 /// The words of [`intended_ui`], and whether they warn (a shortcut, or an intended solution
 /// that does not win or cannot be compared).
-pub fn intended_words(c: &IntendedCheck) -> (String, bool) {
+fn intended_words(c: &IntendedCheck) -> (String, bool) {
     let f = &c.file;
     let s = match &c.result {
         Err(why) => return (format!("Intended solution {f}: not compared: {why}"), true),

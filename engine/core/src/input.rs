@@ -1,7 +1,7 @@
 //! Input words: what one step's key is called on the command line and in replay files.
 //!
-//! Each game kind declares its words in a table of [`InputSpec`]s (`GameKind::inputs`):
-//! boulder has `. L R U D ML MR MU MD`, baba `. L R U D undo restart`. A word is read through
+//! Each game kind declares its words in a table of [`InputSpec`]s (`GameKind::inputs`), for
+//! example `. L R U D ML MR MU MD`, or `. L R SD HD CW CCW 180 H`. A word is read through
 //! the kind of the level it is played on (`GameKind::parse_input`), so a word of another
 //! kind is an error rather than a silent wait.
 //!
@@ -48,9 +48,9 @@ pub enum Input {
     HardDrop,
     /// Turn the falling piece to another rotation state (`CW`, `CCW`, `180`).
     Turn(Turn),
-    /// Falling blocks: put the active tumo into the hold slot and take the held one (or the
-    /// next one when the slot is empty), once per placement (`H`; a level with `"hold":
-    /// true`, guideline Tetris's hold). A level without hold plays it as a wait.
+    /// Put the falling piece aside into the hold slot and take the piece held there (or the
+    /// next one when the slot is empty), once per placement (`H`). A game without a hold
+    /// slot plays it as a wait.
     Hold,
     /// The legal input number `n` (0-based) of the current position, in the order of
     /// `Game::legal_inputs`: a whole turn of a board game (`c3-d4`). It has no word of its
@@ -74,7 +74,8 @@ pub enum Turn {
 
 impl Input {
     /// Parses one word of any kind: `.`, `L`, `R`, `U`, `D`, `ML`, `MR`, `MU`, `MD`, `undo`,
-    /// `restart` (case-insensitive). Returns `None` for anything else.
+    /// `restart`, `SD`, `HD`, `CW`, `CCW`, `180`, `H` (case-insensitive; every word of
+    /// [`Input::word`] but `choice`). Returns `None` for anything else.
     ///
     /// Kept for old callers and tests. To read the input of a level, use its kind's
     /// `GameKind::parse_input` (or `parse_inputs`), which refuses the words of other kinds.
