@@ -299,3 +299,30 @@ fn keeping_an_intended_solution_needs_a_saved_level() {
     s.apply(Action::Play(PlayAction::KeepIntended));
     assert!(s.status.contains("save the level first"), "{}", s.status);
 }
+
+#[test]
+fn solve_on_a_falling_puzzle_gives_placements_played_as_frames_to_a_win() {
+    // The rows puzzle: 3 placements, proved shortest (docs/solver.md's table); each placement
+    // is played as its frame words, so the line has more steps than moves.
+    let cli = cli_solve("falling/tetris-rows-puzzle.json");
+    assert_eq!(cli["result"], "solved");
+    assert_eq!(cli["steps"], 3);
+    let mut h = playing("falling/tetris-rows-puzzle.json");
+    click(&mut h, "Solve from here");
+    wait_solved(&mut h, Duration::from_secs(60));
+    let n = {
+        let r = h.state().ui.play_tools.solver.result.as_ref().unwrap();
+        r.solved.line().len()
+    };
+    assert!(n > 3, "{n}");
+    h.get_by_label_contains(&format!("Solved: 3 moves ({n} steps), proved shortest"));
+    click(&mut h, "Play the rest");
+    let t0 = Instant::now();
+    while steps(&h) < n as u64 && t0.elapsed() < Duration::from_secs(60) {
+        std::thread::sleep(Duration::from_millis(30));
+        h.step();
+    }
+    settle(&mut h);
+    let status = h.state().state.doc.play().unwrap().game.status();
+    assert!(matches!(status, Status::Won { .. }), "{status:?}");
+}

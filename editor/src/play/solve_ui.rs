@@ -141,8 +141,14 @@ fn result_ui(
 fn one_player_words(o: &bfs::Outcome, secs: f64) -> String {
     match &o.answer {
         bfs::Answer::Solved(sol) => format!(
-            "Solved: {} moves, {} ({}, {} states, {secs:.2} s)",
+            "Solved: {} moves{}, {} ({}, {} states, {secs:.2} s)",
             sol.moves.len(),
+            // A kind whose moves are several steps each (falling: a placement is frames).
+            if sol.words.len() != sol.moves.len() {
+                format!(" ({} steps)", sol.words.len())
+            } else {
+                String::new()
+            },
             if sol.shortest {
                 "proved shortest"
             } else {
