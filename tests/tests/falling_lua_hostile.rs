@@ -305,3 +305,55 @@ fn c_library_loops_are_charged_before_they_start() {
               function update() end";
     within_guard(move || Script::new(ok).map(|_| ())).unwrap();
 }
+
+/// The second #30 review: a chain of 1 998 tables through `__index` (or `__newindex`) makes
+/// each element read or write a loop of its own in C; the host loops and the C ones charge
+/// each element as many times as the chain is long, so these stop at once. Also: formats
+/// walked in C (`string.pack`/`unpack`/`packsize`) are charged by length, and `tostring` of a
+/// table with a `__name` shows no address.
+#[test]
+fn metamethod_chains_and_formats_are_charged() {
+    const CHAIN: &str = "local t = {} local c = t for i = 1, 1998 do local n = {} setmetatable(c, {__index = n}) c = n end";
+    const NEW_CHAIN: &str = "local d = {} local c = d for i = 1, 1998 do local n = {} setmetatable(c, {__newindex = n}) c = n end";
+    for body in [
+        format!("{CHAIN}\ntable.move(t, 1, 9000000, 1, {{}})"),
+        format!("{NEW_CHAIN}\ntable.move({{}}, 1, 9000000, 1, d)"),
+        format!("{CHAIN}\nsetmetatable(c, {{__index = rawlen}})\ntable.concat(t, '', 1, 4000000)"),
+        format!("{CHAIN}\ntable.unpack(t, 1, 999000)"),
+        format!("{CHAIN}\npcall(table.unpack, t, 1, 999000)"),
+        format!(
+            "{CHAIN}\nsetmetatable(t, {{__index = getmetatable(t).__index, __len = function() return 1000000 end}})\ntable.sort(t)"
+        ),
+        "local f = string.rep('!', 6000000)\nwhile true do string.unpack(f, '') end".to_string(),
+        "local f = string.rep('!', 6000000)\nwhile true do string.pack(f) end".to_string(),
+        "local f = string.rep('!', 6000000)\nwhile true do string.packsize(f) end".to_string(),
+    ] {
+        let e = load_err(&body);
+        assert!(
+            e.message.starts_with("instruction budget exceeded"),
+            "{body}: {e}"
+        );
+        let e = update_err(&format!("function update()\n{body}\nend"));
+        assert!(
+            e.message.starts_with("instruction budget exceeded"),
+            "update: {body}: {e}"
+        );
+    }
+    // Ordinary use of the wrapped functions is unchanged.
+    let ok = "local a, b, c = table.unpack({1, 2, 3})\nassert(a == 1 and c == 3)\n\
+              assert(select('#', table.unpack({1, 2, 3}, 2)) == 2)\n\
+              assert(string.unpack('i4', string.pack('i4', 7)) == 7)\n\
+              assert(string.packsize('i4i4') == 8)\n\
+              local p = setmetatable({}, {__index = {10, 20}})\n\
+              assert(table.concat({table.unpack(p, 1, 2)}, ',') == '10,20')\n\
+              function update() end";
+    within_guard(move || Script::new(ok).map(|_| ())).unwrap();
+    // `tostring` of a named table is its name, the same on every run (no `0x…`).
+    for _ in 0..2 {
+        let e = load_err(
+            "error(tostring(setmetatable({}, {__name = 'X'})) .. '|' .. string.format('%s', setmetatable({}, {__name = 'Y'})))",
+        );
+        assert!(e.message.ends_with("X|Y"), "{e}");
+        assert!(!e.message.contains("0x"), "{e}");
+    }
+}

@@ -116,22 +116,28 @@ pub(super) fn bad_table(name: &str, v: &Value) -> mlua::Error {
     ))
 }
 
+/// `tostring` without machine addresses: a table, function or thread with no `__tostring`
+/// reads as its type, or as its `__name` (a string, cut to 64 characters) where it has one;
+/// Lua's own would add `: 0x55…`, which differs between runs (issue #30). A `__tostring` is
+/// the script's own text and is called as Lua calls it.
 pub(super) fn safe_tostring(lua: &Lua, raw: &Function, v: Value) -> mlua::Result<LuaString> {
-    let plain = match &v {
+    let named = match &v {
         Value::Table(t) => match t.metatable() {
-            Some(mt) => {
-                mt.raw_get::<Value>("__tostring")?.is_nil()
-                    && mt.raw_get::<Value>("__name")?.is_nil()
-            }
-            None => true,
+            Some(mt) if !mt.raw_get::<Value>("__tostring")?.is_nil() => return raw.call(v),
+            Some(mt) => match mt.raw_get::<Value>("__name")? {
+                Value::String(n) => {
+                    Some(n.as_bytes().iter().take(64).copied().collect::<Vec<u8>>())
+                }
+                _ => None,
+            },
+            None => None,
         },
-        Value::Function(_) | Value::Thread(_) | Value::LightUserData(_) => true,
-        _ => false,
+        Value::Function(_) | Value::Thread(_) | Value::LightUserData(_) => None,
+        _ => return raw.call(v),
     };
-    if plain {
-        lua.create_string(v.type_name())
-    } else {
-        raw.call(v)
+    match named {
+        Some(n) => lua.create_string(n),
+        None => lua.create_string(v.type_name()),
     }
 }
 
@@ -312,7 +318,8 @@ pub(super) fn stable_sort(guard: &Guard, t: &Table, cmp: Option<&Function>) -> m
             "bad argument #1 to 'sort' (array too big: at most {MAX_SORT} elements)"
         )));
     }
-    guard.charge((n as u64).saturating_mul(HOST_STEP))?;
+    let per = HOST_STEP + chain_cost(t, "__index") + chain_cost(t, "__newindex");
+    guard.charge((n as u64).saturating_mul(per))?;
     let mut v: Vec<Value> = Vec::with_capacity(n);
     let mut held = Held::default();
     for i in 1..=n {
@@ -386,9 +393,10 @@ pub(super) fn table_insert(guard: &Guard, args: MultiValue) -> mlua::Result<()> 
                     "bad argument #2 to 'insert' (position out of bounds)",
                 ));
             }
+            let step = HOST_STEP + chain_cost(&t, "__index") + chain_cost(&t, "__newindex");
             let mut i = e;
             while i > pos {
-                guard.charge(HOST_STEP)?;
+                guard.charge(step)?;
                 t.set(i, t.get::<Value>(i - 1)?)?;
                 i -= 1;
             }
@@ -417,11 +425,38 @@ pub(super) fn table_remove(guard: &Guard, args: MultiValue) -> mlua::Result<Valu
         ));
     }
     let result: Value = t.get(pos)?;
+    let step = HOST_STEP + chain_cost(&t, "__index") + chain_cost(&t, "__newindex");
     while pos < size {
-        guard.charge(HOST_STEP)?;
+        guard.charge(step)?;
         t.set(pos, t.get::<Value>(pos + 1)?)?;
         pos += 1;
     }
     t.set(pos, Value::Nil)?;
     Ok(result)
+}
+
+/// What reading (`event` = `"__index"`) or writing (`"__newindex"`) one element of `t`
+/// costs when it goes through metamethods: 1 for the table itself, plus one for each table
+/// of the `event` chain Lua follows in C (up to its 2 000), plus one for a function ending it.
+/// A host loop over elements charges this much per element: a chain of tables makes every
+/// element read a loop of its own, out of the hook's reach (issue #30's second review: a
+/// chain of 1 998 tables under `table.move` ran until killed).
+pub(super) fn chain_cost(t: &Table, event: &str) -> u64 {
+    let mut cost = 1;
+    let mut cur = t.clone();
+    for _ in 0..2000 {
+        let Some(mt) = cur.metatable() else { break };
+        match mt.raw_get::<Value>(event) {
+            Ok(Value::Table(next)) => {
+                cost += 1;
+                cur = next;
+            }
+            Ok(Value::Nil) | Err(_) => break,
+            Ok(_) => {
+                cost += 1;
+                break;
+            }
+        }
+    }
+    cost
 }

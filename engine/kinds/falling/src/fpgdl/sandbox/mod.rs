@@ -417,6 +417,22 @@ fn setup(lua: &Lua, guard: &Arc<Guard>) -> mlua::Result<Function> {
     };
     g.raw_set("tostring", tostring_fn)?;
 
+    // `string.pack`, `unpack` and `packsize` walk their format in C, option by option: each
+    // byte of it is charged as an instruction (issue #30's second review: a 6 MB format in a
+    // loop ran 2.9 s).
+    for name in ["pack", "unpack", "packsize"] {
+        let guard = Arc::clone(guard);
+        let raw: Function = string.raw_get(name)?;
+        string.raw_set(
+            name,
+            lua.create_function(move |_, args: MultiValue| {
+                if let Some(Value::String(f)) = args.front() {
+                    guard.charge(f.as_bytes().len() as u64)?;
+                }
+                raw.call::<MultiValue>(args)
+            })?,
+        )?;
+    }
     let raw_format: Function = string.raw_get("format")?;
     {
         let raw = raw_tostring.clone();
@@ -537,7 +553,18 @@ fn setup(lua: &Lua, guard: &Arc<Guard>) -> mlua::Result<Function> {
                 if let (Some(f), Some(e)) = (lua_int(lua, args.get(1)), lua_int(lua, args.get(2)))
                     && e >= f
                 {
-                    guard.charge(e.abs_diff(f).saturating_add(1))?;
+                    // Each element read from the source and written to the destination (the
+                    // source again when none is given), through their metamethod chains.
+                    let per = match (args.front(), args.get(4)) {
+                        (Some(Value::Table(a)), Some(Value::Table(b))) => {
+                            chain_cost(a, "__index") + chain_cost(b, "__newindex")
+                        }
+                        (Some(Value::Table(a)), _) => {
+                            chain_cost(a, "__index") + chain_cost(a, "__newindex")
+                        }
+                        _ => 1,
+                    };
+                    guard.charge(e.abs_diff(f).saturating_add(1).saturating_mul(per))?;
                 }
                 raw_move.call::<Value>(args)
             })?,
@@ -561,12 +588,44 @@ fn setup(lua: &Lua, guard: &Arc<Guard>) -> mlua::Result<Function> {
                     (None | Some(Value::Nil), Some(Value::Table(t))) => Some(t.len()?),
                     (v, _) => lua_int(lua, v),
                 };
+                let per = match args.front() {
+                    Some(Value::Table(t)) => chain_cost(t, "__index"),
+                    _ => 1,
+                };
                 if let (Some(i), Some(j)) = (first, last)
                     && j >= i
                 {
-                    guard.charge(j.abs_diff(i).saturating_add(1))?;
+                    guard.charge(j.abs_diff(i).saturating_add(1).saturating_mul(per))?;
                 }
                 raw_concat.call::<Value>(args)
+            })?,
+        )?;
+    }
+    {
+        // `table.unpack` reads its range in C too, through `__index` chains: charged as
+        // `table.concat` is.
+        let guard = Arc::clone(guard);
+        let raw_unpack: Function = table.raw_get("unpack")?;
+        table.raw_set(
+            "unpack",
+            lua.create_function(move |lua, args: MultiValue| {
+                let first = match args.get(1) {
+                    None | Some(Value::Nil) => Some(1),
+                    v => lua_int(lua, v),
+                };
+                let (last, per) = match (args.get(2), args.front()) {
+                    (None | Some(Value::Nil), Some(Value::Table(t))) => {
+                        (Some(t.len()?), chain_cost(t, "__index"))
+                    }
+                    (v, Some(Value::Table(t))) => (lua_int(lua, v), chain_cost(t, "__index")),
+                    (v, _) => (lua_int(lua, v), 1),
+                };
+                if let (Some(i), Some(j)) = (first, last)
+                    && j >= i
+                {
+                    guard.charge(j.abs_diff(i).saturating_add(1).saturating_mul(per))?;
+                }
+                raw_unpack.call::<MultiValue>(args)
             })?,
         )?;
     }
