@@ -37,10 +37,9 @@
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::{Duration, Instant};
 
 use crate::bfs::{Answer, Limits, Outcome, Solution};
-use crate::{Algorithm, Budget, KeyBuild, Progress};
+use crate::{Algorithm, Budget, Clock, KeyBuild, Progress};
 use tilesmith_core::search_game::{Move, SearchError, SearchGame, SearchStatus, StateKey};
 
 /// A state A* stored: its parent on the best path known, the move from there, and g.
@@ -83,8 +82,7 @@ pub fn solve(
         path: Vec::new(),
         target: Vec::new(),
         moves: Vec::new(),
-        started: Instant::now(),
-        next_report: Duration::from_millis(100),
+        clock: Clock::new(),
         best_f: 0,
         deepest: 0,
         stepped_out: false,
@@ -102,11 +100,11 @@ pub fn solve(
         answer,
         states: a.index.len().max(1) as u64,
         depth: a.deepest,
-        elapsed: a.started.elapsed(),
+        elapsed: a.clock.started.elapsed(),
         count: None,
         algorithm: Algorithm::AStar,
     };
-    progress(&Progress::new(out.states, a.best_f, a.started));
+    progress(&Progress::new(out.states, a.best_f, a.clock.started));
     Ok(out)
 }
 
@@ -158,8 +156,7 @@ struct AStar<'g, 'c> {
     /// Scratch: the moves to the state to expand next.
     target: Vec<Move>,
     moves: Vec<Move>,
-    started: Instant,
-    next_report: Duration,
+    clock: Clock,
     /// The f of the state being expanded.
     best_f: u32,
     /// The greatest g stored.
@@ -201,18 +198,12 @@ impl AStar<'_, '_> {
         if self.bytes_after_growth() > self.limits.memory {
             return Some(Budget::Memory);
         }
-        if self.index.len().is_multiple_of(256) {
-            let elapsed = self.started.elapsed();
-            if self.limits.time.is_some_and(|t| elapsed >= t) {
-                return Some(Budget::Time);
-            }
-            if elapsed >= self.next_report {
-                self.next_report = elapsed + Duration::from_millis(100);
-                let p = Progress::new(self.index.len() as u64, self.best_f, self.started);
-                progress(&p);
-            }
-        }
-        None
+        self.clock.tick(
+            self.index.len() as u64,
+            self.best_f,
+            self.limits.time,
+            progress,
+        )
     }
 
     fn search(&mut self, progress: &mut dyn FnMut(&Progress)) -> Result<Answer, SearchError> {

@@ -15,10 +15,10 @@
 
 use std::collections::HashSet;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use crate::count::{Count, Counting};
-use crate::{Algorithm, Budget, DEFAULT_MEMORY, KeyBuild, Progress, Record};
+use crate::{Algorithm, Budget, Clock, DEFAULT_MEMORY, KeyBuild, Progress, Record};
 use tilesmith_core::search_game::{Move, SearchError, SearchGame, SearchStatus, StateKey};
 
 /// The budgets of a [`solve`] or an [`explore`].
@@ -155,8 +155,7 @@ struct Bfs<'g, 'c> {
     seen: HashSet<StateKey, KeyBuild>,
     /// The record the game is at.
     cur: u32,
-    started: Instant,
-    next_report: Duration,
+    clock: Clock,
     moves: Vec<Move>,
     down: Vec<Move>,
     /// Moves played on the game and not undone: undone at the end, whatever happened.
@@ -180,8 +179,7 @@ impl<'g, 'c> Bfs<'g, 'c> {
             records: Vec::new(),
             seen: HashSet::default(),
             cur: 0,
-            started: Instant::now(),
-            next_report: Duration::from_millis(100),
+            clock: Clock::new(),
             moves: Vec::new(),
             down: Vec::new(),
             played: 0,
@@ -196,7 +194,7 @@ impl<'g, 'c> Bfs<'g, 'c> {
             answer,
             states: self.seen.len() as u64,
             depth: self.records.last().map_or(0, |r| r.depth),
-            elapsed: self.started.elapsed(),
+            elapsed: self.clock.started.elapsed(),
             count: None,
             algorithm: Algorithm::Bfs,
         }
@@ -213,7 +211,7 @@ impl<'g, 'c> Bfs<'g, 'c> {
             out.count = Some(c.count(&self.records, self.count_stopped));
         }
         let last = self.records.last().map_or(0, |r| r.depth);
-        progress(&Progress::new(out.states, last, self.started));
+        progress(&Progress::new(out.states, last, self.clock.started));
         Ok(out)
     }
 
@@ -245,18 +243,9 @@ impl<'g, 'c> Bfs<'g, 'c> {
         if self.bytes_after_growth() > self.limits.memory {
             return Some(Budget::Memory);
         }
-        if self.seen.len().is_multiple_of(256) {
-            let elapsed = self.started.elapsed();
-            if self.limits.time.is_some_and(|t| elapsed >= t) {
-                return Some(Budget::Time);
-            }
-            if elapsed >= self.next_report {
-                self.next_report = elapsed + Duration::from_millis(100);
-                let depth = self.records.last().map_or(0, |r| r.depth);
-                progress(&Progress::new(self.seen.len() as u64, depth, self.started));
-            }
-        }
-        None
+        let depth = self.records.last().map_or(0, |r| r.depth);
+        self.clock
+            .tick(self.seen.len() as u64, depth, self.limits.time, progress)
     }
 
     fn search(&mut self, progress: &mut dyn FnMut(&Progress)) -> Result<Answer, SearchError> {

@@ -28,11 +28,10 @@
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::{Duration, Instant};
 
 use crate::astar::{running_estimate, solution};
 use crate::bfs::{Answer, Limits, Outcome};
-use crate::{Algorithm, Budget, KeyBuild, Progress};
+use crate::{Algorithm, Budget, Clock, KeyBuild, Progress};
 use tilesmith_core::search_game::{Move, SearchError, SearchGame, SearchStatus, StateKey};
 
 /// Bytes a slot of the transposition table takes (key, g, control byte).
@@ -62,8 +61,7 @@ pub fn solve(
         states: 1,
         deepest: 0,
         bound: 0,
-        started: Instant::now(),
-        next_report: Duration::from_millis(100),
+        clock: Clock::new(),
     };
     let r = s.search(progress);
     s.unwind();
@@ -71,12 +69,12 @@ pub fn solve(
         Answer::Solved(sol) => Answer::Solved(solution(s.g, sol.moves)?),
         other => other,
     };
-    progress(&Progress::new(s.states, s.bound, s.started));
+    progress(&Progress::new(s.states, s.bound, s.clock.started));
     Ok(Outcome {
         answer,
         states: s.states,
         depth: s.deepest,
-        elapsed: s.started.elapsed(),
+        elapsed: s.clock.started.elapsed(),
         count: None,
         algorithm: Algorithm::Ida,
     })
@@ -110,8 +108,7 @@ struct Ida<'g, 'c> {
     states: u64,
     deepest: u32,
     bound: u32,
-    started: Instant,
-    next_report: Duration,
+    clock: Clock,
 }
 
 impl Ida<'_, '_> {
@@ -169,17 +166,8 @@ impl Ida<'_, '_> {
         if self.cancel.load(Ordering::Relaxed) {
             return Some(Budget::Cancelled);
         }
-        if self.states.is_multiple_of(256) {
-            let elapsed = self.started.elapsed();
-            if self.limits.time.is_some_and(|t| elapsed >= t) {
-                return Some(Budget::Time);
-            }
-            if elapsed >= self.next_report {
-                self.next_report = elapsed + Duration::from_millis(100);
-                progress(&Progress::new(self.states, self.bound, self.started));
-            }
-        }
-        None
+        self.clock
+            .tick(self.states, self.bound, self.limits.time, progress)
     }
 
     /// One depth-first search under `self.bound`.

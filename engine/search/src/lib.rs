@@ -49,6 +49,49 @@ use std::hash::{BuildHasherDefault, Hasher};
 
 use tilesmith_core::search_game::Move;
 
+/// The clock of a search: when it started and when it last reported progress. One place for
+/// the time budget and the progress calls of every search (breadth-first, A*, IDA*).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Clock {
+    /// When the search started.
+    pub(crate) started: std::time::Instant,
+    next_report: std::time::Duration,
+}
+
+impl Clock {
+    /// A clock started now; the first progress report comes after 100 ms.
+    pub(crate) fn new() -> Clock {
+        Clock {
+            started: std::time::Instant::now(),
+            next_report: std::time::Duration::from_millis(100),
+        }
+    }
+
+    /// Checked at every state a search counts (`states` so far), reading the clock at every
+    /// 256th: [`Budget::Time`] once `time` has passed, else a [`Progress`] (`states`, `depth`)
+    /// about ten times a second.
+    pub(crate) fn tick(
+        &mut self,
+        states: u64,
+        depth: u32,
+        time: Option<std::time::Duration>,
+        progress: &mut dyn FnMut(&Progress),
+    ) -> Option<Budget> {
+        if !states.is_multiple_of(256) {
+            return None;
+        }
+        let elapsed = self.started.elapsed();
+        if time.is_some_and(|t| elapsed >= t) {
+            return Some(Budget::Time);
+        }
+        if elapsed >= self.next_report {
+            self.next_report = elapsed + std::time::Duration::from_millis(100);
+            progress(&Progress::new(states, depth, self.started));
+        }
+        None
+    }
+}
+
 /// A visited state of a breadth-first search that is expanded: its first parent (an index
 /// into the search's records), the move from there, its depth. Here, below [`bfs`] and
 /// [`count`], which both read it.

@@ -4,6 +4,30 @@
 use super::*;
 
 impl FallingGame {
+    /// Step 1 of a frame for the active tumo: the input's move, turn or soft drop; true for a
+    /// hard drop (on a level that has it), which has moved the tumo down to where it lands
+    /// and which the caller places. Shared by [`FallingGame::frame`] and the search's motion
+    /// model (`motion.rs`), so that both move a tumo alike.
+    pub(super) fn move_input(&mut self, input: Input) -> bool {
+        match input {
+            Input::Move(Dir::Left) => self.shift(-1),
+            Input::Move(Dir::Right) => self.shift(1),
+            Input::Turn(t) => self.turn(t),
+            Input::SoftDrop => self.soft_drop(),
+            Input::HardDrop if self.level.hard_drop => {
+                if let Some(p) = self.s.active {
+                    self.s.active = Some(Place {
+                        y: p.y + self.drop_distance(p),
+                        ..p
+                    });
+                }
+                return true;
+            }
+            _ => {}
+        }
+        false
+    }
+
     /// Runs one frame with `input`.
     pub(super) fn frame(&mut self, input: Input) {
         self.s.frames += 1;
@@ -19,25 +43,16 @@ impl FallingGame {
         let mut dropped = false;
         if self.s.active.is_some() {
             match input {
-                Input::Move(Dir::Left) => self.shift(-1),
-                Input::Move(Dir::Right) => self.shift(1),
-                Input::Turn(t) => self.turn(t),
-                Input::SoftDrop => self.soft_drop(),
-                Input::HardDrop if self.level.hard_drop => {
-                    if let Some(p) = self.s.active {
-                        self.s.active = Some(Place {
-                            y: p.y + self.drop_distance(p),
-                            ..p
-                        });
-                    }
-                    self.report.hard_drop = true;
-                    self.place();
-                    dropped = true;
-                }
                 // The tumo from the hold spawns as a new tumo does, at the end of a frame's
                 // input: gravity waits for the next frame.
                 Input::Hold => dropped = self.hold(),
-                _ => {}
+                _ => {
+                    if self.move_input(input) {
+                        self.report.hard_drop = true;
+                        self.place();
+                        dropped = true;
+                    }
+                }
             }
         }
         // 2. Gravity and lock.

@@ -107,21 +107,8 @@ impl FallingGame {
     fn motion_frame(&mut self, input: Input, top: Option<u32>) -> Motion {
         self.s.frames += 1;
         self.s.soft_drop_timer = self.s.soft_drop_timer.saturating_add(1);
-        match input {
-            Input::Move(Dir::Left) => self.shift(-1),
-            Input::Move(Dir::Right) => self.shift(1),
-            Input::Turn(t) => self.turn(t),
-            Input::SoftDrop => self.soft_drop(),
-            Input::HardDrop if self.level.hard_drop => {
-                if let Some(p) = self.s.active {
-                    self.s.active = Some(Place {
-                        y: p.y + self.drop_distance(p),
-                        ..p
-                    });
-                }
-                return Motion::Placed;
-            }
-            _ => {}
+        if self.move_input(input) {
+            return Motion::Placed;
         }
         if self.fall_step() {
             return Motion::Placed;
