@@ -188,11 +188,12 @@ pub(crate) fn check_json_size(text: &str) -> Result<(), Vec<Problem>> {
                 depth += 1;
                 in_scalar = false;
                 // The weight beyond the 1 counted below.
-                values += if c == b'[' {
+                let weight = if c == b'[' {
                     ARRAY_WEIGHT
                 } else {
                     OBJECT_WEIGHT
-                } - 1;
+                };
+                values += weight - 1;
                 true
             }
             b']' | b'}' | b',' | b':' | b' ' | b'\t' | b'\n' | b'\r' => {

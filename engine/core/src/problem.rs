@@ -299,11 +299,26 @@ pub fn is_full(problems: &[Problem]) -> bool {
 pub trait Capped {
     /// Adds `p`, keeping at most [`MAX_PROBLEMS`] problems and a count ([`push_capped`]).
     fn push_capped(&mut self, p: Problem);
+
+    /// Adds the problem `make` builds, of `severity`, as [`Capped::push_capped`] does; once
+    /// the report is full ([`is_full`]) it is only counted and `make` is not called, so a
+    /// message that costs a search (a did-you-mean over a vocabulary) is built only for the
+    /// problems listed: a file of millions of unknown names is read in time proportional to
+    /// its size (issue #30).
+    fn push_capped_with(&mut self, severity: Severity, make: impl FnOnce() -> Problem);
 }
 
 impl Capped for Vec<Problem> {
     fn push_capped(&mut self, p: Problem) {
         push_capped(self, p);
+    }
+
+    fn push_capped_with(&mut self, severity: Severity, make: impl FnOnce() -> Problem) {
+        if is_full(self) {
+            push_capped(self, Problem::more(1, severity));
+        } else {
+            push_capped(self, make());
+        }
     }
 }
 

@@ -493,33 +493,33 @@ fn token_of(s: &str, path: JsonPath, at: Pos, p: &mut Vec<Problem>) -> Option<Ki
     match Kind::from_token(&lower) {
         Some(k) => Some(k),
         None => {
-            let hint = if tilesmith_core::problem::is_full(p) {
-                // Only counted: no message (and no did-you-mean search over the vocabulary)
-                // for a problem no one sees, so a file of millions of unknown tokens is read
-                // in time proportional to its size (issue #30).
-                String::new()
-            } else if let Some(w) = lower.strip_prefix("text_") {
-                format!(
-                    "unknown word {} in text tile {}{}",
-                    quote(w),
-                    quote(s),
-                    did_you_mean(suggest_text(w).as_deref())
-                )
-            } else if Word::from_name(&lower).is_some() {
-                format!(
-                    "{} is a word, not an object; write \"text_{lower}\" for its text tile",
-                    quote(s)
-                )
-            } else {
-                match suggest_token(&lower) {
-                    Some(n) => format!("unknown token {}{}", quote(s), did_you_mean(Some(&n))),
-                    None => format!(
-                        "unknown token {} (objects are nouns such as \"baba\"; text tiles are \"text_<word>\")",
+            // Built only for a problem that is listed (`push_capped_with`).
+            p.push_capped_with(tilesmith_core::problem::Severity::Error, || {
+                let hint = if let Some(w) = lower.strip_prefix("text_") {
+                    format!(
+                        "unknown word {} in text tile {}{}",
+                        quote(w),
+                        quote(s),
+                        did_you_mean(suggest_text(w).as_deref())
+                    )
+                } else if Word::from_name(&lower).is_some() {
+                    format!(
+                        "{} is a word, not an object; write \"text_{lower}\" for its text tile",
                         quote(s)
-                    ),
-                }
-            };
-            p.push_capped(Problem::error(path, hint).at_cell(at));
+                    )
+                } else {
+                    match suggest_token(&lower) {
+                        Some(n) => {
+                            format!("unknown token {}{}", quote(s), did_you_mean(Some(&n)))
+                        }
+                        None => format!(
+                            "unknown token {} (objects are nouns such as \"baba\"; text tiles are \"text_<word>\")",
+                            quote(s)
+                        ),
+                    }
+                };
+                Problem::error(path, hint).at_cell(at)
+            });
             None
         }
     }

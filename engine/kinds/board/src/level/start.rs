@@ -9,7 +9,7 @@ use super::find;
 use crate::play::{Piece, Position};
 use crate::rules::{MAX_RESERVE, NO_POS, PieceId, PlayerId, PosId, Rules, default_attrs};
 use tilesmith_core::level_json::type_name;
-use tilesmith_core::problem::{JsonPath, Problem, did_you_mean, is_full, nearest, quote};
+use tilesmith_core::problem::{JsonPath, Problem, Severity, did_you_mean, nearest, quote};
 
 /// The position a level starts from: the rules' setup, with `setup`, `reserve`,
 /// `attributes`, `to_move`, `turn` and `last` of the level replacing their parts.
@@ -43,20 +43,18 @@ fn by_player<'v>(
             .iter()
             .filter_map(|(name, v)| match find(players(), name) {
                 Some(i) => Some((i as PlayerId, path.key(name), v)),
-                None if is_full(p) => {
-                    p.push_capped(Problem::error(JsonPath::root(), String::new()));
-                    None
-                }
                 None => {
-                    p.push_capped(Problem::error(
-                        path.key(name),
-                        format!(
-                            "unknown player {}{} (the players are {})",
-                            quote(name),
-                            did_you_mean(nearest(name, players().map(String::as_str))),
-                            rules.players.join(", ")
-                        ),
-                    ));
+                    p.push_capped_with(Severity::Error, || {
+                        Problem::error(
+                            path.key(name),
+                            format!(
+                                "unknown player {}{} (the players are {})",
+                                quote(name),
+                                did_you_mean(nearest(name, players().map(String::as_str))),
+                                rules.players.join(", ")
+                            ),
+                        )
+                    });
                     None
                 }
             })
@@ -88,22 +86,18 @@ fn by_piece<'v>(
             .iter()
             .filter_map(|(name, v)| match find(pieces(), name) {
                 Some(i) => Some((i as PieceId, path.key(name), v)),
-                None if is_full(p) => {
-                    // Only counted: no message, no did-you-mean search (issue #30: a setup of
-                    // millions of unknown names is read in time proportional to its size).
-                    p.push_capped(Problem::error(JsonPath::root(), String::new()));
-                    None
-                }
                 None => {
-                    p.push_capped(Problem::error(
-                        path.key(name),
-                        format!(
-                            "unknown piece {}{} (the pieces are {})",
-                            quote(name),
-                            did_you_mean(nearest(name, pieces())),
-                            pieces().collect::<Vec<_>>().join(", ")
-                        ),
-                    ));
+                    p.push_capped_with(Severity::Error, || {
+                        Problem::error(
+                            path.key(name),
+                            format!(
+                                "unknown piece {}{} (the pieces are {})",
+                                quote(name),
+                                did_you_mean(nearest(name, pieces())),
+                                pieces().collect::<Vec<_>>().join(", ")
+                            ),
+                        )
+                    });
                     None
                 }
             })

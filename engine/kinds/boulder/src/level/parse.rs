@@ -386,12 +386,10 @@ fn token_named(s: &str, path: JsonPath, at: Pos, p: &mut Vec<Problem>) -> Option
     if let Some(t) = Token::from_name(s) {
         return Some(t);
     }
-    let hint = if tilesmith_core::problem::is_full(p) {
-        String::new()
-    } else {
-        did_you_mean(Token::suggest(s).map(Token::name))
-    };
-    p.push_capped(Problem::error(path, format!("unknown token {}{hint}", quote(s))).at_cell(at));
+    p.push_capped_with(tilesmith_core::problem::Severity::Error, || {
+        let hint = did_you_mean(Token::suggest(s).map(Token::name));
+        Problem::error(path, format!("unknown token {}{hint}", quote(s))).at_cell(at)
+    });
     None
 }
 
