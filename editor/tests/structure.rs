@@ -333,7 +333,9 @@ fn no_source_file_is_over_800_lines() {
 
 #[path = "../../tests/shared/rust_functions.rs"]
 mod rust_functions;
-use rust_functions::{all_sources, crate_paths, functions, ident, loops, module_of, sources, src};
+use rust_functions::{
+    all_sources, crate_paths, functions, graph_of, ident, loops, module_of, sources, src,
+};
 
 /// The names that stand for the editor's library crate in its own paths.
 const EDITOR_ROOTS: &[&str] = &["tilesmith_editor"];
@@ -731,15 +733,7 @@ fn the_command_line_has_no_loop_between_files() {
 
 #[test]
 fn the_loop_finder_sees_what_it_should() {
-    use std::collections::{BTreeMap, BTreeSet};
-    let g = |edges: &[(&str, &str)]| {
-        let mut g: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
-        for (a, b) in edges {
-            g.entry(a.to_string()).or_default().insert(b.to_string());
-            g.entry(b.to_string()).or_default();
-        }
-        g
-    };
+    let g = graph_of;
     assert_eq!(
         loops(&g(&[
             ("a", "b"),

@@ -480,7 +480,7 @@ fn no_source_file_is_over_800_lines() {
 #[allow(dead_code)]
 #[path = "../../tests/shared/rust_functions.rs"]
 mod rust_functions;
-use rust_functions::{crate_paths, functions, loops, module_of, sources, src};
+use rust_functions::{crate_paths, functions, graph_of, loops, module_of, sources, src};
 
 #[test]
 fn no_function_is_over_120_lines() {
@@ -678,14 +678,7 @@ fn the_shared_crates_have_no_loop_between_modules() {
 
 #[test]
 fn the_loop_finder_sees_loops_of_any_length() {
-    let g = |edges: &[(&str, &str)]| {
-        let mut g: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
-        for (a, b) in edges {
-            g.entry(a.to_string()).or_default().insert(b.to_string());
-            g.entry(b.to_string()).or_default();
-        }
-        g
-    };
+    let g = graph_of;
     assert_eq!(
         loops(&g(&[("a", "b"), ("b", "c"), ("c", "a"), ("c", "d")])),
         [["a", "b", "c"]]

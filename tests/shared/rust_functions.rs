@@ -240,3 +240,13 @@ pub fn loops(graph: &BTreeMap<String, BTreeSet<String>>) -> Vec<Vec<String>> {
     }
     out
 }
+
+/// A graph from a list of edges `(from, to)`, every node present, for the tests of [`loops`].
+pub fn graph_of(edges: &[(&str, &str)]) -> BTreeMap<String, BTreeSet<String>> {
+    let mut g: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for (a, b) in edges {
+        g.entry(a.to_string()).or_default().insert(b.to_string());
+        g.entry(b.to_string()).or_default();
+    }
+    g
+}
