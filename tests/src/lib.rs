@@ -2,6 +2,7 @@
 //! paths of the workspace and of the shared corpus.
 
 pub mod baba;
+pub mod boulder_maps;
 pub mod fuzz;
 pub mod keke;
 pub mod perfect_clear;

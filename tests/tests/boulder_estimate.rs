@@ -23,6 +23,7 @@ use tilesmith_engine::problem::JsonPath;
 use tilesmith_engine::search::bfs::{Answer, Limits, Outcome};
 use tilesmith_engine::search::{Algorithm, astar, bfs, ida};
 use tilesmith_engine::search_game::SearchGame;
+use tilesmith_tests::boulder_maps::random_level;
 use tilesmith_tests::{grid, level, workspace};
 
 fn with_rules(mut l: BoulderLevel, pre: &[serde_json::Value]) -> BoulderLevel {
@@ -169,42 +170,6 @@ fn solved(g: &mut dyn SearchGame, algorithm: Algorithm, max: u32) -> bfs::Soluti
         Answer::Solved(s) => s,
         other => panic!("not solved: {other:?}"),
     }
-}
-
-/// A seeded random 5×4 map: one `me`, one or two exits, stones, gems, mud, path and walls,
-/// sometimes a swapling; 0–2 gems needed.
-fn random_level(rng: &mut ChaCha8Rng) -> BoulderLevel {
-    let (w, h) = (5, 4);
-    let pool = [
-        Token::Path,
-        Token::Path,
-        Token::Mud,
-        Token::Mud,
-        Token::Stone,
-        Token::Gem,
-        Token::Gem,
-        Token::Wall,
-    ];
-    let mut cells: Vec<Cell> = (0..w * h)
-        .map(|_| Cell::new(pool[(rng.next_u32() as usize) % pool.len()]))
-        .collect();
-    let mut place = |t: Token, rng: &mut ChaCha8Rng| {
-        let i = (rng.next_u32() as usize) % cells.len();
-        cells[i] = Cell::new(t);
-    };
-    place(Token::Exit, rng);
-    if rng.next_u32().is_multiple_of(3) {
-        place(Token::Exit, rng);
-    }
-    if rng.next_u32().is_multiple_of(4) {
-        place(Token::Swapling, rng);
-    }
-    place(Token::Me, rng);
-    let mut l = level(tilesmith_engine::Grid::from_vec(w, h, cells).unwrap());
-    let need = rng.next_u32() % 3;
-    l.gems = [need, need, need];
-    l.ticks = [40, 40, 40];
-    l
 }
 
 /// The admissibility check (see the module documentation) on 120 seeded maps, every third

@@ -172,25 +172,37 @@ fn a_closed_box_is_unsolvable_with_every_state_counted() {
     let out = solve(g.as_mut(), &Limits::default());
     assert_eq!((out.answer, out.states), (Answer::Unsolvable, 1));
     // A rule that could put a figure on the map and add a gem (a pot becomes `me`, gems + 1;
-    // there is no pot) takes both bounds and the dead test away, and every state is counted:
-    // ticks 0, 1 and 2 running, tick 3 lost (the time ran out): 4.
-    let mut level = tilesmith_tests::level(tilesmith_tests::grid(map));
-    level.gems = [1, 1, 1];
-    level.ticks = [2; 3];
-    let rule = serde_json::json!({"situation": "any", "direction": "east",
-        "original": [{"token": "pot"}], "result": [{"token": "me", "values": {"gems": 1}}]});
-    level.pre = vec![
-        tilesmith_engine::kind::boulder::level::rule_from_json(
-            &rule,
-            &tilesmith_engine::problem::JsonPath::root(),
-        )
-        .unwrap(),
-    ];
-    let game = tilesmith_engine::kind::boulder::BoulderGame::new(level, 0);
-    let mut g = game.searcher().unwrap();
+    // there is no pot) takes both bounds and the dead test away. Its condition names the
+    // global `ticks` (a pot at tick 0 or later), so the visited key keeps `ticks` and every
+    // state is counted: ticks 0, 1 and 2 running, tick 3 lost (the time ran out): 4.
+    let closed = |condition: serde_json::Value| {
+        let mut level = tilesmith_tests::level(tilesmith_tests::grid(map));
+        level.gems = [1, 1, 1];
+        level.ticks = [2; 3];
+        let rule = serde_json::json!({"situation": "any", "direction": "east",
+            "original": [{"token": "pot", "values": condition}],
+            "result": [{"token": "me", "values": {"gems": 1}}]});
+        level.pre = vec![
+            tilesmith_engine::kind::boulder::level::rule_from_json(
+                &rule,
+                &tilesmith_engine::problem::JsonPath::root(),
+            )
+            .unwrap(),
+        ];
+        let game = tilesmith_engine::kind::boulder::BoulderGame::new(level, 0);
+        game.searcher().unwrap()
+    };
+    let mut g = closed(serde_json::json!({"ticks": 1}));
     assert_eq!(g.estimate(), None);
     let out = solve(g.as_mut(), &Limits::default());
     assert_eq!((out.answer, out.states), (Answer::Unsolvable, 4));
+    // Without the condition, nothing names `ticks`: a wait that changes nothing reaches the
+    // start's state a tick later, which the search prunes (`docs/solver.md`, "Boulder's
+    // visited key"): one state.
+    let mut g = closed(serde_json::json!({}));
+    assert_eq!(g.estimate(), None);
+    let out = solve(g.as_mut(), &Limits::default());
+    assert_eq!((out.answer, out.states), (Answer::Unsolvable, 1));
 }
 
 #[test]

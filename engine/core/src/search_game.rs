@@ -136,6 +136,18 @@ pub trait SearchGame: Send {
     fn fork(&self) -> Box<dyn SearchGame>;
     /// The state's key: equal states, equal keys ([`StateKey`]).
     fn key(&self) -> StateKey;
+    /// The key the one-player searches (breadth-first, A*, IDA*) keep in their visited sets
+    /// and transposition tables. A kind may leave out of it a count that only grows by one
+    /// with each move and is read only as a limit, so that a state reached in more moves is
+    /// never better than the same state reached in fewer (boulder's `ticks` global when no
+    /// rule names it: the time limit). Those searches reach a state first by its fewest
+    /// moves (breadth-first) or keep the fewest found and reopen it on a shorter path (A*,
+    /// IDA*), so they prune the later state: a dominance pruning, which keeps their
+    /// solutions shortest and an "unsolvable" sure. Two states with equal visited keys
+    /// reached in equal numbers of moves must be equal states. Default: [`SearchGame::key`].
+    fn visited_key(&self) -> StateKey {
+        self.key()
+    }
     /// The word of `mv` in the current state (before it is played), as `tilesmith run`
     /// reads it: for printing solutions and principal variations only.
     fn word(&self, mv: Move) -> String;

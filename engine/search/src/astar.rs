@@ -207,7 +207,7 @@ impl AStar<'_, '_> {
     }
 
     fn search(&mut self, progress: &mut dyn FnMut(&Progress)) -> Result<Answer, SearchError> {
-        self.index.insert(self.g.key(), 0);
+        self.index.insert(self.g.visited_key(), 0);
         self.recs.push(Rec {
             parent: u32::MAX,
             mv: 0,
@@ -257,7 +257,7 @@ impl AStar<'_, '_> {
 
     /// The game is at a child of record `n`, `g` moves from the start, reached by `mv`.
     fn child(&mut self, n: u32, g: u32, mv: Move) -> Result<(), SearchError> {
-        let key = self.g.key();
+        let key = self.g.visited_key();
         let known = self.index.get(&key).copied();
         if let Some(j) = known
             && self.recs[j as usize].g <= g

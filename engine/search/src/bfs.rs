@@ -249,7 +249,7 @@ impl<'g, 'c> Bfs<'g, 'c> {
     }
 
     fn search(&mut self, progress: &mut dyn FnMut(&Progress)) -> Result<Answer, SearchError> {
-        self.seen.insert(self.g.key());
+        self.seen.insert(self.g.visited_key());
         self.records.push(Record {
             parent: u32::MAX,
             mv: 0,
@@ -321,7 +321,7 @@ impl<'g, 'c> Bfs<'g, 'c> {
     /// it is new and running (counting: a win too, and the paths of a state seen again in
     /// this layer). True when it is a win that ends the search (not counting).
     fn child(&mut self, n: u32, depth: u32, mv: Move) -> Result<bool, SearchError> {
-        let key = self.g.key();
+        let key = self.g.visited_key();
         if let Some(c) = &mut self.counting
             && !c.first_from_parent(key)
         {

@@ -174,7 +174,7 @@ impl Ida<'_, '_> {
     fn iteration(&mut self, progress: &mut dyn FnMut(&Progress)) -> Result<Iteration, SearchError> {
         self.tt.clear();
         if self.tt_has_room() {
-            self.tt.insert(self.g.key(), 0);
+            self.tt.insert(self.g.visited_key(), 0);
         }
         let (mut next, mut stepped_out) = (None::<u32>, false);
         self.g.moves(&mut self.buf)?;
@@ -232,7 +232,7 @@ impl Ida<'_, '_> {
             SearchStatus::Running if !self.g.is_dead() => {}
             _ => return Ok(Step::Skip),
         }
-        let key = self.g.key();
+        let key = self.g.visited_key();
         let room = self.tt_has_room();
         match self.tt.get_mut(&key) {
             Some(seen) if *seen <= g => return Ok(Step::Skip),
