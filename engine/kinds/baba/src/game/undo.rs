@@ -17,6 +17,11 @@ pub(super) struct Patch {
     level_dir: Dir,
     /// The ALL set on the other side, when the turn changed it.
     seen: Option<BTreeSet<Noun>>,
+    /// [`BabaGame::capped`] on the other side: true only when no cell there holds more than
+    /// the stack cap of one kind, so the next turn's cap need look at the cells objects
+    /// enter only (a search undoes after every turn it tries: the full look over every
+    /// object after each undo was two fifths of its time on large levels).
+    capped: bool,
 }
 
 impl Patch {
@@ -61,6 +66,7 @@ impl BabaGame {
         }
         let (next_id, turn, status) = (self.st.next_id, self.st.turn, self.st.status.clone());
         let level_dir = self.st.level_dir;
+        let capped = self.capped;
         self.seen_before = None;
         self.clear_journal();
         self.ops.set(0);
@@ -129,6 +135,7 @@ impl BabaGame {
             status,
             level_dir,
             seen: self.seen_before.take(),
+            capped,
         };
         // The redoable turns are dropped here; then the oldest turns while over the budget.
         self.history.record(patch);
@@ -150,6 +157,7 @@ impl BabaGame {
             status: Status::Running,
             level_dir: Dir::Down,
             seen: None,
+            capped: false,
         };
         // The ALL set swapped in may differ in size from the one swapped out: the history
         // takes the patch's cost back here and counts it again when it is put back.
@@ -170,10 +178,11 @@ impl BabaGame {
         if let Some(seen) = &mut p.seen {
             std::mem::swap(&mut self.st.seen, seen);
         }
+        // Each side keeps what was known of it: the turn-0 state may hold more than the cap
+        // (false), a turn's end never does (true).
+        std::mem::swap(&mut self.capped, &mut p.capped);
         self.history.put(k, p);
         self.clear_journal();
-        // The turn-0 state may hold more than the cap; a turn's end never does.
-        self.capped = false;
         self.refresh();
     }
 }
