@@ -331,6 +331,67 @@ fn baba_search_moves_are_its_five_words() {
     assert_eq!(same.steps(), 1);
 }
 
+/// The baba key is kept up to date as objects change (docs/solver.md): after any walk of
+/// plays and undos over Keke levels, the searcher's key is the key of a searcher made
+/// afresh from a game that played the same path from the start (whose key is computed over
+/// every object), and one key never stands for two different sets of objects.
+#[test]
+fn baba_keys_after_plays_and_undos_are_the_keys_of_the_same_states_made_afresh() {
+    let levels = keke::load_all(&corpus("baba/keke"));
+    let mut rng: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut draw = |n: u64| {
+        rng = rng
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        (rng >> 33) % n
+    };
+    let mut compared = 0;
+    for l in levels.iter().filter(|l| l.set == "demo" || l.set == "test") {
+        let game = tilesmith_engine::kind::baba::BabaGame::new(l.level.clone(), 0);
+        let mut g = game.searcher().unwrap();
+        let mut path: Vec<String> = Vec::new();
+        let mut seen = std::collections::HashMap::new();
+        for _ in 0..60 {
+            if !path.is_empty() && draw(3) == 0 {
+                assert!(g.undo());
+                path.pop();
+            } else {
+                let mv = draw(5) as u32;
+                let mut moves = Vec::new();
+                g.moves(&mut moves).unwrap();
+                if moves.is_empty() {
+                    continue;
+                }
+                path.push(g.word(mv));
+                g.play(mv).unwrap();
+            }
+            let mut fresh = tilesmith_engine::kind::baba::BabaGame::new(l.level.clone(), 0);
+            let kind = fresh.kind();
+            for i in tilesmith_engine::parse_inputs(kind, &path.join(" ")).unwrap() {
+                fresh.step(i);
+            }
+            let key = g.key();
+            assert_eq!(
+                key,
+                fresh.searcher().unwrap().key(),
+                "{} {} after {path:?}",
+                l.set,
+                l.id
+            );
+            let state = (fresh.objects(), fresh.status());
+            assert_eq!(
+                *seen.entry(key).or_insert_with(|| state.clone()),
+                state,
+                "{} {}: one key for two states",
+                l.set,
+                l.id
+            );
+            compared += 1;
+        }
+    }
+    assert!(compared > 500, "only {compared} states compared");
+}
+
 /// Each legal move's value (`search::solve::move_values`), worked out by hand: with X on a1
 /// and b2 and O on c1 and a3, c3 completes the diagonal (a win in one ply); each of the four
 /// other drops makes a second line of two beside the open diagonal (b1: b1-b2-b3; a2:

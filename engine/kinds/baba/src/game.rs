@@ -39,6 +39,7 @@ pub(super) use index::sort_cells;
 use index::{Holders, TextCount};
 use refresh::Dirty;
 pub use search::BabaSearch;
+use search::ObjKeys;
 use undo::{Patch, TRIM};
 
 /// The most rules a [`Game::summary`] lists (the rest are counted).
@@ -183,6 +184,9 @@ pub struct BabaGame {
     halt: std::cell::Cell<Option<Halt>>,
     /// The error of a turn that went over the budget ([`Game::error`]).
     error: Option<String>,
+    /// In a searcher ([`BabaSearch`]) only: the objects' part of the state key, kept by
+    /// [`BabaGame::set_obj`] as objects change (`None` in a game played: nothing reads it).
+    obj_keys: Option<ObjKeys>,
 }
 
 impl BabaGame {
@@ -242,6 +246,7 @@ impl BabaGame {
             cancel: None,
             halt: std::cell::Cell::new(None),
             error: None,
+            obj_keys: None,
         };
         let kinds: Vec<Kind> = g.st.objs.values().map(|o| o.kind).collect();
         for k in kinds {
@@ -299,6 +304,9 @@ impl BabaGame {
         self.dirty.text = true;
         self.dirty.full = true;
         self.capped = false;
+        if self.obj_keys.is_some() {
+            self.obj_keys = Some(ObjKeys::over(&self.st.objs));
+        }
     }
 
     /// True when cell `pos` holds a text object.
