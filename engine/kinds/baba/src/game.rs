@@ -187,6 +187,9 @@ pub struct BabaGame {
     /// In a searcher ([`BabaSearch`]) only: the objects' part of the state key, kept by
     /// [`BabaGame::set_obj`] as objects change (`None` in a game played: nothing reads it).
     obj_keys: Option<ObjKeys>,
+    /// True (but during a turn whose report nobody reads): the turn lists the cells each
+    /// phase changed ([`StepReport::phases`]).
+    pub(super) list_cells: bool,
 }
 
 impl BabaGame {
@@ -247,6 +250,7 @@ impl BabaGame {
             halt: std::cell::Cell::new(None),
             error: None,
             obj_keys: None,
+            list_cells: true,
         };
         let kinds: Vec<Kind> = g.st.objs.values().map(|o| o.kind).collect();
         for k in kinds {

@@ -71,7 +71,9 @@ impl BabaGame {
         self.clear_journal();
         self.ops.set(0);
         self.halt.set(None);
+        self.list_cells = list;
         let phases = self.run_turn(input);
+        self.list_cells = true;
         self.last_ops = self.ops.get();
         if let Some(halt) = self.halt.take() {
             // Abandoned: every change of the turn is undone from the journal, newest first,

@@ -296,7 +296,8 @@ impl BabaGame {
         self.begin_phase();
         f(self);
         self.cap_stacks();
-        if self.phase_log.is_empty() {
+        // A search reads no report: the cells are not listed then.
+        if self.phase_log.is_empty() || !self.list_cells {
             return;
         }
         let k = match out.iter().position(|(p, _)| *p == Phase::Main(name)) {
