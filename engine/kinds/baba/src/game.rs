@@ -190,6 +190,11 @@ pub struct BabaGame {
     /// True (but during a turn whose report nobody reads): the turn lists the cells each
     /// phase changed ([`StepReport::phases`]).
     pub(super) list_cells: bool,
+    /// In a searcher only: each turn keeps the refresh it started with in its undo patch
+    /// ([`refresh::Kept`]), so that undo puts it back instead of reading the rules again.
+    keep_refresh: bool,
+    /// The turn in progress's [`refresh::Kept`] (off between turns).
+    kept: refresh::Kept,
 }
 
 impl BabaGame {
@@ -251,6 +256,8 @@ impl BabaGame {
             error: None,
             obj_keys: None,
             list_cells: true,
+            keep_refresh: false,
+            kept: refresh::Kept::Off,
         };
         let kinds: Vec<Kind> = g.st.objs.values().map(|o| o.kind).collect();
         for k in kinds {

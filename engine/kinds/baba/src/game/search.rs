@@ -131,6 +131,7 @@ impl BabaSearch {
         game.error = None;
         Game::set_history_budget(&mut game, usize::MAX);
         game.obj_keys = Some(ObjKeys::over(&game.st.objs));
+        game.keep_refresh = true;
         let tele = !game.extra.is_empty()
             || game.st.objs.values().any(|o| {
                 matches!(

@@ -2,6 +2,7 @@
 //! and swapped in by undo and redo (§2, (C)).
 
 use super::*;
+use refresh::Kept;
 
 /// One turn's backward diff: what undo restores, and (swapped) what redo restores.
 #[derive(Clone, Debug)]
@@ -22,6 +23,9 @@ pub(super) struct Patch {
     /// enter only (a search undoes after every turn it tries: the full look over every
     /// object after each undo was two fifths of its time on large levels).
     capped: bool,
+    /// The refresh on the other side, when known ([`Kept`]): undo and redo put it back
+    /// instead of reading the rules again.
+    refresh: Kept,
 }
 
 impl Patch {
@@ -74,6 +78,7 @@ impl BabaGame {
         self.list_cells = list;
         let phases = self.run_turn(input);
         self.list_cells = true;
+        let refresh = std::mem::take(&mut self.kept);
         self.last_ops = self.ops.get();
         if let Some(halt) = self.halt.take() {
             // Abandoned: every change of the turn is undone from the journal, newest first,
@@ -138,6 +143,7 @@ impl BabaGame {
             level_dir,
             seen: self.seen_before.take(),
             capped,
+            refresh,
         };
         // The redoable turns are dropped here; then the oldest turns while over the budget.
         self.history.record(patch);
@@ -160,6 +166,7 @@ impl BabaGame {
             level_dir: Dir::Down,
             seen: None,
             capped: false,
+            refresh: Kept::Off,
         };
         // The ALL set swapped in may differ in size from the one swapped out: the history
         // takes the patch's cost back here and counts it again when it is put back.
@@ -170,6 +177,9 @@ impl BabaGame {
         // operations (or a cancel of it) cannot stop the refresh below half-way.
         self.ops.set(0);
         self.halt.set(None);
+        // The refresh kept for the other side serves when the one now matches the objects
+        // now (nothing changed since it was made): then the two are swapped like the rest.
+        let kept = p.refresh.known() && !self.dirty.any;
         for (id, val) in &mut p.objs {
             *val = self.set_obj(*id, *val);
         }
@@ -183,6 +193,11 @@ impl BabaGame {
         // Each side keeps what was known of it: the turn-0 state may hold more than the cap
         // (false), a turn's end never does (true).
         std::mem::swap(&mut self.capped, &mut p.capped);
+        if kept {
+            self.swap_kept(&mut p.refresh);
+        } else {
+            p.refresh = Kept::Off;
+        }
         self.history.put(k, p);
         self.clear_journal();
         self.refresh();

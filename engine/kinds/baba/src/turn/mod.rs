@@ -324,6 +324,7 @@ impl BabaGame {
         self.st.turn += 1;
         // 1. start
         self.refresh();
+        self.start_keeping_refresh();
         let mut transformed: HashSet<ObjId> = HashSet::default();
         // 2a YOU (Tier 2: a YOU level first turns to the input, level_thing.rs)
         if let Some(d) = input {
