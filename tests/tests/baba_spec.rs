@@ -472,6 +472,29 @@ fn c27_stack_cap_of_six() {
     assert_eq!(count_at(&g, 'K', 0), 0);
 }
 
+/// C27 across undo: the level's start may hold more than the cap (turn 0 is a refresh only,
+/// §4.2), every turn's end holds at most six; undo restores the start exactly, eight rocks,
+/// and the next turn caps them again (a turn that moves nothing there as well).
+#[test]
+fn c27_the_cap_applies_again_after_undoing_to_the_start() {
+    let mut g = game("8R .", &[]);
+    assert_eq!(count_at(&g, 'R', 0), 8);
+    play(&mut g, ".");
+    assert_eq!(count_at(&g, 'R', 0), 6);
+    play(&mut g, "undo");
+    assert_eq!(count_at(&g, 'R', 0), 8);
+    play(&mut g, ". . undo undo");
+    assert_eq!(count_at(&g, 'R', 0), 8);
+    play(&mut g, ".");
+    assert_eq!(count_at(&g, 'R', 0), 6);
+    // Redo after undo: the turn's end, six.
+    play(&mut g, "undo");
+    g.redo();
+    assert_eq!(count_at(&g, 'R', 0), 6);
+    play(&mut g, ".");
+    assert_eq!(count_at(&g, 'R', 0), 6);
+}
+
 #[test]
 fn c28a_not_as_a_filter() {
     check(

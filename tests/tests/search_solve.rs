@@ -343,6 +343,90 @@ fn baba_search_moves_are_its_five_words() {
     assert_eq!(same.steps(), 1);
 }
 
+/// The baba searcher keeps its key up to date as objects change, and a turn's undo puts
+/// back the rules and properties the turn started with (docs/solver.md): after any walk of
+/// plays and undos over Keke levels (demo, test, a quarter of full_biy), the searcher's key,
+/// rules (with their tiles) and each object's properties are those of a game that played the
+/// same path from the start, whose key is computed over every object; and one key never
+/// stands for two different states.
+#[test]
+fn baba_searchers_after_plays_and_undos_match_the_same_states_made_afresh() {
+    use tilesmith_engine::kind::baba::{BabaGame, BabaSearch, Prop};
+    let levels = keke::load_all(&corpus("baba/keke"));
+    let mut rng: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut draw = |n: u64| {
+        rng = rng
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        (rng >> 33) % n
+    };
+    let view = |g: &BabaGame| {
+        let rules: Vec<_> = g.rules().iter().map(|r| format!("{r:?}")).collect();
+        let props: Vec<Vec<u32>> = g
+            .objects()
+            .iter()
+            .map(|o| Prop::ALL.iter().map(|&p| g.prop_count(o.id, p)).collect())
+            .collect();
+        (g.objects(), g.status(), rules, props)
+    };
+    let mut compared = 0;
+    // Demo, test and every 4th level of full_biy.
+    let chosen = levels
+        .iter()
+        .enumerate()
+        .filter(|(k, l)| l.set == "demo" || l.set == "test" || (l.set == "full_biy" && k % 4 == 0));
+    for (_, l) in chosen {
+        let mut g = BabaSearch::new(&BabaGame::new(l.level.clone(), 0));
+        let mut path: Vec<String> = Vec::new();
+        let mut seen = std::collections::HashMap::new();
+        for _ in 0..60 {
+            if !path.is_empty() && draw(3) == 0 {
+                assert!(g.undo());
+                path.pop();
+            } else {
+                let mv = draw(5) as u32;
+                let mut moves = Vec::new();
+                g.moves(&mut moves).unwrap();
+                if moves.is_empty() {
+                    continue;
+                }
+                path.push(g.word(mv));
+                g.play(mv).unwrap();
+            }
+            let mut fresh = BabaGame::new(l.level.clone(), 0);
+            let kind = fresh.kind();
+            for i in tilesmith_engine::parse_inputs(kind, &path.join(" ")).unwrap() {
+                fresh.step(i);
+            }
+            let key = g.key();
+            assert_eq!(
+                key,
+                fresh.searcher().unwrap().key(),
+                "{} {} after {path:?}",
+                l.set,
+                l.id
+            );
+            let state = view(&fresh);
+            assert!(
+                view(g.game()) == state,
+                "{} {}: rules or properties after {path:?}",
+                l.set,
+                l.id
+            );
+            let objects = (state.0, state.1);
+            assert_eq!(
+                *seen.entry(key).or_insert_with(|| objects.clone()),
+                objects,
+                "{} {}: one key for two states",
+                l.set,
+                l.id
+            );
+            compared += 1;
+        }
+    }
+    assert!(compared > 500, "only {compared} states compared");
+}
+
 /// Each legal move's value (`search::solve::move_values`), worked out by hand: with X on a1
 /// and b2 and O on c1 and a3, c3 completes the diagonal (a win in one ply); each of the four
 /// other drops makes a second line of two beside the open diagonal (b1: b1-b2-b3; a2:

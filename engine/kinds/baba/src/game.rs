@@ -39,6 +39,7 @@ pub(super) use index::sort_cells;
 use index::{Holders, TextCount};
 use refresh::Dirty;
 pub use search::BabaSearch;
+use search::ObjKeys;
 use undo::{Patch, TRIM};
 
 /// The most rules a [`Game::summary`] lists (the rest are counted).
@@ -183,6 +184,17 @@ pub struct BabaGame {
     halt: std::cell::Cell<Option<Halt>>,
     /// The error of a turn that went over the budget ([`Game::error`]).
     error: Option<String>,
+    /// In a searcher ([`BabaSearch`]) only: the objects' part of the state key, kept by
+    /// [`BabaGame::set_obj`] as objects change (`None` in a game played: nothing reads it).
+    obj_keys: Option<ObjKeys>,
+    /// True (but during a turn whose report nobody reads): the turn lists the cells each
+    /// phase changed ([`StepReport::phases`]).
+    pub(super) list_cells: bool,
+    /// In a searcher only: each turn keeps the refresh it started with in its undo patch
+    /// ([`refresh::Kept`]), so that undo puts it back instead of reading the rules again.
+    keep_refresh: bool,
+    /// The turn in progress's [`refresh::Kept`] (off between turns).
+    kept: refresh::Kept,
 }
 
 impl BabaGame {
@@ -242,6 +254,10 @@ impl BabaGame {
             cancel: None,
             halt: std::cell::Cell::new(None),
             error: None,
+            obj_keys: None,
+            list_cells: true,
+            keep_refresh: false,
+            kept: refresh::Kept::Off,
         };
         let kinds: Vec<Kind> = g.st.objs.values().map(|o| o.kind).collect();
         for k in kinds {
@@ -299,6 +315,9 @@ impl BabaGame {
         self.dirty.text = true;
         self.dirty.full = true;
         self.capped = false;
+        if self.obj_keys.is_some() {
+            self.obj_keys = Some(ObjKeys::over(&self.st.objs));
+        }
     }
 
     /// True when cell `pos` holds a text object.

@@ -28,7 +28,7 @@ pub mod word;
 use serde_json::Value;
 
 pub use eval::ObjId;
-pub use game::{BabaGame, OPERATION_BUDGET, ObjectView};
+pub use game::{BabaGame, BabaSearch, OPERATION_BUDGET, ObjectView};
 pub use level::{BabaLevel, Tile};
 pub use rules::{
     Arg, Condition, FormedRule, MAX_LINE_RULE_TILES, Rule, RuleCache, TextTile, form_rules,

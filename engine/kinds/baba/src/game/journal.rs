@@ -18,6 +18,14 @@ impl BabaGame {
             return old;
         }
         self.charge(1);
+        if let Some(k) = &mut self.obj_keys {
+            if let Some(o) = &old {
+                k.remove(id, o);
+            }
+            if let Some(n) = &new {
+                k.add(id, n);
+            }
+        }
         self.journal(id, old);
         self.dirty.any = true;
         let (from, to) = (old.map(|o| o.pos()), new.map(|o| o.pos()));

@@ -21,7 +21,66 @@ pub(super) struct Dirty {
     pub(super) removed: Vec<ObjId>,
 }
 
+/// What a searcher's turn keeps of the refresh it started with, so that undoing the turn
+/// puts it back instead of reading the rules again (`BabaGame::keep_refresh`; kept in the
+/// turn's undo patch). The refresh at a turn's start is what a full re-read of the state
+/// before the turn gives (`BabaGame::refresh`), so it is what a refresh after the undo would
+/// give.
+#[derive(Clone, Debug, Default)]
+pub(super) enum Kept {
+    /// Not kept (a game played, between turns, or given up).
+    #[default]
+    Off,
+    /// Kept, and the turn has not changed the refresh.
+    Clean,
+    /// Only the rule list was replaced (the same rules, their tiles moved): the list before.
+    Formed(Vec<FormedRule>),
+    /// Everything was read again: the refresh before.
+    Full(Box<KeptRefresh>),
+}
+
+/// The parts of a game that a refresh gives, for [`Kept::Full`].
+#[derive(Clone, Debug)]
+pub(super) struct KeptRefresh {
+    cur: Refresh,
+    holders: Holders,
+    conditional: bool,
+    by_kind: FxHashMap<Kind, Derived>,
+}
+
+impl Kept {
+    /// True while the refresh before the turn is still known (`Clean`, `Formed`, `Full`).
+    pub(super) fn known(&self) -> bool {
+        !matches!(self, Kept::Off)
+    }
+}
+
 impl BabaGame {
+    /// Undoes a turn's changes to the refresh with what its patch `kept`, and leaves there
+    /// what it replaces (for redo). The objects are those of the other side of the turn
+    /// already; the refresh then matches them, so nothing is left to re-read.
+    pub(super) fn swap_kept(&mut self, kept: &mut Kept) {
+        match kept {
+            Kept::Off | Kept::Clean => {}
+            Kept::Formed(f) => std::mem::swap(&mut self.cur.formed, f),
+            Kept::Full(k) => {
+                std::mem::swap(&mut self.cur, &mut k.cur);
+                std::mem::swap(&mut self.holders, &mut k.holders);
+                std::mem::swap(&mut self.conditional, &mut k.conditional);
+                std::mem::swap(&mut self.by_kind, &mut k.by_kind);
+            }
+        }
+        self.dirty = Dirty::default();
+    }
+
+    /// At a turn's start, right after its first refresh: a searcher's turn keeps that
+    /// refresh from here on ([`Kept`]), when it matches the objects (nothing changed since).
+    pub(crate) fn start_keeping_refresh(&mut self) {
+        if self.keep_refresh && !self.dirty.any {
+            self.kept = Kept::Clean;
+        }
+    }
+
     /// What the last refresh gave `id`; no property at all for an object it did not read.
     pub(crate) fn props_of(&self, id: ObjId) -> &Derived {
         static NONE: Derived = Derived {
@@ -124,11 +183,18 @@ impl BabaGame {
                 self.full_refresh_formed(Some(formed));
                 return;
             }
-            self.cur.formed = formed;
+            let before = std::mem::replace(&mut self.cur.formed, formed);
+            if matches!(self.kept, Kept::Clean) {
+                self.kept = Kept::Formed(before);
+            }
         }
         self.charge((dirty.added.len() + dirty.removed.len()) as u64);
         if dirty.added.is_empty() && dirty.removed.is_empty() {
             return;
+        }
+        // Changed in place below: the refresh before the turn is not kept then.
+        if matches!(self.kept, Kept::Clean | Kept::Formed(_)) {
+            self.kept = Kept::Off;
         }
         // Without conditions (else the refresh is a full one), so nothing to budget here.
         let world = World {
@@ -182,13 +248,21 @@ impl BabaGame {
             height: self.height,
             budget: Some(&budget),
         };
-        self.cur = crate::eval::refresh_formed(
-            &world,
-            &self.index,
-            &self.extra,
-            &mut self.rule_cache,
-            formed,
+        let before = std::mem::replace(
+            &mut self.cur,
+            crate::eval::refresh_formed(
+                &world,
+                &self.index,
+                &self.extra,
+                &mut self.rule_cache,
+                formed,
+            ),
         );
+        // The refresh before the turn, while it is known (given up if this one stops early).
+        let keep = match self.kept {
+            Kept::Clean | Kept::Formed(_) => Some(std::mem::take(&mut self.kept)),
+            Kept::Off | Kept::Full(_) => None,
+        };
         // The conditions' operations count as the turn's (at the start, as the level's).
         self.charge(left - budget.left.get());
         if self.cur.over_budget {
@@ -209,6 +283,7 @@ impl BabaGame {
         // A condition (on an object's rule, or a LEVEL rule's) reads positions, and a WORD
         // rule makes the entities that are WORD act as text wherever they stand (§5.13): with
         // either in force, any move can change what the rules give.
+        let conditional = self.conditional;
         self.conditional = self
             .cur
             .formed
@@ -216,7 +291,7 @@ impl BabaGame {
             .map(|f| &f.rule)
             .chain(&self.extra)
             .any(|r| !r.conditions.is_empty() || r.complement == Word::Prop(Prop::Word));
-        self.by_kind.clear();
+        let by_kind_before = std::mem::take(&mut self.by_kind);
         let mut holders = Holders::new();
         // Without conditions (or WORD) every object of a kind has the same properties, so
         // the lists of a kind are worked out once.
@@ -238,7 +313,19 @@ impl BabaGame {
                 holders.list_mut(k).push(id);
             }
         }
-        self.holders = holders;
+        let holders = std::mem::replace(&mut self.holders, holders);
+        if let Some(kept) = keep {
+            let mut cur = before;
+            if let Kept::Formed(f) = kept {
+                cur.formed = f;
+            }
+            self.kept = Kept::Full(Box::new(KeptRefresh {
+                cur,
+                holders,
+                conditional,
+                by_kind: by_kind_before,
+            }));
+        }
     }
 
     /// Won when a YOU object is WIN (or Tier 2 END) or overlaps such an object (same cell and

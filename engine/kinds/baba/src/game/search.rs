@@ -5,13 +5,20 @@
 //! never undo or restart. A lost state (nothing is YOU) still takes turns (MOVE objects may
 //! rebuild a YOU rule), so it is not over; it is dead ([`SearchGame::is_dead`]) when no YOU
 //! text and no letter is left on the map and no rule is given outside it, as then no YOU
-//! rule can form again. The key hashes every object (ID, kind, cell, facing), the ALL set,
-//! the status and the level's facing, and the turn counter when TELE could ever apply (a
-//! TELE text or a letter on the map, or rules given outside it), since TELE's random
-//! destinations depend on it. Object IDs are in the key: they order what happens at once.
+//! rule can form again.
+//!
+//! The key covers every object (ID, kind, cell, facing), the ALL set, the status and the
+//! level's facing, and the turn counter when TELE could ever apply (a TELE text or a letter
+//! on the map, or rules given outside it), since TELE's random destinations depend on it.
+//! Object IDs are in the key: they order what happens at once. The objects' part is kept up
+//! to date as objects change ([`ObjKeys`]: each object's own 128-bit hash, summed lane by
+//! lane modulo 2⁶⁴, added and taken away by `BabaGame::set_obj`), so a key costs a few
+//! words, not a pass over every object; the sum does not depend on the order the objects
+//! changed in, so equal states have equal keys whatever the path.
 
 use std::hash::{Hash as _, Hasher as _};
 
+use super::super::eval::{ById, Obj, ObjId};
 use super::super::word::{Kind, Prop, Word};
 use super::BabaGame;
 use tilesmith_core::game::{Game, Status};
@@ -27,6 +34,84 @@ const MOVES: [(Option<Dir>, &str); 5] = [
     (Some(Dir::Up), "U"),
     (Some(Dir::Down), "D"),
 ];
+
+/// The objects' part of a search key: the sum, lane by lane modulo 2⁶⁴, of every object's
+/// own 128-bit hash ([`ObjKeys::of`]). Two different sets of objects give the same sums only
+/// if both 64-bit lanes of the hashes of the objects in one and not the other happen to
+/// cancel (the chance `docs/solver.md` gives for the key).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct ObjKeys {
+    a: u64,
+    b: u64,
+}
+
+impl ObjKeys {
+    /// The sums over every object of `objs`.
+    pub(crate) fn over(objs: &ById<Obj>) -> ObjKeys {
+        let mut k = ObjKeys::default();
+        for (&id, o) in objs {
+            k.add(id, o);
+        }
+        k
+    }
+
+    /// Object `id` with value `o` joins the set.
+    #[inline]
+    pub(crate) fn add(&mut self, id: ObjId, o: &Obj) {
+        let (a, b) = Self::of(id, o);
+        self.a = self.a.wrapping_add(a);
+        self.b = self.b.wrapping_add(b);
+    }
+
+    /// Object `id` with value `o` leaves the set.
+    #[inline]
+    pub(crate) fn remove(&mut self, id: ObjId, o: &Obj) {
+        let (a, b) = Self::of(id, o);
+        self.a = self.a.wrapping_sub(a);
+        self.b = self.b.wrapping_sub(b);
+    }
+
+    /// One object's hash, two 64-bit lanes: three words that tell every object apart (its ID;
+    /// its kind's code and facing; its cell), each lane a chain of SplitMix64 finalisers
+    /// with its own seeds.
+    #[inline]
+    fn of(id: ObjId, o: &Obj) -> (u64, u64) {
+        let w1 = id;
+        let w2 = kind_code(o.kind) | (u64::from(o.dir.value()) << 40);
+        let w3 = u64::from(o.x) | (u64::from(o.y) << 32);
+        let a = mix(mix(mix(w1 ^ 0x243f_6a88_85a3_08d3) ^ w2) ^ w3);
+        let b = mix(mix(mix(w1 ^ 0x1319_8a2e_0370_7344) ^ w2 ^ 0xa409_3822_299f_31d0) ^ w3);
+        (a, b)
+    }
+}
+
+/// The SplitMix64 finaliser (a bijection of 64-bit words).
+#[inline]
+fn mix(mut z: u64) -> u64 {
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+/// A number of at most 36 bits for each kind, different for different kinds: entity or text
+/// (bits 32–33), the word's class (bits 16–19) and its number in the class.
+fn kind_code(k: Kind) -> u64 {
+    let (tag, class, n): (u64, u64, u64) = match k {
+        Kind::Entity(n) => (1, 0, u64::from(n.0)),
+        Kind::Text(w) => match w {
+            Word::Noun(n) => (2, 0, u64::from(n.0)),
+            Word::Verb(v) => (2, 1, v as u64),
+            Word::Prefix(p) => (2, 2, p as u64),
+            Word::Prep(p) => (2, 3, p as u64),
+            Word::Prop(p) => (2, 4, p as u64),
+            Word::And => (2, 5, 0),
+            Word::Not => (2, 6, 0),
+            Word::Letter(l) => (2, 7, u64::from(l.0)),
+        },
+        Kind::Unknown(u) => (3, 0, u64::from(u)),
+    };
+    (tag << 32) | (class << 16) | n
+}
 
 /// A baba position ready for search; see the module documentation.
 #[derive(Clone)]
@@ -45,6 +130,8 @@ impl BabaSearch {
         game.cancel = None;
         game.error = None;
         Game::set_history_budget(&mut game, usize::MAX);
+        game.obj_keys = Some(ObjKeys::over(&game.st.objs));
+        game.keep_refresh = true;
         let tele = !game.extra.is_empty()
             || game.st.objs.values().any(|o| {
                 matches!(
@@ -107,19 +194,22 @@ impl SearchGame for BabaSearch {
 
     fn key(&self) -> StateKey {
         let st = &self.game.st;
+        let objs = self
+            .game
+            .obj_keys
+            .unwrap_or_else(|| ObjKeys::over(&st.objs));
         let mut h = KeyHasher::new();
-        for (&id, o) in &st.objs {
-            h.write_u64(id);
-            o.kind.hash(&mut h);
-            h.write_u64(u64::from(o.x) | (u64::from(o.y) << 24) | (u64::from(o.dir.value()) << 48));
-        }
         st.seen.hash(&mut h);
         h.write_u8(u8::from(matches!(st.status, Status::Won { .. })));
         h.write_u32(st.level_dir.value());
         if self.tele {
             h.write_u64(st.turn);
         }
-        h.finish128()
+        let rest = h.finish128();
+        // Each lane of the objects' sums, then the rest's (an independent hash) added.
+        let hi = objs.a.wrapping_add((rest >> 64) as u64);
+        let lo = objs.b.wrapping_add(rest as u64);
+        (u128::from(hi) << 64) | u128::from(lo)
     }
 
     fn word(&self, mv: Move) -> String {

@@ -296,7 +296,8 @@ impl BabaGame {
         self.begin_phase();
         f(self);
         self.cap_stacks();
-        if self.phase_log.is_empty() {
+        // A search reads no report: the cells are not listed then.
+        if self.phase_log.is_empty() || !self.list_cells {
             return;
         }
         let k = match out.iter().position(|(p, _)| *p == Phase::Main(name)) {
@@ -323,6 +324,7 @@ impl BabaGame {
         self.st.turn += 1;
         // 1. start
         self.refresh();
+        self.start_keeping_refresh();
         let mut transformed: HashSet<ObjId> = HashSet::default();
         // 2a YOU (Tier 2: a YOU level first turns to the input, level_thing.rs)
         if let Some(d) = input {

@@ -25,7 +25,9 @@ impl BabaGame {
             if transformed.contains(&id) {
                 continue;
             }
-            let (Some(o), Some(d)) = (self.obj(id).copied(), self.derived(id).cloned()) else {
+            // What the rules give it is read in place (a copy of it cost an allocation for
+            // every object with an IS rule in every transformation pass).
+            let (Some(o), Some(d)) = (self.obj(id).copied(), self.derived(id)) else {
                 continue;
             };
             if d.vanish {
@@ -44,6 +46,7 @@ impl BabaGame {
                 continue;
             }
             if targets.contains(&Noun::ALL) {
+                let negs = d.negs.clone();
                 // Tier 2 `A IS ALL`: A stays (unless it is text) and each ALL kind missing
                 // from its cell appears there, except kinds excluded by `A IS NOT B`.
                 let here: Vec<Kind> = self
@@ -58,7 +61,7 @@ impl BabaGame {
                     .copied()
                     .filter(|n| {
                         !here.contains(&Kind::Entity(*n))
-                            && !d.negs.contains(&(Verb::Is, Word::Noun(*n)))
+                            && !negs.contains(&(Verb::Is, Word::Noun(*n)))
                     })
                     .collect();
                 for n in missing {
