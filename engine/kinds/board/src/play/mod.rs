@@ -16,6 +16,7 @@ mod end;
 mod exec;
 mod movegen;
 mod perft;
+mod pick;
 mod reach;
 pub mod searcher;
 #[cfg(test)]
