@@ -203,6 +203,16 @@ impl Eval<'_, '_, '_> {
         Ok(v)
     }
 
+    /// A test inside `and`/`or`: an `absolute-config` (a list of them is the usual line
+    /// test) without the call.
+    #[inline(always)]
+    fn test_in(&mut self, t: &EndTest, p: PlayerId) -> Result<bool, GenError> {
+        match t {
+            EndTest::AbsoluteConfig(kinds, places) => Ok(config(self.pos, kinds, places, p)),
+            t => self.test(t, p),
+        }
+    }
+
     fn test(&mut self, t: &EndTest, p: PlayerId) -> Result<bool, GenError> {
         Ok(match t {
             EndTest::PiecesRemaining(n, kind) => {
@@ -239,17 +249,10 @@ impl Eval<'_, '_, '_> {
                     attacked
                 }
             }
-            EndTest::AbsoluteConfig(kinds, places) => places.iter().all(|&at| {
-                self.pos
-                    .cells
-                    .get(at as usize)
-                    .copied()
-                    .flatten()
-                    .is_some_and(|q| q.player == p && kinds.contains(&q.kind))
-            }),
+            EndTest::AbsoluteConfig(kinds, places) => config(self.pos, kinds, places, p),
             EndTest::And(v) => {
                 for t in v {
-                    if !self.test(t, p)? {
+                    if !self.test_in(t, p)? {
                         return Ok(false);
                     }
                 }
@@ -257,7 +260,7 @@ impl Eval<'_, '_, '_> {
             }
             EndTest::Or(v) => {
                 for t in v {
-                    if self.test(t, p)? {
+                    if self.test_in(t, p)? {
                         return Ok(true);
                     }
                 }
@@ -266,4 +269,16 @@ impl Eval<'_, '_, '_> {
             EndTest::Not(t) => !self.test(t, p)?,
         })
     }
+}
+
+/// `absolute-config`: every one of `places` holds a piece of `p` of one of `kinds`.
+#[inline(always)]
+fn config(pos: &Position, kinds: &[PieceId], places: &[PosId], p: PlayerId) -> bool {
+    places.iter().all(|&at| {
+        pos.cells
+            .get(at as usize)
+            .copied()
+            .flatten()
+            .is_some_and(|q| q.player == p && kinds.contains(&q.kind))
+    })
 }

@@ -8,8 +8,8 @@
 //! filter) without writing moves.
 
 use super::super::rules::{
-    AddKind, Cond, GoTarget, Instr, Loc, MoveDef, MoveTypeId, NO_POS, PieceId, PlayerId, PosId,
-    Span,
+    AddKind, Cond, DirId, GoTarget, Instr, Loc, MoveDef, MoveTypeId, NO_POS, PieceId, PlayerId,
+    PosId, Span,
 };
 use std::sync::atomic::Ordering;
 
@@ -291,6 +291,17 @@ fn run_one(
     sink: &mut Sink,
     depth: u8,
 ) -> Result<(), (Stop, Span)> {
+    // A block that starts with `(verify empty?)` on an occupied start fails at its first
+    // step: skip setting up the run (drop blocks try every position; half are taken).
+    if let Some(Instr::Verify(Cond::Empty(Loc::Here), _)) = md.block.first()
+        && pos.cells.get(start as usize).copied().flatten().is_some()
+    {
+        scratch.gen_steps = scratch.gen_steps.saturating_sub(1);
+        if scratch.gen_steps == 0 {
+            return Err((Stop::GenSteps, md.span));
+        }
+        return Ok(());
+    }
     // Spec §5, R4: mark, flags and (unless discarded after each add) cascades start afresh.
     scratch.cascades.clear();
     scratch.changes.clear();
@@ -300,6 +311,8 @@ fn run_one(
     scratch.pflags.clear();
     let mut run = Run {
         ctx,
+        links: ctx.t.links_of(mover),
+        nd: ctx.nd,
         pos,
         mover,
         piece,
@@ -339,6 +352,9 @@ fn run_one(
 
 struct Run<'c, 'r, 's, 'k, 'b> {
     ctx: &'c Ctx<'r>,
+    /// The mover's step table ([`Tables::links_of`]) and the number of directions.
+    links: &'c [PosId],
+    nd: usize,
     pos: &'c Position,
     mover: PlayerId,
     /// The moving piece (for a drop block: the piece to drop).
@@ -376,11 +392,24 @@ impl Run<'_, '_, '_, '_, '_> {
         Ok(())
     }
 
+    /// One step from `p` in the block direction `d` as the mover reads it, or [`NO_POS`]
+    /// (as [`Tables::step`]).
+    #[inline]
+    fn step(&self, p: PosId, d: DirId) -> PosId {
+        if d as usize >= self.nd {
+            return NO_POS;
+        }
+        self.links
+            .get(p as usize * self.nd + d as usize)
+            .copied()
+            .unwrap_or(NO_POS)
+    }
+
     #[inline]
     fn resolve(&self, loc: Loc) -> PosId {
         match loc {
             Loc::Here => self.cur,
-            Loc::Dir(d) => self.ctx.step(self.mover, self.cur, d),
+            Loc::Dir(d) => self.step(self.cur, d),
             Loc::Pos(p) => {
                 if (p as usize) < self.ctx.npos {
                     p
@@ -408,7 +437,7 @@ impl Run<'_, '_, '_, '_, '_> {
         self.tick()?;
         match ins {
             Instr::Step(d, _) => {
-                let p = self.ctx.step(self.mover, self.cur, *d);
+                let p = self.step(self.cur, *d);
                 if p == NO_POS {
                     return Err(Stop::Fail);
                 }
@@ -460,6 +489,16 @@ impl Run<'_, '_, '_, '_, '_> {
                     *slot = v;
                 }
             }
+            _ => self.effect(ins)?,
+        }
+        Ok(())
+    }
+
+    /// The instructions that write (moves, primitives, position flags): kept out of
+    /// [`Run::instr`], whose frame every instruction pays for.
+    #[inline(never)]
+    fn effect(&mut self, ins: &Instr) -> Result<(), Stop> {
+        match ins {
             Instr::SetPositionFlag(f, c, loc, _) => {
                 let v = self.cond(c)?;
                 let p = self.place(*loc)?;
@@ -511,6 +550,18 @@ impl Run<'_, '_, '_, '_, '_> {
                 let p = self.place(*loc)?;
                 self.s.changes.push(Primitive::SetAttribute(p, *a, v));
             }
+            // Worked out by `instr`.
+            Instr::Step(..)
+            | Instr::Goto(..)
+            | Instr::From(..)
+            | Instr::To(..)
+            | Instr::Go(..)
+            | Instr::Mark(..)
+            | Instr::Back(..)
+            | Instr::Verify(..)
+            | Instr::If(..)
+            | Instr::While(..)
+            | Instr::SetFlag(..) => {}
         }
         Ok(())
     }
@@ -552,7 +603,7 @@ impl Run<'_, '_, '_, '_, '_> {
             matches!(kind, AddKind::Partial | AddKind::CopyPartial).then_some(continue_type);
         // §3.1: level-2 primitives by kind (change-type, create, flip, change-owner,
         // set-attribute), each kind in the order written.
-        if !self.s.changes.is_sorted_by_key(change_rank) {
+        if self.s.changes.len() > 1 && !self.s.changes.is_sorted_by_key(change_rank) {
             self.s.changes.sort_by_key(change_rank);
         }
         let n = promote.len().max(1);
@@ -608,10 +659,20 @@ impl Run<'_, '_, '_, '_, '_> {
         Ok(())
     }
 
+    /// A condition. The leaves are worked out here, inlined into the instruction that
+    /// tests them; `and`, `or`, `not` and `attacked?` in [`Run::cond_nested`]: an
+    /// interpreter's time goes to calls and dispatch, so the common path makes no call.
+    #[inline(always)]
     fn cond(&mut self, c: &Cond) -> Result<bool, Stop> {
+        match self.leaf(c) {
+            Some(v) => Ok(v),
+            None => self.cond_nested(c),
+        }
+    }
+
+    #[inline(never)]
+    fn cond_nested(&mut self, c: &Cond) -> Result<bool, Stop> {
         Ok(match c {
-            Cond::True => true,
-            Cond::False => false,
             Cond::And(v) => {
                 for c in v {
                     if !self.cond(c)? {
@@ -629,6 +690,19 @@ impl Run<'_, '_, '_, '_, '_> {
                 false
             }
             Cond::Not(c) => !self.cond(c)?,
+            Cond::Attacked(loc) => self.attacked(*loc)?,
+            c => self.leaf(c).unwrap_or(false),
+        })
+    }
+
+    /// A condition that tests the position or the run's state directly; `None` for `and`,
+    /// `or`, `not` and `attacked?`.
+    #[inline(always)]
+    fn leaf(&self, c: &Cond) -> Option<bool> {
+        Some(match c {
+            Cond::True => true,
+            Cond::False => false,
+            Cond::And(_) | Cond::Or(_) | Cond::Not(_) | Cond::Attacked(_) => return None,
             Cond::Empty(loc) => {
                 let p = self.resolve(*loc);
                 p != NO_POS && self.cell(p).is_none()
@@ -669,27 +743,30 @@ impl Run<'_, '_, '_, '_, '_> {
                 let p = self.resolve(*loc);
                 p != NO_POS && p == self.mark
             }
-            Cond::Attacked(loc) => {
-                let p = self.resolve(*loc);
-                // Inside a probe, `attacked?` reads false: no unbounded recursion.
-                if p == NO_POS || self.depth > 0 {
-                    false
-                } else {
-                    let mut scratch = Scratch::default();
-                    match attacked_by_others(
-                        self.ctx,
-                        self.pos,
-                        self.mover,
-                        p,
-                        &mut scratch,
-                        self.depth + 1,
-                    ) {
-                        Ok(v) => v,
-                        Err(_) => return Err(Stop::Budget),
-                    }
-                }
-            }
         })
+    }
+
+    /// `attacked?`: kept out of [`Run::cond`], whose frame every condition pays for.
+    #[cold]
+    #[inline(never)]
+    fn attacked(&self, loc: Loc) -> Result<bool, Stop> {
+        let p = self.resolve(loc);
+        // Inside a probe, `attacked?` reads false: no unbounded recursion.
+        if p == NO_POS || self.depth > 0 {
+            return Ok(false);
+        }
+        let mut scratch = Scratch::default();
+        match attacked_by_others(
+            self.ctx,
+            self.pos,
+            self.mover,
+            p,
+            &mut scratch,
+            self.depth + 1,
+        ) {
+            Ok(v) => Ok(v),
+            Err(_) => Err(Stop::Budget),
+        }
     }
 }
 

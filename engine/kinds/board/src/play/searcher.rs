@@ -61,11 +61,20 @@ thread_local! {
     /// Warm move-generation buffers of dropped searchers (their storage sized by earlier
     /// positions), handed to new ones: a playout's fork then allocates nothing to start,
     /// as the single expander of the board's playouts before the shared search did not.
-    static SCRATCH: std::cell::RefCell<Vec<(Expander, ChildSink)>> =
+    static SCRATCH: std::cell::RefCell<Vec<Warm>> =
         const { std::cell::RefCell::new(Vec::new()) };
 }
 
-fn scratch() -> (Expander, ChildSink) {
+/// What a dropped searcher leaves for the next: its buffers and its position's storage.
+#[derive(Default)]
+struct Warm {
+    ex: Expander,
+    sink: ChildSink,
+    picker: Picker,
+    pos: Position,
+}
+
+fn scratch() -> Warm {
     SCRATCH
         .try_with(|p| p.borrow_mut().pop())
         .ok()
@@ -75,13 +84,17 @@ fn scratch() -> (Expander, ChildSink) {
 
 impl Drop for BoardSearch {
     fn drop(&mut self) {
-        let ex = std::mem::take(&mut self.ex);
-        let sink = std::mem::take(&mut self.sink);
+        let warm = Warm {
+            ex: std::mem::take(&mut self.ex),
+            sink: std::mem::take(&mut self.sink),
+            picker: std::mem::take(&mut self.picker),
+            pos: std::mem::take(&mut self.pos),
+        };
         let _ = SCRATCH.try_with(|p| {
             if let Ok(mut p) = p.try_borrow_mut()
                 && p.len() < POOL
             {
-                p.push((ex, sink));
+                p.push(warm);
             }
         });
     }
@@ -363,14 +376,16 @@ impl SearchGame for BoardSearch {
     /// A copy with warm move-generation buffers from the thread's pool (a fork is mostly a
     /// playout's start), unlike the stored children of [`SearchGame::children`].
     fn fork(&self) -> Box<dyn SearchGame> {
+        let mut warm = scratch();
+        warm.pos.clone_from(&self.pos);
         let mut c = BoardSearch::with(
             Arc::clone(&self.engine),
-            self.pos.clone(),
+            warm.pos,
             self.repetition,
             self.reads_last,
             FxHashMap::default(),
         );
-        (c.ex, c.sink) = scratch();
+        (c.ex, c.sink, c.picker) = (warm.ex, warm.sink, warm.picker);
         Box::new(c)
     }
 
