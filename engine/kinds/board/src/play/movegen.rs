@@ -383,7 +383,7 @@ impl Run<'_, '_, '_, '_, '_> {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn tick(&mut self) -> Result<(), Stop> {
         if self.budget == 0 {
             return Err(Stop::Budget);
@@ -394,7 +394,7 @@ impl Run<'_, '_, '_, '_, '_> {
 
     /// One step from `p` in the block direction `d` as the mover reads it, or [`NO_POS`]
     /// (as [`Tables::step`]).
-    #[inline]
+    #[inline(always)]
     fn step(&self, p: PosId, d: DirId) -> PosId {
         if d as usize >= self.nd {
             return NO_POS;
@@ -405,7 +405,7 @@ impl Run<'_, '_, '_, '_, '_> {
             .unwrap_or(NO_POS)
     }
 
-    #[inline]
+    #[inline(always)]
     fn resolve(&self, loc: Loc) -> PosId {
         match loc {
             Loc::Here => self.cur,
@@ -428,7 +428,7 @@ impl Run<'_, '_, '_, '_, '_> {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn cell(&self, p: PosId) -> Option<Piece> {
         self.pos.cells.get(p as usize).copied().flatten()
     }
@@ -630,11 +630,18 @@ impl Run<'_, '_, '_, '_, '_> {
                     if start > MAX_PRIMITIVES {
                         return Err(Stop::TooMany);
                     }
-                    buf.prims.extend_from_slice(&self.s.cascades);
+                    // (Empty lists are the usual case: no call to copy nothing.)
+                    if !self.s.cascades.is_empty() {
+                        buf.prims.extend_from_slice(&self.s.cascades);
+                    }
                     let add_at = (buf.prims.len() - start) as u32;
                     buf.prims.push(m);
-                    buf.prims.extend_from_slice(&self.s.changes);
-                    buf.prims.extend_from_slice(&self.s.captures);
+                    if !self.s.changes.is_empty() {
+                        buf.prims.extend_from_slice(&self.s.changes);
+                    }
+                    if !self.s.captures.is_empty() {
+                        buf.prims.extend_from_slice(&self.s.captures);
+                    }
                     let cost = (buf.prims.len() - start) as u32;
                     self.budget = self.budget.saturating_sub(cost);
                     buf.heads.push(Head {
