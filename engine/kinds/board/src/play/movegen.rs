@@ -244,7 +244,7 @@ fn run_all(
                     {
                         continue;
                     }
-                    if type_ok(md, t) {
+                    if type_ok(md, t) && !fails_at_once(pos, md, at, scratch)? {
                         run_one(
                             ctx, pos, mover, *piece, at, false, bi, md, scratch, sink, depth,
                         )?;
@@ -266,6 +266,9 @@ fn run_all(
                     }
                     for at in 0..ctx.npos {
                         let at = at as PosId;
+                        if fails_at_once(pos, md, at, scratch)? {
+                            continue;
+                        }
                         run_one(
                             ctx, pos, mover, piece, at, true, bi, md, scratch, sink, depth,
                         )?;
@@ -275,6 +278,28 @@ fn run_all(
         }
     }
     Ok(())
+}
+
+/// Whether `md` starts with `(verify empty?)` and `start` is occupied: the block fails at
+/// its first step, so it is not set up at all (drop blocks try every position, and half are
+/// taken); its one step still counts against [`MAX_GEN_STEPS`].
+#[inline(always)]
+fn fails_at_once(
+    pos: &Position,
+    md: &MoveDef,
+    start: PosId,
+    scratch: &mut Scratch,
+) -> Result<bool, (Stop, Span)> {
+    if let Some(Instr::Verify(Cond::Empty(Loc::Here), _)) = md.block.first()
+        && pos.cells.get(start as usize).copied().flatten().is_some()
+    {
+        scratch.gen_steps = scratch.gen_steps.saturating_sub(1);
+        if scratch.gen_steps == 0 {
+            return Err((Stop::GenSteps, md.span));
+        }
+        return Ok(true);
+    }
+    Ok(false)
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -291,17 +316,6 @@ fn run_one(
     sink: &mut Sink,
     depth: u8,
 ) -> Result<(), (Stop, Span)> {
-    // A block that starts with `(verify empty?)` on an occupied start fails at its first
-    // step: skip setting up the run (drop blocks try every position; half are taken).
-    if let Some(Instr::Verify(Cond::Empty(Loc::Here), _)) = md.block.first()
-        && pos.cells.get(start as usize).copied().flatten().is_some()
-    {
-        scratch.gen_steps = scratch.gen_steps.saturating_sub(1);
-        if scratch.gen_steps == 0 {
-            return Err((Stop::GenSteps, md.span));
-        }
-        return Ok(());
-    }
     // Spec §5, R4: mark, flags and (unless discarded after each add) cascades start afresh.
     scratch.cascades.clear();
     scratch.changes.clear();
@@ -550,18 +564,8 @@ impl Run<'_, '_, '_, '_, '_> {
                 let p = self.place(*loc)?;
                 self.s.changes.push(Primitive::SetAttribute(p, *a, v));
             }
-            // Worked out by `instr`.
-            Instr::Step(..)
-            | Instr::Goto(..)
-            | Instr::From(..)
-            | Instr::To(..)
-            | Instr::Go(..)
-            | Instr::Mark(..)
-            | Instr::Back(..)
-            | Instr::Verify(..)
-            | Instr::If(..)
-            | Instr::While(..)
-            | Instr::SetFlag(..) => {}
+            // The others are worked out by `instr`.
+            _ => {}
         }
         Ok(())
     }
