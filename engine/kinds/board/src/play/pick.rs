@@ -136,8 +136,10 @@ impl Picker {
     }
 
     /// Draws a legal turn of `pos` uniformly (see the module documentation) after
-    /// [`Picker::prepare`] gave `Some(true)` for it, and leaves the position after it in the
-    /// picker ([`Picker::take_after`]). False when there is no turn.
+    /// [`Picker::prepare`] gave `Some(true)` for it, and plays it on `pos` (in place when
+    /// no legality test made the position after it already; else that position is swapped
+    /// in and the old one's storage kept for the next test). False when there is no turn
+    /// (`pos` is then unchanged).
     ///
     /// # Errors
     /// As the move generation (the legality probe).
@@ -145,7 +147,7 @@ impl Picker {
         &mut self,
         ctx: &Ctx,
         ex: &mut Expander,
-        pos: &Position,
+        pos: &mut Position,
         rng: &mut ChaCha8Rng,
     ) -> Result<bool, GenError> {
         let n = self.ranks.len();
@@ -160,10 +162,8 @@ impl Picker {
             }
             let k = uniform(rng, total);
             match self.cand.get(k) {
-                Some(&i) => {
-                    self.test(ctx, ex, pos, i as usize)?;
-                }
-                None => self.set_passed(ctx, pos),
+                Some(&i) => play_in_place(ctx, ex, pos, i as usize),
+                None => pass_in_place(ctx, pos),
             }
             return Ok(true);
         }
@@ -189,6 +189,8 @@ impl Picker {
                     self.test(ctx, ex, pos, i)?
                 };
                 if legal {
+                    std::mem::swap(&mut self.after, pos);
+                    self.after_of = None;
                     return Ok(true);
                 }
                 self.cand.swap_remove(k);
@@ -198,25 +200,27 @@ impl Picker {
         if self.pass {
             // The pass is the only turn: the one draw a list of one takes.
             uniform(rng, 1);
-            self.set_passed(ctx, pos);
+            pass_in_place(ctx, pos);
             return Ok(true);
         }
         Ok(false)
     }
+}
 
-    /// The position after a pass, in the picker.
-    fn set_passed(&mut self, ctx: &Ctx, pos: &Position) {
-        self.after.clone_from(pos);
-        self.after.turn = next_turn(ctx, pos.turn);
-        self.after.partial = None;
-        self.after.last = None;
-        self.after_of = None;
-    }
+/// Plays move `i` of the moves in `ex` on `pos` and passes the turn on.
+fn play_in_place(ctx: &Ctx, ex: &Expander, pos: &mut Position, i: usize) {
+    let Some((buf, head)) = ex.first().and_then(|b| b.heads.get(i).map(|h| (b, *h))) else {
+        return;
+    };
+    let drop_kind = head.origin.drop.then_some(head.origin.piece);
+    execute(pos, buf.prims_of(&head), ctx.nplayers, drop_kind);
+    pos.partial = None;
+    pos.turn = next_turn(ctx, pos.turn);
+}
 
-    /// Swaps the position after the turn drawn by [`Picker::pick`] into `pos` (the old
-    /// position's storage is reused for the next one).
-    pub fn take_after(&mut self, pos: &mut Position) {
-        std::mem::swap(&mut self.after, pos);
-        self.after_of = None;
-    }
+/// Plays a pass on `pos`: the turn passes on, no last move.
+fn pass_in_place(ctx: &Ctx, pos: &mut Position) {
+    pos.turn = next_turn(ctx, pos.turn);
+    pos.partial = None;
+    pos.last = None;
 }

@@ -344,12 +344,11 @@ impl SearchGame for BoardSearch {
         let ctx = self.engine.ctx();
         let picked = self
             .picker
-            .pick(&ctx, &mut self.ex, &self.pos, rng)
+            .pick(&ctx, &mut self.ex, &mut self.pos, rng)
             .map_err(gen_error)?;
         if !picked {
             return Ok(false);
         }
-        self.picker.take_after(&mut self.pos);
         self.undo.clear();
         if self.repetition {
             self.seen.push(placement_hash(&self.pos));
