@@ -55,8 +55,31 @@ pub(crate) fn evaluate(
     ctx: &Ctx,
     ex: &mut Expander,
     pos: &Position,
+    has_turn: Option<bool>,
+    repeated_by: Option<PlayerId>,
+) -> Result<Option<Outcome>, GenError> {
+    evaluate_in(ctx, ex, pos, has_turn, repeated_by, true)
+}
+
+/// [`evaluate`] without the outcome's reason (left empty): for search, which reads only
+/// the winner and the kind of condition, and ends a playout on each.
+pub(crate) fn evaluate_quiet(
+    ctx: &Ctx,
+    ex: &mut Expander,
+    pos: &Position,
+    has_turn: Option<bool>,
+    repeated_by: Option<PlayerId>,
+) -> Result<Option<Outcome>, GenError> {
+    evaluate_in(ctx, ex, pos, has_turn, repeated_by, false)
+}
+
+fn evaluate_in(
+    ctx: &Ctx,
+    ex: &mut Expander,
+    pos: &Position,
     mut has_turn: Option<bool>,
     repeated_by: Option<PlayerId>,
+    reasons: bool,
 ) -> Result<Option<Outcome>, GenError> {
     let to_move = mover(ctx, pos);
     let rules = ctx.rules;
@@ -84,10 +107,15 @@ pub(crate) fn evaluate(
                         Kind::Draw => "draw",
                         Kind::Count => "count",
                     };
+                    let reason = if reasons {
+                        format!("{} ({what}-condition)", reason(ctx, &end.test, p))
+                    } else {
+                        String::new()
+                    };
                     return Ok(Some(Outcome {
                         winner,
                         decided_by: Some(kind),
-                        reason: format!("{} ({what}-condition)", reason(ctx, &end.test, p)),
+                        reason,
                     }));
                 }
             }
@@ -98,13 +126,18 @@ pub(crate) fn evaluate(
         None => self::has_turn(ctx, ex, pos)?,
     };
     if !can_move {
+        let reason = if reasons {
+            format!(
+                "{} has no move and no condition decides",
+                player_name(ctx, to_move)
+            )
+        } else {
+            String::new()
+        };
         return Ok(Some(Outcome {
             winner: None,
             decided_by: None,
-            reason: format!(
-                "{} has no move and no condition decides",
-                player_name(ctx, to_move)
-            ),
+            reason,
         }));
     }
     Ok(None)

@@ -224,7 +224,10 @@ fn run_all(
                 Sink::Collect(_) => None,
             };
             let nk = rules.pieces.len();
-            for (at, cell) in pos.cells.iter().enumerate() {
+            // (Drop-only games, tic-tac-toe's, skip the walk over the board.)
+            let walk = rules.pieces.iter().any(|d| !d.moves.is_empty());
+            let cells: &[Option<Piece>] = if walk { &pos.cells } else { &[] };
+            for (at, cell) in cells.iter().enumerate() {
                 let Some(piece) = cell else { continue };
                 if piece.player != mover {
                     continue;

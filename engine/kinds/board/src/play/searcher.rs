@@ -17,7 +17,7 @@ use std::sync::Arc;
 use rustc_hash::FxHashMap;
 
 use super::super::rules::Outcome as EndKind;
-use super::end::evaluate;
+use super::end::evaluate_quiet;
 use super::perft::{ChildSink, children, last_mover, placement_hash};
 use super::pick::Picker;
 use super::turns::{Expander, mover};
@@ -238,7 +238,7 @@ impl BoardSearch {
             None
         };
         let one = self.players <= 1;
-        let outcome = evaluate(&ctx, &mut self.ex, &self.pos, Some(has_turn), repeated_by)
+        let outcome = evaluate_quiet(&ctx, &mut self.ex, &self.pos, Some(has_turn), repeated_by)
             .map_err(gen_error)?;
         let status = match outcome {
             Some(o) if one => {
