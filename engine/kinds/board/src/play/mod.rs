@@ -19,6 +19,7 @@ mod perft;
 mod pick;
 mod reach;
 pub mod searcher;
+mod stop;
 #[cfg(test)]
 mod tests;
 mod turns;

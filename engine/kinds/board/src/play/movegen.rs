@@ -14,6 +14,7 @@ use super::super::rules::{
 use std::sync::atomic::Ordering;
 
 use super::ctx::Ctx;
+use super::stop::budget_error;
 use super::{
     GenError, MAX_BLOCK_STEPS, MAX_GEN_STEPS, MAX_PRIMITIVES, Origin, Piece, Position, Primitive,
 };
@@ -155,31 +156,6 @@ pub(crate) fn attacked_by_others(
         }
     }
     Ok(false)
-}
-
-fn budget_error(stop: Stop, span: Span) -> GenError {
-    match stop {
-        Stop::Cancelled => GenError {
-            span,
-            message: super::CANCELLED.to_string(),
-        },
-        Stop::GenSteps => GenError {
-            span,
-            message: format!("move generation ran more than {MAX_GEN_STEPS} steps in one position"),
-        },
-        Stop::TooMany => GenError {
-            span,
-            message: format!(
-                "move generation wrote more than {MAX_PRIMITIVES} primitives in one position"
-            ),
-        },
-        _ => GenError {
-            span,
-            message: format!(
-                "a move block ran more than {MAX_BLOCK_STEPS} steps (a `while` that never ends?)"
-            ),
-        },
-    }
 }
 
 /// Whether `player` may drop a `kind` now.
@@ -678,9 +654,22 @@ impl Run<'_, '_, '_, '_, '_> {
     /// interpreter's time goes to calls and dispatch, so the common path makes no call.
     #[inline(always)]
     fn cond(&mut self, c: &Cond) -> Result<bool, Stop> {
-        match self.leaf(c) {
-            Some(v) => Ok(v),
-            None => self.cond_nested(c),
+        match (self.leaf(c), c) {
+            (Some(v), _) => Ok(v),
+            // An `and` of leaves (a `while`'s usual test) without a call either.
+            (None, Cond::And(v)) => {
+                for c in v {
+                    let r = match self.leaf(c) {
+                        Some(r) => r,
+                        None => self.cond_nested(c)?,
+                    };
+                    if !r {
+                        return Ok(false);
+                    }
+                }
+                Ok(true)
+            }
+            (None, _) => self.cond_nested(c),
         }
     }
 
