@@ -322,9 +322,9 @@ impl SearchGame for BoardSearch {
         Ok(())
     }
 
-    /// Draws the turn with the [`Picker`] where it can (the same draw as from the list of
-    /// children when the player to move has no royal piece type; by rejection otherwise),
-    /// else from the children.
+    /// Draws the turn from the generated moves where it can (`play/pick.rs`: the same draw
+    /// as from the list of children when the player to move has no royal piece type; by
+    /// rejection otherwise), else from the children.
     fn advance_random(
         &mut self,
         rng: &mut rand_chacha::ChaCha8Rng,
