@@ -127,6 +127,38 @@ pub trait SearchGame: Send {
     fn advance(&mut self, mv: Move) -> Result<(), SearchError> {
         self.play(mv)
     }
+    /// Plays a uniformly random move of the current state (running) for good, as
+    /// [`SearchGame::advance`] does; false when there is none (nothing is played). Every
+    /// move [`SearchGame::moves`] lists (or [`SearchGame::move_count`] numbers) is equally
+    /// likely. For random playouts: a kind may draw the move without building what the
+    /// others would need (board: the position after each legal turn). The default draws one
+    /// index with [`crate::random::uniform`] from the count or the list (put in `buf`), so
+    /// the same generator state draws the same move as a draw from the list.
+    ///
+    /// # Errors
+    /// As [`SearchGame::play`].
+    fn advance_random(
+        &mut self,
+        rng: &mut rand_chacha::ChaCha8Rng,
+        buf: &mut Vec<Move>,
+    ) -> Result<bool, SearchError> {
+        let mv = if let Some(n) = self.move_count()? {
+            let n = n.min(u64::from(Move::MAX)) as usize;
+            if n == 0 {
+                return Ok(false);
+            }
+            crate::random::uniform(rng, n) as Move
+        } else {
+            buf.clear();
+            self.moves(buf)?;
+            if buf.is_empty() {
+                return Ok(false);
+            }
+            buf[crate::random::uniform(rng, buf.len())]
+        };
+        self.advance(mv)?;
+        Ok(true)
+    }
     /// Takes back the last move played with [`SearchGame::play`]; false when none is left
     /// (at the state the searcher was made or forked in).
     fn undo(&mut self) -> bool;

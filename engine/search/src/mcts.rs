@@ -32,7 +32,7 @@ use std::time::{Duration, Instant};
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng as _;
 
-use crate::random::{random_move, uniform};
+use crate::random::uniform;
 use tilesmith_core::search_game::{Move, SearchError, SearchGame, SearchStatus};
 
 /// How long a [`search`] may run, and how it plays.
@@ -483,7 +483,7 @@ impl<'c> Search<'c> {
     }
 
     /// A random game from node `i` (the game is not over there), on a copy, drawing moves
-    /// by number where the kind numbers them ([`crate::random::random_move`]).
+    /// by number where the kind numbers them ([`SearchGame::advance_random`]).
     fn playout(&mut self, i: usize) -> Result<Ending, SearchError> {
         if self.limits.max_playout_plies == 0 {
             return Ok(Ending::Cutoff(None));
@@ -504,9 +504,8 @@ impl<'c> Search<'c> {
                     .collect();
                 return Ok(Ending::Cutoff(scores));
             }
-            match random_move(work.as_mut(), &mut self.moves, &mut self.rng)? {
-                Some(mv) => work.advance(mv)?,
-                None => return Ok(Ending::Cutoff(None)),
+            if !work.advance_random(&mut self.rng, &mut self.moves)? {
+                return Ok(Ending::Cutoff(None));
             }
             plies += 1;
         }

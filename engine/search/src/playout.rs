@@ -75,10 +75,9 @@ pub fn random_playout(
         if status.is_over() || plies >= max_plies {
             return Ok(PlayoutEnd { status, plies });
         }
-        let Some(mv) = random_move(g, &mut moves, rng)? else {
+        if !g.advance_random(rng, &mut moves)? {
             return Ok(PlayoutEnd { status, plies });
-        };
-        g.advance(mv)?;
+        }
         plies += 1;
     }
 }

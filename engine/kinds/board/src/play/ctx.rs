@@ -150,6 +150,15 @@ impl Tables {
         self.plinks.get(i).copied().unwrap_or(NO_POS)
     }
 
+    /// The step table of `player`: entry `pos * nd + dir` is [`Tables::step`] of `pos` and
+    /// `dir` (empty for a player out of range).
+    #[inline]
+    pub fn links_of(&self, player: PlayerId) -> &[PosId] {
+        let n = self.npos * self.nd;
+        let s = player as usize * n;
+        self.plinks.get(s..s + n).unwrap_or(&[])
+    }
+
     /// Whether `p` is in zone `z` for `player`.
     #[inline]
     pub fn in_zone(&self, z: ZoneId, player: PlayerId, p: PosId) -> bool {

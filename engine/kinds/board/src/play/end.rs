@@ -55,8 +55,31 @@ pub(crate) fn evaluate(
     ctx: &Ctx,
     ex: &mut Expander,
     pos: &Position,
+    has_turn: Option<bool>,
+    repeated_by: Option<PlayerId>,
+) -> Result<Option<Outcome>, GenError> {
+    evaluate_in(ctx, ex, pos, has_turn, repeated_by, true)
+}
+
+/// [`evaluate`] without the outcome's reason (left empty): for search, which reads only
+/// the winner and the kind of condition, and ends a playout on each.
+pub(crate) fn evaluate_quiet(
+    ctx: &Ctx,
+    ex: &mut Expander,
+    pos: &Position,
+    has_turn: Option<bool>,
+    repeated_by: Option<PlayerId>,
+) -> Result<Option<Outcome>, GenError> {
+    evaluate_in(ctx, ex, pos, has_turn, repeated_by, false)
+}
+
+fn evaluate_in(
+    ctx: &Ctx,
+    ex: &mut Expander,
+    pos: &Position,
     mut has_turn: Option<bool>,
     repeated_by: Option<PlayerId>,
+    reasons: bool,
 ) -> Result<Option<Outcome>, GenError> {
     let to_move = mover(ctx, pos);
     let rules = ctx.rules;
@@ -84,10 +107,15 @@ pub(crate) fn evaluate(
                         Kind::Draw => "draw",
                         Kind::Count => "count",
                     };
+                    let reason = if reasons {
+                        format!("{} ({what}-condition)", reason(ctx, &end.test, p))
+                    } else {
+                        String::new()
+                    };
                     return Ok(Some(Outcome {
                         winner,
                         decided_by: Some(kind),
-                        reason: format!("{} ({what}-condition)", reason(ctx, &end.test, p)),
+                        reason,
                     }));
                 }
             }
@@ -98,13 +126,18 @@ pub(crate) fn evaluate(
         None => self::has_turn(ctx, ex, pos)?,
     };
     if !can_move {
+        let reason = if reasons {
+            format!(
+                "{} has no move and no condition decides",
+                player_name(ctx, to_move)
+            )
+        } else {
+            String::new()
+        };
         return Ok(Some(Outcome {
             winner: None,
             decided_by: None,
-            reason: format!(
-                "{} has no move and no condition decides",
-                player_name(ctx, to_move)
-            ),
+            reason,
         }));
     }
     Ok(None)
@@ -203,6 +236,16 @@ impl Eval<'_, '_, '_> {
         Ok(v)
     }
 
+    /// A test inside `and`/`or`: an `absolute-config` (a list of them is the usual line
+    /// test) without the call.
+    #[inline(always)]
+    fn test_in(&mut self, t: &EndTest, p: PlayerId) -> Result<bool, GenError> {
+        match t {
+            EndTest::AbsoluteConfig(kinds, places) => Ok(config(self.pos, kinds, places, p)),
+            t => self.test(t, p),
+        }
+    }
+
     fn test(&mut self, t: &EndTest, p: PlayerId) -> Result<bool, GenError> {
         Ok(match t {
             EndTest::PiecesRemaining(n, kind) => {
@@ -239,17 +282,10 @@ impl Eval<'_, '_, '_> {
                     attacked
                 }
             }
-            EndTest::AbsoluteConfig(kinds, places) => places.iter().all(|&at| {
-                self.pos
-                    .cells
-                    .get(at as usize)
-                    .copied()
-                    .flatten()
-                    .is_some_and(|q| q.player == p && kinds.contains(&q.kind))
-            }),
+            EndTest::AbsoluteConfig(kinds, places) => config(self.pos, kinds, places, p),
             EndTest::And(v) => {
                 for t in v {
-                    if !self.test(t, p)? {
+                    if !self.test_in(t, p)? {
                         return Ok(false);
                     }
                 }
@@ -257,7 +293,7 @@ impl Eval<'_, '_, '_> {
             }
             EndTest::Or(v) => {
                 for t in v {
-                    if self.test(t, p)? {
+                    if self.test_in(t, p)? {
                         return Ok(true);
                     }
                 }
@@ -266,4 +302,16 @@ impl Eval<'_, '_, '_> {
             EndTest::Not(t) => !self.test(t, p)?,
         })
     }
+}
+
+/// `absolute-config`: every one of `places` holds a piece of `p` of one of `kinds`.
+#[inline(always)]
+fn config(pos: &Position, kinds: &[PieceId], places: &[PosId], p: PlayerId) -> bool {
+    places.iter().all(|&at| {
+        pos.cells
+            .get(at as usize)
+            .copied()
+            .flatten()
+            .is_some_and(|q| q.player == p && kinds.contains(&q.kind))
+    })
 }

@@ -16,8 +16,10 @@ mod end;
 mod exec;
 mod movegen;
 mod perft;
+mod pick;
 mod reach;
 pub mod searcher;
+mod stop;
 #[cfg(test)]
 mod tests;
 mod turns;

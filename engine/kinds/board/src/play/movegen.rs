@@ -8,12 +8,13 @@
 //! filter) without writing moves.
 
 use super::super::rules::{
-    AddKind, Cond, GoTarget, Instr, Loc, MoveDef, MoveTypeId, NO_POS, PieceId, PlayerId, PosId,
-    Span,
+    AddKind, Cond, DirId, GoTarget, Instr, Loc, MoveDef, MoveTypeId, NO_POS, PieceId, PlayerId,
+    PosId, Span,
 };
 use std::sync::atomic::Ordering;
 
 use super::ctx::Ctx;
+use super::stop::budget_error;
 use super::{
     GenError, MAX_BLOCK_STEPS, MAX_GEN_STEPS, MAX_PRIMITIVES, Origin, Piece, Position, Primitive,
 };
@@ -157,31 +158,6 @@ pub(crate) fn attacked_by_others(
     Ok(false)
 }
 
-fn budget_error(stop: Stop, span: Span) -> GenError {
-    match stop {
-        Stop::Cancelled => GenError {
-            span,
-            message: super::CANCELLED.to_string(),
-        },
-        Stop::GenSteps => GenError {
-            span,
-            message: format!("move generation ran more than {MAX_GEN_STEPS} steps in one position"),
-        },
-        Stop::TooMany => GenError {
-            span,
-            message: format!(
-                "move generation wrote more than {MAX_PRIMITIVES} primitives in one position"
-            ),
-        },
-        _ => GenError {
-            span,
-            message: format!(
-                "a move block ran more than {MAX_BLOCK_STEPS} steps (a `while` that never ends?)"
-            ),
-        },
-    }
-}
-
 /// Whether `player` may drop a `kind` now.
 pub(crate) fn can_drop(pos: &Position, player: PlayerId, kind: PieceId) -> bool {
     pos.reserve
@@ -224,7 +200,10 @@ fn run_all(
                 Sink::Collect(_) => None,
             };
             let nk = rules.pieces.len();
-            for (at, cell) in pos.cells.iter().enumerate() {
+            // (Drop-only games, tic-tac-toe's, skip the walk over the board.)
+            let walk = rules.pieces.iter().any(|d| !d.moves.is_empty());
+            let cells: &[Option<Piece>] = if walk { &pos.cells } else { &[] };
+            for (at, cell) in cells.iter().enumerate() {
                 let Some(piece) = cell else { continue };
                 if piece.player != mover {
                     continue;
@@ -244,7 +223,7 @@ fn run_all(
                     {
                         continue;
                     }
-                    if type_ok(md, t) {
+                    if type_ok(md, t) && !fails_at_once(pos, md, at, scratch)? {
                         run_one(
                             ctx, pos, mover, *piece, at, false, bi, md, scratch, sink, depth,
                         )?;
@@ -266,6 +245,9 @@ fn run_all(
                     }
                     for at in 0..ctx.npos {
                         let at = at as PosId;
+                        if fails_at_once(pos, md, at, scratch)? {
+                            continue;
+                        }
                         run_one(
                             ctx, pos, mover, piece, at, true, bi, md, scratch, sink, depth,
                         )?;
@@ -275,6 +257,28 @@ fn run_all(
         }
     }
     Ok(())
+}
+
+/// Whether `md` starts with `(verify empty?)` and `start` is occupied: the block fails at
+/// its first step, so it is not set up at all (drop blocks try every position, and half are
+/// taken); its one step still counts against [`MAX_GEN_STEPS`].
+#[inline(always)]
+fn fails_at_once(
+    pos: &Position,
+    md: &MoveDef,
+    start: PosId,
+    scratch: &mut Scratch,
+) -> Result<bool, (Stop, Span)> {
+    if let Some(Instr::Verify(Cond::Empty(Loc::Here), _)) = md.block.first()
+        && pos.cells.get(start as usize).copied().flatten().is_some()
+    {
+        scratch.gen_steps = scratch.gen_steps.saturating_sub(1);
+        if scratch.gen_steps == 0 {
+            return Err((Stop::GenSteps, md.span));
+        }
+        return Ok(true);
+    }
+    Ok(false)
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -300,6 +304,8 @@ fn run_one(
     scratch.pflags.clear();
     let mut run = Run {
         ctx,
+        links: ctx.t.links_of(mover),
+        nd: ctx.nd,
         pos,
         mover,
         piece,
@@ -339,6 +345,9 @@ fn run_one(
 
 struct Run<'c, 'r, 's, 'k, 'b> {
     ctx: &'c Ctx<'r>,
+    /// The mover's step table ([`Tables::links_of`]) and the number of directions.
+    links: &'c [PosId],
+    nd: usize,
     pos: &'c Position,
     mover: PlayerId,
     /// The moving piece (for a drop block: the piece to drop).
@@ -367,7 +376,7 @@ impl Run<'_, '_, '_, '_, '_> {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn tick(&mut self) -> Result<(), Stop> {
         if self.budget == 0 {
             return Err(Stop::Budget);
@@ -376,11 +385,24 @@ impl Run<'_, '_, '_, '_, '_> {
         Ok(())
     }
 
-    #[inline]
+    /// One step from `p` in the block direction `d` as the mover reads it, or [`NO_POS`]
+    /// (as [`Tables::step`]).
+    #[inline(always)]
+    fn step(&self, p: PosId, d: DirId) -> PosId {
+        if d as usize >= self.nd {
+            return NO_POS;
+        }
+        self.links
+            .get(p as usize * self.nd + d as usize)
+            .copied()
+            .unwrap_or(NO_POS)
+    }
+
+    #[inline(always)]
     fn resolve(&self, loc: Loc) -> PosId {
         match loc {
             Loc::Here => self.cur,
-            Loc::Dir(d) => self.ctx.step(self.mover, self.cur, d),
+            Loc::Dir(d) => self.step(self.cur, d),
             Loc::Pos(p) => {
                 if (p as usize) < self.ctx.npos {
                     p
@@ -399,7 +421,7 @@ impl Run<'_, '_, '_, '_, '_> {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn cell(&self, p: PosId) -> Option<Piece> {
         self.pos.cells.get(p as usize).copied().flatten()
     }
@@ -408,7 +430,7 @@ impl Run<'_, '_, '_, '_, '_> {
         self.tick()?;
         match ins {
             Instr::Step(d, _) => {
-                let p = self.ctx.step(self.mover, self.cur, *d);
+                let p = self.step(self.cur, *d);
                 if p == NO_POS {
                     return Err(Stop::Fail);
                 }
@@ -460,6 +482,16 @@ impl Run<'_, '_, '_, '_, '_> {
                     *slot = v;
                 }
             }
+            _ => self.effect(ins)?,
+        }
+        Ok(())
+    }
+
+    /// The instructions that write (moves, primitives, position flags): kept out of
+    /// [`Run::instr`], whose frame every instruction pays for.
+    #[inline(never)]
+    fn effect(&mut self, ins: &Instr) -> Result<(), Stop> {
+        match ins {
             Instr::SetPositionFlag(f, c, loc, _) => {
                 let v = self.cond(c)?;
                 let p = self.place(*loc)?;
@@ -511,6 +543,8 @@ impl Run<'_, '_, '_, '_, '_> {
                 let p = self.place(*loc)?;
                 self.s.changes.push(Primitive::SetAttribute(p, *a, v));
             }
+            // The others are worked out by `instr`.
+            _ => {}
         }
         Ok(())
     }
@@ -552,7 +586,7 @@ impl Run<'_, '_, '_, '_, '_> {
             matches!(kind, AddKind::Partial | AddKind::CopyPartial).then_some(continue_type);
         // §3.1: level-2 primitives by kind (change-type, create, flip, change-owner,
         // set-attribute), each kind in the order written.
-        if !self.s.changes.is_sorted_by_key(change_rank) {
+        if self.s.changes.len() > 1 && !self.s.changes.is_sorted_by_key(change_rank) {
             self.s.changes.sort_by_key(change_rank);
         }
         let n = promote.len().max(1);
@@ -579,11 +613,18 @@ impl Run<'_, '_, '_, '_, '_> {
                     if start > MAX_PRIMITIVES {
                         return Err(Stop::TooMany);
                     }
-                    buf.prims.extend_from_slice(&self.s.cascades);
+                    // (Empty lists are the usual case: no call to copy nothing.)
+                    if !self.s.cascades.is_empty() {
+                        buf.prims.extend_from_slice(&self.s.cascades);
+                    }
                     let add_at = (buf.prims.len() - start) as u32;
                     buf.prims.push(m);
-                    buf.prims.extend_from_slice(&self.s.changes);
-                    buf.prims.extend_from_slice(&self.s.captures);
+                    if !self.s.changes.is_empty() {
+                        buf.prims.extend_from_slice(&self.s.changes);
+                    }
+                    if !self.s.captures.is_empty() {
+                        buf.prims.extend_from_slice(&self.s.captures);
+                    }
                     let cost = (buf.prims.len() - start) as u32;
                     self.budget = self.budget.saturating_sub(cost);
                     buf.heads.push(Head {
@@ -608,10 +649,33 @@ impl Run<'_, '_, '_, '_, '_> {
         Ok(())
     }
 
+    /// A condition. The leaves are worked out here, inlined into the instruction that
+    /// tests them; `and`, `or`, `not` and `attacked?` in [`Run::cond_nested`]: an
+    /// interpreter's time goes to calls and dispatch, so the common path makes no call.
+    #[inline(always)]
     fn cond(&mut self, c: &Cond) -> Result<bool, Stop> {
+        match (self.leaf(c), c) {
+            (Some(v), _) => Ok(v),
+            // An `and` of leaves (a `while`'s usual test) without a call either.
+            (None, Cond::And(v)) => {
+                for c in v {
+                    let r = match self.leaf(c) {
+                        Some(r) => r,
+                        None => self.cond_nested(c)?,
+                    };
+                    if !r {
+                        return Ok(false);
+                    }
+                }
+                Ok(true)
+            }
+            (None, _) => self.cond_nested(c),
+        }
+    }
+
+    #[inline(never)]
+    fn cond_nested(&mut self, c: &Cond) -> Result<bool, Stop> {
         Ok(match c {
-            Cond::True => true,
-            Cond::False => false,
             Cond::And(v) => {
                 for c in v {
                     if !self.cond(c)? {
@@ -629,6 +693,19 @@ impl Run<'_, '_, '_, '_, '_> {
                 false
             }
             Cond::Not(c) => !self.cond(c)?,
+            Cond::Attacked(loc) => self.attacked(*loc)?,
+            c => self.leaf(c).unwrap_or(false),
+        })
+    }
+
+    /// A condition that tests the position or the run's state directly; `None` for `and`,
+    /// `or`, `not` and `attacked?`.
+    #[inline(always)]
+    fn leaf(&self, c: &Cond) -> Option<bool> {
+        Some(match c {
+            Cond::True => true,
+            Cond::False => false,
+            Cond::And(_) | Cond::Or(_) | Cond::Not(_) | Cond::Attacked(_) => return None,
             Cond::Empty(loc) => {
                 let p = self.resolve(*loc);
                 p != NO_POS && self.cell(p).is_none()
@@ -669,27 +746,30 @@ impl Run<'_, '_, '_, '_, '_> {
                 let p = self.resolve(*loc);
                 p != NO_POS && p == self.mark
             }
-            Cond::Attacked(loc) => {
-                let p = self.resolve(*loc);
-                // Inside a probe, `attacked?` reads false: no unbounded recursion.
-                if p == NO_POS || self.depth > 0 {
-                    false
-                } else {
-                    let mut scratch = Scratch::default();
-                    match attacked_by_others(
-                        self.ctx,
-                        self.pos,
-                        self.mover,
-                        p,
-                        &mut scratch,
-                        self.depth + 1,
-                    ) {
-                        Ok(v) => v,
-                        Err(_) => return Err(Stop::Budget),
-                    }
-                }
-            }
         })
+    }
+
+    /// `attacked?`: kept out of [`Run::cond`], whose frame every condition pays for.
+    #[cold]
+    #[inline(never)]
+    fn attacked(&self, loc: Loc) -> Result<bool, Stop> {
+        let p = self.resolve(loc);
+        // Inside a probe, `attacked?` reads false: no unbounded recursion.
+        if p == NO_POS || self.depth > 0 {
+            return Ok(false);
+        }
+        let mut scratch = Scratch::default();
+        match attacked_by_others(
+            self.ctx,
+            self.pos,
+            self.mover,
+            p,
+            &mut scratch,
+            self.depth + 1,
+        ) {
+            Ok(v) => Ok(v),
+            Err(_) => Err(Stop::Budget),
+        }
     }
 }
 

@@ -17,8 +17,9 @@ use std::sync::Arc;
 use rustc_hash::FxHashMap;
 
 use super::super::rules::Outcome as EndKind;
-use super::end::evaluate;
+use super::end::evaluate_quiet;
 use super::perft::{ChildSink, children, last_mover, placement_hash};
+use super::pick::Picker;
 use super::turns::{Expander, mover};
 use super::{Engine, GenError, Position};
 use tilesmith_core::hash::KeyHasher;
@@ -42,8 +43,15 @@ pub struct BoardSearch {
     players: usize,
     ex: Expander,
     sink: ChildSink,
-    /// The status of `pos` and its children in `sink`, once worked out.
+    /// Draws a random turn without the children ([`SearchGame::advance_random`]).
+    picker: Picker,
+    /// The status of `pos` (and the earliest repeated position it depends on), once
+    /// worked out.
     settled: Option<(SearchStatus, Option<usize>)>,
+    /// `sink` holds the children of `pos`.
+    built: bool,
+    /// `picker` is prepared for `pos` (its moves are in `ex`).
+    lazy: bool,
 }
 
 /// The most expanders and child lists a thread keeps for the next searchers.
@@ -53,11 +61,20 @@ thread_local! {
     /// Warm move-generation buffers of dropped searchers (their storage sized by earlier
     /// positions), handed to new ones: a playout's fork then allocates nothing to start,
     /// as the single expander of the board's playouts before the shared search did not.
-    static SCRATCH: std::cell::RefCell<Vec<(Expander, ChildSink)>> =
+    static SCRATCH: std::cell::RefCell<Vec<Warm>> =
         const { std::cell::RefCell::new(Vec::new()) };
 }
 
-fn scratch() -> (Expander, ChildSink) {
+/// What a dropped searcher leaves for the next: its buffers and its position's storage.
+#[derive(Default)]
+struct Warm {
+    ex: Expander,
+    sink: ChildSink,
+    picker: Picker,
+    pos: Position,
+}
+
+fn scratch() -> Warm {
     SCRATCH
         .try_with(|p| p.borrow_mut().pop())
         .ok()
@@ -67,13 +84,17 @@ fn scratch() -> (Expander, ChildSink) {
 
 impl Drop for BoardSearch {
     fn drop(&mut self) {
-        let ex = std::mem::take(&mut self.ex);
-        let sink = std::mem::take(&mut self.sink);
+        let warm = Warm {
+            ex: std::mem::take(&mut self.ex),
+            sink: std::mem::take(&mut self.sink),
+            picker: std::mem::take(&mut self.picker),
+            pos: std::mem::take(&mut self.pos),
+        };
         let _ = SCRATCH.try_with(|p| {
             if let Ok(mut p) = p.try_borrow_mut()
                 && p.len() < POOL
             {
-                p.push((ex, sink));
+                p.push(warm);
             }
         });
     }
@@ -135,8 +156,18 @@ impl BoardSearch {
             players,
             ex: Expander::default(),
             sink: ChildSink::default(),
+            picker: Picker::default(),
             settled: None,
+            built: false,
+            lazy: false,
         }
+    }
+
+    /// The current position changed: nothing worked out for the old one holds.
+    fn forget(&mut self) {
+        self.settled = None;
+        self.built = false;
+        self.lazy = false;
     }
 
     /// The current position.
@@ -146,11 +177,46 @@ impl BoardSearch {
 
     /// Works out the status and the children of the current position, once.
     fn settle(&mut self) -> Result<SearchStatus, SearchError> {
-        if let Some((s, _)) = self.settled {
+        if self.built
+            && let Some((s, _)) = self.settled
+        {
             return Ok(s);
         }
         let ctx = self.engine.ctx();
         children(&ctx, &mut self.ex, &self.pos, &mut self.sink).map_err(gen_error)?;
+        self.built = true;
+        // The children were generated into `ex` over the picker's moves.
+        self.lazy = false;
+        if let Some((s, _)) = self.settled {
+            return Ok(s);
+        }
+        self.judge(self.sink.n > 0)
+    }
+
+    /// Works out the status of the current position, once, building the children only
+    /// where the picker cannot stand in for them ([`Picker::prepare`]).
+    fn settle_lazy(&mut self) -> Result<SearchStatus, SearchError> {
+        if let Some((s, _)) = self.settled {
+            return Ok(s);
+        }
+        let ctx = self.engine.ctx();
+        match self
+            .picker
+            .prepare(&ctx, &mut self.ex, &self.pos)
+            .map_err(gen_error)?
+        {
+            Some(has_turn) => {
+                self.lazy = true;
+                self.judge(has_turn)
+            }
+            None => self.settle(),
+        }
+    }
+
+    /// The status of the current position given whether the player to move has a turn:
+    /// the end conditions, `repetition` along the path.
+    fn judge(&mut self, has_turn: bool) -> Result<SearchStatus, SearchError> {
+        let ctx = self.engine.ctx();
         let mut dep = None;
         let repeated_by = if self.repetition {
             let h = *self.seen.last().unwrap_or(&0);
@@ -172,8 +238,7 @@ impl BoardSearch {
             None
         };
         let one = self.players <= 1;
-        let has_turn = self.sink.n > 0;
-        let outcome = evaluate(&ctx, &mut self.ex, &self.pos, Some(has_turn), repeated_by)
+        let outcome = evaluate_quiet(&ctx, &mut self.ex, &self.pos, Some(has_turn), repeated_by)
             .map_err(gen_error)?;
         let status = match outcome {
             Some(o) if one => {
@@ -207,7 +272,7 @@ impl SearchGame for BoardSearch {
     }
 
     fn status(&mut self) -> Result<SearchStatus, SearchError> {
-        self.settle()
+        self.settle_lazy()
     }
 
     fn moves(&mut self, out: &mut Vec<Move>) -> Result<(), SearchError> {
@@ -233,7 +298,7 @@ impl SearchGame for BoardSearch {
         if self.repetition {
             self.seen.push(placement_hash(&self.pos));
         }
-        self.settled = None;
+        self.forget();
         Ok(())
     }
 
@@ -253,8 +318,43 @@ impl SearchGame for BoardSearch {
         if self.repetition {
             self.seen.push(placement_hash(&self.pos));
         }
-        self.settled = None;
+        self.forget();
         Ok(())
+    }
+
+    /// Draws the turn from the generated moves where it can (`play/pick.rs`: the same draw
+    /// as from the list of children when the player to move has no royal piece type; by
+    /// rejection otherwise), else from the children.
+    fn advance_random(
+        &mut self,
+        rng: &mut rand_chacha::ChaCha8Rng,
+        _buf: &mut Vec<Move>,
+    ) -> Result<bool, SearchError> {
+        if self.settle_lazy()? != SearchStatus::Running {
+            return Ok(false);
+        }
+        if !self.lazy {
+            if self.sink.n == 0 {
+                return Ok(false);
+            }
+            let k = tilesmith_core::random::uniform(rng, self.sink.n);
+            self.advance(k as Move)?;
+            return Ok(true);
+        }
+        let ctx = self.engine.ctx();
+        let picked = self
+            .picker
+            .pick(&ctx, &mut self.ex, &mut self.pos, rng)
+            .map_err(gen_error)?;
+        if !picked {
+            return Ok(false);
+        }
+        self.undo.clear();
+        if self.repetition {
+            self.seen.push(placement_hash(&self.pos));
+        }
+        self.forget();
+        Ok(true)
     }
 
     fn undo(&mut self) -> bool {
@@ -268,21 +368,23 @@ impl SearchGame for BoardSearch {
         if self.repetition {
             self.seen.pop();
         }
-        self.settled = None;
+        self.forget();
         true
     }
 
     /// A copy with warm move-generation buffers from the thread's pool (a fork is mostly a
     /// playout's start), unlike the stored children of [`SearchGame::children`].
     fn fork(&self) -> Box<dyn SearchGame> {
+        let mut warm = scratch();
+        warm.pos.clone_from(&self.pos);
         let mut c = BoardSearch::with(
             Arc::clone(&self.engine),
-            self.pos.clone(),
+            warm.pos,
             self.repetition,
             self.reads_last,
             FxHashMap::default(),
         );
-        (c.ex, c.sink) = scratch();
+        (c.ex, c.sink, c.picker) = (warm.ex, warm.sink, warm.picker);
         Box::new(c)
     }
 

@@ -231,26 +231,15 @@ impl Expander {
         mover: PlayerId,
         rank: usize,
     ) -> Result<(), GenError> {
-        if let Some(royal) = ctx.royal.get(mover as usize)
-            && !royal.is_empty()
-        {
-            let after = &self.poss[d];
-            for (at, cell) in after.cells.iter().enumerate() {
-                if let Some(p) = cell
-                    && p.player == mover
-                    && royal.contains(&p.kind)
-                    && attacked_by_others(ctx, after, mover, at as PosId, &mut self.probe, 0)?
-                {
-                    let chain = Chain {
-                        before: start,
-                        bufs: &self.bufs,
-                        poss: &self.poss,
-                        path: &self.path[..=d],
-                    };
-                    sink.illegal(&chain, at as PosId);
-                    return Ok(());
-                }
-            }
+        if let Some(at) = royal_attacked(ctx, &self.poss[d], mover, &mut self.probe)? {
+            let chain = Chain {
+                before: start,
+                bufs: &self.bufs,
+                poss: &self.poss,
+                path: &self.path[..=d],
+            };
+            sink.illegal(&chain, at);
+            return Ok(());
         }
         let saved = (self.poss[d].turn, self.poss[d].partial);
         self.poss[d].turn = next_turn(ctx, start.turn);
@@ -287,6 +276,34 @@ impl Expander {
         };
         sink.turn(&chain, rank, after);
         Ok(())
+    }
+
+    /// Generates the first parts of the turns of the player to move in `pos` (what
+    /// [`Expander::expand`] starts from, before chains, legality and priorities) and returns
+    /// them; [`Expander::first`] reads them again until the next generation.
+    pub fn first_parts(&mut self, ctx: &Ctx, pos: &Position) -> Result<&MoveBuf, GenError> {
+        let who = match pos.partial {
+            Some((at, t)) => Who::Piece(at, t),
+            None => Who::All(ctx.rules.turn_order.get(pos.turn).and_then(|e| e.move_type)),
+        };
+        if self.bufs.is_empty() {
+            self.bufs.push(MoveBuf::default());
+        }
+        generate(
+            ctx,
+            pos,
+            mover(ctx, pos),
+            who,
+            &mut self.scratch,
+            &mut self.bufs[0],
+        )?;
+        Ok(&self.bufs[0])
+    }
+
+    /// The moves of the last [`Expander::first_parts`] (or the first parts of the last
+    /// expansion).
+    pub fn first(&self) -> Option<&MoveBuf> {
+        self.bufs.first()
     }
 
     /// Whether some player other than `mover` has a move in `pos` (as if they were to move;
@@ -326,6 +343,33 @@ impl Expander {
         }
         Ok(false)
     }
+}
+
+/// The legality filter (spec P5, M8): the position of the first of `mover`'s royal pieces
+/// (types named by their `(checkmated Type)`) that another player attacks in `after`, in
+/// board order; `None` when there is none (always for a player without royal types).
+pub(crate) fn royal_attacked(
+    ctx: &Ctx,
+    after: &Position,
+    mover: PlayerId,
+    probe: &mut Scratch,
+) -> Result<Option<PosId>, GenError> {
+    let Some(royal) = ctx.royal.get(mover as usize) else {
+        return Ok(None);
+    };
+    if royal.is_empty() {
+        return Ok(None);
+    }
+    for (at, cell) in after.cells.iter().enumerate() {
+        if let Some(p) = cell
+            && p.player == mover
+            && royal.contains(&p.kind)
+            && attacked_by_others(ctx, after, mover, at as PosId, probe, 0)?
+        {
+            return Ok(Some(at as PosId));
+        }
+    }
+    Ok(None)
 }
 
 /// Whether a pass turn is offered, given how many legal turns the mover has.
