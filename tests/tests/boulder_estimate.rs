@@ -10,33 +10,16 @@
 
 #![allow(clippy::unwrap_used)] // test helpers panic on purpose when a fixture is wrong
 
-use std::sync::atomic::AtomicBool;
-
 use rand_chacha::ChaCha8Rng;
 use rand_core::{Rng, SeedableRng};
 use serde_json::json;
-use tilesmith_engine::Game as _;
-use tilesmith_engine::kind::boulder::game::{BoulderGame, Safety};
-use tilesmith_engine::kind::boulder::level::rule_from_json;
+use tilesmith_engine::kind::boulder::game::Safety;
 use tilesmith_engine::kind::boulder::{BoulderLevel, Cell, Token};
-use tilesmith_engine::problem::JsonPath;
-use tilesmith_engine::search::bfs::{Answer, Limits, Outcome};
-use tilesmith_engine::search::{Algorithm, astar, bfs, ida};
+use tilesmith_engine::search::bfs::Answer;
+use tilesmith_engine::search::{Algorithm, bfs};
 use tilesmith_engine::search_game::SearchGame;
-use tilesmith_tests::boulder_maps::random_level;
+use tilesmith_tests::boulder_maps::{random_level, search as run, searcher, with_rules};
 use tilesmith_tests::{grid, level, workspace};
-
-fn with_rules(mut l: BoulderLevel, pre: &[serde_json::Value]) -> BoulderLevel {
-    l.pre = pre
-        .iter()
-        .map(|r| rule_from_json(r, &JsonPath::root()).unwrap())
-        .collect();
-    l
-}
-
-fn searcher(l: &BoulderLevel) -> Box<dyn SearchGame> {
-    BoulderGame::new(l.clone(), 0).searcher().unwrap()
-}
 
 fn safety_of(rule: serde_json::Value) -> Safety {
     Safety::of(&with_rules(level(grid("me exit")), &[rule]))
@@ -149,20 +132,6 @@ fn the_estimate_on_maps_worked_out_by_hand() {
     assert!(searcher(&late).is_dead());
     late.ticks = [3, 3, 3];
     assert!(!searcher(&late).is_dead());
-}
-
-fn run(g: &mut dyn SearchGame, algorithm: Algorithm, max: u32) -> Outcome {
-    let limits = Limits {
-        max_steps: Some(max),
-        ..Limits::default()
-    };
-    let cancel = AtomicBool::new(false);
-    match algorithm {
-        Algorithm::Bfs => bfs::solve(g, &limits, &cancel, &mut |_| {}),
-        Algorithm::AStar => astar::solve(g, &limits, &cancel, &mut |_| {}),
-        Algorithm::Ida => ida::solve(g, &limits, &cancel, &mut |_| {}),
-    }
-    .unwrap()
 }
 
 fn solved(g: &mut dyn SearchGame, algorithm: Algorithm, max: u32) -> bfs::Solution {

@@ -9,8 +9,6 @@
 
 #![allow(clippy::unwrap_used)] // test helpers panic on purpose when a fixture is wrong
 
-use std::sync::atomic::AtomicBool;
-
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
 use serde_json::json;
@@ -18,12 +16,10 @@ use tilesmith_engine::Game as _;
 use tilesmith_engine::input::Input;
 use tilesmith_engine::kind::boulder::BoulderLevel;
 use tilesmith_engine::kind::boulder::game::BoulderGame;
-use tilesmith_engine::kind::boulder::level::rule_from_json;
-use tilesmith_engine::problem::JsonPath;
-use tilesmith_engine::search::bfs::{Answer, Limits, Outcome};
-use tilesmith_engine::search::{Algorithm, astar, bfs, ida};
+use tilesmith_engine::search::Algorithm;
+use tilesmith_engine::search::bfs::{Answer, Outcome};
 use tilesmith_engine::search_game::{Move, SearchError, SearchGame, SearchStatus, StateKey};
-use tilesmith_tests::boulder_maps::random_level;
+use tilesmith_tests::boulder_maps::{random_level, search as run, searcher, with_rules};
 use tilesmith_tests::{grid, level};
 
 /// The kind's searcher with the exact key as its visited key (the trait's default).
@@ -66,32 +62,6 @@ impl SearchGame for Exact {
     fn estimate(&mut self) -> Option<u32> {
         self.0.estimate()
     }
-}
-
-fn with_rules(mut l: BoulderLevel, pre: &[serde_json::Value]) -> BoulderLevel {
-    l.pre = pre
-        .iter()
-        .map(|r| rule_from_json(r, &JsonPath::root()).unwrap())
-        .collect();
-    l
-}
-
-fn searcher(l: &BoulderLevel) -> Box<dyn SearchGame> {
-    BoulderGame::new(l.clone(), 0).searcher().unwrap()
-}
-
-fn run(g: &mut dyn SearchGame, algorithm: Algorithm, max: u32) -> Outcome {
-    let limits = Limits {
-        max_steps: Some(max),
-        ..Limits::default()
-    };
-    let cancel = AtomicBool::new(false);
-    match algorithm {
-        Algorithm::Bfs => bfs::solve(g, &limits, &cancel, &mut |_| {}),
-        Algorithm::AStar => astar::solve(g, &limits, &cancel, &mut |_| {}),
-        Algorithm::Ida => ida::solve(g, &limits, &cancel, &mut |_| {}),
-    }
-    .unwrap()
 }
 
 /// The answer's kind and the solution's length.
