@@ -17,7 +17,7 @@ use tilesmith_engine::input::Input;
 use tilesmith_engine::kind::boulder::BoulderLevel;
 use tilesmith_engine::kind::boulder::game::BoulderGame;
 use tilesmith_engine::search::Algorithm;
-use tilesmith_engine::search::bfs::{Answer, Outcome};
+use tilesmith_engine::search::bfs::{self, Answer, Limits, Outcome};
 use tilesmith_engine::search_game::{Move, SearchError, SearchGame, SearchStatus, StateKey};
 use tilesmith_tests::boulder_maps::{random_level, search as run, searcher, with_rules};
 use tilesmith_tests::{grid, level};
@@ -102,7 +102,14 @@ fn pruning_later_ticks_keeps_every_answer_and_stores_fewer_states() {
             match (shape(&t), shape(&e)) {
                 // The exact key runs into the step bound where the pruned search has seen
                 // every state it can reach (all of them within fewer ticks): only it knows.
-                (("unsolvable", _), ("unknown", _)) => decided_only_pruned += 1,
+                (("unsolvable", _), ("unknown", _)) => {
+                    // Checked: the exact key, given the whole time limit (40 ticks), finds
+                    // no win either.
+                    let mut longer = Exact(searcher(&l));
+                    let full = run(&mut longer, algorithm, 41);
+                    assert_eq!(shape(&full).0, "unsolvable", "map {n}, {algorithm:?}");
+                    decided_only_pruned += 1;
+                }
                 (a, b) => assert_eq!(a, b, "map {n}, {algorithm:?}"),
             }
             if algorithm == Algorithm::Bfs {
@@ -123,7 +130,7 @@ fn pruning_later_ticks_keeps_every_answer_and_stores_fewer_states() {
         "only {pruned} of {exact_total} states pruned"
     );
     eprintln!(
-        "{decided_only_pruned} answers only the pruned search could give; {pruned} of {exact_total} states pruned"
+        "{decided_only_pruned} of 270 answers only the pruned search gave within the bound; {pruned} of {exact_total} states pruned"
     );
 }
 
@@ -161,4 +168,39 @@ fn the_visited_key_leaves_out_ticks_but_keeps_a_rare_rules_phase() {
         "original": [{"token": "exit", "values": {"ticks": 5}}], "result": [{"token": "0"}]});
     let k = keys_after_waits(&with_rules(still, &[reads]));
     assert!(k[0].1 != k[1].1 && k[1].1 != k[2].1, "ticks stay in");
+}
+
+/// The exhaustive count (`--exhaustive`, `bfs::explore`) is of distinct states, so it keeps
+/// `ticks` apart whatever the rules name: a corridor to an exit with a time limit of 8 counts
+/// the same with and without a rule that names `ticks` and never fires, and more than the
+/// states a solve with the visited key stores.
+#[test]
+fn the_exhaustive_count_keeps_ticks_apart() {
+    let corridor = || {
+        let mut l = level(grid("wall me path path exit wall"));
+        l.ticks = [8; 3];
+        l
+    };
+    let never = json!({"situation": "any", "direction": "east",
+        "original": [{"token": "wall", "values": {"ticks": 1000}}], "result": [{"token": "0"}]});
+    let explore = |l: &BoulderLevel| {
+        let cancel = std::sync::atomic::AtomicBool::new(false);
+        let o = bfs::explore(
+            searcher(l).as_mut(),
+            &Limits::default(),
+            &cancel,
+            &mut |_| {},
+        )
+        .unwrap();
+        assert_eq!(o.answer, Answer::Unsolvable, "the count is complete");
+        o.states
+    };
+    let plain = explore(&corridor());
+    let named = explore(&with_rules(corridor(), &[never]));
+    assert_eq!(plain, named);
+    // At least the running states (x, tick) worked out by hand: tick 0 at x = 1, tick 1 at
+    // x = 1 or 2, ticks 2 to 8 at x = 1, 2 or 3: 24.
+    assert!(plain >= 24, "{plain}");
+    let solve = run(searcher(&corridor()).as_mut(), Algorithm::Bfs, 100);
+    assert!(solve.states < plain, "{} against {plain}", solve.states);
 }

@@ -170,13 +170,15 @@ pub trait SearchGame: Send {
     fn key(&self) -> StateKey;
     /// The key the one-player searches (breadth-first, A*, IDA*) keep in their visited sets
     /// and transposition tables. A kind may leave out of it a count that only grows by one
-    /// with each move and is read only as a limit, so that a state reached in more moves is
-    /// never better than the same state reached in fewer (boulder's `ticks` global when no
-    /// rule names it: the time limit). Those searches reach a state first by its fewest
-    /// moves (breadth-first) or keep the fewest found and reopen it on a shorter path (A*,
-    /// IDA*), so they prune the later state: a dominance pruning, which keeps their
-    /// solutions shortest and an "unsolvable" sure. Two states with equal visited keys
-    /// reached in equal numbers of moves must be equal states. Default: [`SearchGame::key`].
+    /// with each move and is read only as a limit or by a score that fewer moves never
+    /// worsen, so that a state reached in more moves is never better than the same state
+    /// reached in fewer (boulder's `ticks` global when no rule names it: the time limit and
+    /// the points). Those searches reach a state first by its fewest moves (breadth-first)
+    /// or keep the fewest found and reopen it on a shorter path (A*, IDA*), so they prune
+    /// the later state: a dominance pruning, which keeps their solutions shortest and an
+    /// "unsolvable" sure. The exhaustive count of a state space uses [`SearchGame::key`].
+    /// Two states with equal visited keys reached in equal numbers of moves must be equal
+    /// states. Default: [`SearchGame::key`].
     fn visited_key(&self) -> StateKey {
         self.key()
     }

@@ -132,6 +132,8 @@ pub fn solve_all(
 /// Explores the whole state space reachable from `root` and counts its distinct states
 /// (`--exhaustive`): a state where the game is over (won, lost, drawn) or dead is counted
 /// and not expanded. Works for any number of players (the key tells whose turn it is).
+/// States are told apart by [`SearchGame::key`], not the coarser visited key of the solving
+/// searches.
 /// [`Answer::Unsolvable`] when the count is complete, [`Answer::Unknown`] when a budget
 /// ran out (the count is then of what was reached).
 ///
@@ -248,8 +250,20 @@ impl<'g, 'c> Bfs<'g, 'c> {
             .tick(self.seen.len() as u64, depth, self.limits.time, progress)
     }
 
+    /// The key of the current state in the visited set: [`SearchGame::visited_key`] when
+    /// solving; the exact [`SearchGame::key`] when exploring, whose count is the number of
+    /// distinct reachable states (the pruning of the visited key is about shortest
+    /// solutions, not the size of the space).
+    fn key(&self) -> StateKey {
+        if self.exhaustive {
+            self.g.key()
+        } else {
+            self.g.visited_key()
+        }
+    }
+
     fn search(&mut self, progress: &mut dyn FnMut(&Progress)) -> Result<Answer, SearchError> {
-        self.seen.insert(self.g.visited_key());
+        self.seen.insert(self.key());
         self.records.push(Record {
             parent: u32::MAX,
             mv: 0,
@@ -321,7 +335,7 @@ impl<'g, 'c> Bfs<'g, 'c> {
     /// it is new and running (counting: a win too, and the paths of a state seen again in
     /// this layer). True when it is a win that ends the search (not counting).
     fn child(&mut self, n: u32, depth: u32, mv: Move) -> Result<bool, SearchError> {
-        let key = self.g.visited_key();
+        let key = self.key();
         if let Some(c) = &mut self.counting
             && !c.first_from_parent(key)
         {
