@@ -4,8 +4,9 @@
 //! legal turns the full expansion (`Engine::successors`, the perft-tested path) gives, with
 //! the same resulting position; each legal turn is equally likely (a chi-square test where
 //! the legality filter removes some moves); and the status it reads lazily is the status
-//! worked out from the full list of children, on random games of chess (royal pieces),
-//! Reversi (forced passes), English checkers (chains of partial moves) and tic-tac-toe.
+//! worked out from the full list of children, and each turn drawn is one of the full
+//! expansion's, on random games of chess (royal pieces), Reversi (forced passes), English
+//! and Chinese checkers and halma (chains of partial moves) and tic-tac-toe.
 
 #![allow(clippy::unwrap_used)]
 
@@ -106,7 +107,10 @@ fn statuses_agree(e: &Arc<Engine>, games: u32, plies: u32, seed: u64) {
                 break;
             }
             assert!(!list.is_empty());
+            // The turn drawn is a legal turn, with the full expansion's position.
+            let kids = e.successors(g.position()).unwrap();
             assert!(g.advance_random(&mut rng, &mut Vec::new()).unwrap());
+            assert!(kids.contains(g.position()), "not a legal turn's position");
         }
     }
 }
@@ -123,4 +127,13 @@ fn the_lazy_status_is_the_status_from_every_child() {
         120,
         4,
     );
+    // Chains of partial moves where the playout hands a position over to the full expansion
+    // with the first parts it generated (`Expander::expand_generated`).
+    statuses_agree(
+        &engine_of(corpus("board").join("chinese-checkers.zrf")),
+        1,
+        60,
+        5,
+    );
+    statuses_agree(&engine_of(corpus("board").join("halma.zrf")), 1, 40, 6);
 }

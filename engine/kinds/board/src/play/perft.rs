@@ -71,8 +71,24 @@ pub(crate) fn children(
     pos: &Position,
     sink: &mut ChildSink,
 ) -> Result<(), GenError> {
+    children_from(ctx, ex, pos, sink, false)
+}
+
+/// [`children`]; when `generated`, over the first parts `ex` already holds for `pos`
+/// ([`Expander::expand_generated`]).
+pub(crate) fn children_from(
+    ctx: &Ctx,
+    ex: &mut Expander,
+    pos: &Position,
+    sink: &mut ChildSink,
+    generated: bool,
+) -> Result<(), GenError> {
     sink.reset();
-    ex.expand(ctx, pos, sink)?;
+    if generated {
+        ex.expand_generated(ctx, pos, sink)?;
+    } else {
+        ex.expand(ctx, pos, sink)?;
+    }
     sink.keep_best();
     if pass_offered(ctx, ex, pos, sink.n)? {
         let p = passed(ctx, pos);

@@ -53,6 +53,10 @@ pub(crate) struct Picker {
     /// The position after the move `after_of` (turn passed on), or after a pass.
     after: Position,
     after_of: Option<usize>,
+    /// The last [`Picker::prepare`] returned `None` after generating the first parts of its
+    /// position into the expander (a move begins a chain): the full expansion may start
+    /// from them ([`Expander::expand_generated`]).
+    generated: bool,
 }
 
 impl Picker {
@@ -69,6 +73,7 @@ impl Picker {
         pos: &Position,
     ) -> Result<Option<bool>, GenError> {
         self.after_of = None;
+        self.generated = false;
         if pos.partial.is_some() {
             return Ok(None);
         }
@@ -79,6 +84,7 @@ impl Picker {
         }
         let buf = ex.first_parts(ctx, pos)?;
         if buf.heads.iter().any(|h| h.partial.is_some()) {
+            self.generated = true;
             return Ok(None);
         }
         self.ranks.clear();
@@ -103,6 +109,12 @@ impl Picker {
         // With no legal move this may overwrite the moves in `ex`: none of them is played.
         self.pass = pass_offered(ctx, ex, pos, legal)?;
         Ok(Some(legal > 0 || self.pass))
+    }
+
+    /// Whether the last [`Picker::prepare`] left the first parts of its position in the
+    /// expander when it returned `None`.
+    pub fn generated(&self) -> bool {
+        self.generated
     }
 
     /// Executes move `i` of the last [`Picker::prepare`] on a copy of `pos`, records whether

@@ -18,7 +18,7 @@ use rustc_hash::FxHashMap;
 
 use super::super::rules::Outcome as EndKind;
 use super::end::evaluate_quiet;
-use super::perft::{ChildSink, children, last_mover, placement_hash};
+use super::perft::{ChildSink, children_from, last_mover, placement_hash};
 use super::pick::Picker;
 use super::turns::{Expander, mover};
 use super::{Engine, GenError, Position};
@@ -177,13 +177,20 @@ impl BoardSearch {
 
     /// Works out the status and the children of the current position, once.
     fn settle(&mut self) -> Result<SearchStatus, SearchError> {
+        self.settle_from(false)
+    }
+
+    /// [`Self::settle`]; when `generated`, the expander holds the first parts of the
+    /// current position already (the picker generated them, then handed over).
+    fn settle_from(&mut self, generated: bool) -> Result<SearchStatus, SearchError> {
         if self.built
             && let Some((s, _)) = self.settled
         {
             return Ok(s);
         }
         let ctx = self.engine.ctx();
-        children(&ctx, &mut self.ex, &self.pos, &mut self.sink).map_err(gen_error)?;
+        children_from(&ctx, &mut self.ex, &self.pos, &mut self.sink, generated)
+            .map_err(gen_error)?;
         self.built = true;
         // The children were generated into `ex` over the picker's moves.
         self.lazy = false;
@@ -209,7 +216,10 @@ impl BoardSearch {
                 self.lazy = true;
                 self.judge(has_turn)
             }
-            None => self.settle(),
+            None => {
+                let generated = self.picker.generated();
+                self.settle_from(generated)
+            }
         }
     }
 

@@ -102,15 +102,23 @@ impl Expander {
         pos: &Position,
         sink: &mut S,
     ) -> Result<usize, GenError> {
+        self.first_parts(ctx, pos)?;
+        self.expand_generated(ctx, pos, sink)
+    }
+
+    /// [`Expander::expand`] over the first parts the last [`Expander::first_parts`]
+    /// generated for `pos` (the random playout's [`super::pick::Picker`] generates them
+    /// before it finds a chain and hands over), without generating them again.
+    ///
+    /// # Errors
+    /// As [`Expander::expand`].
+    pub fn expand_generated<S: TurnSink>(
+        &mut self,
+        ctx: &Ctx,
+        pos: &Position,
+        sink: &mut S,
+    ) -> Result<usize, GenError> {
         let mover = mover(ctx, pos);
-        let who = match pos.partial {
-            Some((at, t)) => Who::Piece(at, t),
-            None => Who::All(ctx.rules.turn_order.get(pos.turn).and_then(|e| e.move_type)),
-        };
-        if self.bufs.is_empty() {
-            self.bufs.push(MoveBuf::default());
-        }
-        generate(ctx, pos, mover, who, &mut self.scratch, &mut self.bufs[0])?;
         self.count = 0;
         self.path.clear();
         self.walk(ctx, pos, 0, mover, sink)?;
