@@ -474,3 +474,46 @@ fn every_first_drop_of_tic_tac_toe_is_a_draw() {
         assert_eq!(m.value, Value::Draw, "{}", m.word);
     }
 }
+
+/// A searcher on a level of more objects than a turn keeps a whole refresh for
+/// (`MAX_KEPT_OBJECTS`, 512: the patches along a search's path would hold a copy each):
+/// a turn that breaks a rule reads the rules again, and its undo reads them again too,
+/// giving the rules and properties of the state before, as a fresh game has them.
+#[test]
+fn a_baba_searcher_with_many_objects_undoes_a_rule_change_by_reading_the_rules_again() {
+    use tilesmith_engine::kind::baba::{BabaSearch, Prop};
+    // ROCK IS PUSH in row 1, BABA under IS; 20 rows of 20 cells of 3 rocks (at most
+    // `STACK_CAP`, 6, of a kind in a cell): 1 200 rocks.
+    let blank = vec!["."; 17].join(" ");
+    let mut board = format!(
+        ". . . {blank}\n. [rock] [is] [push] {}\n. . B {blank}\n",
+        vec!["."; 16].join(" ")
+    );
+    for _ in 0..20 {
+        board.push_str(&vec!["3R"; 20].join(" "));
+        board.push('\n');
+    }
+    let start = tilesmith_tests::baba::game(&board, &["baba is you"]);
+    assert!(start.objects().len() > 1200);
+    let pushable = |g: &tilesmith_engine::kind::baba::BabaGame| {
+        g.objects()
+            .iter()
+            .filter(|o| g.prop_count(o.id, Prop::Push) > 0)
+            .count()
+    };
+    let rules = |g: &tilesmith_engine::kind::baba::BabaGame| {
+        g.rules()
+            .iter()
+            .map(|r| format!("{r:?}"))
+            .collect::<Vec<_>>()
+    };
+    // Every rock and the three words are PUSH at the start (text is always PUSH).
+    assert_eq!(pushable(&start), 1203);
+    let mut g = BabaSearch::new(&start);
+    g.play(3).unwrap(); // U: IS goes up a row, ROCK IS PUSH is broken.
+    assert_eq!(pushable(g.game()), 3, "only the words stay PUSH");
+    assert!(g.undo());
+    assert_eq!(pushable(g.game()), 1203);
+    assert_eq!(rules(g.game()), rules(&start));
+    assert_eq!(g.key(), start.searcher().unwrap().key());
+}

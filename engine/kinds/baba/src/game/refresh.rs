@@ -39,6 +39,14 @@ pub(super) enum Kept {
     Full(Box<KeptRefresh>),
 }
 
+/// The most objects a searcher's turn keeps a whole refresh for ([`Kept::Full`]): each patch
+/// along a search's path holds one, outside the search's memory budget (which counts the
+/// visited set), so with more objects the undo reads the rules again instead. At about
+/// 200 bytes an object (its derived properties, its map entry and its places in the holder
+/// lists), a path of 1 000 turns keeps at most some 100 MB; a Keke level has well under 512
+/// objects and its searches' paths well under 100 turns.
+const MAX_KEPT_OBJECTS: usize = 512;
+
 /// The parts of a game that a refresh gives, for [`Kept::Full`].
 #[derive(Clone, Debug)]
 pub(super) struct KeptRefresh {
@@ -260,7 +268,15 @@ impl BabaGame {
         );
         // The refresh before the turn, while it is known (given up if this one stops early).
         let keep = match self.kept {
-            Kept::Clean | Kept::Formed(_) => Some(std::mem::take(&mut self.kept)),
+            Kept::Clean | Kept::Formed(_) if self.st.objs.len() <= MAX_KEPT_OBJECTS => {
+                Some(std::mem::take(&mut self.kept))
+            }
+            // Too many objects to keep a copy of their properties in every patch along a
+            // search's path: given up, the undo reads the rules again.
+            Kept::Clean | Kept::Formed(_) => {
+                self.kept = Kept::Off;
+                None
+            }
             Kept::Off | Kept::Full(_) => None,
         };
         // The conditions' operations count as the turn's (at the start, as the level's).
