@@ -131,9 +131,9 @@ pub trait SearchGame: Send {
     /// [`SearchGame::advance`] does; false when there is none (nothing is played). Every
     /// move [`SearchGame::moves`] lists (or [`SearchGame::move_count`] numbers) is equally
     /// likely. For random playouts: a kind may draw the move without building what the
-    /// others would need (board: the position after each legal turn). The default draws one
-    /// index with [`crate::random::uniform`] from the count or the list (put in `buf`), so
-    /// the same generator state draws the same move as a draw from the list.
+    /// others would need (board: the position after each legal turn). The default draws with
+    /// [`random_move`], so the same generator state draws the same move as a draw from the
+    /// list.
     ///
     /// # Errors
     /// As [`SearchGame::play`].
@@ -142,19 +142,8 @@ pub trait SearchGame: Send {
         rng: &mut rand_chacha::ChaCha8Rng,
         buf: &mut Vec<Move>,
     ) -> Result<bool, SearchError> {
-        let mv = if let Some(n) = self.move_count()? {
-            let n = n.min(u64::from(Move::MAX)) as usize;
-            if n == 0 {
-                return Ok(false);
-            }
-            crate::random::uniform(rng, n) as Move
-        } else {
-            buf.clear();
-            self.moves(buf)?;
-            if buf.is_empty() {
-                return Ok(false);
-            }
-            buf[crate::random::uniform(rng, buf.len())]
+        let Some(mv) = random_move(self, buf, rng)? else {
+            return Ok(false);
         };
         self.advance(mv)?;
         Ok(true)
@@ -252,4 +241,24 @@ pub trait SearchGame: Send {
     fn words(&self, mv: Move) -> Vec<String> {
         vec![self.word(mv)]
     }
+}
+
+/// A uniformly random move of `g` (running), drawn without listing the moves when the kind
+/// numbers them ([`SearchGame::move_count`]: one index with [`crate::random::uniform`]),
+/// else from the list put in `buf`; `None` when there is none.
+///
+/// # Errors
+/// A [`SearchError`] from the kind.
+pub fn random_move<G: SearchGame + ?Sized>(
+    g: &mut G,
+    buf: &mut Vec<Move>,
+    rng: &mut rand_chacha::ChaCha8Rng,
+) -> Result<Option<Move>, SearchError> {
+    if let Some(n) = g.move_count()? {
+        let n = n.min(u64::from(Move::MAX)) as usize;
+        return Ok((n > 0).then(|| crate::random::uniform(rng, n) as Move));
+    }
+    buf.clear();
+    g.moves(buf)?;
+    Ok((!buf.is_empty()).then(|| buf[crate::random::uniform(rng, buf.len())]))
 }
