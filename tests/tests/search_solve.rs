@@ -477,10 +477,12 @@ fn every_first_drop_of_tic_tac_toe_is_a_draw() {
 
 /// A searcher on a level of more objects than a turn keeps a whole refresh for
 /// (`MAX_KEPT_OBJECTS`, 512: the patches along a search's path would hold a copy each):
-/// a turn that breaks a rule reads the rules again, and its undo reads them again too,
-/// giving the rules and properties of the state before, as a fresh game has them.
+/// undoing a turn that broke a rule gives the rules and properties of the state before, as
+/// a fresh game has them. It fails if the turn forgets to give its kept refresh up; that no
+/// copy is kept is checked inside the baba crate
+/// (`a_searchers_turn_keeps_a_whole_refresh_only_up_to_the_object_limit`).
 #[test]
-fn a_baba_searcher_with_many_objects_undoes_a_rule_change_by_reading_the_rules_again() {
+fn a_baba_searcher_over_the_object_limit_undoes_a_rule_change_exactly() {
     use tilesmith_engine::kind::baba::{BabaSearch, Prop};
     // ROCK IS PUSH in row 1, BABA under IS; 20 rows of 20 cells of 3 rocks (at most
     // `STACK_CAP`, 6, of a kind in a cell): 1 200 rocks.

@@ -41,10 +41,11 @@ pub(super) enum Kept {
 
 /// The most objects a searcher's turn keeps a whole refresh for ([`Kept::Full`]): each patch
 /// along a search's path holds one, outside the search's memory budget (which counts the
-/// visited set), so with more objects the undo reads the rules again instead. At about
-/// 200 bytes an object (its derived properties, its map entry and its places in the holder
-/// lists), a path of 1 000 turns keeps at most some 100 MB; a Keke level has well under 512
-/// objects and its searches' paths well under 100 turns.
+/// visited set), so with more objects (before or after the turn) the undo reads the rules
+/// again instead. At about 200 bytes an object where object IDs are dense (its derived
+/// properties, its table slot and its places in the holder lists; the table grows in pages
+/// of 64 slots, so scattered IDs cost more), a path of 1 000 turns keeps about 100 MB; a
+/// Keke level has at most 235 objects and its stored solutions at most 100 moves.
 const MAX_KEPT_OBJECTS: usize = 512;
 
 /// The parts of a game that a refresh gives, for [`Kept::Full`].
@@ -268,7 +269,10 @@ impl BabaGame {
         );
         // The refresh before the turn, while it is known (given up if this one stops early).
         let keep = match self.kept {
-            Kept::Clean | Kept::Formed(_) if self.st.objs.len() <= MAX_KEPT_OBJECTS => {
+            // The copy kept is `before`, of the objects before the turn: count both sides.
+            Kept::Clean | Kept::Formed(_)
+                if self.st.objs.len().max(before.derived.len()) <= MAX_KEPT_OBJECTS =>
+            {
                 Some(std::mem::take(&mut self.kept))
             }
             // Too many objects to keep a copy of their properties in every patch along a

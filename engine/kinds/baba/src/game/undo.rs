@@ -203,3 +203,49 @@ impl BabaGame {
         self.refresh();
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::Kept;
+    use crate::{BabaGame, BabaLevel, BabaSearch};
+    use serde_json::{Value, json};
+    use tilesmith_core::search_game::SearchGame as _;
+
+    /// ROCK IS PUSH in row 1 with BABA under IS, BABA IS YOU in row 3, and `rows` rows of
+    /// 30 rocks below: `30 * rows + 7` objects.
+    fn level(rows: usize) -> BabaLevel {
+        const W: usize = 30;
+        let mut map = vec![vec![Value::Null; W]; 4 + rows];
+        for (x, w) in ["text_rock", "text_is", "text_push"]
+            .into_iter()
+            .enumerate()
+        {
+            map[1][1 + x] = json!(w);
+        }
+        map[2][2] = json!("baba");
+        for (x, w) in ["text_baba", "text_is", "text_you"].into_iter().enumerate() {
+            map[3][20 + x] = json!(w);
+        }
+        for row in map.iter_mut().skip(4) {
+            row.fill(json!("rock"));
+        }
+        let doc = json!({"kind": "baba", "width": W, "height": 4 + rows, "map": map});
+        BabaLevel::from_json(&doc).expect("a valid board")
+    }
+
+    /// Whether a searcher's turn that breaks ROCK IS PUSH (BABA pushes IS up: every object's
+    /// properties are read again) keeps the whole refresh before it in its undo patch.
+    fn keeps_whole_refresh(rows: usize) -> bool {
+        let mut s = BabaSearch::new(&BabaGame::new(level(rows), 0));
+        s.play(3).expect("U is a move"); // U
+        let patch = s.game().history.newest().expect("the turn's patch");
+        matches!(patch.refresh, Kept::Full(_))
+    }
+
+    #[test]
+    fn a_searchers_turn_keeps_a_whole_refresh_only_up_to_the_object_limit() {
+        // 15 rows: 457 objects, under `MAX_KEPT_OBJECTS` (512); 17 rows: 517, over it.
+        assert!(keeps_whole_refresh(15));
+        assert!(!keeps_whole_refresh(17));
+    }
+}

@@ -62,7 +62,8 @@ pub(crate) struct Picker {
 impl Picker {
     /// Generates the moves of `pos` into `ex` and works out whether the player to move has a
     /// turn (a legal turn or a pass). `None` when `pos` needs the full expansion (see the
-    /// module documentation); nothing is prepared then.
+    /// module documentation); nothing is prepared then, and when a move begins a chain the
+    /// first parts are left in `ex` for it ([`Picker::generated`]).
     ///
     /// # Errors
     /// As the move generation.
