@@ -3,7 +3,8 @@
 //! with the legality filter of `(checkmated King)`), random playouts to the end of the game
 //! (seeded ChaCha8, 100 games) of checkers and of Reversi (`levels/board/reversi.zrf`, flips
 //! written in ZRF), and the computer opponent's search (the shared MCTS, 200 iterations from the
-//! checkers start). Figures go to BENCHMARKS.md.
+//! checkers start), and the shared search's random playouts (`tilesmith playouts`) of Chinese
+//! checkers (chains of jumps) and chess (a king to keep safe). Figures go to BENCHMARKS.md.
 //!
 //! Run: `cargo bench -p tilesmith-engine --bench board`.
 
@@ -17,6 +18,7 @@ use tilesmith_engine::kind::board::play::searcher::BoardSearch;
 use tilesmith_engine::kind::board::play::{Engine, PerftEnd};
 use tilesmith_engine::kind::board::zrf::compile;
 use tilesmith_engine::search::mcts::{SearchLimits, search};
+use tilesmith_engine::search::playout::random_playouts;
 
 fn engine_at(path: PathBuf) -> Engine {
     let text = std::fs::read_to_string(&path)
@@ -103,6 +105,18 @@ fn board(c: &mut Criterion) {
     g.bench_function("chess perft 4", |b| {
         b.iter(|| black_box(chess.perft(&start, 4, PerftEnd::FullDepth)))
     });
+    // The playouts of `tilesmith playouts` (the shared search's, one turn drawn a ply):
+    // Chinese checkers' jumps hand each position over to the full expansion, chess draws by
+    // rejection.
+    for (name, e, count) in [
+        ("chinese checkers", engine("chinese-checkers.zrf"), 1000),
+        ("chess", chess, 20),
+    ] {
+        let root = BoardSearch::new(std::sync::Arc::new(e.clone()), e.initial());
+        g.bench_function(format!("{name} {count} search playouts"), |b| {
+            b.iter(|| black_box(random_playouts(&root, count, 1, 1000).ok()))
+        });
+    }
     g.finish();
 }
 
