@@ -91,6 +91,9 @@ pub(crate) struct Expander {
     pub probe: Scratch,
     count: usize,
     rank0: usize,
+    /// `bufs[0]` holds what the last [`Expander::first_parts`] generated (nothing has
+    /// written it since): [`Expander::expand_generated`] may walk it as it is.
+    first_kept: bool,
 }
 
 impl Expander {
@@ -107,8 +110,10 @@ impl Expander {
     }
 
     /// [`Expander::expand`] over the first parts the last [`Expander::first_parts`]
-    /// generated for `pos` (the random playout's [`super::pick::Picker`] generates them
-    /// before it finds a chain and hands over), without generating them again.
+    /// generated, which must have been for `pos` (the random playout's
+    /// [`super::pick::Picker`] generates them before it finds a chain and hands over),
+    /// without generating them again; generated again when something has written them
+    /// since (the pass test's look at the other players' moves).
     ///
     /// # Errors
     /// As [`Expander::expand`].
@@ -118,6 +123,10 @@ impl Expander {
         pos: &Position,
         sink: &mut S,
     ) -> Result<usize, GenError> {
+        if !self.first_kept {
+            // Something wrote the first buffer since: generate again rather than walk it.
+            self.first_parts(ctx, pos)?;
+        }
         let mover = mover(ctx, pos);
         self.count = 0;
         self.path.clear();
@@ -305,6 +314,7 @@ impl Expander {
             &mut self.scratch,
             &mut self.bufs[0],
         )?;
+        self.first_kept = true;
         Ok(&self.bufs[0])
     }
 
@@ -325,6 +335,7 @@ impl Expander {
         if self.bufs.is_empty() {
             self.bufs.push(MoveBuf::default());
         }
+        self.first_kept = false;
         for q in 0..ctx.rules.players.len() {
             let q = q as PlayerId;
             if q == mover {
