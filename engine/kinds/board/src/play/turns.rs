@@ -94,6 +94,12 @@ pub(crate) struct Expander {
     /// `bufs[0]` holds what the last [`Expander::first_parts`] generated (nothing has
     /// written it since): [`Expander::expand_generated`] may walk it as it is.
     first_kept: bool,
+    /// The squares of the mover's royal pieces in the position being expanded (empty for a
+    /// mover without royal types): a turn's legality test looks for them there and on the
+    /// squares the turn writes, not over the whole board.
+    start_royal: Vec<PosId>,
+    /// The squares the legality test looks at for one turn (reused).
+    royal_cand: Vec<PosId>,
 }
 
 impl Expander {
@@ -128,6 +134,19 @@ impl Expander {
             self.first_parts(ctx, pos)?;
         }
         let mover = mover(ctx, pos);
+        self.start_royal.clear();
+        if let Some(royal) = ctx.royal.get(mover as usize)
+            && !royal.is_empty()
+        {
+            for (at, cell) in pos.cells.iter().enumerate() {
+                if let Some(p) = cell
+                    && p.player == mover
+                    && royal.contains(&p.kind)
+                {
+                    self.start_royal.push(at as PosId);
+                }
+            }
+        }
         self.count = 0;
         self.path.clear();
         self.walk(ctx, pos, 0, mover, sink)?;
@@ -248,7 +267,33 @@ impl Expander {
         mover: PlayerId,
         rank: usize,
     ) -> Result<(), GenError> {
-        if let Some(at) = royal_attacked(ctx, &self.poss[d], mover, &mut self.probe)? {
+        // The royal pieces after the turn stand where they stood before it or on a square
+        // one of its parts wrote: only those squares are looked at.
+        let mut cand = std::mem::take(&mut self.royal_cand);
+        cand.clear();
+        if ctx.royal.get(mover as usize).is_some_and(|r| !r.is_empty()) {
+            cand.extend_from_slice(&self.start_royal);
+            let chain = Chain {
+                before: start,
+                bufs: &self.bufs,
+                poss: &self.poss,
+                path: &self.path[..=d],
+            };
+            for k in 0..chain.len() {
+                chain.part(k).1.iter().for_each(|p| written(p, &mut cand));
+            }
+            cand.sort_unstable();
+            cand.dedup();
+        }
+        let attacked = royal_attacked_on(
+            ctx,
+            &self.poss[d],
+            mover,
+            cand.iter().copied(),
+            &mut self.probe,
+        );
+        self.royal_cand = cand;
+        if let Some(at) = attacked? {
             let chain = Chain {
                 before: start,
                 bufs: &self.bufs,
@@ -373,22 +418,48 @@ pub(crate) fn royal_attacked(
     mover: PlayerId,
     probe: &mut Scratch,
 ) -> Result<Option<PosId>, GenError> {
+    royal_attacked_on(ctx, after, mover, 0..after.cells.len() as PosId, probe)
+}
+
+/// [`royal_attacked`] looking for the royal pieces only on `squares` (in board order, each
+/// once), which must hold every square of `after` with one of them.
+fn royal_attacked_on(
+    ctx: &Ctx,
+    after: &Position,
+    mover: PlayerId,
+    squares: impl IntoIterator<Item = PosId>,
+    probe: &mut Scratch,
+) -> Result<Option<PosId>, GenError> {
     let Some(royal) = ctx.royal.get(mover as usize) else {
         return Ok(None);
     };
     if royal.is_empty() {
         return Ok(None);
     }
-    for (at, cell) in after.cells.iter().enumerate() {
-        if let Some(p) = cell
+    for at in squares {
+        if let Some(Some(p)) = after.cells.get(at as usize)
             && p.player == mover
             && royal.contains(&p.kind)
-            && attacked_by_others(ctx, after, mover, at as PosId, probe, 0)?
+            && attacked_by_others(ctx, after, mover, at, probe, 0)?
         {
-            return Ok(Some(at as PosId));
+            return Ok(Some(at));
         }
     }
     Ok(None)
+}
+
+/// The squares a primitive writes (its piece, owner, type or attributes may differ after it).
+fn written(p: &Primitive, out: &mut Vec<PosId>) {
+    match *p {
+        Primitive::Move { from, to, .. } => out.extend([from, to]),
+        Primitive::Drop { at, .. }
+        | Primitive::ChangeType(at, _)
+        | Primitive::Create(at, _)
+        | Primitive::Flip(at)
+        | Primitive::ChangeOwner(at, _)
+        | Primitive::SetAttribute(at, _, _)
+        | Primitive::Capture(at) => out.push(at),
+    }
 }
 
 /// Whether a pass turn is offered, given how many legal turns the mover has.
