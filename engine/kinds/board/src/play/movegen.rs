@@ -14,6 +14,7 @@ use super::super::rules::{
 use std::sync::atomic::Ordering;
 
 use super::ctx::Ctx;
+use super::reach::Starts;
 use super::stop::budget_error;
 use super::{
     GenError, MAX_BLOCK_STEPS, MAX_GEN_STEPS, MAX_PRIMITIVES, Origin, Piece, Position, Primitive,
@@ -202,9 +203,16 @@ fn run_all(
             let nk = rules.pieces.len();
             // (Drop-only games, tic-tac-toe's, skip the walk over the board.)
             let walk = rules.pieces.iter().any(|d| !d.moves.is_empty());
-            let cells: &[Option<Piece>] = if walk { &pos.cells } else { &[] };
-            for (at, cell) in cells.iter().enumerate() {
-                let Some(piece) = cell else { continue };
+            let n = if walk { pos.cells.len() } else { 0 };
+            // A probe looks only at the starts some piece could capture on its target from.
+            let starts = match filter {
+                Some((reach, target)) if walk => reach.starts(mover, target, n),
+                _ => Starts::All(0..n),
+            };
+            for at in starts {
+                let Some(Some(piece)) = pos.cells.get(at) else {
+                    continue;
+                };
                 if piece.player != mover {
                     continue;
                 }

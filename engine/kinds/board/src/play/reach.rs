@@ -24,6 +24,69 @@ pub(crate) struct Reach {
     blocks: Vec<Vec<u64>>,
     /// Per (player, piece type): `npos` bitsets, the union over the type's blocks.
     union: Vec<Vec<u64>>,
+    /// Per player: `npos` bitsets, one per target, of the starts from which some piece type
+    /// of the player may capture on it (the union's transpose over the types).
+    starts: Vec<Vec<u64>>,
+}
+
+/// Per player, `npos` bitsets of `words` words, one per target: the starts `s` whose row in
+/// `union` (per (player, piece type), `npos` rows of `words` words) holds the target for some
+/// piece type of the player.
+fn transpose(
+    union: &[Vec<u64>],
+    nk: usize,
+    nplayers: usize,
+    npos: usize,
+    words: usize,
+) -> Vec<Vec<u64>> {
+    let mut starts = vec![vec![0u64; npos * words]; nplayers];
+    for (i, u) in union.iter().enumerate() {
+        let Some(from) = starts.get_mut(i / nk.max(1)) else {
+            continue;
+        };
+        for s in 0..npos {
+            for t in 0..npos {
+                if Reach::bit(u, s, words, t as PosId) {
+                    from[t * words + s / 64] |= 1 << (s % 64);
+                }
+            }
+        }
+    }
+    starts
+}
+
+/// The start positions an attack probe looks at, in board order: every position, or the
+/// set bits of a [`Reach`] row.
+pub(crate) enum Starts<'a> {
+    /// Positions `0..n`.
+    All(std::ops::Range<usize>),
+    /// The set bits of `words` (position `64 * i + b` for bit `b` of word `i`).
+    Bits {
+        words: &'a [u64],
+        i: usize,
+        cur: u64,
+    },
+}
+
+impl Iterator for Starts<'_> {
+    type Item = usize;
+
+    #[inline]
+    fn next(&mut self) -> Option<usize> {
+        match self {
+            Starts::All(r) => r.next(),
+            Starts::Bits { words, i, cur } => loop {
+                if *cur != 0 {
+                    let b = cur.trailing_zeros() as usize;
+                    *cur &= *cur - 1;
+                    return Some((*i - 1) * 64 + b);
+                }
+                let w = words.get(*i)?;
+                *cur = *w;
+                *i += 1;
+            },
+        }
+    }
 }
 
 impl Reach {
@@ -59,12 +122,14 @@ impl Reach {
                 union.push(u);
             }
         }
+        let starts = transpose(&union, nk, ctx.nplayers, npos, words);
         Some(Reach {
             words,
             npos,
             first,
             blocks,
             union,
+            starts,
         })
     }
 
@@ -73,6 +138,21 @@ impl Reach {
         let t = target as usize;
         set.get(start * words + t / 64)
             .is_some_and(|w| w & (1 << (t % 64)) != 0)
+    }
+
+    /// The starts of `player`'s pieces that [`Reach::piece_may`] may allow for `target`, in
+    /// board order: those from which some piece type may capture on it, or `0..n` when the
+    /// table has no row for them.
+    pub fn starts(&self, player: PlayerId, target: PosId, n: usize) -> Starts<'_> {
+        let t = target as usize;
+        match self.starts.get(player as usize) {
+            Some(rows) if t < self.npos => Starts::Bits {
+                words: &rows[t * self.words..(t + 1) * self.words],
+                i: 0,
+                cur: 0,
+            },
+            _ => Starts::All(0..n),
+        }
     }
 
     /// Whether any move block of a `kind` of `player` on `start` may capture on `target`.
@@ -297,4 +377,78 @@ fn members(s: &[u64]) -> impl Iterator<Item = PosId> + '_ {
             .filter(move |b| w & (1 << b) != 0)
             .map(move |b| (i * 64 + b) as PosId)
     })
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::super::super::rules::PosId;
+    use super::super::Engine;
+
+    /// One player, two piece types, 70 positions (two words a row): type 0 on 1 may capture
+    /// on 65 and 3, type 1 on 64 may capture on 65. The starts of 65 are 1 and 64, in order;
+    /// of 3, only 1; of 1 (nothing captures there), none: the table is transposed, not copied.
+    #[test]
+    fn the_starts_table_is_the_union_transposed() {
+        let (npos, words) = (70, 2);
+        let mut u0 = vec![0u64; npos * words];
+        let mut u1 = vec![0u64; npos * words];
+        u0[words + 1] |= 1 << (65 - 64);
+        u0[words] |= 1 << 3;
+        u1[64 * words + 1] |= 1 << (65 - 64);
+        let t = super::transpose(&[u0, u1], 2, 1, npos, words);
+        let starts = |target: usize| -> Vec<usize> {
+            super::Starts::Bits {
+                words: &t[0][target * words..(target + 1) * words],
+                i: 0,
+                cur: 0,
+            }
+            .collect()
+        };
+        assert_eq!(starts(65), vec![1, 64]);
+        assert_eq!(starts(3), vec![1]);
+        assert!(starts(1).is_empty());
+    }
+
+    /// The starts an attack probe looks at are exactly the starts `piece_may` allows for some
+    /// piece type: the transposed table on the corpus's chess (pawns capture forward only, so
+    /// a table not transposed differs) and on rotate-three's moves.
+    #[test]
+    fn the_starts_of_a_target_are_those_some_piece_type_may_capture_from() {
+        let chess = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../../../shared/corpus/board/chess.zrf"
+        );
+        let chess = std::fs::read_to_string(chess)
+            .unwrap_or_else(|e| panic!("{chess}: {e} (clone shared/ beside the project)"));
+        for text in [
+            chess.as_str(),
+            include_str!("../../../../../levels/board/rotate-three.zrf"),
+        ] {
+            let (rules, _) = crate::zrf::compile(text, None).unwrap();
+            let e = Engine::new(rules);
+            let ctx = e.ctx();
+            let reach = ctx.reach().unwrap();
+            let nk = ctx.rules.pieces.len();
+            let mut nonempty = 0;
+            for p in 0..ctx.nplayers {
+                for t in 0..ctx.npos {
+                    let got: Vec<usize> = reach.starts(p as u8, t as PosId, ctx.npos).collect();
+                    let want: Vec<usize> = (0..ctx.npos)
+                        .filter(|&s| {
+                            (0..nk).any(|k| {
+                                reach.piece_may(nk, p as u8, k as u8, s as PosId, t as PosId)
+                            })
+                        })
+                        .collect();
+                    assert_eq!(got, want, "player {p}, target {t}");
+                    nonempty += usize::from(!got.is_empty());
+                }
+            }
+            assert!(
+                nonempty > 0,
+                "no target is reachable: the check shows nothing"
+            );
+        }
+    }
 }
