@@ -18,7 +18,7 @@ use tilesmith_editor::state::{Action, EditorState, PlayAction};
 use tilesmith_engine::Status;
 
 mod common;
-use common::{harness, settle};
+use common::{harness, play_words, settle};
 
 fn levels_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../levels")
@@ -191,25 +191,6 @@ fn solve_proves_a_pasta_puzzle_and_its_line_wins_for_red() {
         matches!(&status, Status::Won { winner: Some(w), .. } if w == "red"),
         "{status:?}"
     );
-}
-
-/// Plays the words `line` one step each.
-fn play_words(h: &mut Harness<'static, TilesmithApp>, line: &str) {
-    for w in line.split_whitespace() {
-        let input = h
-            .state()
-            .state
-            .doc
-            .play()
-            .unwrap()
-            .game
-            .read_input(w)
-            .unwrap();
-        h.state_mut()
-            .state
-            .apply(Action::Play(PlayAction::Step(Some(input))));
-        settle(h);
-    }
 }
 
 #[test]

@@ -31,7 +31,7 @@ use tilesmith_engine::kind::baba::BabaLevel;
 use tilesmith_engine::{Dir, Input};
 
 mod common;
-use common::{harness, settle};
+use common::{harness, play_words, settle};
 
 /// The level of the module's comment.
 fn corner() -> BabaLevel {
@@ -196,23 +196,6 @@ fn the_worker_marks_a_session_without_a_window_and_refuses_a_history_that_goes_a
     assert!(note.contains("went another way at step 0"), "{note}");
 }
 
-/// Plays the move `word` (read in the position in play).
-fn play_word(h: &mut Harness<'static, TilesmithApp>, word: &str) {
-    let input = h
-        .state()
-        .state
-        .doc
-        .play()
-        .unwrap()
-        .game
-        .read_input(word)
-        .unwrap();
-    h.state_mut()
-        .state
-        .apply(Action::Play(PlayAction::Step(Some(input))));
-    settle(h);
-}
-
 #[test]
 fn a_one_player_board_puzzle_is_marked_through_its_move_words() {
     // Fifteen, two slides from solved: the hole at b1, tiles 14 and 15 at c1 and d1. Sliding
@@ -225,7 +208,7 @@ fn a_one_player_board_puzzle_is_marked_through_its_move_words() {
     ));
     let mut h = harness(s);
     click(&mut h, "Start playing");
-    play_word(&mut h, "c1-b1");
+    play_words(&mut h, "c1-b1");
     wait_marked(&mut h);
     assert_eq!(marks(&h), [Some(Mark::Win(2)), Some(Mark::Win(1))]);
     h.get_by_label("Reachability");
@@ -234,7 +217,7 @@ fn a_one_player_board_puzzle_is_marked_through_its_move_words() {
         .state
         .apply(Action::Play(PlayAction::Scrub(0)));
     settle(&mut h);
-    play_word(&mut h, "b2-b1");
+    play_words(&mut h, "b2-b1");
     wait_marked(&mut h);
     assert_eq!(marks(&h), [Some(Mark::Win(2)), Some(Mark::Win(3))]);
     h.get_by_label("Step 1: win in 3");

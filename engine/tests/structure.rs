@@ -78,62 +78,61 @@ const KIND_TYPES: &[&str] = &[
 /// The names of the `pub` structs, enums, traits and type aliases declared in the sources
 /// under `dir`.
 fn declared_types(dir: &Path) -> BTreeSet<String> {
-    let mut files = Vec::new();
-    sources(dir, &mut files);
     let mut out = BTreeSet::new();
-    for f in files {
-        let text = std::fs::read_to_string(&f).unwrap();
-        for line in text.lines() {
-            let t = line.trim_start();
-            let Some(rest) = t.strip_prefix("pub ") else {
-                continue;
-            };
-            for kw in ["struct ", "enum ", "trait ", "type "] {
-                if let Some(name) = rest.strip_prefix(kw) {
-                    let name: String = name
-                        .chars()
-                        .take_while(|c| c.is_alphanumeric() || *c == '_')
-                        .collect();
-                    if !name.is_empty() {
-                        out.insert(name);
-                    }
+    for_each_source_line(dir, |line| {
+        let Some(rest) = line.trim_start().strip_prefix("pub ") else {
+            return;
+        };
+        for kw in ["struct ", "enum ", "trait ", "type "] {
+            if let Some(name) = rest.strip_prefix(kw) {
+                let name: String = name
+                    .chars()
+                    .take_while(|c| c.is_alphanumeric() || *c == '_')
+                    .collect();
+                if !name.is_empty() {
+                    out.insert(name);
                 }
             }
         }
-    }
+    });
     out
+}
+
+/// Calls `f` with each line of each Rust source under `dir`.
+fn for_each_source_line(dir: &Path, mut f: impl FnMut(&str)) {
+    let mut files = Vec::new();
+    sources(dir, &mut files);
+    for file in files {
+        let text = std::fs::read_to_string(&file).unwrap();
+        text.lines().for_each(&mut f);
+    }
 }
 
 /// Names the shared crates have of their own, which a kind's type of the same name does not
 /// make a kind's: enum variants (a line starting with a capitalised name and `(`, `{`, `,`)
 /// and names imported from outside the workspace (`use std::io::Write`).
 fn shared_names(dir: &Path) -> BTreeSet<String> {
-    let mut files = Vec::new();
-    sources(dir, &mut files);
     let mut out = BTreeSet::new();
-    for f in files {
-        let text = std::fs::read_to_string(&f).unwrap();
-        for line in text.lines() {
-            let t = code(line).trim();
-            let name: String = t
-                .chars()
-                .take_while(|c| c.is_alphanumeric() || *c == '_')
-                .collect();
-            let after = t[name.len()..].trim_start();
-            if name.starts_with(|c: char| c.is_ascii_uppercase())
-                && (after.starts_with('(') || after.starts_with('{') || after.starts_with(','))
-            {
-                out.insert(name);
-            }
-            if t.starts_with("use ") && !t.starts_with("use crate") && !t.starts_with("use super") {
-                out.extend(
-                    t.split(|c: char| !(c.is_alphanumeric() || c == '_'))
-                        .filter(|w| w.starts_with(|c: char| c.is_ascii_uppercase()))
-                        .map(String::from),
-                );
-            }
+    for_each_source_line(dir, |line| {
+        let t = code(line).trim();
+        let name: String = t
+            .chars()
+            .take_while(|c| c.is_alphanumeric() || *c == '_')
+            .collect();
+        let after = t[name.len()..].trim_start();
+        if name.starts_with(|c: char| c.is_ascii_uppercase())
+            && (after.starts_with('(') || after.starts_with('{') || after.starts_with(','))
+        {
+            out.insert(name);
         }
-    }
+        if t.starts_with("use ") && !t.starts_with("use crate") && !t.starts_with("use super") {
+            out.extend(
+                t.split(|c: char| !(c.is_alphanumeric() || c == '_'))
+                    .filter(|w| w.starts_with(|c: char| c.is_ascii_uppercase()))
+                    .map(String::from),
+            );
+        }
+    });
     out
 }
 

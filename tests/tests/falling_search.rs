@@ -47,6 +47,17 @@ fn moves(s: &mut dyn SearchGame) -> Vec<u32> {
     v
 }
 
+/// Breadth-first search of `s` with the default budgets.
+fn solve(s: &mut dyn SearchGame) -> bfs::Outcome {
+    bfs::solve(
+        s,
+        &bfs::Limits::default(),
+        &AtomicBool::new(false),
+        &mut |_| {},
+    )
+    .unwrap()
+}
+
 #[test]
 fn each_tetromino_has_its_published_number_of_placements_on_an_empty_field() {
     for (name, n) in [
@@ -114,13 +125,7 @@ fn the_shipped_puzzles_are_solved_in_their_placements() {
     ] {
         let doc = shipped(name);
         let mut s = searcher(&doc);
-        let out = bfs::solve(
-            s.as_mut(),
-            &bfs::Limits::default(),
-            &AtomicBool::new(false),
-            &mut |_| {},
-        )
-        .unwrap();
+        let out = solve(s.as_mut());
         let bfs::Answer::Solved(sol) = out.answer else {
             panic!("{name}: {:?}", out.answer)
         };
@@ -199,12 +204,6 @@ fn an_endless_level_without_a_goal_is_dead_from_the_start() {
     // No goal, no win (issue 10: only a goal wins): the search proves it at once.
     let mut s = searcher(&shipped("tetris.json"));
     assert!(s.is_dead());
-    let out = bfs::solve(
-        s.as_mut(),
-        &bfs::Limits::default(),
-        &AtomicBool::new(false),
-        &mut |_| {},
-    )
-    .unwrap();
+    let out = solve(s.as_mut());
     assert_eq!((out.answer, out.states), (bfs::Answer::Unsolvable, 1));
 }

@@ -4,7 +4,7 @@
 use eframe::egui::vec2;
 use egui_kittest::Harness;
 use tilesmith_editor::app::TilesmithApp;
-use tilesmith_editor::state::EditorState;
+use tilesmith_editor::state::{Action, EditorState, PlayAction};
 
 /// A headless editor window showing `state`, after its first frames.
 pub fn harness(state: EditorState) -> Harness<'static, TilesmithApp> {
@@ -22,6 +22,27 @@ pub fn harness(state: EditorState) -> Harness<'static, TilesmithApp> {
 /// Runs a few frames so that actions are applied and the result is drawn.
 pub fn settle(h: &mut Harness<'static, TilesmithApp>) {
     h.run_steps(3);
+}
+
+/// Plays the input words of `line` (the play session's own words: `R`, `c1-b1`), one step
+/// each, as the play pane's input does.
+#[allow(dead_code)] // used by the play tests only
+pub fn play_words(h: &mut Harness<'static, TilesmithApp>, line: &str) {
+    for w in line.split_whitespace() {
+        let input = h
+            .state()
+            .state
+            .doc
+            .play()
+            .expect("a play session")
+            .game
+            .read_input(w)
+            .expect("a word of the game");
+        h.state_mut()
+            .state
+            .apply(Action::Play(PlayAction::Step(Some(input))));
+        settle(h);
+    }
 }
 
 /// Runs frames until the status bar reports the end of an export (at most 30 s); the status.
