@@ -13,12 +13,12 @@
 //! checked before a table grows), a time budget, a step bound (no state deeper than
 //! `max_steps` moves is made) and a cancel flag (checked at every state generated).
 
-use std::collections::HashSet;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use crate::count::{Count, Counting};
-use crate::{Algorithm, Budget, Clock, DEFAULT_MEMORY, KeyBuild, Progress, Record};
+use crate::visited::KeySet;
+use crate::{Algorithm, Budget, Clock, DEFAULT_MEMORY, Progress, Record};
 use tilesmith_core::search_game::{Move, SearchError, SearchGame, SearchStatus, StateKey};
 
 /// The budgets of a [`solve`] or an [`explore`].
@@ -90,8 +90,6 @@ pub struct Outcome {
 
 /// Bytes of one state record (parent, move, depth).
 const RECORD_BYTES: usize = std::mem::size_of::<Record>();
-/// Bytes the visited set takes per slot of its capacity (the key and a control byte).
-const SLOT_BYTES: usize = std::mem::size_of::<StateKey>() + 1;
 
 /// Searches the one-player game `root` breadth-first for a shortest solution within
 /// `limits`. `progress` is called about ten times a second and once at the end; `cancel`
@@ -154,7 +152,7 @@ struct Bfs<'g, 'c> {
     cancel: &'c AtomicBool,
     exhaustive: bool,
     records: Vec<Record>,
-    seen: HashSet<StateKey, KeyBuild>,
+    seen: KeySet,
     /// The record the game is at.
     cur: u32,
     clock: Clock,
@@ -179,7 +177,7 @@ impl<'g, 'c> Bfs<'g, 'c> {
             cancel,
             exhaustive: all,
             records: Vec::new(),
-            seen: HashSet::default(),
+            seen: KeySet::default(),
             cur: 0,
             clock: Clock::new(),
             moves: Vec::new(),
@@ -220,21 +218,17 @@ impl<'g, 'c> Bfs<'g, 'c> {
     /// The bytes the tables would take if the one that is full grew now.
     fn bytes_after_growth(&self) -> usize {
         let rec = self.records.capacity() * RECORD_BYTES;
-        let set = self.seen.capacity() * SLOT_BYTES;
         let rec_grow = if self.records.len() == self.records.capacity() {
             self.records.capacity().max(1024) * 2 * RECORD_BYTES
         } else {
             0
         };
-        let set_grow = if self.seen.len() == self.seen.capacity() {
-            self.seen.capacity().max(1024) * 2 * SLOT_BYTES
-        } else {
-            0
-        };
+        // The visited set's tables during its next insert (old and new while it doubles).
+        let set = self.seen.bytes_after_insert();
         let counting = self.counting.as_ref().map_or(0, |c| {
             c.bytes_after_growth(self.records.capacity() + rec_grow / RECORD_BYTES)
         });
-        rec + set + rec_grow + set_grow + counting
+        rec + set + rec_grow + counting
     }
 
     /// The budget that stops the search now, if any (checked per state generated).

@@ -44,6 +44,7 @@ pub mod random;
 pub mod solve;
 #[cfg(test)]
 mod test_graph;
+mod visited;
 
 use std::hash::{BuildHasherDefault, Hasher};
 
