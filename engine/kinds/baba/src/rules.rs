@@ -13,6 +13,9 @@ use serde::Serialize;
 use super::word::{Noun, Prefix, Prep, Verb, Word};
 use tilesmith_core::grid::Pos;
 
+mod cache;
+pub use cache::{RuleCache, form_rules};
+
 /// The most word sequences read from one run of text cells (combinations of stacked texts).
 pub const MAX_COMBINATIONS: usize = 256;
 
@@ -416,114 +419,6 @@ fn parse_sequence(words: &[Word], room: &mut usize) -> Vec<(Rule, Vec<usize>)> {
         }
     }
     out
-}
-
-/// Every rule the text tiles form (§3), in board order (by the cell of the rule's first tile,
-/// row-major; a row before a column at the same cell), each with its tiles. Identical rules
-/// using the same tiles are listed once; the same rule formed by different tiles is listed
-/// once per formation (its multiplicity, §3.3).
-///
-/// This is the full re-form: [`RuleCache::form`] with an empty cache.
-pub fn form_rules(width: usize, height: usize, texts: &[TextTile]) -> Vec<FormedRule> {
-    RuleCache::default().form(width, height, texts)
-}
-
-/// What one line (a row or a column) held at the last [`RuleCache::form`]: its text tiles in
-/// reading order and the rules they formed.
-#[derive(Clone, Debug, Default)]
-struct LineRules {
-    tiles: Vec<TextTile>,
-    rules: Vec<FormedRule>,
-    /// The line's rules went over [`MAX_LINE_RULE_TILES`]: the rest were not read.
-    cut: bool,
-}
-
-/// Rule forming that re-reads only the lines whose text changed (a speed step of issue 11).
-///
-/// The rules a line forms depend only on the text tiles of that line (§3.3: a sentence lies
-/// within one run of one row or column; a tile's stack index is part of it), so the cache
-/// keeps, per row and per column, the tiles it was last read with and the rules they formed,
-/// and [`RuleCache::form`] reads again only the lines whose tiles differ. The result, order
-/// included, is what [`form_rules`] gives for the same tiles; a game keeps one cache across
-/// its turns.
-#[derive(Clone, Debug, Default)]
-pub struct RuleCache {
-    width: usize,
-    height: usize,
-    /// Rows top to bottom, then columns left to right.
-    lines: Vec<LineRules>,
-}
-
-impl RuleCache {
-    /// Every rule the text tiles form, as [`form_rules`]: `width` × `height` is the map
-    /// (tiles outside it are ignored).
-    pub fn form(&mut self, width: usize, height: usize, texts: &[TextTile]) -> Vec<FormedRule> {
-        if width == 0 || height == 0 {
-            return Vec::new();
-        }
-        if self.width != width || self.height != height {
-            self.width = width;
-            self.height = height;
-            self.lines = vec![LineRules::default(); width + height];
-        }
-        // Within a cell the tiles keep the order of `texts` (stable sorts).
-        let mut by_row: Vec<TextTile> = Vec::with_capacity(texts.len());
-        by_row.extend(
-            texts
-                .iter()
-                .filter(|t| t.pos.x < width && t.pos.y < height)
-                .copied(),
-        );
-        let mut by_col = by_row.clone();
-        by_row.sort_by_key(|t| (t.pos.y, t.pos.x));
-        by_col.sort_by_key(|t| (t.pos.x, t.pos.y));
-        let mut total = 0;
-        for (vertical, sorted) in [(false, &by_row), (true, &by_col)] {
-            let line_of = |t: &TextTile| if vertical { t.pos.x } else { t.pos.y };
-            let base = if vertical { height } else { 0 };
-            let count = if vertical { width } else { height };
-            let mut rest: &[TextTile] = sorted;
-            for l in 0..count {
-                let n = rest.iter().take_while(|t| line_of(t) == l).count();
-                let (tiles, after) = rest.split_at(n);
-                rest = after;
-                let cached = &mut self.lines[base + l];
-                if tiles.len() < 3 {
-                    // A sentence needs three words in three cells: nothing to read or keep.
-                    cached.tiles.clear();
-                    cached.rules.clear();
-                    cached.cut = false;
-                    continue;
-                }
-                if cached.tiles != tiles {
-                    cached.tiles.clear();
-                    cached.tiles.extend_from_slice(tiles);
-                    (cached.rules, cached.cut) = line_rules(tiles, vertical);
-                }
-                total += cached.rules.len();
-            }
-        }
-        let mut out: Vec<FormedRule> = Vec::with_capacity(total);
-        for line in &self.lines {
-            out.extend(line.rules.iter().cloned());
-        }
-        out.sort_by_key(|r| {
-            let p = r.tiles.first().map(|t| t.pos).unwrap_or_default();
-            (p.y, p.x, r.vertical)
-        });
-        out
-    }
-
-    /// The lines the last [`RuleCache::form`] did not read whole ([`MAX_LINE_RULE_TILES`]):
-    /// `(vertical, index)`, rows (y) before columns (x).
-    pub fn cut_lines(&self) -> Vec<(bool, usize)> {
-        self.lines
-            .iter()
-            .enumerate()
-            .filter(|(_, l)| l.cut)
-            .map(|(i, _)| (i >= self.height, i.checked_sub(self.height).unwrap_or(i)))
-            .collect()
-    }
 }
 
 /// The rules formed by the text tiles of one line (`tiles` in reading order, the tiles of a

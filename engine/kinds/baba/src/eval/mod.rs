@@ -343,17 +343,21 @@ pub fn refresh_indexed(
     refresh_formed(world, index, extra, cache, None)
 }
 
-/// [`refresh_indexed`] with the rules the text tiles form already formed (`formed`: what
-/// `cache` gives for [`text_tiles`] of `world`, or `None` to form them here); a game that
-/// formed them to see whether they changed passes them on instead of forming them twice.
+/// [`refresh_indexed`] with the text tiles and the rules they form already formed (`given`:
+/// [`text_tiles`] of `world` and what `cache` gives for them, or `None` to read and form
+/// them here); a game that formed them to see whether they changed passes them on instead
+/// of reading and forming them twice.
 pub fn refresh_formed(
     world: &World,
     index: &CellIndex,
     extra: &[Rule],
     cache: &mut RuleCache,
-    mut formed: Option<Vec<FormedRule>>,
+    given: Option<(Vec<TextTile>, Vec<FormedRule>)>,
 ) -> Refresh {
-    let texts = text_tiles(world.objs, index);
+    let (texts, mut formed) = match given {
+        Some((t, f)) => (t, Some(f)),
+        None => (text_tiles(world.objs, index), None),
+    };
     let implicit = implicit_rules();
     let mut words: Vec<TextTile> = Vec::new();
     for _ in 0..MAX_EVALUATIONS {

@@ -189,7 +189,7 @@ impl BabaGame {
                 .eq(self.cur.formed.iter().map(|f| &f.rule));
             if !same {
                 self.charge(self.st.objs.len() as u64);
-                self.full_refresh_formed(Some(formed));
+                self.full_refresh_formed(Some((texts, formed)));
                 return;
             }
             let before = std::mem::replace(&mut self.cur.formed, formed);
@@ -247,8 +247,9 @@ impl BabaGame {
         self.full_refresh_formed(None);
     }
 
-    /// [`Self::full_refresh`] with the rules of the text tiles already formed, if given.
-    fn full_refresh_formed(&mut self, formed: Option<Vec<FormedRule>>) {
+    /// [`Self::full_refresh`] with the text tiles and the rules they form already formed, if
+    /// given.
+    fn full_refresh_formed(&mut self, given: Option<(Vec<TextTile>, Vec<FormedRule>)>) {
         let left = self.budget_left();
         let budget = crate::eval::ConditionBudget::new(left);
         let world = World {
@@ -264,7 +265,7 @@ impl BabaGame {
                 &self.index,
                 &self.extra,
                 &mut self.rule_cache,
-                formed,
+                given,
             ),
         );
         // The refresh before the turn, while it is known (given up if this one stops early).

@@ -132,6 +132,7 @@ impl BabaSearch {
         Game::set_history_budget(&mut game, usize::MAX);
         game.obj_keys = Some(ObjKeys::over(&game.st.objs));
         game.keep_refresh = true;
+        game.rule_cache.keep_lines();
         let tele = !game.extra.is_empty()
             || game.st.objs.values().any(|o| {
                 matches!(
