@@ -130,8 +130,18 @@ impl BabaGame {
     }
 
     /// The objects of `ids` that still exist, in the order of `ids` (one allocation: these
-    /// lists are read by every phase of every turn).
+    /// lists are read by every phase of every turn). The holder lists of the last refresh
+    /// hold only objects that existed then, so while no object was removed since, each of
+    /// them still exists and the list is copied without a look-up per object.
     fn existing(&self, ids: &[ObjId]) -> Vec<ObjId> {
+        if self.dirty.removed.is_empty() && !self.halted() {
+            debug_assert!(
+                ids.iter().all(|id| self.st.objs.contains_key(id)),
+                "a holder list of the last refresh names an object that does not exist, \
+                 though none was removed since"
+            );
+            return ids.to_vec();
+        }
         let mut v = Vec::with_capacity(ids.len());
         v.extend(
             ids.iter()

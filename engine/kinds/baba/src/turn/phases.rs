@@ -34,6 +34,17 @@ impl BabaGame {
                 self.remove_obj(id);
                 continue;
             }
+            // Most objects with an IS noun rule keep their kind (`A IS A`, or nothing turns
+            // them): told without building the list of targets, which cost an allocation
+            // for each of them in every transformation pass.
+            let is_noun = |n: Option<Noun>| {
+                d.others.iter().any(|(v, w, _)| {
+                    *v == Verb::Is && matches!(w, Word::Noun(x) if n.is_none_or(|n| *x == n))
+                })
+            };
+            if !is_noun(None) || is_noun(Some(o.kind.noun())) {
+                continue;
+            }
             let mut targets: Vec<Noun> = Vec::new();
             for (v, w, _) in &d.others {
                 if let (Verb::Is, Word::Noun(n)) = (v, w)
@@ -431,9 +442,12 @@ impl BabaGame {
             return Vec::new();
         };
         // No copy of the cell, and no list at all when nothing overlaps (most calls).
+        let here = self.ids_in(pos);
+        if here.len() < 2 {
+            return Vec::new();
+        }
         let fl = self.float(id);
-        self.ids_in(pos)
-            .iter()
+        here.iter()
             .copied()
             .filter(|&x| x != id && self.float(x) == fl)
             .collect()
