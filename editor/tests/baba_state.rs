@@ -100,7 +100,7 @@ fn occupied(s: &EditorState) -> usize {
 }
 
 fn rule_texts(s: &EditorState) -> Vec<String> {
-    doc(s).rules().iter().map(|r| r.text.clone()).collect()
+    doc(s).rules().iter().map(|r| r.text.to_string()).collect()
 }
 
 fn turn(s: &EditorState) -> u64 {
@@ -468,7 +468,7 @@ fn painted_text_forms_rules_and_undo_breaks_them() {
 
     let rules = doc(&s).rules();
     assert_eq!(rules.len(), 1);
-    assert_eq!(rules[0].text, "baba is you");
+    assert_eq!(&*rules[0].text, "baba is you");
     assert!(!rules[0].vertical);
     let cells: Vec<(Pos, usize)> = rules[0].tiles.iter().map(|t| (t.pos, t.layer)).collect();
     assert_eq!(cells, [(p(1, 1), 0), (p(2, 1), 0), (p(3, 1), 1)]);
@@ -497,7 +497,7 @@ fn rules_read_down_columns_but_not_backwards() {
     paint(&mut s, "text_push", 5, 2);
     let rules = doc(&s).rules();
     assert_eq!(rules.len(), 1);
-    assert_eq!(rules[0].text, "keke is push");
+    assert_eq!(&*rules[0].text, "keke is push");
     assert!(rules[0].vertical);
     let cells: Vec<Pos> = rules[0].tiles.iter().map(|t| t.pos).collect();
     assert_eq!(cells, [p(5, 0), p(5, 1), p(5, 2)]);

@@ -48,7 +48,7 @@ fn tokens(h: &Harness<'static, TilesmithApp>, x: usize, y: usize) -> Vec<String>
 }
 
 fn rule_texts(h: &Harness<'static, TilesmithApp>) -> Vec<String> {
-    doc(h).rules().iter().map(|r| r.text.clone()).collect()
+    doc(h).rules().iter().map(|r| r.text.to_string()).collect()
 }
 
 /// The screen point at the centre of cell `(x, y)`.

@@ -169,7 +169,7 @@ fn an_undo_right_after_a_turn_that_used_the_whole_budget_still_reads_the_rules_a
     let board = ". .      .    .
                  . [ROCK] [IS] [WIN]
                  . B      .    .";
-    let rock_is_win = |g: &BabaGame| g.rules().iter().any(|r| r.text == "rock is win");
+    let rock_is_win = |g: &BabaGame| g.rules().iter().any(|r| &*r.text == "rock is win");
     let mut g = game(board, &["baba is you"]);
     assert!(rock_is_win(&g));
     play(&mut g, "U");

@@ -184,7 +184,7 @@ fn fold_game(h: &mut Fnv, g: &BabaGame) {
 fn fold_view(h: &mut Fnv, g: &BabaGame) {
     for r in g.rules() {
         h.write(r.text.as_bytes());
-        for t in &r.tiles {
+        for t in r.tiles.iter() {
             h.write_u64(t.pos.x as u64);
             h.write_u64(t.pos.y as u64);
             h.write_u64(t.layer as u64);

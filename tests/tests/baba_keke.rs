@@ -165,7 +165,7 @@ fn replay_all() -> Vec<Outcome> {
             moves: l.inputs.len(),
             won_after,
             lost_after,
-            rules: g.rules().iter().map(|r| r.text.clone()).collect(),
+            rules: g.rules().iter().map(|r| r.text.to_string()).collect(),
         });
     }
     out

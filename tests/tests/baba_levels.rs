@@ -123,7 +123,7 @@ fn the_games_rules_and_unused_text_match_its_state_as_a_level_every_turn() {
             }
             let as_level = g.to_baba_level();
             let texts = |r: &[tilesmith_engine::kind::baba::rules::FormedRule]| {
-                r.iter().map(|r| r.text.clone()).collect::<Vec<_>>()
+                r.iter().map(|r| r.text.to_string()).collect::<Vec<_>>()
             };
             assert_eq!(
                 texts(g.rules()),

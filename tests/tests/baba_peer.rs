@@ -202,7 +202,7 @@ fn check(
     changed: Option<bool>,
 ) -> Result<(), String> {
     let objs = g.objects();
-    let texts: BTreeSet<String> = g.rules().iter().map(|r| r.text.clone()).collect();
+    let texts: BTreeSet<String> = g.rules().iter().map(|r| r.text.to_string()).collect();
     let fail = |what: String| Err(what);
     if let Some(s) = e.get("object_at") {
         if !objs.iter().any(|o| sel_matches(g, o, s)) {

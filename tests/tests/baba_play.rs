@@ -218,10 +218,7 @@ fn rules_formed_by_pushing_text_apply_in_the_same_turn() {
     assert!(g.rules().is_empty());
     play(&mut g, "L");
     assert_eq!(
-        g.rules()
-            .iter()
-            .map(|r| r.text.as_str())
-            .collect::<Vec<_>>(),
+        g.rules().iter().map(|r| &*r.text).collect::<Vec<_>>(),
         vec!["flag is win"]
     );
     assert!(matches!(g.status(), Status::Won { .. }));

@@ -25,7 +25,7 @@ fn cells(g: &BabaGame, noun: &str) -> Vec<(usize, usize)> {
 }
 
 fn rule_texts(g: &BabaGame) -> Vec<String> {
-    g.rules().iter().map(|r| r.text.clone()).collect()
+    g.rules().iter().map(|r| r.text.to_string()).collect()
 }
 
 #[test]

@@ -10,7 +10,11 @@ use tilesmith_engine::kind::baba::{
 use tilesmith_tests::baba::{board, game};
 
 fn texts(b: &str) -> Vec<String> {
-    board(b).rules().iter().map(|r| r.text.clone()).collect()
+    board(b)
+        .rules()
+        .iter()
+        .map(|r| r.text.to_string())
+        .collect()
 }
 
 #[test]
@@ -146,9 +150,9 @@ fn rules_carry_their_tiles_and_unused_text_is_reported() {
         rules[i].tiles.iter().map(|t| (t.pos.x, t.pos.y)).collect()
     };
     // baba is you uses BABA, AND, IS, YOU but not KEKE.
-    assert_eq!(rules[0].text, "baba is you");
+    assert_eq!(&*rules[0].text, "baba is you");
     assert_eq!(tiles(0), vec![(0, 0), (1, 0), (3, 0), (4, 0)]);
-    assert_eq!(rules[1].text, "keke is you");
+    assert_eq!(&*rules[1].text, "keke is you");
     assert_eq!(tiles(1), vec![(1, 0), (2, 0), (3, 0), (4, 0)]);
     let unused: Vec<Pos> = level.unused_text().iter().map(|t| t.pos).collect();
     assert_eq!(unused, vec![Pos::new(0, 1), Pos::new(5, 1)]);
@@ -158,7 +162,7 @@ fn rules_carry_their_tiles_and_unused_text_is_reported() {
 fn stacked_text_gives_every_combination_and_multiplicity() {
     // Two texts in the middle cell: both BABA IS YOU and BABA HAS YOU? (HAS YOU is invalid).
     let level = board("[BABA] [IS]+[HAS] [KEY]");
-    let t: Vec<String> = level.rules().iter().map(|r| r.text.clone()).collect();
+    let t: Vec<String> = level.rules().iter().map(|r| r.text.to_string()).collect();
     assert_eq!(t, vec!["baba is key", "baba has key"]);
     assert_eq!(level.rules()[1].tiles[1].layer, 1);
     // The same rule formed twice counts twice (2 X BELT IS SHIFT).
@@ -451,7 +455,7 @@ fn a_line_of_hundreds_of_ands_is_read_up_to_its_tile_limit() {
     assert!(
         rules
             .iter()
-            .all(|r| r.text == "rock is move" && r.tiles.len() == 501)
+            .all(|r| &*r.text == "rock is move" && r.tiles.len() == 501)
     );
     // In reading order: the first eight subjects.
     let firsts: Vec<usize> = rules

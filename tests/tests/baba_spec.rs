@@ -589,7 +589,7 @@ fn c32b_facing_noun_and_direction() {
 
 fn rule_texts(board: &str) -> Vec<String> {
     let g = game(board, &[]);
-    g.rules().iter().map(|r| r.text.clone()).collect()
+    g.rules().iter().map(|r| r.text.to_string()).collect()
 }
 
 #[test]

@@ -28,7 +28,7 @@ fn rules_of(board_text: &str) -> Vec<String> {
     board(board_text)
         .rules()
         .into_iter()
-        .map(|r| r.text)
+        .map(|r| r.text.to_string())
         .collect()
 }
 
@@ -102,10 +102,7 @@ fn a_spelled_rule_acts_in_play() {
         &[],
     );
     assert_eq!(
-        g.rules()
-            .iter()
-            .map(|r| r.text.as_str())
-            .collect::<Vec<_>>(),
+        g.rules().iter().map(|r| &*r.text).collect::<Vec<_>>(),
         vec!["baba is you"]
     );
     play(&mut g, "U");
@@ -322,7 +319,7 @@ fn level_rules_formed_by_text_and_by_letters() {
         &[],
     );
     assert!(
-        g.rules().iter().any(|r| r.text == "level is win"),
+        g.rules().iter().any(|r| &*r.text == "level is win"),
         "{:?}",
         g.rules()
     );
@@ -518,11 +515,11 @@ fn the_level_facing_follows_a_dir_rule_formed_in_play_and_undo_restores_it() {
     assert_eq!(g.level_dir(), Dir::Down);
     let start = g.state_hash();
     play(&mut g, "U");
-    assert!(g.rules().iter().any(|r| r.text == "level is left"));
+    assert!(g.rules().iter().any(|r| &*r.text == "level is left"));
     assert_eq!(g.level_dir(), Dir::Left);
     // Breaking the rule leaves the level facing left (the facing is state, like an object's).
     play(&mut g, "U");
-    assert!(!g.rules().iter().any(|r| r.text == "level is left"));
+    assert!(!g.rules().iter().any(|r| &*r.text == "level is left"));
     assert_eq!(g.level_dir(), Dir::Left);
     play(&mut g, "undo undo");
     assert_eq!(g.level_dir(), Dir::Down);
@@ -680,7 +677,7 @@ fn an_object_that_eats_the_level_destroys_it_unless_safe() {
     // object, without HAS) as soon as an A exists (with the rule's conditions), whatever the
     // floats; a SAFE level is spared.
     let mut g = game("[ROCK] [EAT] [LEVEL] R K", &[]);
-    assert!(g.rules().iter().any(|r| r.text == "rock eat level"));
+    assert!(g.rules().iter().any(|r| &*r.text == "rock eat level"));
     play(&mut g, ".");
     assert_eq!(show(&g, false), ". . . . .");
     check(
@@ -722,7 +719,7 @@ fn level_has_make_fear_follow_and_write_act_on_level_icons_only() {
     // [L1981–L2051, L2123–L2157, L1465–L1471, L1531–L1533]: for the level itself these do
     // nothing (the real game finds their units by name, and for LEVEL those are level icons).
     let mut g = game("[LEVEL] [MAKE] [KEKE] . R", &[]);
-    assert!(g.rules().iter().any(|r| r.text == "level make keke"));
+    assert!(g.rules().iter().any(|r| &*r.text == "level make keke"));
     play(&mut g, ". .");
     assert_eq!(show(&g, false), "[LEVEL] [MAKE] [KEKE] . R");
     check(
@@ -782,7 +779,7 @@ fn a_word_object_acts_as_the_text_of_its_noun() {
     // [L4972]: BABA IS WORD makes the BABA object read as the word BABA, so the row forms
     // BABA IS YOU and the BABA moves (pushing IS and YOU, which are text and so PUSH).
     let mut g = game("B [IS] [YOU] .", &["baba is word"]);
-    assert!(g.rules().iter().any(|r| r.text == "baba is you"));
+    assert!(g.rules().iter().any(|r| &*r.text == "baba is you"));
     play(&mut g, "R");
     assert_eq!(show(&g, false), ". B [IS] [YOU]");
     // Without WORD the row forms nothing and nothing is YOU.
@@ -795,10 +792,7 @@ fn text_ignores_word() {
     // [L767]: TEXT IS WORD does nothing; the text BABA is still the word BABA, not TEXT.
     let g = game("[BABA] [IS] [YOU] B", &["text is word"]);
     assert_eq!(
-        g.rules()
-            .iter()
-            .map(|r| r.text.as_str())
-            .collect::<Vec<_>>(),
+        g.rules().iter().map(|r| &*r.text).collect::<Vec<_>>(),
         vec!["baba is you"]
     );
 }

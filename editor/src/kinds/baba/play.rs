@@ -191,7 +191,7 @@ impl BabaPlay {
                 self.session.game.step(Input::Restart);
             }
             _ => {
-                let before = self.seen.rules.iter().map(|r| r.text.clone()).collect();
+                let before = self.seen.rules.iter().map(|r| r.text.to_string()).collect();
                 self.staged = Some((input, before, self.turn()));
                 if let Some(o) = self.session.compute(move |g| g.step(input)) {
                     self.take_outcome(o);
@@ -231,7 +231,12 @@ impl BabaPlay {
         if self.game().turn() == turn {
             return; // won: no more turns
         }
-        let after: Vec<String> = self.game().rules().iter().map(|r| r.text.clone()).collect();
+        let after: Vec<String> = self
+            .game()
+            .rules()
+            .iter()
+            .map(|r| r.text.to_string())
+            .collect();
         self.log.truncate(turn as usize);
         self.session.inputs.truncate(turn as usize);
         self.session.inputs.push(input);

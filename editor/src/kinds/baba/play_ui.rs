@@ -258,7 +258,7 @@ pub(super) fn rule_rows(ui: &mut Ui, d: &BabaDoc, out: &mut Vec<Action>) {
     let (left, right) = (ui.max_rect().left(), ui.max_rect().right());
     for (i, r) in d.rules().iter().enumerate() {
         let on = d.hovered_rule == Some(i);
-        let mut text = RichText::new(&r.text).monospace();
+        let mut text = RichText::new(&*r.text).monospace();
         if on {
             text = text.color(Color32::from_rgb(255, 120, 255)).strong();
         }

@@ -608,7 +608,7 @@ impl Game for BabaGame {
         let rules: Vec<&str> = formed
             .iter()
             .take(SUMMARY_RULES)
-            .map(|r| r.text.as_str())
+            .map(|r| &*r.text)
             .collect();
         let mut v = json!({
             "kind": "baba",

@@ -8,6 +8,8 @@
 //! sentence's last word. A sentence expands into one [`Rule`] per subject and complement
 //! (§3.4); prefix and phrase conditions attach to each of them.
 
+use std::sync::Arc;
+
 use serde::Serialize;
 
 use super::word::{Noun, Prefix, Prep, Verb, Word};
@@ -145,17 +147,34 @@ impl Rule {
 }
 
 /// A rule formed by text on the grid, with the text tiles it uses.
+///
+/// Its text and tiles are shared (`Arc`): a game forms its rules again whenever text moves,
+/// and a searcher's line memo hands out the same rules again and again, so a copy costs two
+/// counter increments instead of two allocations (issue #29, BENCHMARKS.md "Breadth-first
+/// search, baba"). Serialized as before: `text` a string, `tiles` a list.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct FormedRule {
     /// The rule.
     pub rule: Rule,
     /// [`Rule::text`].
-    pub text: String,
+    #[serde(serialize_with = "shared_str")]
+    pub text: Arc<str>,
     /// The tiles of its sentence that this rule uses: everything except the other subjects
     /// and the other predicates of an AND chain; in reading order.
-    pub tiles: Vec<TextTile>,
+    #[serde(serialize_with = "shared_slice")]
+    pub tiles: Arc<[TextTile]>,
     /// True when read down a column, false along a row.
     pub vertical: bool,
+}
+
+/// Serializes a shared string as a string.
+fn shared_str<S: serde::Serializer>(v: &Arc<str>, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(v)
+}
+
+/// Serializes a shared slice as a list.
+fn shared_slice<T: Serialize, S: serde::Serializer>(v: &Arc<[T]>, s: S) -> Result<S::Ok, S::Error> {
+    s.collect_seq(v.iter())
 }
 
 /// A complement in a sentence: the word, whether it is negated, and its sequence indices.
@@ -445,15 +464,15 @@ fn line_rules(tiles: &[TextTile], vertical: bool) -> (Vec<FormedRule>, bool) {
         let same = seen.entry(key).or_default();
         if same.iter().any(|&i| {
             out.get(i)
-                .is_some_and(|r| r.rule == rule && r.tiles == tiles)
+                .is_some_and(|r| r.rule == rule && *r.tiles == *tiles)
         }) {
             return;
         }
         same.push(out.len());
         out.push(FormedRule {
-            text: rule.text(),
+            text: rule.text().into(),
             rule,
-            tiles,
+            tiles: tiles.into(),
             vertical,
         });
     };
