@@ -343,10 +343,8 @@ pub fn refresh_indexed(
     refresh_formed(world, index, extra, cache, None)
 }
 
-/// [`refresh_indexed`] with the text tiles and the rules they form already formed (`given`:
-/// [`text_tiles`] of `world` and what `cache` gives for them, or `None` to read and form
-/// them here); a game that formed them to see whether they changed passes them on instead
-/// of reading and forming them twice.
+/// [`refresh_indexed`] given [`text_tiles`] of `world` and what `cache` forms of them (or
+/// `None`: read and formed here), as a game that formed them to compare passes them on.
 pub fn refresh_formed(
     world: &World,
     index: &CellIndex,
