@@ -7,6 +7,10 @@ use super::{Run, Stop};
 impl Run<'_, '_, '_, '_, '_> {
     /// Runs a block in flat form: the same steps, in the same order, as [`Run::block`] on
     /// the block it was laid out from.
+    ///
+    /// Not inlined: the generator's `run_one` stays small for blocks of one or two
+    /// instructions (tic-tac-toe's drop), whose frame every block pays for.
+    #[inline(never)]
     pub(super) fn code(&mut self, code: &Code) -> Result<(), Stop> {
         let ops = code.ops.as_slice();
         let cond = |i: u32| code.conds.get(i as usize).unwrap_or(&Cond::False);
