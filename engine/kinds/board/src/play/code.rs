@@ -121,15 +121,15 @@ impl Code {
 
     fn patch(&mut self, at: usize) {
         let to = self.here();
-        if let Some(op) = self.ops.get_mut(at) {
-            match op {
-                Op::If(_, t)
-                | Op::While(_, t)
-                | Op::IfCell(_, _, t)
-                | Op::WhileCell(_, _, t)
-                | Op::Jump(t) => *t = to,
-                _ => {}
-            }
+        if let Some(
+            Op::If(_, t)
+            | Op::While(_, t)
+            | Op::IfCell(_, _, t)
+            | Op::WhileCell(_, _, t)
+            | Op::Jump(t),
+        ) = self.ops.get_mut(at)
+        {
+            *t = to;
         }
     }
 
