@@ -5,6 +5,7 @@
 use super::super::rules::{
     DirId, EndTest, NO_POS, PieceId, PlayerId, PosId, Rules, SetupEntry, ZoneId,
 };
+use super::code::Programs;
 use super::reach::Reach;
 
 /// The rules with their derived tables, as the generator reads them.
@@ -45,6 +46,8 @@ pub(crate) struct Tables {
     /// Attribute bits every new piece starts with.
     pub default_attrs: u32,
     reach: std::sync::OnceLock<Option<Reach>>,
+    /// The blocks in flat form for the generator, laid out on first use.
+    programs: std::sync::OnceLock<Programs>,
 }
 
 impl std::fmt::Debug for Tables {
@@ -63,6 +66,13 @@ impl<'r> Ctx<'r> {
     pub fn reach(&self) -> Option<&'r Reach> {
         let t: &'r Tables = self.t;
         t.reach.get_or_init(|| Reach::build(self)).as_ref()
+    }
+
+    /// The blocks of the rules in flat form ([`super::code`]), laid out on first use.
+    #[inline]
+    pub fn programs(&self) -> &'r Programs {
+        let t: &'r Tables = self.t;
+        t.programs.get_or_init(|| Programs::build(self.rules))
     }
 }
 
@@ -134,6 +144,7 @@ impl Tables {
             plinks,
             zone_in,
             reach: std::sync::OnceLock::new(),
+            programs: std::sync::OnceLock::new(),
             royal,
             default_attrs,
         }

@@ -10,6 +10,7 @@
 
 use super::rules::{MoveTypeId, PieceId, Place, PlayerId, PosId, Rules, Span};
 
+mod code;
 mod ctx;
 pub mod debug;
 mod end;

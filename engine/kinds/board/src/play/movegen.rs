@@ -2,16 +2,17 @@
 //! emitting one move per add-family command (G2) with its primitives in written order (§3.1,
 //! M1), and resetting pending state at the points of the reset table (§5).
 //!
-//! Moves are written into a [`MoveBuf`] (one flat list of primitives and a list of heads) so
-//! that generation allocates nothing once the buffers have grown. The same interpreter in
-//! probe mode answers "would some move capture on this square?" (`attacked?` and the legality
-//! filter) without writing moves.
+//! Moves go into a [`MoveBuf`] (one list of primitives, one of heads): no allocation once the
+//! buffers have grown. In probe mode it answers "would some move capture on this square?"
+//! (`attacked?`, the legality filter). Blocks run in flat form ([`super::code`], `flat.rs`).
 
 use super::super::rules::{
     AddKind, Cond, DirId, GoTarget, Instr, Loc, MoveDef, MoveTypeId, NO_POS, PieceId, PlayerId,
     PosId, Span,
 };
 use std::sync::atomic::Ordering;
+
+mod flat;
 
 use super::ctx::Ctx;
 use super::reach::Starts;
@@ -73,6 +74,8 @@ pub(crate) struct Scratch {
     captures: Vec<Primitive>,
     flags: Vec<bool>,
     pflags: Vec<(u8, PosId, bool)>,
+    /// Run blocks as written, not in flat form ([`super::code`]; the tests' reference).
+    pub tree: bool,
 }
 
 /// Why a block stopped early.
@@ -310,6 +313,7 @@ fn run_one(
     scratch.flags.clear();
     scratch.flags.resize(ctx.rules.flags.len(), false);
     scratch.pflags.clear();
+    let code = (!scratch.tree).then(|| ctx.programs().get(piece.kind, drop, block));
     let mut run = Run {
         ctx,
         links: ctx.t.links_of(mover),
@@ -334,7 +338,10 @@ fn run_one(
         s: scratch,
         sink,
     };
-    let r = run.block(&md.block);
+    let r = match code.flatten() {
+        Some(c) => run.code(c),
+        None => run.block(&md.block),
+    };
     let used = u64::from(MAX_BLOCK_STEPS - run.budget);
     match r {
         Ok(()) | Err(Stop::Fail) => {
