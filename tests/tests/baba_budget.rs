@@ -161,6 +161,49 @@ fn no_real_level_comes_near_the_budget() {
     assert!(max.0 * 1000 < OPERATION_BUDGET, "{max:?}");
 }
 
+/// Every budget below a turn's cost refuses that turn (docs/baba-semantics.md "Operation
+/// budget"), also where the budget runs out inside the rules' conditions: here Baba walks
+/// onto the skull (SKULL IS DEFEAT) among rocks whose ROCK NEAR ROCK IS STOP is read again
+/// after the move, so most of the turn's operations are conditions. A review found budgets
+/// at which the conditions stopped early without the turn being refused: the refresh was
+/// left empty and Baba stood on the skull, not destroyed. Over the budget the game must be
+/// exactly as before the turn, with the error; at the cost itself, the whole turn.
+#[test]
+fn a_budget_that_runs_out_in_the_conditions_refuses_the_turn() {
+    let board = "R R R R R
+                 R R R R R
+                 B S R R R
+                 R R R R R";
+    let start = game(
+        board,
+        &["baba is you", "skull is defeat", "rock near rock is stop"],
+    );
+    let mut full = start.clone();
+    play(&mut full, "R");
+    assert!(full.error().is_none());
+    // Baba is destroyed on the skull (§4 DEFEAT): no YOU is left on the map.
+    assert!(!show(&full, false).contains('B'), "{}", show(&full, false));
+    let cost = full.last_turn_operations();
+    // The conditions: 18 rocks, each reading NEAR over its neighbourhood, at least.
+    assert!(cost > 18 * 8, "{cost} operations");
+    let before = (start.state_hash(), show(&start, true));
+    for budget in 1..cost {
+        let mut g = start.clone();
+        g.set_operation_budget(budget);
+        g.step(Input::Move(Dir::Right));
+        let e = g
+            .error()
+            .unwrap_or_else(|| panic!("budget {budget} of {cost}: no error"));
+        assert!(e.contains("operation budget"), "budget {budget}: {e}");
+        assert_eq!((g.state_hash(), show(&g, true)), before, "budget {budget}");
+    }
+    let mut g = start.clone();
+    g.set_operation_budget(cost);
+    play(&mut g, "R");
+    assert!(g.error().is_none());
+    assert_eq!(g.state_hash(), full.state_hash());
+}
+
 #[test]
 fn an_undo_right_after_a_turn_that_used_the_whole_budget_still_reads_the_rules_again() {
     // Baba pushes ROCK up out of ROCK IS WIN; the undo puts it back, so its refresh must

@@ -111,7 +111,7 @@ pub struct World<'a> {
 /// What [`World::budget`] holds: the operations left, and whether a condition went over.
 #[derive(Debug, Default)]
 pub struct ConditionBudget {
-    /// The operations left.
+    /// The operations left (0 once over).
     pub left: std::cell::Cell<u64>,
     /// A condition found fewer than it needed.
     pub over: std::cell::Cell<bool>,
@@ -126,8 +126,8 @@ impl ConditionBudget {
 }
 
 impl World<'_> {
-    /// Takes `n` operations from [`World::budget`]; false when they are not there (then the
-    /// budget is over for good).
+    /// Takes `n` operations from [`World::budget`]; false when they are not there: the budget
+    /// is then over for good and all spent, so the turn charged with it is refused.
     fn spend(&self, n: u64) -> bool {
         let Some(b) = self.budget else {
             return true;
@@ -135,16 +135,10 @@ impl World<'_> {
         if b.over.get() {
             return false;
         }
-        match b.left.get().checked_sub(n) {
-            Some(left) => {
-                b.left.set(left);
-                true
-            }
-            None => {
-                b.over.set(true);
-                false
-            }
-        }
+        let left = b.left.get().checked_sub(n);
+        b.left.set(left.unwrap_or(0));
+        b.over.set(left.is_none());
+        left.is_some()
     }
 
     /// True when a condition went over [`World::budget`].
