@@ -274,6 +274,14 @@ fn budgets_give_unknown() {
         },
     );
     assert_eq!(out.answer, Answer::Unknown(Budget::Memory));
+    // Every stored state holds a 16-byte key in a visited table at most ¾ full and a 12-byte
+    // record, all counted against the budget: at most 256 KiB / (16 · 4/3 + 12) = 7 864
+    // states (a search that left the table out of its count stores 8 192 here).
+    assert!(
+        out.states * (64 + 36) <= 3 * (256 << 10),
+        "{} states",
+        out.states
+    );
     // The searcher is back at the start after a search: the same search again gives the
     // same answer.
     let again = solve(
