@@ -180,6 +180,11 @@ impl LineIndex {
             .collect();
         LineIndex { by_end }
     }
+
+    /// Whether some end condition is indexed (else nobody needs the written squares).
+    pub fn used(&self) -> bool {
+        self.by_end.iter().any(Option::is_some)
+    }
 }
 
 /// Whether the configurations of `t` (an indexed end test) in the bit set `lines` hold

@@ -12,9 +12,12 @@ use super::{GenError, Outcome, PerftEnd, Position};
 pub(crate) struct ChildSink {
     pub kids: Vec<Position>,
     pub ranks: Vec<usize>,
-    /// `changed[i]`: the squares the turn to `kids[i]` wrote.
+    /// `changed[i]`: the squares the turn to `kids[i]` wrote (any when the rules have no
+    /// line conditions, [`super::end::LineIndex::used`]).
     pub changed: Vec<Changed>,
     pub n: usize,
+    /// Work out `changed`.
+    track: bool,
 }
 
 impl ChildSink {
@@ -35,8 +38,11 @@ impl ChildSink {
         self.n += 1;
     }
 
-    /// The squares the turn of `chain` writes.
-    fn written(chain: &Chain) -> Changed {
+    /// The squares the turn of `chain` writes, when tracked.
+    fn written(&self, chain: &Chain) -> Changed {
+        if !self.track {
+            return Changed::any();
+        }
         let mut c = Changed::none();
         for k in 0..chain.len() {
             c.add(chain.part(k).1);
@@ -73,7 +79,8 @@ impl TurnSink for ChildSink {
     }
     fn turn(&mut self, chain: &Chain, rank: usize, after: Option<&Position>) {
         if let Some(after) = after {
-            self.push(after, rank, ChildSink::written(chain));
+            let changed = self.written(chain);
+            self.push(after, rank, changed);
         }
     }
     /// Keeps `after` by swapping it with the spent child in its slot: no copy.
@@ -84,7 +91,8 @@ impl TurnSink for ChildSink {
             self.kids.push(std::mem::take(after));
         }
         self.ranks.push(rank);
-        self.changed.push(ChildSink::written(chain));
+        let changed = self.written(chain);
+        self.changed.push(changed);
         self.n += 1;
     }
 }
@@ -110,6 +118,7 @@ pub(crate) fn children_from(
     generated: bool,
 ) -> Result<(), GenError> {
     sink.reset();
+    sink.track = ctx.lines.used();
     if generated {
         ex.expand_generated(ctx, pos, sink)?;
     } else {

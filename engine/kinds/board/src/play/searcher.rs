@@ -395,8 +395,12 @@ impl SearchGame for BoardSearch {
             self.seen.push(placement_hash(&self.pos));
         }
         // The position it was played from is running (checked above).
-        let mut changed = Changed::none();
-        if let Some(i) = self.picker.played {
+        let mut changed = if ctx.lines.used() {
+            Changed::none()
+        } else {
+            Changed::any()
+        };
+        if let Some(i) = self.picker.played.filter(|_| ctx.lines.used()) {
             match self
                 .ex
                 .first()
