@@ -23,6 +23,7 @@ pub mod searcher;
 mod stop;
 #[cfg(test)]
 mod tests;
+mod text;
 mod turns;
 
 pub use perft::Playout;
