@@ -45,6 +45,8 @@ pub(crate) struct Tables {
     pub royal: Vec<Vec<PieceId>>,
     /// Attribute bits every new piece starts with.
     pub default_attrs: u32,
+    /// The end conditions made of lines, by square ([`super::end::evaluate_changed`]).
+    pub lines: super::end::LineIndex,
     reach: std::sync::OnceLock<Option<Reach>>,
     /// The blocks in flat form for the generator, laid out on first use.
     programs: std::sync::OnceLock<Programs>,
@@ -147,6 +149,7 @@ impl Tables {
             programs: std::sync::OnceLock::new(),
             royal,
             default_attrs,
+            lines: super::end::LineIndex::build(rules, npos),
         }
     }
 

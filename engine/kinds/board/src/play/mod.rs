@@ -23,6 +23,7 @@ pub mod searcher;
 mod stop;
 #[cfg(test)]
 mod tests;
+mod text;
 mod turns;
 
 pub use perft::Playout;
@@ -432,7 +433,7 @@ impl Engine {
     /// # Errors
     /// As [`try_turns`], for any position reached.
     pub fn perft(&self, pos: &Position, depth: u32, end: PerftEnd) -> Result<u64, GenError> {
-        perft::Perft::new(&self.ctx(), end).run(pos, depth, 0)
+        perft::Perft::new(&self.ctx(), end).run(pos, depth, 0, &end::Changed::any())
     }
 
     /// As [`random_playout`].
@@ -713,7 +714,7 @@ pub fn try_perft(
         },
         end,
     )
-    .run(pos, depth, 0)
+    .run(pos, depth, 0, &end::Changed::any())
 }
 
 /// Plays uniformly random legal turns from `pos` (choices from `rng`) until the game ends or

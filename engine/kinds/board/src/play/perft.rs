@@ -3,7 +3,7 @@
 use rand_chacha::ChaCha8Rng;
 
 use super::ctx::Ctx;
-use super::end::{CountSink, evaluate};
+use super::end::{Changed, CountSink, evaluate, evaluate_changed};
 use super::turns::{Chain, Expander, TurnSink, pass_offered, passed};
 use super::{GenError, Outcome, PerftEnd, Position};
 
@@ -12,23 +12,42 @@ use super::{GenError, Outcome, PerftEnd, Position};
 pub(crate) struct ChildSink {
     pub kids: Vec<Position>,
     pub ranks: Vec<usize>,
+    /// `changed[i]`: the squares the turn to `kids[i]` wrote (any when the rules have no
+    /// line conditions, [`super::end::LineIndex::used`]).
+    pub changed: Vec<Changed>,
     pub n: usize,
+    /// Work out `changed`.
+    track: bool,
 }
 
 impl ChildSink {
     fn reset(&mut self) {
         self.n = 0;
         self.ranks.clear();
+        self.changed.clear();
     }
 
-    fn push(&mut self, after: &Position, rank: usize) {
+    fn push(&mut self, after: &Position, rank: usize, changed: Changed) {
         if self.n < self.kids.len() {
             self.kids[self.n].clone_from(after);
         } else {
             self.kids.push(after.clone());
         }
         self.ranks.push(rank);
+        self.changed.push(changed);
         self.n += 1;
+    }
+
+    /// The squares the turn of `chain` writes, when tracked.
+    fn written(&self, chain: &Chain) -> Changed {
+        if !self.track {
+            return Changed::any();
+        }
+        let mut c = Changed::none();
+        for k in 0..chain.len() {
+            c.add(chain.part(k).1);
+        }
+        c
     }
 
     /// Keeps only the children of the best rank (`move-priorities`), preserving order.
@@ -43,12 +62,14 @@ impl ChildSink {
         for i in 0..self.n {
             if self.ranks[i] == best {
                 self.kids.swap(w, i);
+                self.changed.swap(w, i);
                 w += 1;
             }
         }
         self.n = w;
         self.ranks.clear();
         self.ranks.resize(w, best);
+        self.changed.truncate(w);
     }
 }
 
@@ -56,10 +77,23 @@ impl TurnSink for ChildSink {
     fn needs_position(&self) -> bool {
         true
     }
-    fn turn(&mut self, _chain: &Chain, rank: usize, after: Option<&Position>) {
+    fn turn(&mut self, chain: &Chain, rank: usize, after: Option<&Position>) {
         if let Some(after) = after {
-            self.push(after, rank);
+            let changed = self.written(chain);
+            self.push(after, rank, changed);
         }
+    }
+    /// Keeps `after` by swapping it with the spent child in its slot: no copy.
+    fn turn_owned(&mut self, chain: &Chain, rank: usize, after: &mut Position) {
+        if self.n < self.kids.len() {
+            std::mem::swap(&mut self.kids[self.n], after);
+        } else {
+            self.kids.push(std::mem::take(after));
+        }
+        self.ranks.push(rank);
+        let changed = self.written(chain);
+        self.changed.push(changed);
+        self.n += 1;
     }
 }
 
@@ -84,6 +118,7 @@ pub(crate) fn children_from(
     generated: bool,
 ) -> Result<(), GenError> {
     sink.reset();
+    sink.track = ctx.lines.used();
     if generated {
         ex.expand_generated(ctx, pos, sink)?;
     } else {
@@ -93,7 +128,7 @@ pub(crate) fn children_from(
     if pass_offered(ctx, ex, pos, sink.n)? {
         let p = passed(ctx, pos);
         let rank = sink.ranks.first().copied().unwrap_or(0);
-        sink.push(&p, rank);
+        sink.push(&p, rank, Changed::none());
     }
     Ok(())
 }
@@ -124,7 +159,15 @@ impl<'c, 'r> Perft<'c, 'r> {
         }
     }
 
-    pub fn run(&mut self, pos: &Position, depth: u32, ply: usize) -> Result<u64, GenError> {
+    /// perft of `pos` to `depth`; `changed`: the squares the turn to `pos` wrote, from a
+    /// position no end condition held in (any for the root).
+    pub fn run(
+        &mut self,
+        pos: &Position,
+        depth: u32,
+        ply: usize,
+        changed: &Changed,
+    ) -> Result<u64, GenError> {
         if depth == 0 {
             return Ok(1);
         }
@@ -138,7 +181,8 @@ impl<'c, 'r> Perft<'c, 'r> {
             self.count = count;
             r?;
             let total = legal + u64::from(pass_offered(ctx, &mut self.ex, pos, legal as usize)?);
-            if evaluate(ctx, &mut self.ex, pos, Some(total > 0), None)?.is_some() {
+            let has_turn = Some(total > 0);
+            if evaluate_changed(ctx, &mut self.ex, pos, has_turn, None, false, changed)?.is_some() {
                 return Ok(self.leaf());
             }
             return Ok(total);
@@ -147,7 +191,7 @@ impl<'c, 'r> Perft<'c, 'r> {
             self.levels.push(ChildSink::default());
         }
         let mut level = std::mem::take(&mut self.levels[ply]);
-        let r = self.expand_and_recurse(pos, depth, ply, &mut level);
+        let r = self.expand_and_recurse(pos, depth, ply, &mut level, changed);
         self.levels[ply] = level;
         r
     }
@@ -158,15 +202,19 @@ impl<'c, 'r> Perft<'c, 'r> {
         depth: u32,
         ply: usize,
         level: &mut ChildSink,
+        changed: &Changed,
     ) -> Result<u64, GenError> {
         let ctx = self.ctx;
         children(ctx, &mut self.ex, pos, level)?;
-        if evaluate(ctx, &mut self.ex, pos, Some(level.n > 0), None)?.is_some() {
+        let has_turn = Some(level.n > 0);
+        if evaluate_changed(ctx, &mut self.ex, pos, has_turn, None, false, changed)?.is_some() {
             return Ok(self.leaf());
         }
+        // No end condition holds here: each child's evaluation tests only the lines
+        // through the squares its turn wrote.
         let mut total = 0;
         for i in 0..level.n {
-            total += self.run(&level.kids[i], depth - 1, ply + 1)?;
+            total += self.run(&level.kids[i], depth - 1, ply + 1, &level.changed[i])?;
         }
         Ok(total)
     }

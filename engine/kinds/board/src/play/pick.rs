@@ -57,6 +57,9 @@ pub(crate) struct Picker {
     /// position into the expander (a move begins a chain): the full expansion may start
     /// from them ([`Expander::expand_generated`]).
     generated: bool,
+    /// The move the last [`Picker::pick`] played (its index among the moves), `None` for a
+    /// pass.
+    pub played: Option<usize>,
 }
 
 impl Picker {
@@ -174,8 +177,9 @@ impl Picker {
                 return Ok(false);
             }
             let k = uniform(rng, total);
-            match self.cand.get(k) {
-                Some(&i) => play_in_place(ctx, ex, pos, i as usize),
+            self.played = self.cand.get(k).map(|&i| i as usize);
+            match self.played {
+                Some(i) => play_in_place(ctx, ex, pos, i),
                 None => pass_in_place(ctx, pos),
             }
             return Ok(true);
@@ -204,6 +208,7 @@ impl Picker {
                 if legal {
                     std::mem::swap(&mut self.after, pos);
                     self.after_of = None;
+                    self.played = Some(i);
                     return Ok(true);
                 }
                 self.cand.swap_remove(k);
@@ -214,6 +219,7 @@ impl Picker {
             // The pass is the only turn: the one draw a list of one takes.
             uniform(rng, 1);
             pass_in_place(ctx, pos);
+            self.played = None;
             return Ok(true);
         }
         Ok(false)

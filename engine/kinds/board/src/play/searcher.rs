@@ -17,7 +17,7 @@ use std::sync::Arc;
 use rustc_hash::FxHashMap;
 
 use super::super::rules::Outcome as EndKind;
-use super::end::evaluate_quiet;
+use super::end::{Changed, evaluate_changed};
 use super::perft::{ChildSink, children_from, last_mover, placement_hash};
 use super::pick::Picker;
 use super::turns::{Expander, mover};
@@ -52,6 +52,9 @@ pub struct BoardSearch {
     built: bool,
     /// `picker` is prepared for `pos` (its moves are in `ex`).
     lazy: bool,
+    /// The squares the turn to `pos` wrote when it was played from a position where no end
+    /// condition held ([`evaluate_changed`]); any otherwise.
+    changed: Changed,
 }
 
 /// The most expanders and child lists a thread keeps for the next searchers.
@@ -112,6 +115,15 @@ fn reads_last(engine: &Engine) -> bool {
 }
 
 impl BoardSearch {
+    /// The squares the turn to child `k` wrote, when the current position is running (no
+    /// end condition holds in it); any otherwise.
+    fn changed_by_child(&self, k: usize) -> Changed {
+        match self.sink.changed.get(k) {
+            Some(c) if self.running() => *c,
+            _ => Changed::any(),
+        }
+    }
+
     /// A searcher at `pos` of `engine`'s rules, with no history before it.
     pub fn new(engine: Arc<Engine>, pos: Position) -> BoardSearch {
         let repetition = super::super::level::uses_repetition(engine.rules());
@@ -160,6 +172,7 @@ impl BoardSearch {
             settled: None,
             built: false,
             lazy: false,
+            changed: Changed::any(),
         }
     }
 
@@ -168,6 +181,12 @@ impl BoardSearch {
         self.settled = None;
         self.built = false;
         self.lazy = false;
+        self.changed = Changed::any();
+    }
+
+    /// Whether no end condition holds in the current position (worked out).
+    fn running(&self) -> bool {
+        matches!(self.settled, Some((SearchStatus::Running, _)))
     }
 
     /// The current position.
@@ -248,8 +267,16 @@ impl BoardSearch {
             None
         };
         let one = self.players <= 1;
-        let outcome = evaluate_quiet(&ctx, &mut self.ex, &self.pos, Some(has_turn), repeated_by)
-            .map_err(gen_error)?;
+        let outcome = evaluate_changed(
+            &ctx,
+            &mut self.ex,
+            &self.pos,
+            Some(has_turn),
+            repeated_by,
+            false,
+            &self.changed,
+        )
+        .map_err(gen_error)?;
         let status = match outcome {
             Some(o) if one => {
                 if o.decided_by == Some(EndKind::Win) {
@@ -308,7 +335,9 @@ impl SearchGame for BoardSearch {
         if self.repetition {
             self.seen.push(placement_hash(&self.pos));
         }
+        let changed = self.changed_by_child(k);
         self.forget();
+        self.changed = changed;
         Ok(())
     }
 
@@ -328,7 +357,9 @@ impl SearchGame for BoardSearch {
         if self.repetition {
             self.seen.push(placement_hash(&self.pos));
         }
+        let changed = self.changed_by_child(k);
         self.forget();
+        self.changed = changed;
         Ok(())
     }
 
@@ -363,7 +394,24 @@ impl SearchGame for BoardSearch {
         if self.repetition {
             self.seen.push(placement_hash(&self.pos));
         }
+        // The position it was played from is running (checked above).
+        let mut changed = if ctx.lines.used() {
+            Changed::none()
+        } else {
+            Changed::any()
+        };
+        if let Some(i) = self.picker.played.filter(|_| ctx.lines.used()) {
+            match self
+                .ex
+                .first()
+                .and_then(|b| b.heads.get(i).map(|h| b.prims_of(h)))
+            {
+                Some(prims) => changed.add(prims),
+                None => changed = Changed::any(),
+            }
+        }
         self.forget();
+        self.changed = changed;
         Ok(true)
     }
 

@@ -49,6 +49,12 @@ pub(crate) trait TurnSink {
     /// A complete legal turn, with the priority rank of its first part; `after` is the
     /// position after it (turn passed on) when it was executed.
     fn turn(&mut self, chain: &Chain, rank: usize, after: Option<&Position>);
+    /// [`TurnSink::turn`] with the position after the turn handed over: the sink may keep
+    /// it and leave other storage in `after` (which the expander no longer reads; the child
+    /// list swaps it with a spent child instead of copying it).
+    fn turn_owned(&mut self, chain: &Chain, rank: usize, after: &mut Position) {
+        self.turn(chain, rank, Some(after));
+    }
     /// A complete turn removed by the legality filter: it leaves the mover's royal piece on
     /// `at` attacked.
     fn illegal(&mut self, _chain: &Chain, _at: PosId) {}
@@ -205,7 +211,7 @@ impl Expander {
             }
             advanced = true;
             match head.partial {
-                None => self.complete(ctx, sink, start, d, mover, rank)?,
+                None => self.complete(ctx, sink, start, d, mover, rank, true)?,
                 Some(t) => {
                     let at = match self.bufs[d].prims_of(&head).get(head.add_at as usize) {
                         Some(Primitive::Move { to, .. }) => *to,
@@ -214,7 +220,7 @@ impl Expander {
                     };
                     if ctx.rules.options.pass_partial {
                         // Every prefix of the chain is a turn too.
-                        self.complete(ctx, sink, start, d, mover, rank)?;
+                        self.complete(ctx, sink, start, d, mover, rank, false)?;
                     }
                     while self.bufs.len() <= d + 1 {
                         self.bufs.push(MoveBuf::default());
@@ -241,7 +247,7 @@ impl Expander {
                     };
                     if !more && !ctx.rules.options.pass_partial {
                         // No continuation: the chain ends here (compulsory otherwise, M9).
-                        self.complete(ctx, sink, start, d, mover, rank)?;
+                        self.complete(ctx, sink, start, d, mover, rank, true)?;
                     }
                 }
             }
@@ -258,6 +264,9 @@ impl Expander {
     }
 
     /// The chain ending with part `d` is a whole turn: apply the legality filter and report.
+    /// `last`: nothing reads the position after part `d` again (the walk copies the next
+    /// part's start over it), so the sink may take it ([`TurnSink::turn_owned`]).
+    #[allow(clippy::too_many_arguments)]
     fn complete<S: TurnSink>(
         &mut self,
         ctx: &Ctx,
@@ -266,6 +275,7 @@ impl Expander {
         d: usize,
         mover: PlayerId,
         rank: usize,
+        last: bool,
     ) -> Result<(), GenError> {
         // The royal pieces after the turn stand where they stood before it or on a square
         // one of its parts wrote: only those squares are looked at.
@@ -307,7 +317,13 @@ impl Expander {
         self.poss[d].turn = next_turn(ctx, start.turn);
         self.poss[d].partial = None;
         // `report` needs the position by reference while `self` is borrowed: swap it out.
-        let after = std::mem::take(&mut self.poss[d]);
+        let mut after = std::mem::take(&mut self.poss[d]);
+        if last {
+            // The sink may keep it; whatever storage comes back is the next part's.
+            let r = self.report_owned(sink, start, rank, &mut after, d);
+            self.poss[d] = after;
+            return r;
+        }
         let r = self.report(sink, start, rank, Some(&after), d);
         self.poss[d] = after;
         self.poss[d].turn = saved.0;
@@ -323,13 +339,7 @@ impl Expander {
         after: Option<&Position>,
         d: usize,
     ) -> Result<(), GenError> {
-        self.count += 1;
-        if self.count > MAX_TURNS {
-            return Err(GenError {
-                span: Default::default(),
-                message: format!("more than {MAX_TURNS} turns in one position"),
-            });
-        }
+        self.counted()?;
         let chain = Chain {
             before: start,
             bufs: &self.bufs,
@@ -337,6 +347,39 @@ impl Expander {
             path: &self.path[..=d],
         };
         sink.turn(&chain, rank, after);
+        Ok(())
+    }
+
+    /// [`Expander::report`] handing the position after the turn over
+    /// ([`TurnSink::turn_owned`]).
+    fn report_owned<S: TurnSink>(
+        &mut self,
+        sink: &mut S,
+        start: &Position,
+        rank: usize,
+        after: &mut Position,
+        d: usize,
+    ) -> Result<(), GenError> {
+        self.counted()?;
+        let chain = Chain {
+            before: start,
+            bufs: &self.bufs,
+            poss: &self.poss,
+            path: &self.path[..=d],
+        };
+        sink.turn_owned(&chain, rank, after);
+        Ok(())
+    }
+
+    /// One more turn reported; an error past [`MAX_TURNS`].
+    fn counted(&mut self) -> Result<(), GenError> {
+        self.count += 1;
+        if self.count > MAX_TURNS {
+            return Err(GenError {
+                span: Default::default(),
+                message: format!("more than {MAX_TURNS} turns in one position"),
+            });
+        }
         Ok(())
     }
 
@@ -450,15 +493,24 @@ fn royal_attacked_on(
 
 /// The squares a primitive writes (its piece, owner, type or attributes may differ after it).
 fn written(p: &Primitive, out: &mut Vec<PosId>) {
+    written_each(p, |at| out.push(at));
+}
+
+/// [`written`], each square handed to `put`.
+#[inline]
+pub(crate) fn written_each(p: &Primitive, mut put: impl FnMut(PosId)) {
     match *p {
-        Primitive::Move { from, to, .. } => out.extend([from, to]),
+        Primitive::Move { from, to, .. } => {
+            put(from);
+            put(to);
+        }
         Primitive::Drop { at, .. }
         | Primitive::ChangeType(at, _)
         | Primitive::Create(at, _)
         | Primitive::Flip(at)
         | Primitive::ChangeOwner(at, _)
         | Primitive::SetAttribute(at, _, _)
-        | Primitive::Capture(at) => out.push(at),
+        | Primitive::Capture(at) => put(at),
     }
 }
 
@@ -735,63 +787,5 @@ fn describe(ctx: &Ctx, b: &Built, level: u8) -> String {
     }
     s
 }
-
-/// A position's name as the rules give it (`?` for none).
-pub(crate) fn position_name(ctx: &Ctx, p: PosId) -> String {
-    ctx.rules
-        .board
-        .positions
-        .get(p as usize)
-        .map_or_else(|| "?".to_string(), |d| d.name.clone())
-}
-
-fn piece_name(ctx: &Ctx, k: u8) -> String {
-    ctx.rules
-        .pieces
-        .get(k as usize)
-        .map_or_else(|| format!("#{k}"), |d| d.name.clone())
-}
-
-/// One primitive in words: `a1-b1`, `a1+b1` (a copy), `=Queen`, `Man@d3`, `d4=King`
-/// (change-type), `+Man@c3` (create), `~d4` (flip), `d4:White` (change-owner), `d4.attr=1`,
-/// `xd4` (capture).
-pub(crate) fn primitive_text(ctx: &Ctx, p: &Primitive) -> String {
-    let n = |p: PosId| position_name(ctx, p);
-    match *p {
-        Primitive::Move {
-            from,
-            to,
-            promote,
-            copy,
-        } => {
-            let mut s = format!("{}{}{}", n(from), if copy { '+' } else { '-' }, n(to));
-            if let Some(t) = promote {
-                s.push('=');
-                s.push_str(&piece_name(ctx, t));
-            }
-            s
-        }
-        Primitive::Drop { at, piece } => format!("{}@{}", piece_name(ctx, piece.kind), n(at)),
-        Primitive::ChangeType(at, k) => format!("{}={}", n(at), piece_name(ctx, k)),
-        Primitive::Create(at, piece) => format!("+{}@{}", piece_name(ctx, piece.kind), n(at)),
-        Primitive::Flip(at) => format!("~{}", n(at)),
-        Primitive::ChangeOwner(at, pl) => format!(
-            "{}:{}",
-            n(at),
-            ctx.rules
-                .players
-                .get(pl as usize)
-                .map_or("?", String::as_str)
-        ),
-        Primitive::SetAttribute(at, a, v) => format!(
-            "{}.{}={}",
-            n(at),
-            ctx.rules
-                .attributes
-                .get(a as usize)
-                .map_or("?", |x| x.0.as_str()),
-            u8::from(v)
-        ),
-        Primitive::Capture(at) => format!("x{}", n(at)),
-    }
-}
+use super::text::piece_name;
+pub(crate) use super::text::{position_name, primitive_text};
