@@ -225,12 +225,6 @@ mod tests {
     use rand_chacha::ChaCha8Rng;
     use rand_chacha::rand_core::SeedableRng;
 
-    fn read(rel: &str) -> String {
-        let path = format!("{}/{rel}", env!("CARGO_MANIFEST_DIR"));
-        std::fs::read_to_string(&path)
-            .unwrap_or_else(|e| panic!("{path}: {e} (clone shared/ beside the project)"))
-    }
-
     /// The moves of `player`, the steps the generation used and every attack probe's
     /// answer, with the blocks run in flat form or as written.
     fn generation(
@@ -265,21 +259,8 @@ mod tests {
     /// player. A wrong jump target, mask or step count changes one of the three.
     #[test]
     fn the_flat_form_generates_what_the_blocks_as_written_generate() {
-        let files = [
-            "../../../levels/board/reversi.zrf",
-            "../../../levels/board/tic-tac-toe.zrf",
-            "../../../levels/board/spores.zrf",
-            "../../../levels/board/fifteen.zrf",
-            "../../../levels/board/rotate-three.zrf",
-            "../../../../shared/corpus/board/chess.zrf",
-            "../../../../shared/corpus/board/english-checkers.zrf",
-            "../../../../shared/corpus/board/halma.zrf",
-            "../../../../shared/corpus/board/chinese-checkers.zrf",
-            "../../../../shared/corpus/board/lewthwaite.zrf",
-        ];
         let mut compared = 0;
-        for file in files {
-            let (rules, _) = crate::zrf::compile(&read(file), None).unwrap();
+        for (file, rules) in super::super::tests::shipped_and_corpus_rules() {
             let e = Engine::new(rules);
             let ctx = e.ctx();
             let mut rng = ChaCha8Rng::seed_from_u64(29);

@@ -476,12 +476,6 @@ mod tests {
     use rand_chacha::ChaCha8Rng;
     use rand_chacha::rand_core::SeedableRng;
 
-    fn read(rel: &str) -> String {
-        let path = format!("{}/{rel}", env!("CARGO_MANIFEST_DIR"));
-        std::fs::read_to_string(&path)
-            .unwrap_or_else(|e| panic!("{path}: {e} (clone shared/ beside the project)"))
-    }
-
     /// The evaluation that tests only the lines through the written squares gives the
     /// full evaluation's outcome (winner, kind and reason) on every child of every
     /// running position of seeded random games of every shipped and corpus ZRF
@@ -491,21 +485,8 @@ mod tests {
     /// wrong set of squares.
     #[test]
     fn the_lines_through_the_written_squares_decide_as_every_line() {
-        let files = [
-            "../../../levels/board/tic-tac-toe.zrf",
-            "../../../levels/board/fifteen.zrf",
-            "../../../levels/board/rotate-three.zrf",
-            "../../../levels/board/reversi.zrf",
-            "../../../levels/board/spores.zrf",
-            "../../../../shared/corpus/board/chess.zrf",
-            "../../../../shared/corpus/board/english-checkers.zrf",
-            "../../../../shared/corpus/board/halma.zrf",
-            "../../../../shared/corpus/board/chinese-checkers.zrf",
-            "../../../../shared/corpus/board/lewthwaite.zrf",
-        ];
         let (mut compared, mut decided, mut blind_missed) = (0, 0, 0);
-        for file in files {
-            let (rules, _) = crate::zrf::compile(&read(file), None).unwrap();
+        for (file, rules) in super::super::tests::shipped_and_corpus_rules() {
             let e = Engine::new(rules);
             let ctx = e.ctx();
             let mut rng = ChaCha8Rng::seed_from_u64(29);
@@ -555,8 +536,10 @@ mod tests {
     /// a corner on three, an edge on two.
     #[test]
     fn tic_tac_toe_lines_are_indexed_by_square() {
-        let text = read("../../../levels/board/tic-tac-toe.zrf");
-        let (rules, _) = crate::zrf::compile(&text, None).unwrap();
+        let (_, rules) = super::super::tests::shipped_and_corpus_rules()
+            .into_iter()
+            .find(|(file, _)| file.ends_with("/tic-tac-toe.zrf"))
+            .unwrap();
         let e = Engine::new(rules);
         let ctx = e.ctx();
         let masks = ctx.lines.by_end[0].as_ref().unwrap();

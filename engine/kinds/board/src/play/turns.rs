@@ -340,14 +340,18 @@ impl Expander {
         d: usize,
     ) -> Result<(), GenError> {
         self.counted()?;
-        let chain = Chain {
+        sink.turn(&self.chain(start, d), rank, after);
+        Ok(())
+    }
+
+    /// The turn whose parts are `path[..=d]`, played from `start`.
+    fn chain<'a>(&'a self, start: &'a Position, d: usize) -> Chain<'a> {
+        Chain {
             before: start,
             bufs: &self.bufs,
             poss: &self.poss,
             path: &self.path[..=d],
-        };
-        sink.turn(&chain, rank, after);
-        Ok(())
+        }
     }
 
     /// [`Expander::report`] handing the position after the turn over
@@ -361,13 +365,7 @@ impl Expander {
         d: usize,
     ) -> Result<(), GenError> {
         self.counted()?;
-        let chain = Chain {
-            before: start,
-            bufs: &self.bufs,
-            poss: &self.poss,
-            path: &self.path[..=d],
-        };
-        sink.turn_owned(&chain, rank, after);
+        sink.turn_owned(&self.chain(start, d), rank, after);
         Ok(())
     }
 

@@ -9,6 +9,32 @@ use super::*;
 mod examples;
 mod games;
 
+/// Every shipped ZRF and every corpus ZRF, compiled: the games the form-against-form tests
+/// (`code.rs`, `end.rs`) play seeded random games of. Reversi's flips, chess's slides,
+/// castling and `attacked?`, checkers' chains, halma's hops, Lewthwaite's pushes.
+pub(super) fn shipped_and_corpus_rules() -> Vec<(&'static str, Rules)> {
+    [
+        "../../../levels/board/reversi.zrf",
+        "../../../levels/board/tic-tac-toe.zrf",
+        "../../../levels/board/spores.zrf",
+        "../../../levels/board/fifteen.zrf",
+        "../../../levels/board/rotate-three.zrf",
+        "../../../../shared/corpus/board/chess.zrf",
+        "../../../../shared/corpus/board/english-checkers.zrf",
+        "../../../../shared/corpus/board/halma.zrf",
+        "../../../../shared/corpus/board/chinese-checkers.zrf",
+        "../../../../shared/corpus/board/lewthwaite.zrf",
+    ]
+    .into_iter()
+    .map(|rel| {
+        let path = format!("{}/{rel}", env!("CARGO_MANIFEST_DIR"));
+        let text = std::fs::read_to_string(&path)
+            .unwrap_or_else(|e| panic!("{path}: {e} (clone shared/ beside the project)"));
+        (rel, crate::zrf::compile(&text, None).unwrap().0)
+    })
+    .collect()
+}
+
 // ---------------------------------------------------------------------------------------
 // A small builder for hand-written rules.
 
