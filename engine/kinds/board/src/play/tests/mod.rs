@@ -9,11 +9,16 @@ use super::*;
 mod examples;
 mod games;
 
-/// Every shipped ZRF and every corpus ZRF, compiled: the games the form-against-form tests
-/// (`code.rs`, `end.rs`) play seeded random games of. Reversi's flips, chess's slides,
-/// castling and `attacked?`, checkers' chains, halma's hops, Lewthwaite's pushes.
+/// Every shipped ZRF, every corpus ZRF and two made for the tests, compiled: the games the
+/// form-against-form tests (`code.rs`, `end.rs`) play seeded random games of. Reversi's
+/// flips, chess's slides, castling and `attacked?`, checkers' chains, halma's hops,
+/// Lewthwaite's pushes; `testdata/effects.zrf` writes a line's squares by `create`, `flip`,
+/// `change-owner`, `change-type` and `capture` beside its drop, `testdata/chain.zrf` by
+/// `change-owner` inside a chain of jumps (a review: the shipped line games only drop).
 pub(super) fn shipped_and_corpus_rules() -> Vec<(&'static str, Rules)> {
     [
+        "testdata/effects.zrf",
+        "testdata/chain.zrf",
         "../../../levels/board/reversi.zrf",
         "../../../levels/board/tic-tac-toe.zrf",
         "../../../levels/board/spores.zrf",
