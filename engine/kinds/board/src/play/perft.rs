@@ -33,6 +33,11 @@ impl ChildSink {
         } else {
             self.kids.push(after.clone());
         }
+        self.noted(rank, changed);
+    }
+
+    /// The child just put in slot `n` came with `rank` and wrote `changed`.
+    fn noted(&mut self, rank: usize, changed: Changed) {
         self.ranks.push(rank);
         self.changed.push(changed);
         self.n += 1;
@@ -90,10 +95,8 @@ impl TurnSink for ChildSink {
         } else {
             self.kids.push(std::mem::take(after));
         }
-        self.ranks.push(rank);
         let changed = self.written(chain);
-        self.changed.push(changed);
-        self.n += 1;
+        self.noted(rank, changed);
     }
 }
 
